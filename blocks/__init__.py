@@ -1,0 +1,29 @@
+"""Ports, component base classes and the primitive components of jourdain.
+
+Families: :mod:`.world` (World), :mod:`.bodies` (RigidBody), :mod:`.joints` (Revolute,
+Prismatic, FixedTranslation, FixedRotation), :mod:`.forces` (springs, dampers, friction,
+drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors` and :mod:`.signals`.
+Blocks know CasADi expressions only, nothing of the solver.
+"""
+from .actuators import LinearMotor, Motor
+from .base import (Component, Composite, Context, FlangeState, FrameState, Model, Shape,
+                   param)
+from .bodies import Body, RigidBody
+from .errors import ModelError, SimulationError
+from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
+                     TranslationalSpring, ViscousFriction)
+from .joints import Coordinate, FixedRotation, FixedTranslation, Joint, Prismatic, Revolute
+from .ports import Flange, Frame, Motion, Port, RealInput, RealOutput
+from .sensors import AngleSensor, FrameSensor, PositionSensor
+from .signals import Constant, SignalBlock, Sine, Step, Table
+from .world import World
+
+__all__ = [
+    "AngleSensor", "Body", "Component", "Composite", "Constant", "Context", "Coordinate",
+    "CoulombFriction", "FixedRotation", "FixedTranslation", "Flange", "FlangeForce",
+    "FlangeState", "Frame", "FrameSensor", "FrameState", "Joint", "LinearMotor", "Model",
+    "ModelError", "Motion", "Motor", "Port", "PositionSensor", "Prismatic", "QuadraticDrag",
+    "RealInput", "RealOutput", "Revolute", "RigidBody", "RotationalSpring", "Shape",
+    "SignalBlock", "SimulationError", "Sine", "Step", "Table", "TranslationalSpring",
+    "ViscousFriction", "World", "param",
+]

@@ -1,0 +1,219 @@
+"""Component base classes: parameters with units, ports, and composites that nest.
+
+A primitive component is a dataclass whose parameters are declared with :func:`param` (unit and
+shape in the metadata) and whose ports are created in ``__post_init__``. The solver reads the
+parameters generically, so any parameter can be kept numeric (the default) or made symbolic at
+compile time without the component knowing.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Iterator
+
+import numpy as np
+
+from .errors import ModelError
+from .ports import Port
+
+
+class Shape(Enum):
+    """Shape of a parameter value, which fixes how it is flattened into the parameter vector p."""
+
+    SCALAR = "scalar"          # one entry, name "comp.x"
+    VECTOR3 = "vector3"        # three entries, names "comp.r[0]", "comp.r[1]", "comp.r[2]"
+    SYMMETRIC3 = "symmetric3"  # six entries, names "comp.I.xx", ".yy", ".zz", ".xy", ".xz", ".yz"
+
+
+def param(default: Any, unit: str, doc: str = "", shape: Shape = Shape.SCALAR):
+    """Declare a physical parameter of a component dataclass (unit and shape go to the metadata)."""
+    meta = {"unit": unit, "doc": doc, "shape": shape}
+    if isinstance(default, (list, tuple, np.ndarray)):
+        return field(default_factory=lambda d=tuple(np.ravel(default)): d, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def parameter_fields(component) -> list[dataclasses.Field]:
+    """The parameter fields of a component, in declaration order."""
+    if not dataclasses.is_dataclass(component):
+        return []
+    return [f for f in dataclasses.fields(component) if "unit" in f.metadata]
+
+
+def as_vector3(value, owner: str, name: str) -> np.ndarray:
+    """A float 3-vector, or a ModelError naming the parameter."""
+    try:
+        vec = np.asarray(value, dtype=float).reshape(3)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{owner}: {name} must be a 3-vector of numbers, got {value!r}") from exc
+    if not np.all(np.isfinite(vec)):
+        raise ModelError(f"{owner}: {name} must be finite, got {value!r}")
+    return vec
+
+
+def as_scalar(value, owner: str, name: str) -> float:
+    """A finite float, or a ModelError naming the parameter."""
+    try:
+        num = float(value)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{owner}: {name} must be a number, got {value!r}") from exc
+    if not np.isfinite(num):
+        raise ModelError(f"{owner}: {name} must be finite, got {value!r}")
+    return num
+
+
+class Component:
+    """Base of every component: a dotted path (set when the model is flattened) and ports."""
+
+    _path: str | None = None
+
+    @property
+    def path(self) -> str:
+        return self._path or type(self).__name__
+
+    def ports(self) -> Iterator[Port]:
+        """The ports this component owns (own attributes only, in creation order)."""
+        for value in vars(self).values():
+            if isinstance(value, Port) and value.owner is self:
+                yield value
+
+    def validate(self) -> None:
+        """Check parameter values; raise ModelError naming ``self.path`` and the parameter."""
+
+    def with_parameters(self, values: dict[str, Any]) -> "Component":
+        """A shallow copy whose parameter attributes are replaced (numeric or CasADi symbols).
+
+        Ports are shared with the original, so port objects stay valid keys; validation is
+        skipped on purpose because symbolic values cannot be checked.
+        """
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.__dict__.update(values)
+        return clone
+
+
+class Composite(Component):
+    """A component made of components: children are attributes, wiring via ``connect``.
+
+    Subclass it and assign children as attributes in ``__init__`` (after ``super().__init__()``);
+    their names become path segments (``cube.bearing.phi``). ``expose`` makes an inner port a
+    port of the composite, so composites nest and are wired like primitives.
+    """
+
+    def __init__(self, **children: Component):
+        object.__setattr__(self, "_children", {})
+        object.__setattr__(self, "_connections", [])
+        for name, child in children.items():
+            setattr(self, name, child)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if "_children" not in self.__dict__:
+            raise ModelError(f"{type(self).__name__}: call super().__init__() before adding "
+                             f"children (while setting '{name}')")
+        if isinstance(value, Component):
+            if name in self._children and self._children[name] is not value:
+                raise ModelError(f"{self.path}: a child named '{name}' already exists")
+            self._children[name] = value
+        object.__setattr__(self, name, value)
+
+    def add(self, name: str, child: Component) -> Component:
+        """Add a child under ``name`` (for programmatic models such as n-link chains)."""
+        if not name.isidentifier():
+            raise ModelError(f"{self.path}: '{name}' is not a valid component name")
+        setattr(self, name, child)
+        return child
+
+    @property
+    def children(self) -> dict[str, Component]:
+        return dict(self._children)
+
+    @property
+    def connections(self) -> list[tuple[Port, Port]]:
+        return list(self._connections)
+
+    def connect(self, a: Port, b: Port) -> None:
+        """Connect two ports (frame to frame, flange to flange, output to input)."""
+        for port in (a, b):
+            if not isinstance(port, Port):
+                raise ModelError(f"{self.path}.connect: expected port objects, got {port!r}; "
+                                 "wire with ports such as body.frame_a, not strings")
+        reason = a.compatible(b)
+        if reason:
+            raise ModelError(f"{self.path}: cannot connect {a.path} to {b.path}: {reason}")
+        self._connections.append((a, b))
+
+    def expose(self, inner: Port, name: str) -> Port:
+        """Make ``inner`` available as port ``name`` of this composite and return the new port."""
+        if not isinstance(inner, Port):
+            raise ModelError(f"{self.path}.expose: expected a port object, got {inner!r}")
+        outer = object.__new__(type(inner))
+        outer.__dict__.update(inner.__dict__)
+        outer.owner, outer.name = self, name
+        object.__setattr__(self, name, outer)
+        self._connections.append((outer, inner))
+        return outer
+
+
+class Model(Composite):
+    """The top-level model: a composite that holds the World and the mechanism.
+
+    ``Model(world=World(), pendulum=Pendulum())`` adds children by keyword; a World passed
+    positionally is named ``world``.
+    """
+
+    def __init__(self, *worlds: Component, **children: Component):
+        if len(worlds) > 1:
+            raise ModelError("Model: pass at most one component positionally (the World)")
+        named = {"world": worlds[0]} if worlds else {}
+        named.update(children)
+        super().__init__(**named)
+
+    @classmethod
+    def on_world(cls, world: Component, **children: Component) -> "Model":
+        """A model whose children are mounted on ``world``: each child's ``frame_a`` is
+        connected to ``world.frame_b`` (library mechanisms expose ``frame_a``)."""
+        model = cls(world=world, **children)
+        for name, child in children.items():
+            mount = getattr(child, "frame_a", None)
+            if not isinstance(mount, Port):
+                raise ModelError(f"Model.on_world: {name} has no frame_a port to mount")
+            model.connect(world.frame_b, mount)
+        return model
+
+
+@dataclass(frozen=True)
+class FrameState:
+    """Kinematics of a frame: rotation R (frame → world), origin r [m], velocity v [m/s] and
+    angular velocity w [rad/s], both in world coordinates."""
+
+    R: Any
+    r: Any
+    v: Any
+    w: Any
+
+
+@dataclass(frozen=True)
+class FlangeState:
+    """Kinematics of a flange: position (phi [rad] or s [m]) and its rate (w or v)."""
+
+    s: Any
+    w: Any
+
+
+class Context:
+    """What a component hook may read: time, signal values and the kinematics of its ports.
+
+    Implemented by the solver; blocks use only this interface.
+    """
+
+    t: Any
+
+    def value(self, port: Port) -> Any:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def frame(self, port: Port) -> FrameState:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def flange(self, port: Port) -> FlangeState:  # pragma: no cover - interface
+        raise NotImplementedError

@@ -1,0 +1,59 @@
+"""Rigid bodies: mass, center of mass and inertia tensor attached to one frame."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import Component, Shape, as_scalar, as_vector3, param
+from .errors import ModelError
+from .ports import Frame
+
+
+class Body(Component):
+    """Contract of a body kind: ``frame_a`` and the attributes ``m``, ``r_cm``, ``I``."""
+
+
+@dataclass(eq=False)
+class RigidBody(Body):
+    """A rigid body attached to ``frame_a``.
+
+    Parameters
+    ----------
+    m : [kg] mass, > 0.
+    r_cm : [m] center of mass in frame_a coordinates.
+    I : [kg·m²] inertia tensor about the center of mass in frame_a axes: a 3×3 symmetric
+        positive semi-definite matrix satisfying the triangle inequality (a zero tensor is a point
+        mass), or its diagonal (Ixx, Iyy, Izz).
+    """
+
+    m: float = param(1.0, "kg", "mass")
+    r_cm: tuple = param((0.0, 0.0, 0.0), "m", "center of mass in frame_a", Shape.VECTOR3)
+    I: tuple = param((0.0,) * 9, "kg.m2", "inertia about the center of mass", Shape.SYMMETRIC3)
+
+    def __post_init__(self):
+        self.m = as_scalar(self.m, "RigidBody", "m")
+        self.r_cm = tuple(as_vector3(self.r_cm, "RigidBody", "r_cm"))
+        inertia = np.asarray(self.I, dtype=float)
+        if inertia.size == 3:
+            inertia = np.diag(inertia.ravel())
+        if inertia.size != 9:
+            raise ModelError(f"RigidBody: I must be 3×3 or its diagonal, got shape {inertia.shape}")
+        self.I = inertia.reshape(3, 3)
+        self.frame_a = Frame(self, "frame_a")
+
+    def validate(self) -> None:
+        if not self.m > 0:
+            raise ModelError(f"{self.path}: mass m must be positive, got {self.m} kg")
+        inertia = np.asarray(self.I)
+        scale = max(1.0, float(np.abs(inertia).max()))
+        if not np.allclose(inertia, inertia.T, atol=1e-12 * scale):
+            raise ModelError(f"{self.path}: inertia I must be symmetric, got {inertia.tolist()}")
+        principal = np.linalg.eigvalsh(inertia)
+        if principal.min() < -1e-12 * scale:
+            raise ModelError(f"{self.path}: inertia I must be positive semi-definite; principal "
+                             f"moments are {principal.tolist()} kg·m²")
+        a, b, c = principal
+        if c > a + b + 1e-9 * scale:
+            raise ModelError(f"{self.path}: inertia I violates the triangle inequality "
+                             f"({c:g} > {a:g} + {b:g}): no physical body has these moments")

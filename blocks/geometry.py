@@ -1,0 +1,37 @@
+"""Small rotation helpers on CasADi expressions (work on SX, MX and numbers alike)."""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+
+def skew(w) -> ca.SX:
+    """Cross-product matrix: skew(w) @ x == cross(w, x)."""
+    return ca.vertcat(ca.horzcat(0, -w[2], w[1]),
+                      ca.horzcat(w[2], 0, -w[0]),
+                      ca.horzcat(-w[1], w[0], 0))
+
+
+def axis_rotation(axis: np.ndarray, angle) -> ca.SX:
+    """Rotation by ``angle`` [rad] about the unit vector ``axis`` (Rodrigues' formula).
+
+    The axis is numeric, so CasADi's simplification drops the zero terms and a rotation about a
+    coordinate axis is the familiar 3×3 matrix with one cos/sin pair.
+    """
+    a = ca.DM(axis)
+    c, s = ca.cos(angle), ca.sin(angle)
+    return c * ca.DM.eye(3) + s * skew(a) + (1 - c) * ca.mtimes(a, a.T)
+
+
+def unit_axis(axis, owner: str, name: str = "axis") -> np.ndarray:
+    """Normalize a joint axis; a zero or non-finite axis is a ModelError naming the component."""
+    from .errors import ModelError  # local: keep geometry importable without the error module
+
+    try:
+        vec = np.asarray(axis, dtype=float).reshape(3)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{owner}: {name} must be a 3-vector, got {axis!r}") from exc
+    norm = float(np.linalg.norm(vec))
+    if not np.isfinite(norm) or norm < 1e-12:
+        raise ModelError(f"{owner}: {name} must be a non-zero finite 3-vector, got {axis!r}")
+    return vec / norm

@@ -1,0 +1,7 @@
+"""The pipeline, one module per stage: flatten → topology → kinematics → speeds → dynamics
+(Jourdain/Kane and Lagrange) → System → consumers (simulate). Knows the block contracts, never a
+concrete block class."""
+from .result import Result
+from .system import Formulation, System, compile
+
+__all__ = ["Formulation", "Result", "System", "compile"]

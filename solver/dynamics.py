@@ -1,0 +1,64 @@
+"""Stage 6, dynamics by Jourdain's principle (Kane's equations), seed 001:
+
+    M(y)·ż + k(y, z) = q(t, y, z, u),
+    M = Σ L_Tᵀ·m·L_T + L_Rᵀ·I·L_R,
+    k = Σ L_Tᵀ·m·ā + L_Rᵀ·(I·ᾱ + ω̃·I·ω),
+    q = Σ L_Tᵀ·m·g + Σ_elements F_e·∂w_e/∂z,
+
+with partial velocities L_T = ∂v/∂z, L_R = ∂ω/∂z (ω in body axes, so I is constant) and
+ā = ∂v/∂y·ẏ, ᾱ = ∂ω/∂y·ẏ at ẏ = v(y, z). Element forces are F = −∂V/∂s − ∂D/∂w + f.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+
+from .mechanics import Mechanics
+from .speeds import Speeds
+
+
+@dataclass
+class EquationsOfMotion:
+    """M, k, q and the resulting speed derivative ż, in (t, y, z, u, p)."""
+
+    M: ca.SX
+    k: ca.SX
+    q: ca.SX
+    zdot: ca.SX
+
+
+def to_speeds(expr, mech: Mechanics, speeds: Speeds):
+    """Express a quantity given in (y, ẏ) in (y, z) by ẏ = v(y, z)."""
+    if speeds.identity:
+        return expr
+    return ca.substitute(expr, mech.kin.yd, speeds.ydot)
+
+
+def solve_spd(M: ca.SX, b: ca.SX) -> ca.SX:
+    """M⁻¹·b by a symbolic LDLᵀ factorization: M is symmetric positive definite, and LDLᵀ is
+    cheaper and more accurate than CasADi's default symbolic QR (PERFORMANCE_NOTES.md)."""
+    if M.numel() == 0:
+        return ca.SX(0, 1)
+    D, LT, perm = ca.ldl(M)
+    return ca.ldl_solve(b, D, LT, perm)
+
+
+def jourdain(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
+    """Kane/Jourdain equations of motion for the chosen speeds."""
+    z, y, ydot = speeds.z, mech.kin.y, speeds.ydot
+    n = z.numel()
+    M, k, q = ca.SX.zeros(n, n), ca.SX.zeros(n), ca.SX.zeros(n)
+    for body in mech.bodies:
+        v, w = to_speeds(body.v, mech, speeds), to_speeds(body.w, mech, speeds)
+        L_T, L_R = ca.jacobian(v, z), ca.jacobian(w, z)
+        a_bar, alpha_bar = ca.jtimes(v, y, ydot), ca.jtimes(w, y, ydot)
+        Iw = ca.mtimes(body.I, w)
+        M += body.m * ca.mtimes(L_T.T, L_T) + ca.mtimes([L_R.T, body.I, L_R])
+        k += ca.mtimes(L_T.T, body.m * a_bar) + \
+            ca.mtimes(L_R.T, ca.mtimes(body.I, alpha_bar) + ca.cross(w, Iw))
+        q += ca.mtimes(L_T.T, body.m * mech.gravity)
+    for elem in mech.elements:
+        force = to_speeds(elem.spring_force + elem.damping_force + elem.force, mech, speeds)
+        q += force * ca.jacobian(to_speeds(elem.w, mech, speeds), z).T
+    return EquationsOfMotion(M, k, q, solve_spd(M, q - k))

@@ -1,0 +1,146 @@
+"""Stage 1, flatten: expand composites into primitive components with dotted names and group
+connected ports into nets; check ports and parameters (DESIGN.md §3.1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jourdain.blocks.base import Component, Composite
+from jourdain.blocks.bodies import Body
+from jourdain.blocks.errors import ModelError
+from jourdain.blocks.forces import FlangeForce
+from jourdain.blocks.joints import Joint
+from jourdain.blocks.ports import Flange, Frame, Port, RealInput, RealOutput
+from jourdain.blocks.signals import SignalBlock
+from jourdain.blocks.world import World
+
+KINDS = (World, Body, Joint, FlangeForce, SignalBlock)
+
+
+@dataclass
+class FlatModel:
+    """Primitive components in declaration order and the nets of connected ports."""
+
+    components: list[Component]
+    net_of: dict[Port, int]
+    nets: list[list[Port]]  # ports of primitives (and exposed composite ports) per net
+    worlds: list[World] = field(default_factory=list)
+    bodies: list[Body] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    forces: list[FlangeForce] = field(default_factory=list)
+    signals: list[SignalBlock] = field(default_factory=list)
+
+    def net_ports(self, port: Port) -> list[Port]:
+        """All primitive ports connected to ``port``."""
+        return [p for p in self.nets[self.net_of[port]] if not isinstance(p.owner, Composite)]
+
+    def describe_net(self, port: Port) -> str:
+        return "{" + ", ".join(p.path for p in self.net_ports(port)) + "}"
+
+
+def flatten(model: Component) -> FlatModel:
+    """Flatten ``model`` (a Composite such as jd.Model) and run the pre-flight checks."""
+    if not isinstance(model, Composite):
+        raise ModelError(f"compile expects a Composite model (e.g. jd.Model(world=World(), ...)),"
+                         f" got {type(model).__name__}")
+    primitives, composites = [], []
+    _walk(model, "", primitives, composites, {})
+    net_of, nets = _union_ports(primitives, composites)
+    flat = FlatModel(primitives, net_of, nets)
+    for comp in primitives:
+        _classify(flat, comp)
+        _validate(comp)
+    _check_ports(flat)
+    return flat
+
+
+def _walk(comp: Component, path: str, primitives: list, composites: list, seen: dict) -> None:
+    if id(comp) in seen:
+        raise ModelError(f"the same {type(comp).__name__} instance appears twice, as "
+                         f"'{seen[id(comp)]}' and '{path}'; create one instance per use")
+    seen[id(comp)] = path
+    comp._path = path or None
+    if isinstance(comp, Composite):
+        composites.append(comp)
+        for name, child in comp.children.items():
+            _walk(child, f"{path}.{name}" if path else name, primitives, composites, seen)
+    else:
+        primitives.append(comp)
+
+
+def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
+    parent: dict[Port, Port] = {}
+
+    def find(p: Port) -> Port:
+        parent.setdefault(p, p)
+        while parent[p] is not p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    for comp in primitives:
+        for port in comp.ports():
+            find(port)
+    members = {id(c) for c in primitives} | {id(c) for c in composites}
+    for comp in composites:
+        for a, b in comp.connections:
+            for port in (a, b):
+                if id(port.owner) not in members:
+                    raise ModelError(f"{comp.path}: connect() uses port '{port.name}' of a "
+                                     f"{type(port.owner).__name__} that is not part of the "
+                                     "model; assign it as a child attribute first")
+            parent[find(a)] = find(b)
+    roots: dict[Port, int] = {}
+    nets: list[list[Port]] = []
+    net_of: dict[Port, int] = {}
+    for port in list(parent):
+        root = find(port)
+        if root not in roots:
+            roots[root] = len(nets)
+            nets.append([])
+        net_of[port] = roots[root]
+        nets[roots[root]].append(port)
+    return net_of, nets
+
+
+def _classify(flat: FlatModel, comp: Component) -> None:
+    buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
+               FlangeForce: flat.forces, SignalBlock: flat.signals}
+    for kind, bucket in buckets.items():
+        if isinstance(comp, kind):
+            bucket.append(comp)
+            return
+    raise ModelError(f"{comp.path}: {type(comp).__name__} is not a known component kind; "
+                     f"derive it from one of {', '.join(k.__name__ for k in KINDS)}")
+
+
+def _validate(comp: Component) -> None:
+    try:
+        comp.validate()
+    except ModelError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{comp.path}: invalid parameter: {exc}") from exc
+
+
+def _check_ports(flat: FlatModel) -> None:
+    for comp in flat.components:
+        for port in comp.ports():
+            _check_port(flat, comp, port)
+    for net in flat.nets:
+        drivers = [p for p in net if isinstance(p, RealOutput) and not isinstance(p.owner, Composite)]
+        if len(drivers) > 1:
+            raise ModelError("signal outputs " + ", ".join(p.path for p in drivers) +
+                             " are connected together; an input may be driven by one output only")
+
+
+def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
+    alone = len(flat.net_ports(port)) == 1
+    if isinstance(port, Frame) and alone and not isinstance(comp, World):
+        raise ModelError(f"{port.path} is not connected; connect it to a frame (every frame of "
+                         "a body, joint or sensor must be attached)")
+    if isinstance(comp, FlangeForce) and isinstance(port, Flange) and port.name == "flange_a":
+        if alone and len(flat.net_ports(comp.flange_b)) == 1:
+            raise ModelError(f"{comp.path}: neither flange_a nor flange_b is connected; connect "
+                             "at least one to a joint's axis or support flange")
+    if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone:
+        raise ModelError(f"{port.path} is not connected; connect the sensor to a joint flange")

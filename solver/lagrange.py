@@ -1,0 +1,39 @@
+"""Stage 6, second method: Lagrange's equations of the 2nd kind with a dissipation function
+(seeds 003, 004), an independent check of the projection method:
+
+    d/dt(∂L/∂ẏ) − ∂L/∂y + ∂D/∂ẏ = Q̂,   L = T − V,
+
+solved for ÿ and mapped to the chosen speeds by ż = d/dt(W(y)·ẏ) = W·ÿ + (∂(W·ẏ)/∂y)·ẏ.
+It uses only energies (T, V), the dissipation function D and the virtual work of the residual
+forces, never the partial velocities of the projection method.
+"""
+from __future__ import annotations
+
+import casadi as ca
+
+from .dynamics import solve_spd, to_speeds
+from .mechanics import Mechanics
+from .speeds import Speeds
+
+
+def lagrange_accelerations(mech: Mechanics) -> tuple[ca.SX, ca.SX]:
+    """(M_L, ÿ) in (t, y, ẏ, u, p): the Lagrangian mass matrix and the coordinate accelerations."""
+    y, yd = mech.kin.y, mech.kin.yd
+    T, V, D = mech.kinetic_energy(), mech.potential_energy(), mech.dissipation_function()
+    # Virtual work of the residual forces (seed 004, eq. 3): δA = Σ f_e·δs_e with
+    # δs_e = (∂s_e/∂y)·δy = (∂w_e/∂ẏ)·δy, so Q̂ = Σ f_e·(∂w_e/∂ẏ)ᵀ.
+    Q_hat = sum((e.force * ca.jacobian(e.w, yd).T for e in mech.elements),
+                ca.SX.zeros(y.numel()))
+    momentum = ca.gradient(T, yd)
+    M_L = ca.jacobian(momentum, yd)
+    rhs = Q_hat - ca.gradient(D, yd) + ca.gradient(T - V, y) - ca.jtimes(momentum, y, yd)
+    return M_L, solve_spd(M_L, rhs)
+
+
+def lagrange_zdot(mech: Mechanics, speeds: Speeds) -> ca.SX:
+    """ż from Lagrange's equations, in (t, y, z, u, p)."""
+    y, yd = mech.kin.y, mech.kin.yd
+    _, ydd = lagrange_accelerations(mech)
+    W = ca.jacobian(speeds.z_of_ydot, yd)
+    zdot = ca.mtimes(W, ydd) + ca.jtimes(speeds.z_of_ydot, y, yd)
+    return to_speeds(zdot, mech, speeds)

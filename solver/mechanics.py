@@ -1,0 +1,114 @@
+"""The symbolic model shared by both formulations: stages 1–4 run in order (flatten, parameters,
+topology, kinematics, signals) and the physical terms collected in (t, y, ẏ, u, p): body
+velocities, gravity, flange force elements, energies and the dissipation function."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+
+from jourdain.blocks.base import Component
+from jourdain.blocks.errors import ModelError
+
+from .flatten import FlatModel, flatten
+from .kinematics import Kinematics, build_kinematics, flange_state
+from .parameters import ParameterSet, instantiate
+from .signals import SignalContext
+from .topology import Topology, build_topology, describe_loop
+
+
+@dataclass
+class BodyTerms:
+    """A body's inertia and the velocities of its center of mass (world) and its angular
+    velocity (body axes), in terms of y and ẏ."""
+
+    path: str
+    m: object
+    I: object
+    r_cm: ca.SX       # position of the center of mass in world coordinates [m]
+    v: ca.SX          # velocity of the center of mass in world coordinates [m/s]
+    w: ca.SX          # angular velocity in body axes [rad/s]
+
+
+@dataclass
+class FlangeTerms:
+    """A 1-D force element with its relative position s and rate w (in y, ẏ) and its force."""
+
+    path: str
+    s: ca.SX
+    w: ca.SX
+    potential: ca.SX
+    dissipation: ca.SX
+    force: ca.SX      # residual (non-potential, non-dissipative) force on flange_b
+    spring_force: ca.SX   # −∂V/∂s
+    damping_force: ca.SX  # −∂D/∂w
+
+
+@dataclass
+class Mechanics:
+    flat: FlatModel
+    topo: Topology
+    params: ParameterSet
+    kin: Kinematics
+    ctx: SignalContext
+    t: ca.SX
+    gravity: ca.SX
+    bodies: list[BodyTerms]
+    elements: list[FlangeTerms]
+
+    def kinetic_energy(self) -> ca.SX:
+        """T = Σ ½·m·v·v + ½·ωᵀ·I·ω (in y, ẏ)."""
+        return sum((0.5 * b.m * ca.dot(b.v, b.v) + 0.5 * ca.dot(b.w, ca.mtimes(b.I, b.w))
+                    for b in self.bodies), ca.SX(0))
+
+    def potential_energy(self) -> ca.SX:
+        """V = Σ −m·g·r_cm + Σ spring potentials (in y)."""
+        gravity = sum((-b.m * ca.dot(self.gravity, b.r_cm) for b in self.bodies), ca.SX(0))
+        return gravity + sum((e.potential for e in self.elements), ca.SX(0))
+
+    def dissipation_function(self) -> ca.SX:
+        """D = Σ D_e(w_e) (seed 004), in y, ẏ."""
+        return sum((e.dissipation for e in self.elements), ca.SX(0))
+
+    def dissipated_power(self) -> ca.SX:
+        """P = Σ ∂D_e/∂w·w ≥ 0, the power the dissipative elements remove [W]."""
+        return sum((-e.damping_force * e.w for e in self.elements), ca.SX(0))
+
+
+def build_mechanics(model: Component, symbolic=()) -> Mechanics:
+    """Run flatten → parameters → topology → kinematics → signals on ``model``."""
+    flat = flatten(model)
+    inst, params = instantiate(flat.components, symbolic)
+    topo = build_topology(flat)
+    if topo.cut_joints:
+        joint = topo.cut_joints[0]
+        raise ModelError(f"kinematic loop: {describe_loop(flat, topo, joint)} form a closed "
+                         "loop; closed loops are not supported yet, open the loop by removing "
+                         f"{joint.path}")
+    kin = build_kinematics(flat, topo, inst)
+    t = ca.SX.sym("t")
+    ctx = SignalContext(flat, kin, inst, t)
+    gravity = ca.SX(inst[flat.worlds[0]].g)
+    bodies = [_body_terms(flat, kin, inst[b], b.path) for b in flat.bodies]
+    elements = [_flange_terms(flat, kin, ctx, inst[e], e) for e in flat.forces]
+    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements)
+
+
+def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:
+    frame = kin.frames[flat.net_of[body.frame_a]]
+    arm = ca.mtimes(frame.R, body.r_cm)
+    v = frame.v + ca.cross(frame.w, arm)
+    return BodyTerms(path, body.m, body.I, frame.r + arm, v, ca.mtimes(frame.R.T, frame.w))
+
+
+def _flange_terms(flat: FlatModel, kin: Kinematics, ctx, elem, original) -> FlangeTerms:
+    a = flange_state(kin, flat.net_of[original.flange_a])
+    b = flange_state(kin, flat.net_of[original.flange_b])
+    s, w = b.s - a.s, b.w - a.w
+    # Symbols stand in for s and w so each element's V(s) and D(w) are differentiated locally.
+    s_sym, w_sym = ca.SX.sym("s_rel"), ca.SX.sym("w_rel")
+    V, D = ca.SX(elem.potential(s_sym)), ca.SX(elem.dissipation(w_sym))
+    parts = [V, D, ca.SX(elem.force(s_sym, w_sym, ctx)), -ca.jacobian(V, s_sym),
+             -ca.jacobian(D, w_sym)]
+    values = [ca.substitute(e, ca.vertcat(s_sym, w_sym), ca.vertcat(s, w)) for e in parts]
+    return FlangeTerms(original.path, s, w, *values)

@@ -1,0 +1,111 @@
+"""Parameters: every component parameter is numeric by default; selected ones become CasADi
+symbols in the parameter vector p, so one compiled System serves many parameter values.
+
+Ordering of p: components in declaration order, parameters in declaration order, and within a
+parameter the entries of its shape (scalar; vector [0], [1], [2]; symmetric .xx .yy .zz .xy .xz
+.yz).
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.base import Component, Shape, parameter_fields
+from jourdain.blocks.errors import ModelError
+
+_SYM_ENTRIES = (("xx", 0, 0), ("yy", 1, 1), ("zz", 2, 2), ("xy", 0, 1), ("xz", 0, 2), ("yz", 1, 2))
+
+
+@dataclass
+class ParameterSet:
+    """The symbolic parameter vector p, its entry names and default values, and the constants."""
+
+    names: list[str]
+    p: ca.SX
+    defaults: np.ndarray
+    constants: dict[str, object]  # parameter name -> numeric value baked into the equations
+    units: dict[str, str]
+
+
+def _entry_names(name: str, shape: Shape) -> list[str]:
+    if shape is Shape.SCALAR:
+        return [name]
+    if shape is Shape.VECTOR3:
+        return [f"{name}[{i}]" for i in range(3)]
+    return [f"{name}.{e}" for e, _, _ in _SYM_ENTRIES]
+
+
+def _numeric(value, shape: Shape):
+    if shape is Shape.SYMMETRIC3:
+        return ca.DM(np.asarray(value, dtype=float).reshape(3, 3))
+    if shape is Shape.VECTOR3:
+        return ca.DM(np.asarray(value, dtype=float).reshape(3))
+    return float(value)
+
+
+def _symbolic(entries: list[str], shape: Shape):
+    syms = [ca.SX.sym(e) for e in entries]
+    if shape is Shape.SYMMETRIC3:
+        mat = ca.SX.zeros(3, 3)
+        for sym, (_, i, j) in zip(syms, _SYM_ENTRIES):
+            mat[i, j] = sym
+            mat[j, i] = sym
+        return syms, mat
+    if shape is Shape.VECTOR3:
+        return syms, ca.vertcat(*syms)
+    return syms, syms[0]
+
+
+def _defaults(value, shape: Shape) -> list[float]:
+    arr = np.asarray(value, dtype=float)
+    if shape is Shape.SYMMETRIC3:
+        arr = arr.reshape(3, 3)
+        return [float(arr[i, j]) for _, i, j in _SYM_ENTRIES]
+    return [float(v) for v in arr.ravel()]
+
+
+def instantiate(components: list[Component], symbolic=()) -> tuple[dict, ParameterSet]:
+    """Copies of the components with CasADi-valued parameters, and the parameter set.
+
+    ``symbolic`` lists parameter names (``cube.housing.m``), entry names (``cube.housing.I.zz``
+    selects the whole tensor) or component paths (``cube.housing`` selects all its parameters).
+    """
+    wanted = set(symbolic)
+    used: set[str] = set()
+    all_names: list[str] = []
+    instances, names, syms, defaults, constants, units = {}, [], [], [], {}, {}
+    for comp in components:
+        values = {}
+        for fld in parameter_fields(comp):
+            name, shape = f"{comp.path}.{fld.name}", fld.metadata["shape"]
+            entries = _entry_names(name, shape)
+            all_names += [name, *entries]
+            hits = {w for w in wanted if w == name or w in entries or name.startswith(w + ".")}
+            used |= hits
+            value = getattr(comp, fld.name)
+            if hits:
+                entry_syms, values[fld.name] = _symbolic(entries, shape)
+                names += entries
+                syms += entry_syms
+                defaults += _defaults(value, shape)
+                for e in entries:
+                    units[e] = fld.metadata["unit"]
+            else:
+                values[fld.name] = _numeric(value, shape)
+                constants[name] = value
+        instances[comp] = comp.with_parameters(values)
+    _check_unknown(wanted - used, all_names)
+    p = ca.vertcat(*syms) if syms else ca.SX(0, 1)
+    return instances, ParameterSet(names, p, np.array(defaults, dtype=float), constants, units)
+
+
+def _check_unknown(unknown: set, known: list[str]) -> None:
+    if not unknown:
+        return
+    name = sorted(unknown)[0]
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; see System.report() for names"
+    raise ModelError(f"parameters: no parameter or component named '{name}'{hint}")

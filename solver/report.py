@@ -1,0 +1,62 @@
+"""Showing a System to people: the structure report and the equations in sympy form."""
+from __future__ import annotations
+
+import casadi as ca
+import sympy as sp
+
+
+def structure_report(system) -> str:
+    s = system.structure
+    lines = [f"System ({system.formulation.value} formulation)",
+             f"  bodies ({len(s.bodies)}): " + ", ".join(s.bodies),
+             f"  joints ({len(s.joints)}): " + ", ".join(s.joints)]
+    if s.forces:
+        lines.append(f"  force elements ({len(s.forces)}): " + ", ".join(s.forces))
+    if s.signal_blocks:
+        lines.append(f"  signal blocks ({len(s.signal_blocks)}): " + ", ".join(s.signal_blocks))
+    lines.append(f"  coordinates y ({len(system.y_names)}):")
+    lines += [f"    {n} [{u}]" for n, u in zip(system.y_names, s.coordinate_units)]
+    lines.append(f"  speeds z ({len(system.z_names)}), z = W(y)·ẏ:")
+    lines += [f"    {d}" for d in s.speed_definitions]
+    lines.append(f"  inputs u ({len(system.u_names)}): " + (", ".join(system.u_names) or "none"))
+    lines.append(f"  symbolic parameters p ({len(system.p_names)}): " +
+                 (", ".join(f"{n}={v:g}" for n, v in zip(system.p_names, system.p_default))
+                  or "none"))
+    lines.append(f"  constant parameters: {len(s.constants)}")
+    lines.append(f"  outputs ({len(system.output_names)}): " +
+                 (", ".join(system.output_names) or "none"))
+    ops = {k: system.functions[k].n_instructions() for k in ("M", "k", "f")}
+    lines.append("  operation counts: " + ", ".join(f"{k}: {v}" for k, v in ops.items()))
+    return "\n".join(lines)
+
+
+def _symbol_map(system, symbols: dict) -> dict:
+    names = system.y_names + system.z_names + system.u_names + system.p_names
+    return {n: sp.Symbol(symbols.get(n, n.replace(".", "_"))) for n in names}
+
+
+def sympy_equations(system, symbols: dict, simplify: bool):
+    """(M, k, q) as sympy matrices, symbols renamed through ``symbols``."""
+    from .pretty import simplify_matrix, sx_to_sympy
+
+    mapping = _symbol_map(system, symbols)
+    ny, nz, nu, np_ = (len(system.y_names), len(system.z_names), len(system.u_names),
+                       len(system.p_names))
+    y, z = ca.SX.sym("y", ny), ca.SX.sym("z", nz)
+    u, p, t = ca.SX.sym("u", nu), ca.SX.sym("p", np_), ca.SX.sym("t")
+    exprs = [system.M(y, p), system.k(y, z, p), system.q(t, y, z, u, p)]
+    flat = {}
+    for vec, names in ((y, system.y_names), (z, system.z_names), (u, system.u_names),
+                       (p, system.p_names)):
+        for i, n in enumerate(names):
+            flat[vec[i].name()] = mapping[n]
+    out = [sx_to_sympy(e, flat) for e in exprs]
+    return tuple(simplify_matrix(m) for m in out) if simplify else tuple(out)
+
+
+def equations_text(system, symbols: dict, simplify: bool) -> str:
+    from .pretty import format_equations
+
+    M, k, q = sympy_equations(system, symbols, simplify)
+    zdots = [sp.Symbol(symbols.get(n, n.replace(".", "_")) + "'") for n in system.z_names]
+    return format_equations(M, k, q, zdots)

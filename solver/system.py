@@ -1,0 +1,223 @@
+"""Stage 8, the compiled System: named CasADi functions, the names and order of y, z, u, p and
+outputs, default parameter values, and the structure report (DESIGN.md §3.8).
+
+Ordering: x = (y, z); y in declaration order of the tree joints' coordinates, z the speeds in
+the user's order followed by completing default speeds; u and outputs in declaration order of
+their components; p as documented in :mod:`jourdain.solver.parameters`.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from enum import Enum
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .dynamics import jourdain, to_speeds
+from .lagrange import lagrange_zdot
+from .mechanics import Mechanics, build_mechanics
+from .signals import SignalInfo
+from .speeds import Speeds, choose_speeds
+
+
+class Formulation(Enum):
+    """How the equations of motion are derived."""
+
+    JOURDAIN = "jourdain"   # projection: Jourdain's principle / Kane's equations (seed 001)
+    LAGRANGE = "lagrange"   # Lagrange's equations of the 2nd kind + dissipation (seeds 003, 004)
+
+
+@dataclass
+class Structure:
+    """What the compiler found, for the report: names of parts, coordinates and signals."""
+
+    bodies: list[str]
+    joints: list[str]
+    forces: list[str]
+    signal_blocks: list[str]
+    coordinate_units: list[str]
+    speed_units: list[str]
+    speed_definitions: list[str]
+    constants: dict = field(default_factory=dict)
+    parameter_units: dict = field(default_factory=dict)
+
+
+class System:
+    """A compiled multibody system: x = (y, z), ẋ = f(t, x, u, p).
+
+    Functions (casadi.Function, inputs and outputs named):
+      f(t, x, u, p) -> xdot          state derivative
+      M(y, p) -> M                   mass matrix of the speeds z
+      k(y, z, p) -> k                gyroscopic, centrifugal and Coriolis terms
+      q(t, y, z, u, p) -> q          generalized applied forces
+      ydot(y, z, p) -> ydot          kinematics ODE ẏ = v(y, z)
+      h(t, x, u, p) -> out           sensor and signal outputs
+      energy(x, p) -> (T, V)         kinetic and potential energy [J]
+      dissipation(t, x, u, p) -> P   power removed by dissipative elements [W]
+    """
+
+    def __init__(self, formulation: Formulation, names: dict, functions: dict,
+                 p_default: np.ndarray, structure: Structure):
+        self.formulation = formulation
+        self.y_names: list[str] = names["y"]
+        self.z_names: list[str] = names["z"]
+        self.u_names: list[str] = names["u"]
+        self.p_names: list[str] = names["p"]
+        self.output_names: list[str] = names["out"]
+        self.inputs: list[SignalInfo] = names["inputs"]
+        self.outputs: list[SignalInfo] = names["outputs"]
+        self.p_default = p_default
+        self.structure = structure
+        self.functions = functions
+        for key, fn in functions.items():
+            setattr(self, key, fn)
+
+    @property
+    def x_names(self) -> list[str]:
+        return self.y_names + self.z_names
+
+    @property
+    def nx(self) -> int:
+        return len(self.x_names)
+
+    def __repr__(self) -> str:
+        return (f"<System {self.formulation.value}: {len(self.y_names)} coordinates, "
+                f"{len(self.z_names)} speeds, {len(self.u_names)} inputs, "
+                f"{len(self.p_names)} parameters>")
+
+    # ---- named values -> vectors -------------------------------------------------------
+    def state(self, y0: dict | None = None, z0: dict | None = None) -> np.ndarray:
+        """Initial state x0 = (y0, z0) from dictionaries by name (missing entries are 0)."""
+        y = _by_name(y0 or {}, self.y_names, "y0", "coordinate")
+        z = _by_name(z0 or {}, self.z_names, "z0", "speed")
+        return np.concatenate([y, z])
+
+    def parameters(self, params: dict | None = None) -> np.ndarray:
+        """Parameter vector p: the defaults overridden by ``params`` (symbolic ones only)."""
+        p = self.p_default.copy()
+        for name, value in (params or {}).items():
+            if name in self.p_names:
+                p[self.p_names.index(name)] = float(value)
+            elif name in self.structure.constants:
+                raise ModelError(f"params: '{name}' was compiled as a constant; declare it "
+                                 f"symbolic with jd.compile(..., parameters=['{name}'])")
+            else:
+                raise ModelError(_unknown("params", name, self.p_names))
+        return p
+
+    # ---- consumers ---------------------------------------------------------------------
+    def simulate(self, t_end: float, **options):
+        """Integrate with CVODES; see :func:`jourdain.solver.simulate.simulate`."""
+        from .simulate import simulate
+        return simulate(self, t_end, **options)
+
+    def report(self) -> str:
+        """Readable structure report: bodies, joints, coordinates, speeds, inputs, parameters,
+        outputs, operation counts."""
+        from .report import structure_report
+        return structure_report(self)
+
+    def equations(self, symbols: dict | None = None, simplify: bool = True):
+        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to seed symbols)."""
+        from .report import sympy_equations
+        return sympy_equations(self, symbols or {}, simplify)
+
+    def equations_text(self, symbols: dict | None = None, simplify: bool = True) -> str:
+        """The equations M·ż + k = q, one line per speed, in readable text."""
+        from .report import equations_text
+        return equations_text(self, symbols or {}, simplify)
+
+
+def _unknown(what: str, name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else f"known names: {', '.join(known)}"
+    return f"{what}: unknown name '{name}'; {hint}"
+
+
+def _by_name(values: dict, names: list[str], what: str, kind: str) -> np.ndarray:
+    vec = np.zeros(len(names))
+    for name, value in values.items():
+        if name not in names:
+            raise ModelError(_unknown(what, name, names) + f" (a {kind} name is expected)")
+        vec[names.index(name)] = float(value)
+    return vec
+
+
+def compile(model, speeds: dict | None = None, parameters=(),
+            formulation: Formulation = Formulation.JOURDAIN) -> System:
+    """Compile a model into a System.
+
+    model : a jd.Model (or any Composite) holding one World.
+    speeds : optional {name: expression} generalized speeds z = W(y)·ẏ, e.g.
+        {"u1": "cube.edge.phi.der", "u2": "cube.edge.phi.der + cube.bearing.phi.der"}.
+    parameters : names of parameters (or components) to keep symbolic, in p.
+    formulation : Formulation.JOURDAIN (default) or Formulation.LAGRANGE.
+    """
+    if not isinstance(formulation, Formulation):
+        raise ModelError(f"formulation must be a jd.Formulation, got {formulation!r}")
+    mech = build_mechanics(model, parameters)
+    sp = choose_speeds(mech.kin, speeds)
+    eom = jourdain(mech, sp)
+    zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)
+    functions = _functions(mech, sp, eom, zdot)
+    p_default = mech.params.defaults
+    _check_mass_matrix(functions["M"], mech, sp, p_default)
+    names = _names(mech, sp)
+    structure = Structure(
+        [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
+        [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
+        [c.unit for c in mech.kin.coordinates], sp.units,
+        [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_ydot))],
+        mech.params.constants, mech.params.units)
+    return System(formulation, names, functions, p_default, structure)
+
+
+def _names(mech: Mechanics, sp: Speeds) -> dict:
+    outputs, _ = mech.ctx.outputs()
+    return {"y": [c.name for c in mech.kin.coordinates], "z": list(sp.names),
+            "u": [n for s in mech.ctx.inputs for n in s.entry_names()],
+            "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
+            "inputs": list(mech.ctx.inputs), "outputs": outputs}
+
+
+def _functions(mech: Mechanics, sp: Speeds, eom, zdot) -> dict:
+    t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
+    x = ca.vertcat(y, z)
+    ydot = sp.ydot
+    _, out = mech.ctx.outputs()
+    T = to_speeds(mech.kinetic_energy(), mech, sp)
+    V = mech.potential_energy()
+    P = to_speeds(mech.dissipated_power(), mech, sp)
+    return {
+        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(ydot, zdot)],
+                         ["t", "x", "u", "p"], ["xdot"]),
+        "M": ca.Function("M", [y, p], [eom.M], ["y", "p"], ["M"]),
+        "k": ca.Function("k", [y, z, p], [eom.k], ["y", "z", "p"], ["k"]),
+        "q": ca.Function("q", [t, y, z, u, p], [eom.q], ["t", "y", "z", "u", "p"], ["q"]),
+        "ydot": ca.Function("ydot", [y, z, p], [ydot], ["y", "z", "p"], ["ydot"]),
+        "h": ca.Function("h", [t, x, u, p], [to_speeds(out, mech, sp)],
+                         ["t", "x", "u", "p"], ["out"]),
+        "energy": ca.Function("energy", [x, p], [T, V], ["x", "p"], ["T", "V"]),
+        "dissipation": ca.Function("dissipation", [t, x, u, p], [P],
+                                   ["t", "x", "u", "p"], ["P"]),
+    }
+
+
+def _check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray) -> None:
+    """A singular mass matrix at a generic configuration means a speed without inertia."""
+    n = sp.z.numel()
+    if n == 0:
+        return
+    y = np.random.default_rng(1).uniform(-1.0, 1.0, mech.kin.y.numel())
+    mass = np.array(M(y, p))
+    eig, vec = np.linalg.eigh(0.5 * (mass + mass.T))
+    scale = max(1.0, float(np.abs(eig).max())) if eig.size else 1.0
+    if eig[0] > 1e-12 * scale:
+        return
+    idle = [sp.names[i] for i in np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)]
+    raise ModelError("the mass matrix is singular: speed(s) " + ", ".join(idle) +
+                     " move no mass or inertia (a joint that carries no body, or a body with "
+                     "zero inertia about the joint axis); attach a body or remove the joint")

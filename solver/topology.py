@@ -1,0 +1,90 @@
+"""Stage 2, topology (networkx): frame nets are nodes, joints are edges. A spanning tree rooted
+at the world gives the tree joints, whose coordinates are the generalized coordinates y; joints
+outside the tree are cut joints (DESIGN.md §3.2)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from jourdain.blocks.errors import ModelError
+from jourdain.blocks.joints import Joint
+
+from .flatten import FlatModel
+
+
+@dataclass(frozen=True)
+class TreeEdge:
+    """A tree joint traversed from the parent net to the child net.
+
+    ``forward`` is True when the parent is the joint's frame_a side (the usual case), False when
+    the tree runs through the joint from frame_b to frame_a.
+    """
+
+    joint: Joint
+    parent: int
+    child: int
+    forward: bool
+
+
+@dataclass
+class Topology:
+    graph: nx.MultiGraph
+    root: int
+    edges: list[TreeEdge]        # in breadth-first order from the root
+    cut_joints: list[Joint]
+
+
+def build_topology(flat: FlatModel) -> Topology:
+    """Spanning tree of the frame graph rooted at the world; errors name the parts at fault."""
+    if not flat.worlds:
+        raise ModelError("the model has no World; add one (jd.Model(world=World(), ...)) so the "
+                         "mechanism has an inertial frame and gravity")
+    if len(flat.worlds) > 1:
+        raise ModelError("the model has " + str(len(flat.worlds)) + " World components (" +
+                         ", ".join(w.path for w in flat.worlds) + "); keep exactly one")
+    root = flat.net_of[flat.worlds[0].frame_b]
+    graph = nx.MultiGraph()
+    graph.add_nodes_from(range(len(flat.nets)))
+    for joint in flat.joints:
+        # Rigid offsets weigh nothing so the tree never cuts them; among joints, cut the ones
+        # declared last (the user's "closing" joint in the usual declaration order).
+        weight = 0.0 if not joint.COORDINATES else 1.0 + 1e-6 * flat.joints.index(joint)
+        graph.add_edge(flat.net_of[joint.frame_a], flat.net_of[joint.frame_b], key=joint,
+                       weight=weight)
+    _check_reachable(flat, graph, root)
+    reachable = graph.subgraph(nx.node_connected_component(graph, root))
+    tree = nx.minimum_spanning_tree(reachable, weight="weight")
+    tree_joints = {key for _, _, key in tree.edges(keys=True)}
+    edges = []
+    for parent, child in nx.bfs_edges(tree, root):
+        joint = next(k for k in tree[parent][child])
+        edges.append(TreeEdge(joint, parent, child, flat.net_of[joint.frame_a] == parent))
+    cut = [j for j in flat.joints if j not in tree_joints]
+    return Topology(graph, root, edges, cut)
+
+
+def _check_reachable(flat: FlatModel, graph: nx.MultiGraph, root: int) -> None:
+    connected = nx.node_connected_component(graph, root)
+    for comp in flat.bodies + flat.joints:
+        frame = comp.frame_a
+        if flat.net_of[frame] not in connected:
+            raise ModelError(f"{comp.path} has no chain of joints to the world: its frame_a is "
+                             f"connected only to {flat.describe_net(frame)}; connect it through "
+                             "joints or fixed offsets to world.frame_b")
+    for sig in flat.signals:
+        for port in sig.ports():
+            if port in flat.net_of and type(port).__name__ == "Frame" \
+                    and flat.net_of[port] not in connected:
+                raise ModelError(f"{port.path} is attached to frames with no path to the world")
+
+
+def describe_loop(flat: FlatModel, topo: Topology, joint: Joint) -> str:
+    """The joints of the loop that ``joint`` closes, for messages and reports."""
+    a, b = flat.net_of[joint.frame_a], flat.net_of[joint.frame_b]
+    tree = nx.Graph()
+    for edge in topo.edges:
+        tree.add_edge(edge.parent, edge.child, joint=edge.joint)
+    nodes = nx.shortest_path(tree, a, b)
+    loop = [tree[u][v]["joint"].path for u, v in zip(nodes, nodes[1:])]
+    return ", ".join(loop + [joint.path])
