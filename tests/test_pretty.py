@@ -56,8 +56,12 @@ def _assert_round_trip(expr, points, rel_tol=REL_TOL):
     converted = sx_to_sympy(expr, {})
     assert converted.shape == expr.shape
     casadi_f = ca.Function("f", SX_SYMS, [expr])
+    # Same settings lambdify itself would pass to its default printer.
+    printer = _ModSafeMpmathPrinter(
+        {"fully_qualified_modules": False, "inline": True,
+         "allow_unknown_functions": True})
     sympy_f = sympy.lambdify(SP_SYMS, list(converted), modules="mpmath",
-                             printer=_ModSafeMpmathPrinter)
+                             printer=printer)
     with mpmath.workdps(30):
         for point in points:
             expected = casadi_f(*point).full().ravel(order="F")

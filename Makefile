@@ -1,0 +1,34 @@
+# Two commands on a fresh machine with Python 3.11:
+#   make demo   creates .venv, installs jourdain, runs the cube-on-edge demo
+#   make test   creates .venv, installs jourdain with test extras, runs the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+
+.PHONY: demo test test-slow bench venv clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+venv: $(VENV)/.installed-test
+
+demo: $(VENV)/.installed-test
+	MPLBACKEND=Agg $(BIN)/python examples/cube_on_edge.py
+
+test: $(VENV)/.installed-test
+	MPLBACKEND=Agg $(BIN)/python -m pytest -q
+
+test-slow: $(VENV)/.installed-test
+	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	MPLBACKEND=Agg $(BIN)/python benchmarks/chain.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info out
