@@ -12,7 +12,8 @@ from .bodies import Body, RigidBody
 from .errors import ModelError, SimulationError
 from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
                      TranslationalSpring, ViscousFriction)
-from .joints import Coordinate, FixedRotation, FixedTranslation, Joint, Prismatic, Revolute
+from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
+                     Revolute, Speed, Spherical)
 from .ports import Flange, Frame, Motion, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, SignalBlock, Sine, Step, Table
@@ -21,9 +22,9 @@ from .world import World
 __all__ = [
     "AngleSensor", "Body", "Component", "Composite", "Constant", "Context", "Coordinate",
     "CoulombFriction", "FixedRotation", "FixedTranslation", "Flange", "FlangeForce",
-    "FlangeState", "Frame", "FrameSensor", "FrameState", "Joint", "LinearMotor", "Model",
+    "FlangeState", "Frame", "FrameSensor", "FrameState", "FreeJoint", "Joint", "LinearMotor", "Model",
     "ModelError", "Motion", "Motor", "Port", "PositionSensor", "Prismatic", "QuadraticDrag",
     "RealInput", "RealOutput", "Revolute", "RigidBody", "RotationalSpring", "Shape",
-    "SignalBlock", "SimulationError", "Sine", "Step", "Table", "TranslationalSpring",
+    "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
     "ViscousFriction", "World", "param",
 ]

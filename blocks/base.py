@@ -185,12 +185,15 @@ class Model(Composite):
 @dataclass(frozen=True)
 class FrameState:
     """Kinematics of a frame: rotation R (frame → world), origin r [m], velocity v [m/s] and
-    angular velocity w [rad/s], both in world coordinates."""
+    angular velocity w [rad/s], both in world coordinates, and the same two vectors v_local,
+    w_local in the frame's own axes."""
 
     R: Any
     r: Any
     v: Any
     w: Any
+    v_local: Any = None
+    w_local: Any = None
 
 
 @dataclass(frozen=True)

@@ -35,3 +35,26 @@ def unit_axis(axis, owner: str, name: str = "axis") -> np.ndarray:
     if not np.isfinite(norm) or norm < 1e-12:
         raise ModelError(f"{owner}: {name} must be a non-zero finite 3-vector, got {axis!r}")
     return vec / norm
+
+
+def quaternion_rotation(q) -> ca.SX:
+    """Rotation matrix of the unit quaternion q = (q0, q1, q2, q3), scalar first (Hamilton).
+
+    q is normalized here, so the rotation stays orthogonal even when integration lets |q|
+    drift slightly from 1.
+    """
+    n = q / ca.sqrt(ca.sumsqr(q))
+    w, x, y, z = n[0], n[1], n[2], n[3]
+    return ca.vertcat(
+        ca.horzcat(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
+        ca.horzcat(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
+        ca.horzcat(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)))
+
+
+def quaternion_rates(q, w_body) -> ca.SX:
+    """q̇ = ½·Q(q)·ω for the body-fixed angular velocity ω; qᵀ·q̇ = 0, so |q| is invariant."""
+    Q = ca.vertcat(ca.horzcat(-q[1], -q[2], -q[3]),
+                   ca.horzcat(q[0], -q[3], q[2]),
+                   ca.horzcat(q[3], q[0], -q[1]),
+                   ca.horzcat(-q[2], q[1], q[0]))
+    return 0.5 * ca.mtimes(Q, w_body)

@@ -12,24 +12,39 @@ import casadi as ca
 import numpy as np
 
 from .base import Component, Shape, as_scalar, as_vector3, param
-from .geometry import axis_rotation, unit_axis
+from .geometry import axis_rotation, quaternion_rates, quaternion_rotation, unit_axis
 from .ports import Flange, Frame, Motion
 
 
 @dataclass(frozen=True)
 class Coordinate:
-    """A joint coordinate and its default generalized speed, with units."""
+    """A joint coordinate (a component of y) with its unit and default initial value."""
 
     name: str
     unit: str
-    speed: str
-    speed_unit: str
+    default: float = 0.0
+
+
+@dataclass(frozen=True)
+class Speed:
+    """A joint speed (a default generalized speed, a component of z) with its unit."""
+
+    name: str
+    unit: str
 
 
 class Joint(Component):
-    """Contract of a joint: ``frame_a``, ``frame_b``, ``COORDINATES`` and the hooks below."""
+    """Contract of a joint: ``frame_a``, ``frame_b``, ``COORDINATES``, ``SPEEDS`` and hooks.
+
+    For most joints the speeds are the coordinate rates (ẏ_j = w_j). Joints with an orientation
+    parameterization (quaternions) have more coordinates than speeds and set
+    ``RATES_ARE_DERIVATIVES = False``; their ``coordinate_rates`` hook gives ẏ_j = v_j(y_j, w_j)
+    (seed 001).
+    """
 
     COORDINATES: ClassVar[tuple[Coordinate, ...]] = ()
+    SPEEDS: ClassVar[tuple[Speed, ...]] = ()
+    RATES_ARE_DERIVATIVES: ClassVar[bool] = True
 
     def _make_frames(self) -> None:
         self.frame_a = Frame(self, "frame_a")
@@ -39,9 +54,14 @@ class Joint(Component):
         """(R, p): rotation of frame_b into frame_a and origin of frame_b in frame_a [m]."""
         raise NotImplementedError
 
-    def relative_angular_velocity(self, q, qd):
-        """Angular velocity of frame_b relative to frame_a, in frame_a coordinates [rad/s]."""
+    def relative_angular_velocity(self, q, w):
+        """Angular velocity of frame_b relative to frame_a, in frame_b coordinates [rad/s],
+        in terms of the joint speeds w (body-fixed, so quaternion joints return w itself)."""
         return ca.DM.zeros(3)
+
+    def coordinate_rates(self, q, w):
+        """ẏ_j as a function of the coordinates and the joint speeds (identity by default)."""
+        return w
 
     def flange_positions(self, q) -> dict:
         """Positions of the joint's 1-D flanges (axis = coordinate, support = reference 0)."""
@@ -62,7 +82,8 @@ class Revolute(Joint):
     """
 
     axis_direction: tuple = (0.0, 0.0, 1.0)
-    COORDINATES: ClassVar = (Coordinate("phi", "rad", "w", "rad/s"),)
+    COORDINATES: ClassVar = (Coordinate("phi", "rad"),)
+    SPEEDS: ClassVar = (Speed("w", "rad/s"),)
 
     def __init__(self, axis=(0.0, 0.0, 1.0)):
         self.axis_direction = tuple(unit_axis(axis, "Revolute"))
@@ -72,8 +93,8 @@ class Revolute(Joint):
     def relative_pose(self, q):
         return axis_rotation(np.array(self.axis_direction), q[0]), ca.DM.zeros(3)
 
-    def relative_angular_velocity(self, q, qd):
-        return ca.DM(self.axis_direction) * qd[0]
+    def relative_angular_velocity(self, q, w):
+        return ca.DM(self.axis_direction) * w[0]
 
     def flange_positions(self, q) -> dict:
         return {self.axis: q[0], self.support: 0}
@@ -87,7 +108,8 @@ class Prismatic(Joint):
     """
 
     axis_direction: tuple = (1.0, 0.0, 0.0)
-    COORDINATES: ClassVar = (Coordinate("s", "m", "v", "m/s"),)
+    COORDINATES: ClassVar = (Coordinate("s", "m"),)
+    SPEEDS: ClassVar = (Speed("v", "m/s"),)
 
     def __init__(self, axis=(1.0, 0.0, 0.0)):
         self.axis_direction = tuple(unit_axis(axis, "Prismatic"))
@@ -132,3 +154,57 @@ class FixedRotation(Joint):
 
     def relative_pose(self, q):
         return axis_rotation(np.array(self.axis), self.angle), self.r
+
+
+_QUATERNION = (Coordinate("q0", "1", 1.0), Coordinate("q1", "1"), Coordinate("q2", "1"),
+               Coordinate("q3", "1"))
+_BODY_RATES = (Speed("wx", "rad/s"), Speed("wy", "rad/s"), Speed("wz", "rad/s"))
+
+
+class Spherical(Joint):
+    """Ball joint: frame_b rotates freely about the common origin.
+
+    Coordinates: unit quaternion q0..q3 (scalar first, no singularity); speeds wx, wy, wz:
+    the angular velocity of frame_b relative to frame_a in frame_b axes [rad/s], so
+    ẏ = ½·Q(q)·ω is nonlinear in y and dim y = 4 ≠ dim z = 3 (seed 001).
+    """
+
+    COORDINATES: ClassVar = _QUATERNION
+    SPEEDS: ClassVar = _BODY_RATES
+    RATES_ARE_DERIVATIVES: ClassVar = False
+
+    def __init__(self):
+        self._make_frames()
+
+    def relative_pose(self, q):
+        return quaternion_rotation(q), ca.DM.zeros(3)
+
+    def relative_angular_velocity(self, q, w):
+        return w
+
+    def coordinate_rates(self, q, w):
+        return quaternion_rates(q, w)
+
+
+class FreeJoint(Joint):
+    """Six degrees of freedom: position x, y, z [m] of frame_b in frame_a and a unit
+    quaternion q0..q3; speeds vx, vy, vz [m/s] (rates of the position, frame_a axes) and
+    wx, wy, wz [rad/s] (angular velocity in frame_b axes)."""
+
+    COORDINATES: ClassVar = (Coordinate("x", "m"), Coordinate("y", "m"), Coordinate("z", "m"),
+                             *_QUATERNION)
+    SPEEDS: ClassVar = (Speed("vx", "m/s"), Speed("vy", "m/s"), Speed("vz", "m/s"),
+                        *_BODY_RATES)
+    RATES_ARE_DERIVATIVES: ClassVar = False
+
+    def __init__(self):
+        self._make_frames()
+
+    def relative_pose(self, q):
+        return quaternion_rotation(q[3:7]), q[0:3]
+
+    def relative_angular_velocity(self, q, w):
+        return w[3:6]
+
+    def coordinate_rates(self, q, w):
+        return ca.vertcat(w[0:3], quaternion_rates(q[3:7], w[3:6]))

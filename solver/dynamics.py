@@ -2,11 +2,13 @@
 
     M(y)·ż + k(y, z) = q(t, y, z, u),
     M = Σ L_Tᵀ·m·L_T + L_Rᵀ·I·L_R,
-    k = Σ L_Tᵀ·m·ā + L_Rᵀ·(I·ᾱ + ω̃·I·ω),
-    q = Σ L_Tᵀ·m·g + Σ_elements F_e·∂w_e/∂z,
+    k = Σ L_Tᵀ·m·(ā + ω̃·v) + L_Rᵀ·(I·ᾱ + ω̃·I·ω),
+    q = Σ L_Tᵀ·m·Rᵀ·g + Σ_elements F_e·∂w_e/∂z,
 
-with partial velocities L_T = ∂v/∂z, L_R = ∂ω/∂z (ω in body axes, so I is constant) and
-ā = ∂v/∂y·ẏ, ᾱ = ∂ω/∂y·ẏ at ẏ = v(y, z). Element forces are F = −∂V/∂s − ∂D/∂w + f.
+with v and ω in body axes (so I is constant and no R·Rᵀ products appear), partial velocities
+L_T = ∂v/∂z, L_R = ∂ω/∂z, and ā = ∂v/∂y·ẏ, ᾱ = ∂ω/∂y·ẏ at ẏ = v(y, z); the ω̃·v term is the
+transport term of differentiating body-axes components. Element forces are
+F = −∂V/∂s − ∂D/∂w + f.
 """
 from __future__ import annotations
 
@@ -29,10 +31,10 @@ class EquationsOfMotion:
 
 
 def to_speeds(expr, mech: Mechanics, speeds: Speeds):
-    """Express a quantity given in (y, ẏ) in (y, z) by ẏ = v(y, z)."""
+    """Express a quantity given in (y, w) in (y, z) by w = W(y)⁻¹·z."""
     if speeds.identity:
         return expr
-    return ca.substitute(expr, mech.kin.yd, speeds.ydot)
+    return ca.substitute(expr, mech.kin.w, speeds.w_of_z)
 
 
 def solve_spd(M: ca.SX, b: ca.SX) -> ca.SX:
@@ -55,9 +57,9 @@ def jourdain(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
         a_bar, alpha_bar = ca.jtimes(v, y, ydot), ca.jtimes(w, y, ydot)
         Iw = ca.mtimes(body.I, w)
         M += body.m * ca.mtimes(L_T.T, L_T) + ca.mtimes([L_R.T, body.I, L_R])
-        k += ca.mtimes(L_T.T, body.m * a_bar) + \
+        k += ca.mtimes(L_T.T, body.m * (a_bar + ca.cross(w, v))) + \
             ca.mtimes(L_R.T, ca.mtimes(body.I, alpha_bar) + ca.cross(w, Iw))
-        q += ca.mtimes(L_T.T, body.m * mech.gravity)
+        q += ca.mtimes(L_T.T, body.m * ca.mtimes(body.R.T, mech.gravity))
     for elem in mech.elements:
         force = to_speeds(elem.spring_force + elem.damping_force + elem.force, mech, speeds)
         q += force * ca.jacobian(to_speeds(elem.w, mech, speeds), z).T

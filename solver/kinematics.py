@@ -1,6 +1,9 @@
 """Stage 3, kinematics (CasADi SX): pose, velocity and angular velocity of every frame net as
-expressions of the coordinates y and their rates ẏ, composed along the spanning tree; flange
-positions and rates (DESIGN.md §3.3, seed 001: v_i = J_Ti·ẏ, ω_i = J_Ri·ẏ).
+expressions of the coordinates y and the joint speeds w, composed along the spanning tree;
+flange positions and rates (DESIGN.md §3.3, seed 001: v_i = J_Ti·ẏ, ω_i = J_Ri·ẏ).
+
+The joint speeds w are the coordinate rates ẏ for scalar joints and body-fixed angular
+velocities for quaternion joints; ẏ = N(y)·w collects the joints' ``coordinate_rates``.
 
 Velocities are propagated joint by joint (v_C = v_P + ω_P × R_P·p + R_P·ṗ), not by
 differentiating the positions, so the cost is O(1) per joint.
@@ -21,83 +24,114 @@ from .topology import Topology
 
 @dataclass(frozen=True)
 class CoordinateInfo:
-    """A generalized coordinate y_i, its default speed and the joint it belongs to."""
+    """A generalized coordinate y_i and the joint it belongs to."""
 
     name: str
     unit: str
-    speed: str
-    speed_unit: str
+    default: float
     joint: Joint
-    index: int
+
+
+@dataclass(frozen=True)
+class RateInfo:
+    """A joint speed w_i (a default generalized speed); ``derivative_of`` names the coordinate
+    whose time derivative it is, or is None (quaternion joints)."""
+
+    name: str
+    unit: str
+    joint: Joint
+    derivative_of: str | None
 
 
 @dataclass
 class Kinematics:
     y: ca.SX
-    yd: ca.SX
+    w: ca.SX                          # joint speed symbols
+    ydot: ca.SX                       # ẏ = N(y)·w
     coordinates: list[CoordinateInfo]
-    frames: dict[int, FrameState]   # net id -> pose and velocities (world coordinates)
-    flanges: dict[int, FlangeState]  # net id -> position and rate
+    rates: list[RateInfo]
+    frames: dict[int, FrameState]     # net id -> pose and velocities (world coordinates)
+    flanges: dict[int, FlangeState]   # net id -> position and rate
+
+    @property
+    def rates_are_derivatives(self) -> bool:
+        """True when w = ẏ (no quaternion joints): the coordinates are minimal."""
+        return all(r.derivative_of is not None for r in self.rates)
 
 
-def tree_coordinates(flat: FlatModel, topo: Topology) -> list[CoordinateInfo]:
-    """Coordinates of the tree joints, in declaration order of the joints."""
+def tree_variables(flat: FlatModel, topo: Topology) -> tuple[list, list]:
+    """Coordinates and joint speeds of the tree joints, in declaration order of the joints."""
     tree = {e.joint for e in topo.edges}
-    coords = []
+    coords, rates = [], []
     for joint in flat.joints:
-        if joint in tree:
-            for i, c in enumerate(joint.COORDINATES):
-                coords.append(CoordinateInfo(f"{joint.path}.{c.name}", c.unit,
-                                             f"{joint.path}.{c.speed}", c.speed_unit, joint, i))
-    return coords
+        if joint not in tree:
+            continue
+        coords += [CoordinateInfo(f"{joint.path}.{c.name}", c.unit, c.default, joint)
+                   for c in joint.COORDINATES]
+        for i, s in enumerate(joint.SPEEDS):
+            derivative = f"{joint.path}.{joint.COORDINATES[i].name}" \
+                if joint.RATES_ARE_DERIVATIVES else None
+            rates.append(RateInfo(f"{joint.path}.{s.name}", s.unit, joint, derivative))
+    return coords, rates
+
+
+def _symbols(names: list[str]) -> ca.SX:
+    return ca.vertcat(*[ca.SX.sym(n) for n in names]) if names else ca.SX(0, 1)
 
 
 def build_kinematics(flat: FlatModel, topo: Topology, inst: dict) -> Kinematics:
-    """Frame and flange kinematics in terms of symbols y, ẏ (``inst``: parameterized copies)."""
-    coords = tree_coordinates(flat, topo)
-    y = ca.vertcat(*[ca.SX.sym(c.name) for c in coords]) if coords else ca.SX(0, 1)
-    yd = ca.vertcat(*[ca.SX.sym(c.name + ".der") for c in coords]) if coords else ca.SX(0, 1)
-    slices = _joint_slices(coords)
+    """Frame and flange kinematics in terms of y and w (``inst``: parameterized copies)."""
+    coords, rates = tree_variables(flat, topo)
+    y, w = _symbols([c.name for c in coords]), _symbols([r.name for r in rates])
+    y_of, w_of = _slices([c.joint for c in coords]), _slices([r.joint for r in rates])
     zero = ca.SX.zeros(3)
-    frames = {topo.root: FrameState(ca.SX.eye(3), zero, zero, zero)}
-    flanges: dict[int, FlangeState] = {}
+    frames = {topo.root: FrameState(ca.SX.eye(3), zero, zero, zero, zero, zero)}
+    ydot_parts = {}
     for edge in topo.edges:
         joint = inst[edge.joint]
-        q, qd = (y[slices[edge.joint]], yd[slices[edge.joint]]) if edge.joint in slices \
-            else (ca.SX(0, 1), ca.SX(0, 1))
-        frames[edge.child] = _child_frame(frames[edge.parent], joint, q, qd, edge.forward)
-        _add_flanges(flat, joint, edge.joint, q, y, yd, flanges)
-    return Kinematics(y, yd, coords, frames, flanges)
+        q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
+        qw = w[w_of[edge.joint]] if edge.joint in w_of else ca.SX(0, 1)
+        qd = ca.SX(joint.coordinate_rates(q, qw)) if q.numel() else ca.SX(0, 1)
+        ydot_parts[edge.joint] = qd
+        frames[edge.child] = _child_frame(frames[edge.parent], joint, q, qw, qd, edge.forward)
+    ydot = ca.vertcat(*[ydot_parts[j] for j in dict.fromkeys(c.joint for c in coords)]) \
+        if coords else ca.SX(0, 1)
+    flanges: dict[int, FlangeState] = {}
+    for edge in topo.edges:
+        q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
+        _add_flanges(flat, inst[edge.joint], q, y, ydot, flanges)
+    return Kinematics(y, w, ydot, coords, rates, frames, flanges)
 
 
-def _joint_slices(coords: list[CoordinateInfo]) -> dict:
+def _slices(owners: list) -> dict:
     slices: dict = {}
-    for k, c in enumerate(coords):
-        start = slices[c.joint].start if c.joint in slices else k
-        slices[c.joint] = slice(start, k + 1)
+    for k, owner in enumerate(owners):
+        start = slices[owner].start if owner in slices else k
+        slices[owner] = slice(start, k + 1)
     return slices
 
 
-def _child_frame(parent: FrameState, joint, q, qd, forward: bool) -> FrameState:
+def _child_frame(parent: FrameState, joint, q, qw, qd, forward: bool) -> FrameState:
+    """Compose the parent's frame with the joint. Velocities are propagated in local axes
+    (ω_b = R_relᵀ·ω_a + ω_rel, v_b = R_relᵀ·(v_a + ω_a × p + ṗ)), as Pinocchio does: the
+    body-axes quantities the dynamics needs stay free of R·Rᵀ products."""
     R_rel, p_rel = joint.relative_pose(q)
-    w_rel = joint.relative_angular_velocity(q, qd)
+    w_rel = ca.SX(joint.relative_angular_velocity(q, qw))
     pd_rel = ca.jtimes(ca.SX(p_rel), q, qd) if q.numel() else ca.SX.zeros(3)
     if forward:
         R = ca.mtimes(parent.R, R_rel)
-        arm = ca.mtimes(parent.R, p_rel)
-        r = parent.r + arm
-        w = parent.w + ca.mtimes(parent.R, w_rel)
-        v = parent.v + ca.cross(parent.w, arm) + ca.mtimes(parent.R, pd_rel)
+        r = parent.r + ca.mtimes(parent.R, p_rel)
+        w_local = ca.mtimes(R_rel.T, parent.w_local) + w_rel
+        v_local = ca.mtimes(R_rel.T, parent.v_local + ca.cross(parent.w_local, p_rel) + pd_rel)
     else:  # parent is frame_b: invert the relative pose
         R = ca.mtimes(parent.R, R_rel.T)
-        arm = ca.mtimes(R, p_rel)
-        r = parent.r - arm
-        w = parent.w - ca.mtimes(R, w_rel)
-        v = parent.v - ca.cross(w, arm) - ca.mtimes(R, pd_rel)
-    return FrameState(R, r, v, w)
+        r = parent.r - ca.mtimes(R, p_rel)
+        w_local = ca.mtimes(R_rel, parent.w_local - w_rel)
+        v_local = ca.mtimes(R_rel, parent.v_local) - ca.cross(w_local, p_rel) - pd_rel
+    return FrameState(R, r, ca.mtimes(R, v_local), ca.mtimes(R, w_local), v_local, w_local)
 
 
-def _add_flanges(flat: FlatModel, joint, original, q, y, yd, flanges: dict) -> None:
+def _add_flanges(flat: FlatModel, joint, q, y, ydot, flanges: dict) -> None:
     for port, s in joint.flange_positions(q).items():
         net = flat.net_of[port]
         if net in flanges:
@@ -105,7 +139,7 @@ def _add_flanges(flat: FlatModel, joint, original, q, y, yd, flanges: dict) -> N
                              f"({flat.describe_net(port)}); rigidly coupling two joint axes is a "
                              "constraint: connect force elements between them instead")
         s = ca.SX(s)
-        flanges[net] = FlangeState(s, ca.jtimes(s, y, yd) if y.numel() else ca.SX(0))
+        flanges[net] = FlangeState(s, ca.jtimes(s, y, ydot) if y.numel() else ca.SX(0))
 
 
 def flange_state(kin: Kinematics, net: int) -> FlangeState:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import casadi as ca
 
+from jourdain.blocks.errors import ModelError
+
 from .dynamics import solve_spd, to_speeds
 from .mechanics import Mechanics
 from .speeds import Speeds
@@ -18,7 +20,12 @@ from .speeds import Speeds
 
 def lagrange_accelerations(mech: Mechanics) -> tuple[ca.SX, ca.SX]:
     """(M_L, ÿ) in (t, y, ẏ, u, p): the Lagrangian mass matrix and the coordinate accelerations."""
-    y, yd = mech.kin.y, mech.kin.yd
+    if not mech.kin.rates_are_derivatives:
+        quaternion = next(r.joint.path for r in mech.kin.rates if r.derivative_of is None)
+        raise ModelError(f"the Lagrange formulation needs minimal coordinates whose rates are "
+                         f"the speeds; {quaternion} uses a quaternion (4 coordinates, 3 speeds): "
+                         "use Formulation.JOURDAIN for this model")
+    y, yd = mech.kin.y, mech.kin.w  # w = ẏ here
     T, V, D = mech.kinetic_energy(), mech.potential_energy(), mech.dissipation_function()
     # Virtual work of the residual forces (seed 004, eq. 3): δA = Σ f_e·δs_e with
     # δs_e = (∂s_e/∂y)·δy = (∂w_e/∂ẏ)·δy, so Q̂ = Σ f_e·(∂w_e/∂ẏ)ᵀ.
@@ -32,8 +39,8 @@ def lagrange_accelerations(mech: Mechanics) -> tuple[ca.SX, ca.SX]:
 
 def lagrange_zdot(mech: Mechanics, speeds: Speeds) -> ca.SX:
     """ż from Lagrange's equations, in (t, y, z, u, p)."""
-    y, yd = mech.kin.y, mech.kin.yd
     _, ydd = lagrange_accelerations(mech)
-    W = ca.jacobian(speeds.z_of_ydot, yd)
-    zdot = ca.mtimes(W, ydd) + ca.jtimes(speeds.z_of_ydot, y, yd)
+    y, yd = mech.kin.y, mech.kin.w  # w = ẏ, checked above
+    W = ca.jacobian(speeds.z_of_w, yd)
+    zdot = ca.mtimes(W, ydd) + ca.jtimes(speeds.z_of_w, y, yd)
     return to_speeds(zdot, mech, speeds)

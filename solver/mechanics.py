@@ -19,14 +19,15 @@ from .topology import Topology, build_topology, describe_loop
 
 @dataclass
 class BodyTerms:
-    """A body's inertia and the velocities of its center of mass (world) and its angular
-    velocity (body axes), in terms of y and ẏ."""
+    """A body's inertia, the velocity of its center of mass and its angular velocity, both in
+    body axes, in terms of y and the joint speeds w."""
 
     path: str
     m: object
     I: object
+    R: ca.SX          # body axes → world
     r_cm: ca.SX       # position of the center of mass in world coordinates [m]
-    v: ca.SX          # velocity of the center of mass in world coordinates [m/s]
+    v: ca.SX          # velocity of the center of mass in body axes [m/s]
     w: ca.SX          # angular velocity in body axes [rad/s]
 
 
@@ -96,9 +97,9 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:
     frame = kin.frames[flat.net_of[body.frame_a]]
-    arm = ca.mtimes(frame.R, body.r_cm)
-    v = frame.v + ca.cross(frame.w, arm)
-    return BodyTerms(path, body.m, body.I, frame.r + arm, v, ca.mtimes(frame.R.T, frame.w))
+    v = frame.v_local + ca.cross(frame.w_local, body.r_cm)
+    return BodyTerms(path, body.m, body.I, frame.R, frame.r + ca.mtimes(frame.R, body.r_cm), v,
+                     frame.w_local)
 
 
 def _flange_terms(flat: FlatModel, kin: Kinematics, ctx, elem, original) -> FlangeTerms:

@@ -16,7 +16,7 @@ def structure_report(system) -> str:
         lines.append(f"  signal blocks ({len(s.signal_blocks)}): " + ", ".join(s.signal_blocks))
     lines.append(f"  coordinates y ({len(system.y_names)}):")
     lines += [f"    {n} [{u}]" for n, u in zip(system.y_names, s.coordinate_units)]
-    lines.append(f"  speeds z ({len(system.z_names)}), z = W(y)·ẏ:")
+    lines.append(f"  speeds z ({len(system.z_names)}), z = W(y)·w (w: joint speeds, ẏ for scalar joints):")
     lines += [f"    {d}" for d in s.speed_definitions]
     lines.append(f"  inputs u ({len(system.u_names)}): " + (", ".join(system.u_names) or "none"))
     lines.append(f"  symbolic parameters p ({len(system.p_names)}): " +

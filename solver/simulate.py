@@ -49,7 +49,7 @@ def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | No
         raise _diagnose(system, dae, grid, x0, np.concatenate([p, u_tables]), opts, p) from exc
     u_fn = ca.Function("u_of_t", [t, tab], [u])
     us = np.array(u_fn.map(len(grid))(grid, ca.repmat(ca.DM(u_tables), 1, len(grid))))
-    return Result.from_states(system, grid, xs, us.reshape(len(system.u_names), -1), p)
+    return Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:

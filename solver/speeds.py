@@ -1,9 +1,11 @@
-"""Stage 5, generalized speeds: z = W(y)·ẏ chosen by the user (seed 000: u2 = φ̇ + ψ̇) or by
-default z = ẏ; the kinematics ODE ẏ = v(y, z) = W(y)⁻¹·z (seed 001).
+"""Stage 5, generalized speeds: z = W(y)·w chosen by the user (seed 000: u2 = φ̇ + ψ̇) or by
+default z = w, the joint speeds (w = ẏ for scalar joints, body-fixed angular velocity for
+quaternion joints); the kinematics ODE ẏ = v(y, z) = N(y)·W(y)⁻¹·z (seed 001).
 
 User speeds are given by name as expressions of coordinate names (``cube.edge.phi``), their
-derivatives (``cube.edge.phi.der``) or default speed names (``cube.edge.w``, i.e. φ̇), with
-+ − * / and sin, cos, tan, sqrt, exp. Speeds not given are completed with default speeds.
+derivatives (``cube.edge.phi.der``) or joint speed names (``cube.edge.w``, i.e. φ̇;
+``cube.pivot.wx``), with + − * / and sin, cos, tan, sqrt, exp. Speeds not given are
+completed with joint speeds.
 """
 from __future__ import annotations
 
@@ -26,67 +28,69 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
 
 @dataclass
 class Speeds:
-    """Generalized speeds z, the kinematics ODE ẏ = v(y, z) and the definition z = W(y)·ẏ."""
+    """Generalized speeds z, the joint speeds w(y, z), the kinematics ODE ẏ = v(y, z) and the
+    definition z = W(y)·w."""
 
     names: list[str]
     units: list[str]
     z: ca.SX
+    w_of_z: ca.SX     # joint speeds in terms of y and z
     ydot: ca.SX       # v(y, z)
-    z_of_ydot: ca.SX  # W(y)·ẏ in terms of y and the symbols ẏ
+    z_of_w: ca.SX     # W(y)·w in terms of y and the joint speed symbols w
     identity: bool
 
 
 def choose_speeds(kin: Kinematics, spec: dict[str, str] | None) -> Speeds:
-    """Default speeds z = ẏ, or the user's definitions completed by default speeds."""
+    """Default speeds z = w, or the user's definitions completed by joint speeds."""
     if not spec:
-        return Speeds([c.speed for c in kin.coordinates], [c.speed_unit for c in kin.coordinates],
-                      kin.yd, kin.yd, kin.yd, True)
-    n = len(kin.coordinates)
+        return Speeds([r.name for r in kin.rates], [r.unit for r in kin.rates], kin.w, kin.w,
+                      kin.ydot, kin.w, True)
+    n = kin.w.numel()
     if len(spec) > n:
-        raise ModelError(f"speeds: {len(spec)} speeds given but the model has only {n} "
-                         f"coordinates ({', '.join(c.name for c in kin.coordinates)})")
+        raise ModelError(f"speeds: {len(spec)} speeds given but the model has only {n} degrees "
+                         f"of freedom ({', '.join(r.name for r in kin.rates)})")
     exprs = [_parse(name, text, kin) for name, text in spec.items()]
     names, units = list(spec), ["" for _ in spec]
     for k, name in enumerate(names):
-        if not ca.depends_on(exprs[k], kin.yd):
-            raise ModelError(f"speeds: '{name}' = {spec[name]!r} does not involve any coordinate "
+        if not ca.depends_on(exprs[k], kin.w):
+            raise ModelError(f"speeds: '{name}' = {spec[name]!r} involves no speed or coordinate "
                              "rate (write e.g. 'cube.edge.phi.der')")
-        jac = ca.jacobian(exprs[k], kin.yd)
-        if ca.depends_on(jac, kin.yd):
-            raise ModelError(f"speeds: '{name}' = {spec[name]!r} is not linear in the coordinate "
-                             "rates; speeds must be z = W(y)·ẏ")
+        if ca.depends_on(ca.jacobian(exprs[k], kin.w), kin.w):
+            raise ModelError(f"speeds: '{name}' = {spec[name]!r} is not linear in the speeds; "
+                             "generalized speeds must be z = W(y)·w")
     _complete(kin, exprs, names, units)
-    z_of_ydot = ca.vertcat(*exprs)
-    W = ca.jacobian(z_of_ydot, kin.yd)
+    z_of_w = ca.vertcat(*exprs)
+    W = ca.jacobian(z_of_w, kin.w)
     z = ca.vertcat(*[ca.SX.sym(name) for name in names])
     if ca.depends_on(W, kin.y):
-        ydot = ca.solve(W, z)
-    else:
-        W_num = np.array(ca.DM(ca.evalf(W)))
-        ydot = ca.mtimes(ca.DM(np.linalg.inv(W_num)), z)
-    return Speeds(names, units, z, ydot, z_of_ydot, False)
+        w_of_z = ca.solve(W, z)
+    else:  # constant W: invert numerically, the expressions stay small
+        w_of_z = ca.mtimes(ca.DM(np.linalg.inv(np.array(ca.DM(ca.evalf(W))))), z)
+    ydot = ca.substitute(kin.ydot, kin.w, w_of_z)
+    return Speeds(names, units, z, w_of_z, ydot, z_of_w, False)
 
 
 def _complete(kin: Kinematics, exprs: list, names: list[str], units: list[str]) -> None:
-    """Add default speeds (ẏ_j) while they raise the rank of W; fail if W stays singular."""
-    rng = np.random.default_rng(0)
-    y_probe = rng.uniform(-1, 1, kin.y.numel())
-    rank_of = ca.Function("rank_probe", [kin.y], [ca.jacobian(ca.vertcat(*exprs), kin.yd)]) \
-        if exprs else None
-    rank = np.linalg.matrix_rank(np.array(rank_of(y_probe))) if rank_of else 0
-    if rank < len(exprs):
+    """Add joint speeds while they raise the rank of W; fail if the user's W is singular."""
+    y_probe = np.random.default_rng(0).uniform(-1, 1, kin.y.numel())
+
+    def rank(rows: list) -> int:
+        if not rows:
+            return 0
+        W = ca.Function("rank_probe", [kin.y], [ca.jacobian(ca.vertcat(*rows), kin.w)])
+        return int(np.linalg.matrix_rank(np.array(W(y_probe))))
+
+    if rank(exprs) < len(exprs):
         raise ModelError("speeds: the definitions of " + ", ".join(names) +
                          " are not independent (W(y) is singular); each speed must add a new "
                          "direction of motion")
-    for j, coord in enumerate(kin.coordinates):
-        if len(exprs) == kin.y.numel():
+    for j, info in enumerate(kin.rates):
+        if len(exprs) == kin.w.numel():
             break
-        trial = ca.vertcat(*exprs, kin.yd[j])
-        W = ca.Function("rank_probe", [kin.y], [ca.jacobian(trial, kin.yd)])(y_probe)
-        if np.linalg.matrix_rank(np.array(W)) > len(exprs):
-            exprs.append(kin.yd[j])
-            names.append(coord.speed)
-            units.append(coord.speed_unit)
+        if rank(exprs + [kin.w[j]]) > len(exprs):
+            exprs.append(kin.w[j])
+            names.append(info.name)
+            units.append(info.unit)
 
 
 def _parse(name: str, text: str, kin: Kinematics) -> ca.SX:
@@ -96,9 +100,11 @@ def _parse(name: str, text: str, kin: Kinematics) -> ca.SX:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
         raise ModelError(f"speeds: '{name}' = {text!r} is not a valid expression") from exc
-    symbols = {}
-    for c, y, yd in zip(kin.coordinates, ca.vertsplit(kin.y), ca.vertsplit(kin.yd)):
-        symbols[c.name], symbols[c.name + ".der"], symbols[c.speed] = y, yd, yd
+    symbols = {c.name: y for c, y in zip(kin.coordinates, ca.vertsplit(kin.y))}
+    for r, w in zip(kin.rates, ca.vertsplit(kin.w)):
+        symbols[r.name] = w
+        if r.derivative_of:
+            symbols[r.derivative_of + ".der"] = w
     return _eval(tree.body, symbols, name, text)
 
 

@@ -63,6 +63,7 @@ class System:
                  p_default: np.ndarray, structure: Structure):
         self.formulation = formulation
         self.y_names: list[str] = names["y"]
+        self.y_default = np.array(names["y_default"], dtype=float)
         self.z_names: list[str] = names["z"]
         self.u_names: list[str] = names["u"]
         self.p_names: list[str] = names["p"]
@@ -90,8 +91,9 @@ class System:
 
     # ---- named values -> vectors -------------------------------------------------------
     def state(self, y0: dict | None = None, z0: dict | None = None) -> np.ndarray:
-        """Initial state x0 = (y0, z0) from dictionaries by name (missing entries are 0)."""
-        y = _by_name(y0 or {}, self.y_names, "y0", "coordinate")
+        """Initial state x0 = (y0, z0) from dictionaries by name; missing coordinates take
+        their defaults (0, or the identity quaternion), missing speeds are 0."""
+        y = _by_name(y0 or {}, self.y_names, "y0", "coordinate", self.y_default)
         z = _by_name(z0 or {}, self.z_names, "z0", "speed")
         return np.concatenate([y, z])
 
@@ -137,8 +139,9 @@ def _unknown(what: str, name: str, known: list[str]) -> str:
     return f"{what}: unknown name '{name}'; {hint}"
 
 
-def _by_name(values: dict, names: list[str], what: str, kind: str) -> np.ndarray:
-    vec = np.zeros(len(names))
+def _by_name(values: dict, names: list[str], what: str, kind: str,
+             default: np.ndarray | None = None) -> np.ndarray:
+    vec = np.zeros(len(names)) if default is None else default.copy()
     for name, value in values.items():
         if name not in names:
             raise ModelError(_unknown(what, name, names) + f" (a {kind} name is expected)")
@@ -170,7 +173,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
         [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units,
-        [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_ydot))],
+        [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_w))],
         mech.params.constants, mech.params.units)
     return System(formulation, names, functions, p_default, structure)
 
@@ -178,6 +181,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
 def _names(mech: Mechanics, sp: Speeds) -> dict:
     outputs, _ = mech.ctx.outputs()
     return {"y": [c.name for c in mech.kin.coordinates], "z": list(sp.names),
+            "y_default": [c.default for c in mech.kin.coordinates],
             "u": [n for s in mech.ctx.inputs for n in s.entry_names()],
             "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
             "inputs": list(mech.ctx.inputs), "outputs": outputs}

@@ -137,11 +137,11 @@ def test_op_examples_cover_supported_ops():
     assert set(OP_EXAMPLES) == SUPPORTED_OPS - {ca.OP_ASSIGN}
 
 
-# CasADi's erfinv is an approximation: against mpmath.erfinv (and
-# scipy.special.erfinv) it is off by 3e-11 relative at 0.5 and 1.5e-8 at
-# -0.6, while sympy.erfinv is exact.  Hence the looser tolerance, and no
-# erfinv in the random trees below.
-OP_REL_TOL = {ca.OP_ERFINV: 1e-7}
+# CasADi 3.8's erfinv is a low-order approximation: a sweep of (-0.999,
+# 0.999) against scipy.special.erfinv (and mpmath.erfinv) shows relative
+# errors up to 3.3e-6 (worst near |x| = 0.7), while sympy.erfinv is exact.
+# Hence the looser tolerance, and no erfinv in the random trees below.
+OP_REL_TOL = {ca.OP_ERFINV: 1e-5}
 
 
 @pytest.mark.parametrize("op", sorted(OP_EXAMPLES))
