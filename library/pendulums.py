@@ -16,7 +16,9 @@ class Pendulum(Composite):
     def __init__(self, m: float = 1.0, l: float = 1.0, J: float = 0.0, d: float = 0.0):
         super().__init__()
         self.joint = Revolute(axis=(0, 0, 1))
-        self.bob = RigidBody(m=m, r_cm=(0, -l, 0), I=(0.0, 0.0, J))
+        # J about z; a body with inertia about one axis only is impossible (triangle
+        # inequality), so model it as slender along y: I = diag(J, 0, J).
+        self.bob = RigidBody(m=m, r_cm=(0, -l, 0), I=(J, 0.0, J))
         self.damper = ViscousFriction(d=d)
         self.connect(self.joint.frame_b, self.bob.frame_a)
         self.connect(self.damper.flange_b, self.joint.axis)

@@ -49,8 +49,18 @@ def flatten(model: Component) -> FlatModel:
     for comp in primitives:
         _classify(flat, comp)
         _validate(comp)
+    _check_world(flat)
     _check_ports(flat)
     return flat
+
+
+def _check_world(flat: FlatModel) -> None:
+    if not flat.worlds:
+        raise ModelError("the model has no World; add one (jd.Model(world=World(), ...)) so the "
+                         "mechanism has an inertial frame and gravity")
+    if len(flat.worlds) > 1:
+        raise ModelError(f"the model has {len(flat.worlds)} World components (" +
+                         ", ".join(w.path for w in flat.worlds) + "); keep exactly one")
 
 
 def _walk(comp: Component, path: str, primitives: list, composites: list, seen: dict) -> None:

@@ -45,10 +45,22 @@ _RATIONAL_TOL = 1e-14
 _BOOLEAN_TYPES = (Relational, BooleanFunction, BooleanAtom)
 
 
+def _select(cond: sympy.Basic, value: sympy.Expr, otherwise: sympy.Expr) -> sympy.Expr:
+    """``value if cond else otherwise`` as a two-branch Piecewise."""
+    if cond is sympy.true:
+        return value
+    if cond is sympy.false:
+        return otherwise
+    # evaluate=False: sympy's Piecewise canonicalization rewrites conditions
+    # that compare nested Piecewise values into ITE trees, which grow
+    # exponentially with nesting depth and break sympy's own code printers.
+    return sympy.Piecewise((value, cond), (otherwise, True), evaluate=False)
+
+
 def _as_number(value: sympy.Basic) -> sympy.Expr:
     """Turn a truth value into CasADi's numeric 1/0 so arithmetic works."""
     if isinstance(value, _BOOLEAN_TYPES):
-        return sympy.Piecewise((sympy.Integer(1), value), (sympy.Integer(0), True))
+        return _select(value, sympy.Integer(1), sympy.Integer(0))
     return value
 
 
@@ -78,11 +90,12 @@ def _fmod(x: sympy.Expr, y: sympy.Expr) -> sympy.Expr:
 
 def _copysign(x: sympy.Expr, y: sympy.Expr) -> sympy.Expr:
     # sympy.sign(0) is 0, but copysign(x, +0.0) is |x|, hence the Piecewise.
-    return sympy.Piecewise((sympy.Abs(x), y >= 0), (-sympy.Abs(x), True))
+    # sympy has no signed zero, so copysign(x, -0.0) = -|x| is not reproduced.
+    return _select(y >= 0, sympy.Abs(x), -sympy.Abs(x))
 
 
 def _if_else_zero(cond: sympy.Basic, value: sympy.Basic) -> sympy.Expr:
-    return sympy.Piecewise((_as_number(value), _as_bool(cond)), (0, True))
+    return _select(_as_bool(cond), _as_number(value), sympy.Integer(0))
 
 
 # Op code -> sympy constructor.  Arguments arrive numeric (truth values

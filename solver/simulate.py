@@ -1,12 +1,11 @@
 """Consumer: simulation with CVODES (SUNDIALS, through CasADi's integrator).
 
 Inputs are given by name as constants, callables of time or time tables (t, values); tables
-and callables become piecewise-linear functions of t inside the integrated ODE, so CVODES
-steps freely and nothing calls back into Python during integration.
+and callables become piecewise-linear interpolants of t (CasADi ``interpolant``, binary
+search) inside the integrated ODE, so CVODES steps freely and nothing calls back into Python
+during integration.
 """
 from __future__ import annotations
-
-from typing import Callable
 
 import casadi as ca
 import numpy as np
@@ -33,22 +32,17 @@ def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | No
     """
     grid = _grid(t0, t_end, n_out, t_out)
     x0, p = system.state(y0, z0), system.parameters(params)
-    u_of_t, u_tables = _input_functions(system, inputs or {}, grid)
-    t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
-    tab = ca.SX.sym("tab", u_tables.size)
-    u = u_of_t(t, tab)
-    pp = ca.SX.sym("p", len(p))
-    ode = system.f(t, x, u, pp)
-    dae = {"t": t, "x": x, "p": ca.vertcat(pp, tab), "ode": ode}
+    t, x, pp = ca.MX.sym("t"), ca.MX.sym("x", system.nx), ca.MX.sym("p", len(p))
+    u = _input_expressions(system, inputs or {}, grid, t)
+    dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
     opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
     integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
     _check_initial_state(system, x0, p)
     try:
-        xs = np.array(integ(x0=x0, p=np.concatenate([p, u_tables]))["xf"])
+        xs = np.array(integ(x0=x0, p=p)["xf"])
     except RuntimeError as exc:
-        raise _diagnose(system, dae, grid, x0, np.concatenate([p, u_tables]), opts, p) from exc
-    u_fn = ca.Function("u_of_t", [t, tab], [u])
-    us = np.array(u_fn.map(len(grid))(grid, ca.repmat(ca.DM(u_tables), 1, len(grid))))
+        raise _diagnose(system, dae, grid, x0, opts, p) from exc
+    us = np.array(ca.Function("u_of_t", [t], [u]).map(len(grid))(grid))
     return Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
 
 
@@ -65,31 +59,21 @@ def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
     return np.linspace(t0, t_end, int(n_out))
 
 
-def _input_functions(system: System, inputs: dict, grid: np.ndarray):
-    """u(t, tab): constants baked in, tables and callables as piecewise-linear data in tab."""
+def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t: ca.MX) -> ca.MX:
+    """u(t): constants as numbers, tables and callables as clamped linear interpolants."""
     for name in inputs:
         if name not in system.u_names:
             raise ModelError(_unknown("inputs", name, system.u_names) +
                              (" (the model has no free inputs)" if not system.u_names else ""))
-    t = ca.SX.sym("t")
-    entries, data = [], []
-    tab = []
+    entries = []
     for name in system.u_names:
-        spec = inputs.get(name, 0.0)
-        ts, vs = _samples(name, spec, grid)
+        ts, vs = _samples(name, inputs.get(name, 0.0), grid)
         if ts is None:
-            entries.append(vs)
+            entries.append(ca.MX(vs))
             continue
-        sym_t = ca.SX.sym(f"{name}.t", ts.size)
-        sym_v = ca.SX.sym(f"{name}.v", ts.size)
-        held = ca.fmin(ca.fmax(t, ts[0]), ts[-1])
-        entries.append(ca.pw_lin(held, sym_t, sym_v))
-        tab += [sym_t, sym_v]
-        data += [ts, vs]
-    tab_sym = ca.vertcat(*tab) if tab else ca.SX(0, 1)
-    u = ca.vertcat(*entries) if entries else ca.SX(0, 1)
-    fn = ca.Function("u_of_t", [t, tab_sym], [u])
-    return fn, (np.concatenate(data) if data else np.zeros(0))
+        table = ca.interpolant(f"input_{len(entries)}", "linear", [ts], vs)
+        entries.append(table(ca.fmin(ca.fmax(t, ts[0]), ts[-1])))
+    return ca.vertcat(*entries) if entries else ca.MX(0, 1)
 
 
 def _samples(name: str, spec, grid: np.ndarray):
@@ -122,13 +106,13 @@ def _check_initial_state(system: System, x0: np.ndarray, p: np.ndarray) -> None:
                          f"{dict(zip(system.y_names, x0[:ny]))}; choose another configuration")
 
 
-def _diagnose(system: System, dae, grid, x0, p_all, opts, p) -> SimulationError:
+def _diagnose(system: System, dae, grid, x0, opts, p) -> SimulationError:
     """Re-run interval by interval to find where the integrator failed, and say why."""
     x, t_ok = np.asarray(x0, dtype=float), grid[0]
     for ta, tb in zip(grid[:-1], grid[1:]):
         try:
             step = ca.integrator("probe", "cvodes", dae, ta, [tb], opts)
-            x = np.array(step(x0=x, p=p_all)["xf"]).ravel()
+            x = np.array(step(x0=x, p=p)["xf"]).ravel()
             t_ok = tb
         except RuntimeError:
             break

@@ -37,12 +37,7 @@ class Topology:
 
 def build_topology(flat: FlatModel) -> Topology:
     """Spanning tree of the frame graph rooted at the world; errors name the parts at fault."""
-    if not flat.worlds:
-        raise ModelError("the model has no World; add one (jd.Model(world=World(), ...)) so the "
-                         "mechanism has an inertial frame and gravity")
-    if len(flat.worlds) > 1:
-        raise ModelError("the model has " + str(len(flat.worlds)) + " World components (" +
-                         ", ".join(w.path for w in flat.worlds) + "); keep exactly one")
+    # flatten() has checked that there is exactly one World.
     root = flat.net_of[flat.worlds[0].frame_b]
     graph = nx.MultiGraph()
     graph.add_nodes_from(range(len(flat.nets)))

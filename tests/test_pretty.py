@@ -178,7 +178,10 @@ BINARY = [
     lambda a, b: a / (1 + b**2),
     lambda a, b: (1 + a**2) ** ca.tanh(b),
     lambda a, b: (1 + a**2) ** 1.5,
-    ca.atan2, ca.fmin, ca.fmax, ca.hypot, ca.copysign,
+    ca.atan2, ca.fmin, ca.fmax, ca.hypot,
+    # The shift keeps b away from exact (possibly negative) zeros produced
+    # by if_else: sympy has no -0.0, which copysign could observe.
+    lambda a, b: ca.copysign(a, b - 0.123),
     lambda a, b: ca.fmod(a, 1 + b**2),
     lambda a, b: ca.if_else(a < b, a, b),
     lambda a, b: ca.if_else(ca.logic_and(a <= b, a != b), a, b),
