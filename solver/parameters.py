@@ -46,17 +46,18 @@ def _numeric(value, shape: Shape):
     return float(value)
 
 
-def _symbolic(entries: list[str], shape: Shape):
-    syms = [ca.SX.sym(e) for e in entries]
+def _symbolic(entries: list[str], shape: Shape, selected: set[str], value):
+    """The parameter value with the selected entries as symbols and the others numeric."""
+    numeric = _defaults(value, shape)
+    syms = {e: ca.SX.sym(e) for e in entries if e in selected}
+    parts = [syms.get(e, ca.SX(v)) for e, v in zip(entries, numeric)]
     if shape is Shape.SYMMETRIC3:
         mat = ca.SX.zeros(3, 3)
-        for sym, (_, i, j) in zip(syms, _SYM_ENTRIES):
-            mat[i, j] = sym
-            mat[j, i] = sym
+        for part, (_, i, j) in zip(parts, _SYM_ENTRIES):
+            mat[i, j] = part
+            mat[j, i] = part
         return syms, mat
-    if shape is Shape.VECTOR3:
-        return syms, ca.vertcat(*syms)
-    return syms, syms[0]
+    return syms, (ca.vertcat(*parts) if shape is Shape.VECTOR3 else parts[0])
 
 
 def _defaults(value, shape: Shape) -> list[float]:
@@ -70,8 +71,9 @@ def _defaults(value, shape: Shape) -> list[float]:
 def instantiate(components: list[Component], symbolic=()) -> tuple[dict, ParameterSet]:
     """Copies of the components with CasADi-valued parameters, and the parameter set.
 
-    ``symbolic`` lists parameter names (``cube.housing.m``), entry names (``cube.housing.I.zz``
-    selects the whole tensor) or component paths (``cube.housing`` selects all its parameters).
+    ``symbolic`` lists parameter names (``cube.housing.m``, ``cube.housing.I``), single entries
+    (``cube.housing.I.zz``, ``world.g[1]``; the other entries stay numeric) or component paths
+    (``cube.housing`` selects all its parameters).
     """
     wanted = set(symbolic)
     used: set[str] = set()
@@ -83,16 +85,19 @@ def instantiate(components: list[Component], symbolic=()) -> tuple[dict, Paramet
             name, shape = f"{comp.path}.{fld.name}", fld.metadata["shape"]
             entries = _entry_names(name, shape)
             all_names += [name, *entries]
-            hits = {w for w in wanted if w == name or w in entries or name.startswith(w + ".")}
-            used |= hits
+            whole = {w for w in wanted if w == name or name.startswith(w + ".")}
+            single = {w for w in wanted if w in entries and w != name}
+            used |= whole | single
+            selected = set(entries) if whole else single
             value = getattr(comp, fld.name)
-            if hits:
-                entry_syms, values[fld.name] = _symbolic(entries, shape)
-                names += entries
-                syms += entry_syms
-                defaults += _defaults(value, shape)
-                for e in entries:
-                    units[e] = fld.metadata["unit"]
+            if selected:
+                entry_syms, values[fld.name] = _symbolic(entries, shape, selected, value)
+                for e, v in zip(entries, _defaults(value, shape)):
+                    if e in entry_syms:
+                        names.append(e)
+                        syms.append(entry_syms[e])
+                        defaults.append(v)
+                        units[e] = fld.metadata["unit"]
             else:
                 values[fld.name] = _numeric(value, shape)
                 constants[name] = value

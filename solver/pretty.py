@@ -13,6 +13,19 @@ they can be pretty printed, rendered as LaTeX or simplified:
 
 Walking the instruction list (rather than recursing over ``SX.dep``) keeps
 shared subexpressions shared and avoids recursion limits on deep graphs.
+
+Caveats, all on the sympy side:
+
+* CasADi comparisons are numbers (1/0); in sympy they stay relations where
+  used as conditions and become ``Piecewise((1, cond), (0, True))`` where
+  used as numbers.  ``if_else`` becomes a sum of two Piecewise.  sympy folds
+  a Piecewise that appears inside another Piecewise's condition (an
+  ``if_else`` compared again) into ITE form with ``simplify_logic``, which
+  is slow for deep nests; ordinary mechanics expressions have none.
+* sympy has no signed zero, so ``copysign(x, -0.0)`` gives ``|x|``.
+* ``lambdify`` with the ``math``/``mpmath`` printers misprints ``-Mod(a,
+  b)*c`` (sympy issue #30389), which the fmod translation can produce;
+  the default NumPy printer is unaffected.
 """
 
 from __future__ import annotations
@@ -47,14 +60,7 @@ _BOOLEAN_TYPES = (Relational, BooleanFunction, BooleanAtom)
 
 def _select(cond: sympy.Basic, value: sympy.Expr, otherwise: sympy.Expr) -> sympy.Expr:
     """``value if cond else otherwise`` as a two-branch Piecewise."""
-    if cond is sympy.true:
-        return value
-    if cond is sympy.false:
-        return otherwise
-    # evaluate=False: sympy's Piecewise canonicalization rewrites conditions
-    # that compare nested Piecewise values into ITE trees, which grow
-    # exponentially with nesting depth and break sympy's own code printers.
-    return sympy.Piecewise((value, cond), (otherwise, True), evaluate=False)
+    return sympy.Piecewise((value, cond), (otherwise, True))
 
 
 def _as_number(value: sympy.Basic) -> sympy.Expr:
@@ -101,7 +107,7 @@ def _if_else_zero(cond: sympy.Basic, value: sympy.Basic) -> sympy.Expr:
 # Op code -> sympy constructor.  Arguments arrive numeric (truth values
 # already mapped to 1/0) except for the ops listed in _LOGICAL_OPS.
 _OPS: dict[int, Callable[..., sympy.Basic]] = {
-    casadi.OP_ASSIGN: lambda a: a,
+    casadi.OP_ASSIGN: lambda a: a,  # not emitted for SX graphs; harmless
     casadi.OP_ADD: operator.add,
     casadi.OP_SUB: operator.sub,
     casadi.OP_MUL: operator.mul,
@@ -227,7 +233,7 @@ def simplify_matrix(m: sympy.Matrix, max_ops: int = 400) -> sympy.Matrix:
     return sympy.Matrix(m).applyfunc(simplify_entry)
 
 
-def _equation_sides(M, k, q, zdot_symbols):
+def _equation_sides(M, k, q, zdot_symbols: Sequence[sympy.Expr]):
     """Yield (lhs terms, rhs) per row of ``M*zdot + k = q``; zeros dropped."""
     M, k, q = sympy.Matrix(M), sympy.Matrix(k), sympy.Matrix(q)
     g = M.rows
@@ -255,15 +261,23 @@ def _join(terms: Sequence[sympy.Expr], render: Callable[[sympy.Expr], str]) -> s
     return text
 
 
-def format_equations(M, k, q, zdot_symbols) -> str:
-    """Plain-text equations of motion, one line per row of M*zdot + k = q."""
+def format_equations(M: sympy.MatrixBase, k: sympy.MatrixBase, q: sympy.MatrixBase,
+                     zdot_symbols: Sequence[sympy.Expr]) -> str:
+    """Plain-text equations of motion, one line per row of M*zdot + k = q.
+
+    Each line reads ``  M_i0*zdot_0 + M_i1*zdot_1 + ... + k_i = q_i`` in
+    ``sympy.sstr`` notation, keeping the column order and dropping zero
+    terms (an all-zero left side prints as ``0``).  k and q may be column
+    matrices or sequences of length g; a size mismatch raises ValueError.
+    """
     return "\n".join(
         f"  {_join(terms, sympy.sstr)} = {sympy.sstr(rhs)}"
         for terms, rhs in _equation_sides(M, k, q, zdot_symbols))
 
 
-def latex_equations(M, k, q, zdot_symbols) -> str:
-    """LaTeX ``aligned`` block of the equations M*zdot + k = q."""
+def latex_equations(M: sympy.MatrixBase, k: sympy.MatrixBase, q: sympy.MatrixBase,
+                    zdot_symbols: Sequence[sympy.Expr]) -> str:
+    """LaTeX ``aligned`` block of M*zdot + k = q, one ``&=`` row per line."""
     lines = [f"{_join(terms, sympy.latex)} &= {sympy.latex(rhs)}"
              for terms, rhs in _equation_sides(M, k, q, zdot_symbols)]
     return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"

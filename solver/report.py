@@ -31,8 +31,14 @@ def structure_report(system) -> str:
 
 
 def _symbol_map(system, symbols: dict) -> dict:
+    """Name -> sympy expression: a string becomes a Symbol, a sympy expression is kept (so
+    ``{"world.g[1]": -sympy.Symbol("g")}`` prints gravity as in the seed)."""
     names = system.y_names + system.z_names + system.u_names + system.p_names
-    return {n: sp.Symbol(symbols.get(n, n.replace(".", "_"))) for n in names}
+
+    def to_sympy(name: str):
+        value = symbols.get(name, name.replace(".", "_"))
+        return sp.Symbol(value) if isinstance(value, str) else value
+    return {n: to_sympy(n) for n in names}
 
 
 def sympy_equations(system, symbols: dict, simplify: bool):
@@ -58,5 +64,5 @@ def equations_text(system, symbols: dict, simplify: bool) -> str:
     from .pretty import format_equations
 
     M, k, q = sympy_equations(system, symbols, simplify)
-    zdots = [sp.Symbol(symbols.get(n, n.replace(".", "_")) + "'") for n in system.z_names]
+    zdots = [sp.Symbol(str(_symbol_map(system, symbols)[n]) + "'") for n in system.z_names]
     return format_equations(M, k, q, zdots)

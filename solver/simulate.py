@@ -10,10 +10,19 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
+from enum import Enum
+
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from .result import Result
 from .system import System, _unknown
+
+class Method(Enum):
+    """CVODES multistep method."""
+
+    BDF = "bdf"      # backward differentiation + Newton: robust for stiff models (default)
+    ADAMS = "adams"  # Adams–Moulton + functional iteration: no Jacobian, fast when non-stiff
+
 
 INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-linear)
 
@@ -21,7 +30,7 @@ INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-
 def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | None = None,
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-             max_steps: int = 100000) -> Result:
+             max_steps: int = 100000, method: Method = Method.BDF) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -29,13 +38,21 @@ def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | No
         A callable is sampled at INPUT_SAMPLES points and interpolated linearly.
     params : values of the symbolic parameters by name (others keep their defaults).
     n_out / t_out : number of equally spaced output times, or the output times themselves.
+    method : Method.BDF (default, stiff-safe) or Method.ADAMS (non-stiff mechanisms: chains,
+        pendulums; avoids forming the Jacobian).
     """
     grid = _grid(t0, t_end, n_out, t_out)
     x0, p = system.state(y0, z0), system.parameters(params)
-    t, x, pp = ca.MX.sym("t"), ca.MX.sym("x", system.nx), ca.MX.sym("p", len(p))
+    # SX throughout (the interpolants enter as call nodes): CVODES then runs the expanded
+    # expression graph, about 3× faster than an MX graph wrapping the same function.
+    t, x, pp = ca.SX.sym("t"), ca.SX.sym("x", system.nx), ca.SX.sym("p", len(p))
     u = _input_expressions(system, inputs or {}, grid, t)
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
+    if not isinstance(method, Method):
+        raise ModelError(f"simulate: method must be a jd.Method, got {method!r}")
     opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    if method is Method.ADAMS:
+        opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
     integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
     _check_initial_state(system, x0, p)
     try:
@@ -59,7 +76,7 @@ def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
     return np.linspace(t0, t_end, int(n_out))
 
 
-def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t: ca.MX) -> ca.MX:
+def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t: ca.SX) -> ca.SX:
     """u(t): constants as numbers, tables and callables as clamped linear interpolants."""
     for name in inputs:
         if name not in system.u_names:
@@ -69,11 +86,11 @@ def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t: ca.MX)
     for name in system.u_names:
         ts, vs = _samples(name, inputs.get(name, 0.0), grid)
         if ts is None:
-            entries.append(ca.MX(vs))
+            entries.append(ca.SX(vs))
             continue
         table = ca.interpolant(f"input_{len(entries)}", "linear", [ts], vs)
         entries.append(table(ca.fmin(ca.fmax(t, ts[0]), ts[-1])))
-    return ca.vertcat(*entries) if entries else ca.MX(0, 1)
+    return ca.vertcat(*entries) if entries else ca.SX(0, 1)
 
 
 def _samples(name: str, spec, grid: np.ndarray):
