@@ -145,7 +145,10 @@ def _check_ports(flat: FlatModel) -> None:
 
 def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
     alone = len(flat.net_ports(port)) == 1
-    if isinstance(port, Frame) and alone and not isinstance(comp, World):
+    # A rigid offset may end in a free frame (a point of interest); everything else must be
+    # attached, or it would float or carry a massless degree of freedom.
+    rigid_offset = isinstance(comp, Joint) and not comp.COORDINATES and port.name == "frame_b"
+    if isinstance(port, Frame) and alone and not isinstance(comp, World) and not rigid_offset:
         raise ModelError(f"{port.path} is not connected; connect it to a frame (every frame of "
                          "a body, joint or sensor must be attached)")
     if isinstance(comp, FlangeForce) and isinstance(port, Flange) and port.name == "flange_a":
