@@ -68,6 +68,8 @@ class System:
         self.u_names: list[str] = names["u"]
         self.p_names: list[str] = names["p"]
         self.output_names: list[str] = names["out"]
+        # (index of q0 in y, joint path) of every unit quaternion among the coordinates
+        self.quaternions: list[tuple[int, str]] = names.get("quaternions", [])
         self.inputs: list[SignalInfo] = names["inputs"]
         self.outputs: list[SignalInfo] = names["outputs"]
         self.p_default = p_default
@@ -115,6 +117,11 @@ class System:
         """Integrate with CVODES; see :func:`jourdain.solver.simulate.simulate`."""
         from .simulate import simulate
         return simulate(self, t_end, **options)
+
+    def linearize(self, **options):
+        """A, B, C, D about an operating point; see :func:`jourdain.solver.linearize.linearize`."""
+        from .linearize import linearize
+        return linearize(self, **options)
 
     def report(self) -> str:
         """Readable structure report: bodies, joints, coordinates, speeds, inputs, parameters,
@@ -184,7 +191,18 @@ def _names(mech: Mechanics, sp: Speeds) -> dict:
             "y_default": [c.default for c in mech.kin.coordinates],
             "u": [n for s in mech.ctx.inputs for n in s.entry_names()],
             "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
-            "inputs": list(mech.ctx.inputs), "outputs": outputs}
+            "inputs": list(mech.ctx.inputs), "outputs": outputs,
+            "quaternions": _quaternions(mech)}
+
+
+def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
+    """(index of q0 in y, joint path) for every joint whose coordinates hold a unit quaternion."""
+    found, start = [], 0
+    for joint in dict.fromkeys(c.joint for c in mech.kin.coordinates):
+        if joint.UNIT_QUATERNION is not None:
+            found.append((start + joint.UNIT_QUATERNION, joint.path))
+        start += len(joint.COORDINATES)
+    return found
 
 
 def _functions(mech: Mechanics, sp: Speeds, eom, zdot) -> dict:
