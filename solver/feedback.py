@@ -55,7 +55,7 @@ def controllable_subspace(A: np.ndarray, B: np.ndarray, tol: float = RANK_TOL) -
     orthogonalizing each Krylov block against the previous ones (scale-safe, unlike the
     rank of the raw controllability matrix)."""
     n = A.shape[0]
-    scale = max(1.0, np.abs(A).max(), np.abs(B).max())
+    scale = max(1.0, np.abs(A).max(initial=0.0), np.abs(B).max(initial=0.0))
     V = np.zeros((n, 0))
     block = B.copy()
     while V.shape[1] < n:
