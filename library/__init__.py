@@ -6,4 +6,5 @@ from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 
-__all__ = ["BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole", "CubeOnCorner", "CubeOnEdge", "DoublePendulum", "NLinkPendulum", "Pendulum"]
+__all__ = ["BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole", "CubeOnCorner",
+           "CubeOnEdge", "DoublePendulum", "NLinkPendulum", "Pendulum"]

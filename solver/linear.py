@@ -97,8 +97,9 @@ class LinearSystem:
         return out
 
     def select(self, states) -> "LinearSystem":
-        """The subsystem of the named states, allowed when the dropped states do not act on the
-        kept ones (A[kept, dropped] = 0 and C[:, dropped] = 0), e.g. cyclic wheel angles."""
+        """The subsystem of the named states (in the given order), allowed when the dropped
+        states do not act on the kept ones (A[kept, dropped] = 0), e.g. cyclic wheel angles;
+        C keeps the columns of the kept states."""
         keep = self.index(states)
         drop = [i for i in range(len(self.state_names)) if i not in keep]
         scale = max(1.0, float(np.abs(self.A).max()))
@@ -139,11 +140,15 @@ class LinearSystem:
         return int(np.linalg.matrix_rank(np.hstack(blocks)))
 
     def to_control(self):
-        """A python-control StateSpace with the same names."""
+        """A python-control StateSpace with the same names, dots written as underscores
+        (python-control reserves '.' in signal names): ``cube.motor.tau`` → ``cube_motor_tau``."""
         import control
 
-        return control.ss(self.A, self.B, self.C, self.D, states=self.state_names,
-                          inputs=self.input_names, outputs=self.output_names)
+        def labels(names):
+            return [n.replace(".", "_") for n in names]
+
+        return control.ss(self.A, self.B, self.C, self.D, states=labels(self.state_names),
+                          inputs=labels(self.input_names), outputs=labels(self.output_names))
 
     def __str__(self) -> str:
         lines = [f"LinearSystem about a {self.kind} ({len(self.state_names)} states, "

@@ -170,3 +170,16 @@ def test_select_and_bad_names():
         lin.select(["cube.edge.ph"])
     with pytest.raises(jd.ModelError, match="u0"):
         jd.linearize(_compile(CubeOnEdge()), u0={"cube.motor.torque": 1.0})
+
+
+def test_modes_and_python_control_export_agree():
+    """The unstable mode of the upright cube on an edge is dominated by the tilt; the
+    python-control StateSpace carries the same matrices (its poles are A's eigenvalues)."""
+    lin = _compile(CubeOnEdge()).linearize()
+    top = lin.modes()[0]
+    assert top.eigenvalue.real > 0 and top.damping == pytest.approx(-1.0)
+    assert set(top.dominant) >= {"cube.edge.phi", "cube.edge.w"}
+    ss = lin.to_control()
+    np.testing.assert_allclose(np.sort_complex(ss.poles()), np.sort_complex(lin.eigenvalues),
+                               atol=1e-9)
+    assert ss.input_labels == ["cube_motor_tau"]
