@@ -9,8 +9,8 @@ import pytest
 
 import jourdain as jd
 from jourdain.blocks import World
-from jourdain.library import (CartPole, CubeOnCorner, CubeOnEdge, DoublePendulum,
-                              NLinkPendulum, Pendulum)
+from jourdain.library import (BalancedCubeOnCorner, BalancedCubeOnEdge, CartPole,
+                              CubeOnCorner, CubeOnEdge, DoublePendulum, NLinkPendulum, Pendulum)
 
 G = 9.81
 
@@ -103,6 +103,10 @@ LIBRARY = {
     "cube_corner": lambda: _compile(CubeOnCorner()),
     "cube_corner_absolute": lambda: _compile(CubeOnCorner(),
                                              CubeOnCorner.absolute_wheel_speeds()),
+    # closed loops (one saturated, one not, at the random point)
+    "balanced_edge": lambda: _compile(BalancedCubeOnEdge([[-1.2, -0.12, -0.001]], 0.05)),
+    "balanced_corner": lambda: _compile(BalancedCubeOnCorner(
+        np.random.default_rng(3).normal(scale=0.2, size=(3, 9)), 10.0)),
 }
 
 
