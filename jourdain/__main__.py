@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
             mechanism = cls()
         except TypeError as exc:  # e.g. the balanced cubes need a feedback gain K
             parser.error(f"{args.model} cannot be built with default arguments: {exc}")
-        print(jd.compile(jd.Model(world=World(), model=mechanism)).report())
+        print(jd.compile(jd.Model.on_world(World(), model=mechanism)).report())
         return 0
     script = Path(__file__).resolve().parents[1] / "examples" / "cube_on_edge.py"
     if not script.exists():
