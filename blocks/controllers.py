@@ -141,11 +141,11 @@ class AttitudeError(SignalBlock):
     [rad/s]); outputs ``theta`` (3) = 2·vex(E − Eᵀ)/(1 + tr E) with E = R_refᵀ·R, the rotation
     vector of the Gibbs chart (exact inverse of the chart of :mod:`jourdain.solver.linearize`,
     valid below 180°) [rad], and ``w_local`` (3) = Rᵀ·w, the body-fixed angular velocity.
-    R_ref is the reference orientation (frame → world) at θ = 0.
+    R_ref is the reference orientation (frame → world) at θ = 0 (default: the identity).
     """
 
-    def __init__(self, R_ref=np.eye(3)):
-        self.R_ref = _matrix(R_ref, "AttitudeError", "R_ref")
+    def __init__(self, R_ref=None):
+        self.R_ref = np.eye(3) if R_ref is None else _matrix(R_ref, "AttitudeError", "R_ref")
         if self.R_ref.shape != (3, 3) or not np.allclose(self.R_ref.T @ self.R_ref, np.eye(3),
                                                          atol=1e-9):
             raise ModelError("AttitudeError: R_ref must be a 3×3 rotation matrix")

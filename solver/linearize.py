@@ -29,6 +29,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .linear import LinearSystem
 from .system import System, _unknown
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
@@ -107,18 +108,18 @@ def local_dynamics(system: System, chart: Chart) -> ca.Function:
 
 
 def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None = None,
-              u0: dict | None = None, t: float = 0.0, params: dict | None = None):
+              u0: dict | None = None, t: float = 0.0,
+              params: dict | None = None) -> LinearSystem:
     """Linearize ``system`` about the operating point (x0 or y0/z0 by name, inputs u0 by
     name, time t [s], parameters by name) and return a
     :class:`~jourdain.solver.linear.LinearSystem`.
 
     States are the chart coordinates (module docstring): coordinate names for scalar joints,
-    ``<joint>.theta_x/y/z`` for unit quaternions, then the speeds z. A and B are exact
-    (automatic differentiation), so they agree with finite differences of the nonlinear
-    model to round-off and truncation error.
+    ``<joint>.theta_x/y/z`` for unit quaternions, then the speeds z. Quaternions of the
+    operating point are normalized (``x_op`` of the result holds the normalized state).
+    A, B, C, D are exact (automatic differentiation), so they agree with finite differences
+    of the nonlinear model to round-off and truncation error.
     """
-    from .linear import LinearSystem
-
     x_full = _operating_state(system, x0, y0, z0)
     p = system.parameters(params)
     u = _operating_inputs(system, u0 or {})
