@@ -1,16 +1,17 @@
-"""Controller signal blocks: gains, state feedback, saturation, sums and vector routing.
+"""Controller signal blocks: gains, state feedback, saturation, sums, vector routing and PID.
 
-All are memoryless (``outputs(ctx)`` maps inputs to outputs), so a closed loop of sensors,
-controllers and actuators is one model that compiles, simulates and linearizes like any
-other. A PID controller needs an internal state (the integral and the derivative filter);
-signal blocks have no states in the core yet, so PID is not offered: use StateFeedback with
-the integral as an augmented state of the design, or PD via Gain.
+A closed loop of sensors, controllers and actuators is one model that compiles, simulates and
+linearizes like any other. All blocks are memoryless except PID, whose integral and
+derivative-filter states become system states s (x = (y, z, s)).
 """
 from __future__ import annotations
+
+from typing import ClassVar
 
 import casadi as ca
 import numpy as np
 
+from .base import as_scalar
 from .errors import ModelError
 from .ports import RealInput, RealOutput
 from .signals import SignalBlock
@@ -65,6 +66,43 @@ class StateFeedback(SignalBlock):
     def outputs(self, ctx) -> dict:
         error = ctx.value(self.x) - ca.DM(self.x_ref)
         return {self.u: ca.DM(self.u_ref) - ca.mtimes(ca.DM(self.K), error)}
+
+
+class PID(SignalBlock):
+    """Continuous PID with a filtered derivative, y = k_p·e + k_i·∫e dt + k_d·ė_f, on the
+    error input ``e`` (form e = reference − measurement with Add(1, −1)); output ``y``.
+
+    The derivative is that of a first-order lag, ė_f = (e − x_f)/T_f with ẋ_f = (e − x_f)/T_f
+    (transfer function k_d·s/(T_f·s + 1)), so it is proper and needs no derivative of the
+    measurement. States: ``integral`` (∫e dt) and ``filter`` (x_f), both 0 at t = 0 unless
+    set by name in z0 (start ``filter`` at e(0) to avoid a derivative kick).
+
+    k_p [output/error], k_i [output/(error·s)], k_d [output·s/error], T_f [s] > 0.
+    """
+
+    STATES: ClassVar[tuple[str, ...]] = ("integral", "filter")
+
+    def __init__(self, k_p: float = 1.0, k_i: float = 0.0, k_d: float = 0.0,
+                 T_f: float = 0.01):
+        self.k_p, self.k_i, self.k_d, self.T_f = (as_scalar(v, "PID", n) for v, n in
+                                                  ((k_p, "k_p"), (k_i, "k_i"), (k_d, "k_d"),
+                                                   (T_f, "T_f")))
+        if not self.T_f > 0:
+            raise ModelError(f"PID: the derivative filter time T_f must be positive, got "
+                             f"{self.T_f} s")
+        self.e = RealInput(self, "e")
+        self.y = RealOutput(self, "y")
+
+    def _filtered_rate(self, ctx):
+        return (ctx.value(self.e) - ctx.state(self)[1]) / self.T_f
+
+    def outputs(self, ctx) -> dict:
+        integral = ctx.state(self)[0]
+        return {self.y: self.k_p * ctx.value(self.e) + self.k_i * integral +
+                self.k_d * self._filtered_rate(ctx)}
+
+    def derivatives(self, ctx) -> list:
+        return [ctx.value(self.e), self._filtered_rate(ctx)]
 
 
 class Saturation(SignalBlock):

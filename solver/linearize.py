@@ -91,16 +91,17 @@ def local_chart(system: System, y0: np.ndarray) -> Chart:
 
 
 def local_dynamics(system: System, chart: Chart) -> ca.Function:
-    """F(t, dx, u, p) -> (dxdot, out): the system in the chart's coordinates dx = (δθ, z)."""
+    """F(t, dx, u, p) -> (dxdot, out): the system in the chart's coordinates dx = (δθ, z, s)
+    (s: signal-block states, usually none)."""
     nth = len(chart.names)
-    t, dx = ca.SX.sym("t"), ca.SX.sym("dx", nth + len(system.z_names))
+    ny = len(system.y_names)
+    t, dx = ca.SX.sym("t"), ca.SX.sym("dx", nth + system.nx - ny)
     u, p = ca.SX.sym("u", len(system.u_names)), ca.SX.sym("p", len(system.p_names))
     y_sym = ca.SX.sym("y", len(system.y_names))
     J_back = ca.Function("J_back", [y_sym], [ca.jacobian(chart.to_theta(y_sym), y_sym)])
     y = chart.to_y(dx[:nth])
     x = ca.vertcat(y, dx[nth:])
     xdot = system.f(t, x, u, p)
-    ny = len(system.y_names)
     theta_dot = ca.mtimes(J_back(y), xdot[:ny])
     return ca.Function("local_dynamics", [t, dx, u, p],
                        [ca.vertcat(theta_dot, xdot[ny:]), system.h(t, x, u, p)],
@@ -128,7 +129,7 @@ def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None =
     x_full[:ny] = chart.y0
     F = local_dynamics(system, chart)
     t_s, dx, u_s, p_s = (ca.SX.sym(n, k) for n, k in
-                         (("t", 1), ("dx", len(chart.names) + len(system.z_names)),
+                         (("t", 1), ("dx", len(chart.names) + system.nx - ny),
                           ("u", len(u)), ("p", len(p))))
     dxdot, out = F(t_s, dx, u_s, p_s)
     jac = ca.Function("linearization", [t_s, dx, u_s, p_s],
@@ -141,7 +142,7 @@ def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None =
     shape = [(len(dx0), len(dx0)), (len(dx0), len(u)), (len(system.output_names), len(dx0)),
              (len(system.output_names), len(u))]
     A, B, C, D = (v.reshape(s) for v, s in zip(vals[1:], shape))
-    return LinearSystem(A, B, C, D, chart.names + list(system.z_names), list(system.u_names),
+    return LinearSystem(A, B, C, D, chart.names + system.x_names[ny:], list(system.u_names),
                         list(system.output_names), x_full, u, xdot, dx0,
                         _kind(xdot, len(chart.names), dx0), chart)
 

@@ -96,3 +96,46 @@ def test_attitude_error_inverts_the_linearization_chart():
     out = np.array(closed.h(0, x, [], closed.p_default)).ravel()
     got = [out[closed.output_names.index(f"bal.attitude.theta[{i}]")] for i in range(3)]
     np.testing.assert_allclose(got, theta, atol=1e-14)
+
+
+def _pid_rotor(J=0.5, k_p=4.0, k_i=2.0, k_d=1.5, T_f=0.05, reference=0.3):
+    """A rotor J·φ̈ = τ_PID + τ_dist (gravity along the axis has no moment), PID on
+    e = reference − φ; τ_dist is the free system input ``disturbance.tau``."""
+    from jourdain.blocks import PID, AngleSensor, Motor, Revolute, RigidBody
+
+    m = jd.Model(world=World(), joint=Revolute(axis=(0, 1, 0)),
+                 rotor=RigidBody(m=1.0, I=(J / 2, J, J / 2)), motor=Motor(), disturbance=Motor(),
+                 sensor=AngleSensor(), ref=Constant(k=reference), error=Add(1, -1),
+                 pid=PID(k_p, k_i, k_d, T_f))
+    for a, b in ((m.world.frame_b, m.joint.frame_a), (m.joint.frame_b, m.rotor.frame_a),
+                 (m.motor.flange_b, m.joint.axis), (m.disturbance.flange_b, m.joint.axis),
+                 (m.sensor.flange, m.joint.axis), (m.ref.y, m.error.u1),
+                 (m.sensor.phi, m.error.u2), (m.error.y, m.pid.e), (m.pid.y, m.motor.tau)):
+        m.connect(a, b)
+    return jd.compile(m)
+
+
+def test_pid_states_and_linearization_match_the_hand_derivation():
+    """States (φ, ω, ∫e, x_f): Jω̇ = k_p·e + k_i·∫e + k_d·(e − x_f)/T_f, d∫e/dt = e,
+    ẋ_f = (e − x_f)/T_f with e = r − φ, differentiated by hand."""
+    J, k_p, k_i, k_d, T_f = 0.5, 4.0, 2.0, 1.5, 0.05
+    system = _pid_rotor(J, k_p, k_i, k_d, T_f)
+    assert system.s_names == ["pid.integral", "pid.filter"]
+    assert "signal-block states s (2)" in system.report()
+    lin = jd.linearize(system)
+    A = np.array([[0, 1, 0, 0],
+                  [-(k_p + k_d / T_f) / J, 0, k_i / J, -k_d / (T_f * J)],
+                  [-1, 0, 0, 0],
+                  [-1 / T_f, 0, 0, -1 / T_f]])
+    assert lin.state_names == ["joint.phi", "joint.w", "pid.integral", "pid.filter"]
+    np.testing.assert_allclose(lin.A, A, rtol=1e-12, atol=1e-12)
+
+
+def test_pid_integral_action_removes_a_constant_disturbance():
+    """Closed form at steady state: φ = r and k_i·∫e = −τ_dist (the integral carries the
+    disturbance, the other terms vanish)."""
+    system = _pid_rotor(reference=0.3)
+    res = system.simulate(30.0, z0={"pid.filter": 0.3}, inputs={"disturbance.tau": 0.2},
+                          n_out=301)
+    assert abs(res["joint.phi"][-1] - 0.3) < 1e-6
+    assert abs(2.0 * res["pid.integral"][-1] + 0.2) < 1e-6
