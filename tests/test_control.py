@@ -139,3 +139,22 @@ def test_pid_integral_action_removes_a_constant_disturbance():
                           n_out=301)
     assert abs(res["joint.phi"][-1] - 0.3) < 1e-6
     assert abs(2.0 * res["pid.integral"][-1] + 0.2) < 1e-6
+
+
+def test_state_count_mismatch_names_the_block():
+    from jourdain.blocks import RealOutput, SignalBlock
+
+    class Broken(SignalBlock):
+        STATES = ("a", "b")
+
+        def __init__(self):
+            self.y = RealOutput(self, "y")
+
+        def outputs(self, ctx):
+            return {self.y: ctx.state(self)[0]}
+
+        def derivatives(self, ctx):
+            return [0.0]
+
+    with pytest.raises(jd.ModelError, match="broken: derivatives"):
+        jd.compile(jd.Model(world=World(), broken=Broken()))
