@@ -1,6 +1,6 @@
 """The cube balancing on its corner (library CubeOnCorner, BalancedCubeOnCorner).
 
-References: conservation laws (energy; angular momentum about the vertical through the pivot,
+References: the inverted-pendulum closed form of the falling rate; conservation laws (energy; angular momentum about the vertical through the pivot,
 computed here from the geometry, since gravity and the pivot force have no moment about that
 axis and motor and bearing torques are internal); the other speed choice (same motion); the
 linearization's spectrum (an inverted pendulum has a positive real eigenvalue); seed 000's
@@ -38,6 +38,29 @@ def test_upright_is_an_unstable_equilibrium(design):
     assert lin.kind == "equilibrium"
     real = lin.eigenvalues[np.abs(lin.eigenvalues.imag) < 1e-9].real
     assert real.max() > 1.0  # falls with a time constant well below a second
+
+
+def _steiner(m, r):
+    return m * (r @ r * np.eye(3) - np.outer(r, r))
+
+
+def test_falling_rate_matches_the_inverted_pendulum_closed_form():
+    """Motors off, frictionless bearings: the wheels keep zero absolute spin, so the cube tilts
+    about a horizontal axis n ⊥ diagonal as a rigid inverted pendulum with the wheels'
+    transverse inertia only: λ = √(g·|Σ m·c| / nᵀ·I_pivot·n), a double eigenvalue (the
+    cube's symmetry about its diagonal makes every horizontal n alike)."""
+    cube = CubeOnCorner(C_w=0.0)
+    lin = jd.linearize(jd.compile(jd.Model.on_world(World(), cube=cube)))
+    center = np.full(3, cube.a / 2)
+    inertia = cube.J_housing * np.eye(3) + _steiner(cube.m_housing, center)
+    first_moment = cube.m_housing * center
+    for e in np.eye(3):
+        c = center + cube.wheel_offset * e
+        inertia += cube.J_wheel / 2 * (np.eye(3) - np.outer(e, e)) + _steiner(cube.m_wheel, c)
+        first_moment = first_moment + cube.m_wheel * c
+    n = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
+    lam = np.sqrt(9.81 * np.linalg.norm(first_moment) / (n @ inertia @ n))
+    np.testing.assert_allclose(lin.eigenvalues[:2].real, [lam, lam], rtol=1e-9)
 
 
 def test_closed_loop_is_stable_up_to_the_conserved_momentum(design):
