@@ -151,7 +151,11 @@ class LinearSystem:
                           inputs=labels(self.input_names), outputs=labels(self.output_names))
 
     def __str__(self) -> str:
-        lines = [f"LinearSystem about a {self.kind} ({len(self.state_names)} states, "
-                 f"{len(self.input_names)} inputs, {len(self.output_names)} outputs)"]
+        residual = "" if self.is_equilibrium else \
+            f", max |ẋ| = {np.abs(self.xdot_op).max():.3g} at the operating point"
+        point = {"equilibrium": "an equilibrium", "steady motion": "a steady motion"}.get(
+            self.kind, "a non-stationary point (valid only instantaneously)")
+        lines = [f"LinearSystem about {point} ({len(self.state_names)} states, "
+                 f"{len(self.input_names)} inputs, {len(self.output_names)} outputs{residual})"]
         lines += [f"  {m}" for m in self.modes()]
         return "\n".join(lines)
