@@ -2,13 +2,17 @@
 
 Families: :mod:`.world` (World), :mod:`.bodies` (RigidBody), :mod:`.joints` (Revolute,
 Prismatic, FixedTranslation, FixedRotation), :mod:`.forces` (springs, dampers, friction,
-drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors` and :mod:`.signals`.
+drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` and
+:mod:`.controllers` (Gain, StateFeedback, PID, Saturation, Add, Mux, Demux,
+AttitudeError).
 Blocks know CasADi expressions only, nothing of the solver.
 """
 from .actuators import LinearMotor, Motor
 from .base import (Component, Composite, Context, FlangeState, FrameState, Model, Shape,
                    param)
 from .bodies import Body, RigidBody
+from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Saturation,
+                          StateFeedback)
 from .errors import ModelError, SimulationError
 from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
                      TranslationalSpring, ViscousFriction)
@@ -20,6 +24,7 @@ from .signals import Constant, SignalBlock, Sine, Step, Table
 from .world import World
 
 __all__ = [
+    "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
     "AngleSensor", "Body", "Component", "Composite", "Constant", "Context", "Coordinate",
     "CoulombFriction", "FixedRotation", "FixedTranslation", "Flange", "FlangeForce",
     "FlangeState", "Frame", "FrameSensor", "FrameState", "FreeJoint", "Joint", "LinearMotor", "Model",

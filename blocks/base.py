@@ -220,3 +220,7 @@ class Context:
 
     def flange(self, port: Port) -> FlangeState:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def state(self, block) -> Any:  # pragma: no cover - interface
+        """The internal states of a signal block with memory (its ``STATES``), a vector."""
+        raise NotImplementedError

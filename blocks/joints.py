@@ -45,6 +45,10 @@ class Joint(Component):
     COORDINATES: ClassVar[tuple[Coordinate, ...]] = ()
     SPEEDS: ClassVar[tuple[Speed, ...]] = ()
     RATES_ARE_DERIVATIVES: ClassVar[bool] = True
+    # Offset of a unit quaternion (q0..q3, rotating with the body-fixed speeds at the same
+    # offset in SPEEDS' angular part) among COORDINATES, or None; linearization uses it to
+    # perturb the orientation by a 3-parameter rotation instead of the 4 quaternion entries.
+    UNIT_QUATERNION: ClassVar[int | None] = None
 
     def _make_frames(self) -> None:
         self.frame_a = Frame(self, "frame_a")
@@ -172,6 +176,7 @@ class Spherical(Joint):
     COORDINATES: ClassVar = _QUATERNION
     SPEEDS: ClassVar = _BODY_RATES
     RATES_ARE_DERIVATIVES: ClassVar = False
+    UNIT_QUATERNION: ClassVar = 0
 
     def __init__(self):
         self._make_frames()
@@ -196,6 +201,7 @@ class FreeJoint(Joint):
     SPEEDS: ClassVar = (Speed("vx", "m/s"), Speed("vy", "m/s"), Speed("vz", "m/s"),
                         *_BODY_RATES)
     RATES_ARE_DERIVATIVES: ClassVar = False
+    UNIT_QUATERNION: ClassVar = 3
 
     def __init__(self):
         self._make_frames()

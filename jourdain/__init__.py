@@ -5,11 +5,15 @@
     model = jd.Model(world=World(), ...)
     system = jd.compile(model)
     result = system.simulate(t_end=5.0, y0={...})
+    linear = jd.linearize(system)          # A, B, C, D in minimal coordinates
+    gain = jd.lqr(linear, Q, R)            # python-control LQR with named rows/columns
 """
 from jourdain.blocks import Composite, Model, ModelError, SimulationError
-from jourdain.solver import Formulation, Method, Result, System, compile
+from jourdain.solver import (Feedback, Formulation, LinearSystem, Method, Result, System,
+                             compile, linearize, lqr, place)
 
 __version__ = "0.1.0"
 
-__all__ = ["Composite", "Formulation", "Method", "Model", "ModelError", "Result", "SimulationError",
-           "System", "compile", "__version__"]
+__all__ = ["Composite", "Feedback", "Formulation", "LinearSystem", "Method", "Model",
+           "ModelError", "Result", "SimulationError", "System", "compile", "linearize", "lqr",
+           "place", "__version__"]

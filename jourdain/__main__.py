@@ -23,7 +23,11 @@ def main(argv: list[str] | None = None) -> int:
         cls = getattr(library, args.model, None)
         if cls is None:
             parser.error(f"no library model {args.model!r}; choose from {', '.join(library.__all__)}")
-        print(jd.compile(jd.Model(world=World(), model=cls())).report())
+        try:
+            mechanism = cls()
+        except TypeError as exc:  # e.g. the balanced cubes need a feedback gain K
+            parser.error(f"{args.model} cannot be built with default arguments: {exc}")
+        print(jd.compile(jd.Model.on_world(World(), model=mechanism)).report())
         return 0
     script = Path(__file__).resolve().parents[1] / "examples" / "cube_on_edge.py"
     if not script.exists():

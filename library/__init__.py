@@ -1,7 +1,10 @@
 """Ready-made, parameterized mechanisms built only from blocks. Each exposes ``frame_a`` to
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
+from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
 from .cartpole import CartPole
 from .cube import CubeOnEdge
+from .cube_corner import CubeOnCorner
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 
-__all__ = ["CartPole", "CubeOnEdge", "DoublePendulum", "NLinkPendulum", "Pendulum"]
+__all__ = ["BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole", "CubeOnCorner",
+           "CubeOnEdge", "DoublePendulum", "NLinkPendulum", "Pendulum"]

@@ -18,6 +18,9 @@ def structure_report(system) -> str:
     lines += [f"    {n} [{u}]" for n, u in zip(system.y_names, s.coordinate_units)]
     lines.append(f"  speeds z ({len(system.z_names)}), z = W(y)·w (w: joint speeds, ẏ for scalar joints):")
     lines += [f"    {d}" for d in s.speed_definitions]
+    if system.s_names:
+        lines.append(f"  signal-block states s ({len(system.s_names)}): " +
+                     ", ".join(system.s_names))
     lines.append(f"  inputs u ({len(system.u_names)}): " + (", ".join(system.u_names) or "none"))
     lines.append(f"  symbolic parameters p ({len(system.p_names)}): " +
                  (", ".join(f"{n}={v:g}" for n, v in zip(system.p_names, system.p_default))
@@ -33,7 +36,7 @@ def structure_report(system) -> str:
 def _symbol_map(system, symbols: dict) -> dict:
     """Name -> sympy expression: a string becomes a Symbol, a sympy expression is kept (so
     ``{"world.g[1]": -sympy.Symbol("g")}`` prints gravity as in the seed)."""
-    names = system.y_names + system.z_names + system.u_names + system.p_names
+    names = system.y_names + system.z_names + system.u_names + system.p_names + system.s_names
 
     def to_sympy(name: str):
         value = symbols.get(name, name.replace(".", "_"))
@@ -50,10 +53,12 @@ def sympy_equations(system, symbols: dict, simplify: bool):
                        len(system.p_names))
     y, z = ca.SX.sym("y", ny), ca.SX.sym("z", nz)
     u, p, t = ca.SX.sym("u", nu), ca.SX.sym("p", np_), ca.SX.sym("t")
-    exprs = [system.M(y, p), system.k(y, z, p), system.q(t, y, z, u, p)]
+    s = ca.SX.sym("s", len(system.s_names))
+    q_args = (t, y, z, u, p, s) if system.s_names else (t, y, z, u, p)
+    exprs = [system.M(y, p), system.k(y, z, p), system.q(*q_args)]
     flat = {}
     for vec, names in ((y, system.y_names), (z, system.z_names), (u, system.u_names),
-                       (p, system.p_names)):
+                       (p, system.p_names), (s, system.s_names)):
         for i, n in enumerate(names):
             flat[vec[i].name()] = mapping[n]
     out = [sx_to_sympy(e, flat) for e in exprs]

@@ -1,6 +1,7 @@
-"""Signal resolution: system inputs u, signal-block outputs and the Context that component
-hooks read (time, signal values, port kinematics). Signal nets without a driving output are
-system inputs; every RealOutput is a system output. Algebraic loops are reported by name."""
+"""Signal resolution: system inputs u, signal-block outputs and states, and the Context that
+component hooks read (time, signal values, port kinematics, block states). Signal nets without a
+driving output are system inputs; every RealOutput is a system output; the internal states of
+blocks with memory are system states s. Algebraic loops are reported by name."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -38,6 +39,34 @@ class SignalContext(Context):
         self._collect_inputs()
         self.u = ca.vertcat(*[self._input_value[n] for n in self._input_nets]) \
             if self.inputs else ca.SX(0, 1)
+        self._collect_states()
+
+    def _collect_states(self) -> None:
+        """Symbols s of the signal blocks' internal states, named ``<block>.<state>``."""
+        self.state_names: list[str] = []
+        self._state: dict[str, ca.SX] = {}
+        for block in self.flat.signals:
+            names = [f"{block.path}.{n}" for n in block.STATES]
+            if names:
+                self._state[block.path] = ca.vertcat(*[ca.SX.sym(n) for n in names])
+                self.state_names += names
+        self.s = ca.vertcat(*self._state.values()) if self._state else ca.SX(0, 1)
+
+    def state(self, block) -> ca.SX:
+        return self._state[block.path]
+
+    def state_derivatives(self) -> ca.SX:
+        """ṡ of all signal-block states, in the order of ``state_names``."""
+        parts = []
+        for block in self.flat.signals:
+            if block.STATES:
+                rates = ca.vertcat(*[ca.SX(r) for r in self.inst[block].derivatives(self)])
+                if rates.numel() != len(block.STATES):
+                    raise ModelError(f"{block.path}: derivatives() returned {rates.numel()} "
+                                     f"values for the {len(block.STATES)} STATES "
+                                     f"{', '.join(block.STATES)}")
+                parts.append(rates)
+        return ca.vertcat(*parts) if parts else ca.SX(0, 1)
 
     def _collect_inputs(self) -> None:
         self._input_nets = []

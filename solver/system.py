@@ -1,9 +1,10 @@
 """Stage 8, the compiled System: named CasADi functions, the names and order of y, z, u, p and
 outputs, default parameter values, and the structure report (DESIGN.md §3.8).
 
-Ordering: x = (y, z); y in declaration order of the tree joints' coordinates, z the speeds in
-the user's order followed by completing default speeds; u and outputs in declaration order of
-their components; p as documented in :mod:`jourdain.solver.parameters`.
+Ordering: x = (y, z, s); y in declaration order of the tree joints' coordinates, z the speeds in
+the user's order followed by completing default speeds; s (usually empty) the signal-block
+states, u and outputs in declaration order of their components; p as documented in
+:mod:`jourdain.solver.parameters`.
 """
 from __future__ import annotations
 
@@ -46,13 +47,15 @@ class Structure:
 
 
 class System:
-    """A compiled multibody system: x = (y, z), ẋ = f(t, x, u, p).
+    """A compiled multibody system: x = (y, z, s), ẋ = f(t, x, u, p); s (usually empty) holds
+    the internal states of signal blocks with memory, e.g. a PID's integral.
 
     Functions (casadi.Function, inputs and outputs named):
       f(t, x, u, p) -> xdot          state derivative
       M(y, p) -> M                   mass matrix of the speeds z
       k(y, z, p) -> k                gyroscopic, centrifugal and Coriolis terms
-      q(t, y, z, u, p) -> q          generalized applied forces
+      q(t, y, z, u, p) -> q          generalized applied forces (q(t, y, z, u, p, s) when
+                                     signal blocks have states s)
       ydot(y, z, p) -> ydot          kinematics ODE ẏ = v(y, z)
       h(t, x, u, p) -> out           sensor and signal outputs
       energy(x, p) -> (T, V)         kinetic and potential energy [J]
@@ -65,9 +68,13 @@ class System:
         self.y_names: list[str] = names["y"]
         self.y_default = np.array(names["y_default"], dtype=float)
         self.z_names: list[str] = names["z"]
+        # internal states of signal blocks with memory (e.g. PID), x = (y, z, s)
+        self.s_names: list[str] = names.get("s", [])
         self.u_names: list[str] = names["u"]
         self.p_names: list[str] = names["p"]
         self.output_names: list[str] = names["out"]
+        # (index of q0 in y, joint path) of every unit quaternion among the coordinates
+        self.quaternions: list[tuple[int, str]] = names.get("quaternions", [])
         self.inputs: list[SignalInfo] = names["inputs"]
         self.outputs: list[SignalInfo] = names["outputs"]
         self.p_default = p_default
@@ -78,7 +85,7 @@ class System:
 
     @property
     def x_names(self) -> list[str]:
-        return self.y_names + self.z_names
+        return self.y_names + self.z_names + self.s_names
 
     @property
     def nx(self) -> int:
@@ -91,10 +98,11 @@ class System:
 
     # ---- named values -> vectors -------------------------------------------------------
     def state(self, y0: dict | None = None, z0: dict | None = None) -> np.ndarray:
-        """Initial state x0 = (y0, z0) from dictionaries by name; missing coordinates take
-        their defaults (0, or the identity quaternion), missing speeds are 0."""
+        """Initial state x0 = (y0, z0[, s0]) from dictionaries by name; missing coordinates take
+        their defaults (0, or the identity quaternion), missing speeds are 0. Signal-block
+        states (``s_names``, e.g. a PID's integral) may be given in z0 and default to 0."""
         y = _by_name(y0 or {}, self.y_names, "y0", "coordinate", self.y_default)
-        z = _by_name(z0 or {}, self.z_names, "z0", "speed")
+        z = _by_name(z0 or {}, self.z_names + self.s_names, "z0", "speed")
         return np.concatenate([y, z])
 
     def parameters(self, params: dict | None = None) -> np.ndarray:
@@ -115,6 +123,11 @@ class System:
         """Integrate with CVODES; see :func:`jourdain.solver.simulate.simulate`."""
         from .simulate import simulate
         return simulate(self, t_end, **options)
+
+    def linearize(self, **options):
+        """A, B, C, D about an operating point; see :func:`jourdain.solver.linearize.linearize`."""
+        from .linearize import linearize
+        return linearize(self, **options)
 
     def report(self) -> str:
         """Readable structure report: bodies, joints, coordinates, speeds, inputs, parameters,
@@ -184,23 +197,36 @@ def _names(mech: Mechanics, sp: Speeds) -> dict:
             "y_default": [c.default for c in mech.kin.coordinates],
             "u": [n for s in mech.ctx.inputs for n in s.entry_names()],
             "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
-            "inputs": list(mech.ctx.inputs), "outputs": outputs}
+            "inputs": list(mech.ctx.inputs), "outputs": outputs, "s": mech.ctx.state_names,
+            "quaternions": _quaternions(mech)}
+
+
+def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
+    """(index of q0 in y, joint path) for every joint whose coordinates hold a unit quaternion."""
+    found, start = [], 0
+    for joint in dict.fromkeys(c.joint for c in mech.kin.coordinates):
+        if joint.UNIT_QUATERNION is not None:
+            found.append((start + joint.UNIT_QUATERNION, joint.path))
+        start += len(joint.COORDINATES)
+    return found
 
 
 def _functions(mech: Mechanics, sp: Speeds, eom, zdot) -> dict:
     t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
-    x = ca.vertcat(y, z)
+    s = mech.ctx.s
+    x = ca.vertcat(y, z, s)
     ydot = sp.ydot
     _, out = mech.ctx.outputs()
     T = to_speeds(mech.kinetic_energy(), mech, sp)
     V = mech.potential_energy()
     P = to_speeds(mech.dissipated_power(), mech, sp)
     return {
-        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(ydot, zdot)],
+        "f": ca.Function("f", [t, x, u, p],
+                         [ca.vertcat(ydot, zdot, to_speeds(mech.ctx.state_derivatives(), mech, sp))],
                          ["t", "x", "u", "p"], ["xdot"]),
         "M": ca.Function("M", [y, p], [eom.M], ["y", "p"], ["M"]),
         "k": ca.Function("k", [y, z, p], [eom.k], ["y", "z", "p"], ["k"]),
-        "q": ca.Function("q", [t, y, z, u, p], [eom.q], ["t", "y", "z", "u", "p"], ["q"]),
+        "q": _q_function(t, y, z, u, p, s, eom.q),
         "ydot": ca.Function("ydot", [y, z, p], [ydot], ["y", "z", "p"], ["ydot"]),
         "h": ca.Function("h", [t, x, u, p], [to_speeds(out, mech, sp)],
                          ["t", "x", "u", "p"], ["out"]),
@@ -208,6 +234,13 @@ def _functions(mech: Mechanics, sp: Speeds, eom, zdot) -> dict:
         "dissipation": ca.Function("dissipation", [t, x, u, p], [P],
                                    ["t", "x", "u", "p"], ["P"]),
     }
+
+
+def _q_function(t, y, z, u, p, s, q) -> ca.Function:
+    """q(t, y, z, u, p); models with signal-block states (a PID driving a motor) take s too."""
+    if s.numel() == 0:
+        return ca.Function("q", [t, y, z, u, p], [q], ["t", "y", "z", "u", "p"], ["q"])
+    return ca.Function("q", [t, y, z, u, p, s], [q], ["t", "y", "z", "u", "p", "s"], ["q"])
 
 
 def _check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray) -> None:

@@ -1,0 +1,137 @@
+"""Consumer: state-feedback design on a LinearSystem with python-control (LQR, pole placement).
+
+The gain K (u = u_op − K·(x − x_op)) carries the names of its rows (inputs) and columns
+(states), so it can be wired into a closed-loop model as a StateFeedback signal block whose
+state vector is assembled in the same order.
+
+Uncontrollable modes. Internal torques cannot change a conserved quantity (the cube on a
+corner keeps its angular momentum about the vertical through the pivot), so A, B has an
+uncontrollable mode at λ = 0 and the Riccati equation has no stabilizing solution. The design
+is then done on the controllable subspace V (orthonormal Krylov basis of (A, B)):
+A_c = Vᵀ·A·V, B_c = Vᵀ·B, Q_c = Vᵀ·Q·V, and K = K_c·Vᵀ. The uncontrollable modes keep their
+eigenvalues; an unstable one makes the system not stabilizable, which is an error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .linear import LinearSystem
+
+RANK_TOL = 1e-9
+
+
+@dataclass
+class Feedback:
+    """A state-feedback gain with names: u = u_op − K·(x − x_op).
+
+    K : (inputs × states) gain; state_names / input_names : its column / row names;
+    x_op, u_op : the operating point of the design in the same (local) state order;
+    closed_loop : eigenvalues of A − B·K [1/s]; uncontrollable : eigenvalues A keeps.
+    """
+
+    K: np.ndarray
+    state_names: list[str]
+    input_names: list[str]
+    x_op: np.ndarray
+    u_op: np.ndarray
+    closed_loop: np.ndarray
+    uncontrollable: np.ndarray
+
+    def __str__(self) -> str:
+        width = max(len(n) for n in self.input_names)
+        rows = [f"{n:>{width}}: " + " ".join(f"{k:+.4g}" for k in row)
+                for n, row in zip(self.input_names, self.K)]
+        return ("K (columns: " + ", ".join(self.state_names) + ")\n" + "\n".join(rows) +
+                "\nclosed-loop eigenvalues: " +
+                ", ".join(f"{lam:.4g}" for lam in self.closed_loop))
+
+
+def controllable_subspace(A: np.ndarray, B: np.ndarray, tol: float = RANK_TOL) -> np.ndarray:
+    """Orthonormal basis V of the controllable subspace span[B, AB, A²B, …], built by
+    orthogonalizing each Krylov block against the previous ones (scale-safe, unlike the
+    rank of the raw controllability matrix)."""
+    n = A.shape[0]
+    scale = max(1.0, np.abs(A).max(initial=0.0), np.abs(B).max(initial=0.0))
+    V = np.zeros((n, 0))
+    block = B.copy()
+    while V.shape[1] < n:
+        block = block - V @ (V.T @ block)
+        U, s, _ = np.linalg.svd(block, full_matrices=False)
+        new = U[:, s > tol * scale]
+        if new.shape[1] == 0:
+            break
+        V = np.hstack([V, new])
+        block = A @ new
+    return V
+
+
+def _weights(spec, names: list[str], what: str) -> np.ndarray:
+    """A weight matrix from a matrix, a vector of diagonal entries or {name: weight}."""
+    n = len(names)
+    if isinstance(spec, dict):
+        W = np.zeros((n, n))
+        for name, value in spec.items():
+            if name not in names:
+                raise ModelError(f"lqr: {what} weight for unknown name '{name}'; known names: "
+                                 + ", ".join(names))
+            W[names.index(name), names.index(name)] = float(value)
+        return W
+    W = np.asarray(spec, dtype=float)
+    W = np.diag(W) if W.ndim == 1 else W
+    if W.shape != (n, n):
+        raise ModelError(f"lqr: {what} must be {n}×{n} (or {n} diagonal entries, or a dict by "
+                         f"name), got shape {W.shape}")
+    return W
+
+
+def _split(lin: LinearSystem):
+    V = controllable_subspace(lin.A, lin.B)
+    if V.shape[1] == lin.A.shape[0]:
+        return V, np.zeros(0)
+    N = np.linalg.svd(V, full_matrices=True)[0][:, V.shape[1]:]
+    hidden = np.linalg.eigvals(N.T @ lin.A @ N)
+    if np.any(hidden.real > RANK_TOL * max(1.0, np.abs(lin.A).max())):
+        raise ModelError("the linearization is not stabilizable: uncontrollable eigenvalue(s) "
+                         + ", ".join(f"{h:.4g}" for h in hidden if h.real > 0) +
+                         " have positive real part; add actuators or change the operating point")
+    return V, hidden
+
+
+def _feedback(lin: LinearSystem, K: np.ndarray, hidden: np.ndarray) -> Feedback:
+    closed = np.linalg.eigvals(lin.A - lin.B @ K)
+    return Feedback(K, list(lin.state_names), list(lin.input_names),
+                    lin.dx_op.copy(), lin.u_op.copy(), closed[np.argsort(-closed.real)], hidden)
+
+
+def lqr(lin: LinearSystem, Q, R) -> Feedback:
+    """Linear-quadratic regulator: K minimizing ∫ δxᵀQδx + δuᵀRδu dt (python-control
+    ``control.lqr``) on the controllable subspace (module docstring).
+
+    Q, R : matrices, diagonals, or {state name: weight} / {input name: weight} dicts.
+    """
+    import control
+
+    Qm = _weights(Q, lin.state_names, "Q")
+    Rm = _weights(R, lin.input_names, "R")
+    V, hidden = _split(lin)
+    Qc = V.T @ Qm @ V
+    Kc, _, _ = control.lqr(V.T @ lin.A @ V, V.T @ lin.B, 0.5 * (Qc + Qc.T), Rm)
+    return _feedback(lin, np.asarray(Kc) @ V.T, hidden)
+
+
+def place(lin: LinearSystem, poles) -> Feedback:
+    """Pole placement (python-control ``control.place``) of the controllable modes; give as
+    many poles [1/s] as the controllable subspace has dimensions."""
+    import control
+
+    V, hidden = _split(lin)
+    poles = np.asarray(poles, dtype=complex).ravel()
+    if poles.size != V.shape[1]:
+        raise ModelError(f"place: {poles.size} poles given, the controllable subspace has "
+                         f"dimension {V.shape[1]} ({len(hidden)} uncontrollable mode(s))")
+    Kc = control.place(V.T @ lin.A @ V, V.T @ lin.B, poles)
+    return _feedback(lin, np.asarray(Kc) @ V.T, hidden)

@@ -1,0 +1,178 @@
+"""Consumer: linearization ẋ ≈ A·δx + B·δu, δout ≈ C·δx + D·δu about an operating point, in
+minimal coordinates (DESIGN.md §3.9).
+
+Minimal coordinates. The state x = (y, z) of a System is not minimal when y holds unit
+quaternions (dim y ≠ dim z, seed 001). The linearization therefore works in a local chart
+δx = (δθ, δz): scalar coordinates are perturbed directly (y_i = y0_i + δθ_i) and each unit
+quaternion by a body-fixed rotation vector δθ (3 entries, no singularity at any attitude),
+
+    q(δθ) = (q0 ⊗ (1, ½·δθ)) / |q0 ⊗ (1, ½·δθ)|,   i.e. δq = ½·q0 ⊗ (0, δθ) to first order,
+
+whose inverse is δθ = 2·vec(p)/p_0 with p = q0* ⊗ q (the Gibbs vector, valid below 180°).
+A spherical joint thus contributes 3 + 3 = 2·dim z states. The chart's local dynamics are
+δθ̇ = ∂θ/∂y·ẏ(y(δθ), z) and ż, and A, B, C, D are their exact Jacobians (CasADi AD) at δθ = 0.
+
+Operating points. At an equilibrium (ẋ = 0) A is the usual Jacobian. At a steady motion
+(ż = 0 but ẏ ≠ 0, e.g. wheels spinning at constant rate) the same A describes perturbations
+about the motion when the moving coordinates are cyclic (the equations do not depend on
+them); the LinearSystem reports which kind of point it is and the residual ẋ.
+
+Constraints (to come): a chart that solves dependent coordinates from c(y) = 0 maps the
+independent perturbations to y in the same way; only :func:`local_chart` has to change.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .linear import LinearSystem
+from .system import System, _unknown
+
+EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
+
+
+@dataclass
+class Chart:
+    """Local coordinates δθ of the coordinates y about y0: y = to_y(δθ), δθ = to_theta(y)."""
+
+    names: list[str]
+    to_y: ca.Function      # (theta) -> y
+    to_theta: ca.Function  # (y) -> theta
+    y0: np.ndarray
+
+
+def _quat_mult_matrix(p) -> ca.SX:
+    """L(p) with p ⊗ q = L(p)·q (Hamilton product, scalar first)."""
+    return ca.vertcat(ca.horzcat(p[0], -p[1], -p[2], -p[3]),
+                      ca.horzcat(p[1], p[0], -p[3], p[2]),
+                      ca.horzcat(p[2], p[3], p[0], -p[1]),
+                      ca.horzcat(p[3], -p[2], p[1], p[0]))
+
+
+def local_chart(system: System, y0: np.ndarray) -> Chart:
+    """The chart about y0: identity offsets for scalar coordinates, the Gibbs-vector chart
+    (module docstring) for every unit quaternion, whose entries are named
+    ``<joint>.theta_x``, ``theta_y``, ``theta_z`` (rotation vector in frame_b axes [rad])."""
+    y0 = np.asarray(y0, dtype=float).copy()
+    starts = {start: path for start, path in system.quaternions}
+    theta_parts, names, y_parts, back = [], [], [], []
+    y = ca.SX.sym("y", len(y0))
+    i = 0
+    while i < len(y0):
+        if i in starts:
+            q0 = y0[i:i + 4] / np.linalg.norm(y0[i:i + 4])
+            y0[i:i + 4] = q0
+            th = ca.SX.sym(f"{starts[i]}.theta", 3)
+            q = ca.mtimes(_quat_mult_matrix(ca.DM(q0)), ca.vertcat(1, 0.5 * th))
+            y_parts.append(q / ca.norm_2(q))
+            conj = ca.DM(q0 * np.array([1.0, -1.0, -1.0, -1.0]))
+            p = ca.mtimes(_quat_mult_matrix(conj), y[i:i + 4])
+            back.append(2 * p[1:4] / p[0])
+            theta_parts.append(th)
+            names += [f"{starts[i]}.theta_{c}" for c in "xyz"]
+            i += 4
+            continue
+        th = ca.SX.sym(system.y_names[i])
+        theta_parts.append(th)
+        y_parts.append(y0[i] + th)
+        back.append(y[i] - y0[i])
+        names.append(system.y_names[i])
+        i += 1
+    theta = ca.vertcat(*theta_parts) if theta_parts else ca.SX(0, 1)
+    to_y = ca.Function("to_y", [theta], [ca.vertcat(*y_parts) if y_parts else ca.SX(0, 1)],
+                       ["theta"], ["y"])
+    to_theta = ca.Function("to_theta", [y], [ca.vertcat(*back) if back else ca.SX(0, 1)],
+                           ["y"], ["theta"])
+    return Chart(names, to_y, to_theta, y0)
+
+
+def local_dynamics(system: System, chart: Chart) -> ca.Function:
+    """F(t, dx, u, p) -> (dxdot, out): the system in the chart's coordinates dx = (δθ, z, s)
+    (s: signal-block states, usually none)."""
+    nth = len(chart.names)
+    ny = len(system.y_names)
+    t, dx = ca.SX.sym("t"), ca.SX.sym("dx", nth + system.nx - ny)
+    u, p = ca.SX.sym("u", len(system.u_names)), ca.SX.sym("p", len(system.p_names))
+    y_sym = ca.SX.sym("y", len(system.y_names))
+    J_back = ca.Function("J_back", [y_sym], [ca.jacobian(chart.to_theta(y_sym), y_sym)])
+    y = chart.to_y(dx[:nth])
+    x = ca.vertcat(y, dx[nth:])
+    xdot = system.f(t, x, u, p)
+    theta_dot = ca.mtimes(J_back(y), xdot[:ny])
+    return ca.Function("local_dynamics", [t, dx, u, p],
+                       [ca.vertcat(theta_dot, xdot[ny:]), system.h(t, x, u, p)],
+                       ["t", "dx", "u", "p"], ["dxdot", "out"])
+
+
+def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None = None,
+              u0: dict | None = None, t: float = 0.0,
+              params: dict | None = None) -> LinearSystem:
+    """Linearize ``system`` about the operating point (x0 or y0/z0 by name, inputs u0 by
+    name, time t [s], parameters by name) and return a
+    :class:`~jourdain.solver.linear.LinearSystem`.
+
+    States are the chart coordinates (module docstring): coordinate names for scalar joints,
+    ``<joint>.theta_x/y/z`` for unit quaternions, then the speeds z. Quaternions of the
+    operating point are normalized (``x_op`` of the result holds the normalized state).
+    A, B, C, D are exact (automatic differentiation), so they agree with finite differences
+    of the nonlinear model to round-off and truncation error.
+    """
+    x_full = _operating_state(system, x0, y0, z0)
+    p = system.parameters(params)
+    u = _operating_inputs(system, u0 or {})
+    ny = len(system.y_names)
+    chart = local_chart(system, x_full[:ny])
+    x_full[:ny] = chart.y0
+    F = local_dynamics(system, chart)
+    t_s, dx, u_s, p_s = (ca.SX.sym(n, k) for n, k in
+                         (("t", 1), ("dx", len(chart.names) + system.nx - ny),
+                          ("u", len(u)), ("p", len(p))))
+    dxdot, out = F(t_s, dx, u_s, p_s)
+    jac = ca.Function("linearization", [t_s, dx, u_s, p_s],
+                      [dxdot, ca.jacobian(dxdot, dx), ca.jacobian(dxdot, u_s),
+                       ca.jacobian(out, dx), ca.jacobian(out, u_s)],
+                      ["t", "dx", "u", "p"], ["dxdot", "A", "B", "C", "D"])
+    dx0 = np.concatenate([np.zeros(len(chart.names)), x_full[ny:]])
+    vals = [np.array(v, dtype=float) for v in jac(t, dx0, u, p)]
+    xdot = vals[0].ravel()
+    shape = [(len(dx0), len(dx0)), (len(dx0), len(u)), (len(system.output_names), len(dx0)),
+             (len(system.output_names), len(u))]
+    A, B, C, D = (v.reshape(s) for v, s in zip(vals[1:], shape))
+    return LinearSystem(A, B, C, D, chart.names + system.x_names[ny:], list(system.u_names),
+                        list(system.output_names), x_full, u, xdot, dx0,
+                        _kind(xdot, len(chart.names), dx0), chart)
+
+
+def _operating_state(system: System, x0, y0, z0) -> np.ndarray:
+    if x0 is None:
+        return system.state(y0, z0)
+    if y0 is not None or z0 is not None:
+        raise ModelError("linearize: give either x0 or y0/z0, not both")
+    x = np.asarray(x0, dtype=float).ravel().copy()
+    if x.size != system.nx:
+        raise ModelError(f"linearize: x0 has {x.size} entries, the system has {system.nx} "
+                         f"states ({', '.join(system.x_names)})")
+    return x
+
+
+def _operating_inputs(system: System, u0: dict) -> np.ndarray:
+    u = np.zeros(len(system.u_names))
+    for name, value in u0.items():
+        if name not in system.u_names:
+            raise ModelError(_unknown("u0", name, system.u_names))
+        u[system.u_names.index(name)] = float(value)
+    return u
+
+
+def _kind(xdot: np.ndarray, nth: int, dx0: np.ndarray) -> str:
+    """Equilibrium if ẋ = 0, steady motion if only the coordinates move (ż = 0)."""
+    scale = max(1.0, float(np.abs(dx0).max(initial=0.0)))
+    if np.abs(xdot).max(initial=0.0) <= EQUILIBRIUM_TOL * scale:
+        return "equilibrium"
+    if np.abs(xdot[nth:]).max(initial=0.0) <= EQUILIBRIUM_TOL * scale:
+        return "steady motion"
+    return "not stationary"
