@@ -9,6 +9,7 @@ from .actuators import LinearMotor, Motor
 from .base import (Component, Composite, Context, FlangeState, FrameState, Model, Shape,
                    param)
 from .bodies import Body, RigidBody
+from .contacts import Contact, RollingContact
 from .errors import ModelError, SimulationError
 from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
                      TranslationalSpring, ViscousFriction)
@@ -20,11 +21,11 @@ from .signals import Constant, SignalBlock, Sine, Step, Table
 from .world import World
 
 __all__ = [
-    "AngleSensor", "Body", "Component", "Composite", "Constant", "Context", "Coordinate",
+    "AngleSensor", "Body", "Component", "Composite", "Constant", "Contact", "Context", "Coordinate",
     "CoulombFriction", "FixedRotation", "FixedTranslation", "Flange", "FlangeForce",
     "FlangeState", "Frame", "FrameSensor", "FrameState", "FreeJoint", "Joint", "LinearMotor", "Model",
     "ModelError", "Motion", "Motor", "Port", "PositionSensor", "Prismatic", "QuadraticDrag",
-    "RealInput", "RealOutput", "Revolute", "RigidBody", "RotationalSpring", "Shape",
+    "RealInput", "RealOutput", "Revolute", "RollingContact", "RigidBody", "RotationalSpring", "Shape",
     "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
     "ViscousFriction", "World", "param",
 ]

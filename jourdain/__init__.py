@@ -7,9 +7,9 @@
     result = system.simulate(t_end=5.0, y0={...})
 """
 from jourdain.blocks import Composite, Model, ModelError, SimulationError
-from jourdain.solver import Formulation, Result, System, compile
+from jourdain.solver import ConstraintMethod, Formulation, Result, System, compile
 
 __version__ = "0.1.0"
 
-__all__ = ["Composite", "Formulation", "Model", "ModelError", "Result", "SimulationError",
+__all__ = ["Composite", "ConstraintMethod", "Formulation", "Model", "ModelError", "Result", "SimulationError",
            "System", "compile", "__version__"]

@@ -2,6 +2,7 @@
 (Jourdain/Kane and Lagrange) → System → consumers (simulate). Knows the block contracts, never a
 concrete block class."""
 from .result import Result
+from .constrained import ConstraintMethod
 from .system import Formulation, System, compile
 
-__all__ = ["Formulation", "Result", "System", "compile"]
+__all__ = ["ConstraintMethod", "Formulation", "Result", "System", "compile"]

@@ -22,7 +22,7 @@ INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-
 def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | None = None,
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-             max_steps: int = 100000) -> Result:
+             max_steps: int = 100000, x0: np.ndarray | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -30,14 +30,19 @@ def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | No
         A callable is sampled at INPUT_SAMPLES points and interpolated linearly.
     params : values of the symbolic parameters by name (others keep their defaults).
     n_out / t_out : number of equally spaced output times, or the output times themselves.
+    x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
+        system.
     """
     grid = _grid(t0, t_end, n_out, t_out)
-    x0, p = system.state(y0, z0), system.parameters(params)
+    x0 = system.state(y0, z0) if x0 is None else np.asarray(x0, dtype=float)
+    p = system.parameters(params)
     u_of_t, u_tables = _input_functions(system, inputs or {}, grid)
-    t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
-    tab = ca.SX.sym("tab", u_tables.size)
+    # MX when f embeds a rootfinder (closed loops), which SX cannot hold.
+    sym = ca.MX if system.f.is_a("MXFunction") else ca.SX
+    t, x = sym.sym("t"), sym.sym("x", system.nx)
+    tab = sym.sym("tab", u_tables.size)
     u = u_of_t(t, tab)
-    pp = ca.SX.sym("p", len(p))
+    pp = sym.sym("p", len(p))
     ode = system.f(t, x, u, pp)
     dae = {"t": t, "x": x, "p": ca.vertcat(pp, tab), "ode": ode}
     opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
