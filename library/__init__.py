@@ -2,6 +2,9 @@
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
 from .cartpole import CartPole
 from .cube import CubeOnEdge
+from .linkages import CrankSlider, FourBar
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
+from .wheel import DifferentialDrive, RollingDisk, Wheel
 
-__all__ = ["CartPole", "CubeOnEdge", "DoublePendulum", "NLinkPendulum", "Pendulum"]
+__all__ = ["CartPole", "CrankSlider", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
+           "FourBar", "NLinkPendulum", "Pendulum", "RollingDisk", "Wheel"]

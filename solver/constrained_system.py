@@ -32,7 +32,8 @@ class ConstrainedSystem(System):
         self.method = method
         self.y_ref: np.ndarray = info["y_ref"]
         self.partition = info["partition"]
-        self.integrability = info["integrability"]
+        self._classify = info["integrability"]
+        self._integrability = None
         self.constraint_owners: list[str] = info["owners"]
         self.speed_names: list[str] = info["speed_names"]      # all joint speeds w
         self.dependent_coordinates = [self.y_names[i] for i in self.partition.dependent_coordinates]
@@ -40,6 +41,13 @@ class ConstrainedSystem(System):
         self.independent_speeds = [self.speed_names[j]
                                    for j in self.partition.independent_speeds]
         self._simple = info["simple"]
+
+    @property
+    def integrability(self):
+        """Seed 002's classification (computed on first use: the Lie brackets take time)."""
+        if self._integrability is None:
+            self._integrability = self._classify()
+        return self._integrability
 
     @property
     def f_dof(self) -> int:
@@ -170,7 +178,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
         [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_w))],
         mech.params.constants, mech.params.units)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
-            "integrability": integrability_of(mech, eqs, part, A, G, c_fn),
+            "integrability": lambda: integrability_of(mech, eqs, part, A, G, c_fn),
             "speed_names": [r.name for r in mech.kin.rates], "simple": simple_coordinates(mech)}
     base = (formulation, names, functions, mech.params.defaults, structure)
     return ConstrainedSystem(base, method, info)

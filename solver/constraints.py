@@ -124,11 +124,9 @@ def simple_coordinates(mech: Mechanics) -> list[int]:
     simple = []
     for i in range(mech.kin.y.numel()):
         row = N[i, :]
-        if ca.depends_on(row, mech.kin.y):
+        if row.nnz() != 1 or not row.nz[0].is_constant() or float(row.nz[0]) != 1.0:
             continue
-        vals = np.array(ca.DM(ca.evalf(row))).ravel()
-        if np.count_nonzero(vals) == 1 and abs(vals.max() - 1.0) < 1e-15:
-            simple.append(i)
+        simple.append(i)
     return simple
 
 
@@ -153,7 +151,11 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
                          "configuration (a singular position of the mechanism); assemble it "
                          "in a non-singular configuration")
     units_w = [r.unit for r in kin.rates]
+    # Speeds of driven joints (a motor or damper on the axis flange) stay independent last of
+    # all: the inputs then act on generalized speeds directly.
+    driven = [j for j, r in enumerate(kin.rates) if _driven(mech, r.joint)]
     order = [j for j in _preference(units_w, "m/s") if j not in keep_speeds]
+    order = [j for j in order if j not in driven] + [j for j in order if j in driven]
     dep_w = pick_columns(A[vrows], order, len(vrows))
     if len(dep_w) < len(vrows):
         raise ModelError("the speeds chosen as generalized speeds (" +
@@ -170,6 +172,11 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     red = [i for i in range(C.shape[0]) if i not in rows]
     vred = [i for i in range(A.shape[0]) if i not in vrows]
     return Partition(y_ref, rows, red, vrows, vred, dep_y, dep_w, indep)
+
+
+def _driven(mech: Mechanics, joint) -> bool:
+    flange = getattr(joint, "axis", None)
+    return flange in mech.flat.net_of and len(mech.flat.net_ports(flange)) > 1
 
 
 def _owners(owners: list[str], rows) -> str:

@@ -90,18 +90,30 @@ def _numeric(exprs: list, y: ca.SX, points: list) -> list[np.ndarray]:
 
 
 def bracket_ranks(fields: list, y: ca.SX, points: list, depth: int) -> tuple[list, list]:
-    """Ranks of span{g_i} enlarged by brackets of depth 1..depth (max over ``points``), and
-    the generated fields of the last level."""
-    current, generated = list(fields), list(fields)
-    ranks = [max(numeric_rank(m) for m in _numeric(current, y, points))]
+    """Ranks of span{g_i} enlarged by brackets of depth 1..depth (max over ``points``).
+
+    Only brackets that raise the rank are kept and bracketed again with the g_i: the Lie
+    algebra rank is reached the same way, and the expressions stay small.
+    """
+    def rank(exprs):
+        return max(numeric_rank(m) for m in _numeric(exprs, y, points))
+
+    basis = list(fields)
+    ranks = [rank(basis)]
+    frontier = [(i, j) for i in range(len(fields)) for j in range(i + 1, len(fields))]
+    frontier = [lie_bracket(fields[i], fields[j], y) for i, j in frontier]
     for _ in range(depth):
-        new = [lie_bracket(a, b, y) for a in fields for b in generated]
-        current += new
-        generated = new
-        ranks.append(max(numeric_rank(m) for m in _numeric(current, y, points)))
-        if ranks[-1] == ranks[-2] or ranks[-1] == y.numel():
+        added, current = [], ranks[-1]
+        for vec in frontier:
+            if rank(basis + [vec]) > current:
+                basis.append(vec)
+                added.append(vec)
+                current += 1
+        ranks.append(rank(basis))
+        if not added or ranks[-1] == y.numel():
             break
-    return ranks, current
+        frontier = [lie_bracket(g, vec, y) for g in fields for vec in added]
+    return ranks, basis
 
 
 def single_tests(a: ca.SX, y: ca.SX, point: np.ndarray, points: list) -> tuple[bool, bool]:
@@ -149,3 +161,30 @@ def switching_displacement(flow, y0: np.ndarray, h: float) -> np.ndarray:
     for z in ([1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]):
         y = flow(y, np.array(z), h)
     return y - np.asarray(y0, dtype=float)
+
+
+def field_bracket(system, i: int = 0, j: int = 1) -> ca.Function:
+    """bracket(y, p) -> [g_i, g_j] for a compiled system, with g_k(y) = v(y, e_k) the
+    coordinate velocity of the unit speed z = e_k (the k-th column of N·G)."""
+    ny, nz = len(system.y_names), len(system.z_names)
+    y, p = ca.SX.sym("y", ny), ca.SX.sym("p", len(system.p_names))
+    unit = ca.DM.eye(nz)
+    gi, gj = system.ydot(y, unit[:, i], p), system.ydot(y, unit[:, j], p)
+    return ca.Function("bracket", [y, p], [lie_bracket(gi, gj, y)], ["y", "p"], ["bracket"])
+
+
+def kinematic_flow(system, rtol: float = 1e-12, atol: float = 1e-12):
+    """flow(y, z, h, p): y(h) of the kinematics ODE ẏ = v(y, z) with constant speeds z,
+    integrated by CVODES (the flows φ_h^{g} of seed 002's switching sequence)."""
+    ny, nz = len(system.y_names), len(system.z_names)
+    y, z, p = ca.SX.sym("y", ny), ca.SX.sym("z", nz), ca.SX.sym("p", len(system.p_names))
+    tau = ca.SX.sym("tau")   # time scaled to [0, 1]; h enters as a parameter
+    h = ca.SX.sym("h")
+    dae = {"t": tau, "x": y, "p": ca.vertcat(z, p, h), "ode": h * system.ydot(y, z, p)}
+    integ = ca.integrator("flow", "cvodes", dae, 0.0, 1.0, {"reltol": rtol, "abstol": atol})
+
+    def flow(y0, zv, step, pv=None):
+        pv = system.p_default if pv is None else pv
+        par = np.concatenate([np.ravel(zv), np.ravel(pv), [step]])
+        return np.array(integ(x0=y0, p=par)["xf"]).ravel()
+    return flow
