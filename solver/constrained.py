@@ -30,6 +30,9 @@ from .multipliers import multiplier_equations
 from .speeds import Speeds, _parse, choose_speeds
 
 
+M_GEN_STEPS = 16   # continuation steps of m_gen(q)
+
+
 class ConstraintMethod(Enum):
     """How constrained equations of motion are integrated."""
 
@@ -176,8 +179,13 @@ def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
     i = [c.name for c in kin.coordinates].index(kin.rates[j].derivative_of)
     q, pp = ca.MX.sym("q"), ca.MX.sym("p", mech.params.p.numel())
     y_ref = ca.DM(part.y_ref)
-    y_guess = ca.vertcat(y_ref[:i], q, y_ref[i + 1:])
-    y = proj_y(y_guess, pp) if proj_y is not None else y_guess
+    y = ca.MX(y_ref)
+    # Newton continuation from the reference assembly in M_GEN_STEPS steps keeps the
+    # reference's assembly branch for any q within ±π of it.
+    for k in range(1, M_GEN_STEPS + 1):
+        qk = y_ref[i] + k / M_GEN_STEPS * (q - y_ref[i])
+        y = ca.vertcat(y[:i], qk, y[i + 1:])
+        y = proj_y(y, pp) if proj_y is not None else y
     M = ca.Function("M_sx", [kin.y, mech.params.p], [eom.M])
     return {"m_gen": ca.Function("m_gen", [q, pp], [M(y, pp)], ["q", "p"], ["m_gen"])}
 

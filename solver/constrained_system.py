@@ -70,6 +70,16 @@ class ConstrainedSystem(System):
             return y
         dep = set(self.partition.dependent_coordinates)
         free = [i for i in self._simple if self.y_names[i] not in y0 or i in dep]
+        fixed = [i for i in range(len(y)) if i not in free]
+        # Continuation from the reference assembly in steps of at most 0.2 (rad or m), so
+        # Newton stays on the reference's assembly branch (no flipped elbow).
+        steps = int(np.ceil(np.abs(y[fixed] - self.y_ref[fixed]).max(initial=0.0) / 0.2))
+        current = self.y_ref.copy()
+        for k in range(1, steps + 1):
+            current[fixed] = self.y_ref[fixed] + k / steps * (y[fixed] - self.y_ref[fixed])
+            current = assemble(self.c, current, p, free, self.y_names, self.constraint_owners)
+        if steps:
+            return current
         return assemble(self.c, y, p, free, self.y_names, self.constraint_owners)
 
     def state(self, y0: dict | None = None, z0: dict | None = None,
