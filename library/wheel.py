@@ -104,3 +104,10 @@ def upright_quaternion(heading: float = 0.0, lean: float = 0.0) -> dict:
     q = [w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
          w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2]
     return dict(zip(("q0", "q1", "q2", "q3"), q))
+
+
+def disk_lean(q0, q1, q2, q3):
+    """Lean angle [rad] of a RollingDisk from its quaternion: asin of the vertical component
+    of the axle, −R[1, 2] = 2·(q0·q1 − q2·q3)/|q|² (0 upright); works on arrays."""
+    norm2 = q0**2 + q1**2 + q2**2 + q3**2
+    return np.arcsin(2 * (q0 * q1 - q2 * q3) / norm2)
