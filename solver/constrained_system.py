@@ -77,7 +77,13 @@ class ConstrainedSystem(System):
         current = self.y_ref.copy()
         for k in range(1, steps + 1):
             current[fixed] = self.y_ref[fixed] + k / steps * (y[fixed] - self.y_ref[fixed])
-            current = assemble(self.c, current, p, free, self.y_names, self.constraint_owners)
+            try:
+                current = assemble(self.c, current, p, free, self.y_names,
+                                   self.constraint_owners)
+            except ModelError as exc:
+                wanted = ", ".join(f"{self.y_names[i]} = {y[i]:.6g}" for i in fixed)
+                raise ModelError(f"{exc} [on the way from the reference assembly to the "
+                                 f"requested {wanted}]") from exc
         if steps:
             return current
         return assemble(self.c, y, p, free, self.y_names, self.constraint_owners)

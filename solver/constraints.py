@@ -143,7 +143,11 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     rows = independent_rows(C)
     vrows = independent_rows(A)
     units_y = [c.unit for c in kin.coordinates]
-    candidates = [i for i in _preference(units_y, "m") if i in simple_coordinates(mech)]
+    names_y = [c.name for c in kin.coordinates]
+    kept_y = [names_y.index(kin.rates[j].derivative_of) for j in keep_speeds
+              if kin.rates[j].derivative_of in names_y]
+    simple = simple_coordinates(mech)
+    candidates = [i for i in _preference(units_y, "m") if i in simple and i not in kept_y]
     dep_y = pick_columns(C[rows], candidates, len(rows))
     if len(dep_y) < len(rows):
         raise ModelError("the closure equations of " + _owners(eqs.c_owner, rows) +
