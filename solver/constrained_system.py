@@ -186,6 +186,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     functions.update(constraint_functions(mech, eqs, part, A, G, state_expr(mech, sp)))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
     _check_mass(functions["M"], part.y_ref, mech, sp)
+    _check_explicit_form(functions, part.y_ref, mech.params.defaults)
     names = _names(mech, sp)
     structure = Structure(
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
@@ -198,6 +199,14 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             "speed_names": [r.name for r in mech.kin.rates], "simple": simple_coordinates(mech)}
     base = (formulation, names, functions, mech.params.defaults, structure)
     return ConstrainedSystem(base, method, info)
+
+
+def _check_explicit_form(functions: dict, y: np.ndarray, p: np.ndarray) -> None:
+    """A·G = 0 (seed 002), checked numerically at the assembled configuration."""
+    A, G = np.array(functions["A"](y, p)), np.array(functions["G"](y, p))
+    if A.size and np.abs(A @ G).max() > 1e-9 * max(1.0, np.abs(A).max() * np.abs(G).max()):
+        raise ModelError("internal error: the explicit form G violates A·G = 0 at the assembled "
+                         f"configuration (max |A·G| = {np.abs(A @ G).max():.3g}); please report")
 
 
 def _check_mass(M: ca.Function, y_ref: np.ndarray, mech: Mechanics, sp) -> None:
