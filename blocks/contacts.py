@@ -43,8 +43,11 @@ class RollingContact(Contact):
 
     With n = R_a·axis the disk normal in world axes and e_y the ground normal, the lowest point
     of the rim is p = r + R·d, d = (n_y·n − e_y)/√(1 − n_y²). Its height p_y = r_y − R·√(1 − n_y²)
-    is the holonomic constraint; the no-slip conditions are the two horizontal components of
-    the velocity of the material point there, v + ω × (R·d) (x and z) = 0.
+    is the holonomic constraint; the no-slip conditions are the components of the velocity of
+    the material point there, v_c = v + ω × (R·d), along the rolling direction
+    t = n × e_y/√(1 − n_y²) and across it, e_y × t. Written in these disk-fixed horizontal
+    directions (not world x, z), two wheels on one axle have the same lateral equation at
+    every heading, so the redundancy found at one configuration holds everywhere.
     """
 
     R: float = param(0.5, "m", "disk radius")
@@ -59,17 +62,20 @@ class RollingContact(Contact):
         if not self.R > 0:
             raise ModelError(f"{self.path}: radius R must be positive, got {self.R} m")
 
-    def _lowest_point(self, frame: FrameState):
+    def _geometry(self, frame: FrameState):
+        """Disk normal n, lowest-point direction d and √(1 − n_y²) (0 for a flat disk)."""
         n = ca.mtimes(frame.R, ca.DM(self.axis))
         up = ca.DM([0.0, 1.0, 0.0])
-        horizontal = ca.sqrt(1 - n[1] ** 2)   # 0 only for a disk lying flat (excluded)
-        return (n[1] * n - up) / horizontal, horizontal
+        horizontal = ca.sqrt(1 - n[1] ** 2)
+        return n, (n[1] * n - up) / horizontal, horizontal
 
     def holonomic(self, frame: FrameState):
-        _, horizontal = self._lowest_point(frame)
+        _, _, horizontal = self._geometry(frame)
         return frame.r[1] - self.R * horizontal
 
     def velocity(self, frame: FrameState):
-        d, _ = self._lowest_point(frame)
+        n, d, horizontal = self._geometry(frame)
+        up = ca.DM([0.0, 1.0, 0.0])
+        rolling = ca.cross(n, up) / horizontal
         slip = frame.v + ca.cross(frame.w, self.R * d)
-        return ca.vertcat(slip[0], slip[2])
+        return ca.vertcat(ca.dot(slip, rolling), ca.dot(slip, ca.cross(up, rolling)))

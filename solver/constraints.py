@@ -136,46 +136,60 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
 
     keep_speeds : joint speeds the user chose as generalized speeds (kept independent).
     """
-    kin = mech.kin
-    y, pp = kin.y, mech.params.p
+    y, pp = mech.kin.y, mech.params.p
     C = np.array(ca.Function("C", [y, pp], [ca.jacobian(eqs.c, y)])(y_ref, p))
     A = np.array(ca.Function("A", [y, pp], [eqs.A])(y_ref, p))
-    rows = independent_rows(C)
-    vrows = independent_rows(A)
-    units_y = [c.unit for c in kin.coordinates]
+    rows, vrows = independent_rows(C), independent_rows(A)
+    dep_y = _dependent_coordinates(mech, eqs, C[rows], rows, keep_speeds)
+    dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
+    indep = [j for j in range(A.shape[1]) if j not in dep_w]
+    indep = [j for j in keep_speeds] + [j for j in indep if j not in keep_speeds]
+    red = [i for i in range(C.shape[0]) if i not in rows]
+    vred = [i for i in range(A.shape[0]) if i not in vrows]
+    return Partition(y_ref, rows, red, vrows, vred, dep_y, dep_w, indep)
+
+
+def _dependent_coordinates(mech: Mechanics, eqs, C: np.ndarray, rows: list,
+                           keep_speeds: list[int]) -> list[int]:
+    """One coordinate per independent closure equation, with a non-singular ∂c/∂y_dep."""
+    kin = mech.kin
     names_y = [c.name for c in kin.coordinates]
     kept_y = [names_y.index(kin.rates[j].derivative_of) for j in keep_speeds
               if kin.rates[j].derivative_of in names_y]
     simple = simple_coordinates(mech)
-    candidates = [i for i in _preference(units_y, "m") if i in simple and i not in kept_y]
-    dep_y = pick_columns(C[rows], candidates, len(rows))
+    candidates = [i for i in _preference([c.unit for c in kin.coordinates], "m")
+                  if i in simple and i not in kept_y]
+    dep_y = pick_columns(C, candidates, len(rows))
     if len(dep_y) < len(rows):
         raise ModelError("the closure equations of " + _owners(eqs.c_owner, rows) +
                          " cannot be solved for joint coordinates at the assembled "
                          "configuration (a singular position of the mechanism); assemble it "
                          "in a non-singular configuration")
-    units_w = [r.unit for r in kin.rates]
-    # Speeds of driven joints (a motor or damper on the axis flange) stay independent last of
-    # all: the inputs then act on generalized speeds directly.
+    return dep_y
+
+
+def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
+                      keep_speeds: list[int]) -> list[int]:
+    """One joint speed per independent velocity constraint, with a non-singular A_dep."""
+    kin = mech.kin
+    owners = _owners(eqs.c_owner + eqs.b_owner, vrows)
+    # Speeds of driven joints (a motor or damper on the axis flange) are the last candidates:
+    # the inputs then act on generalized speeds directly.
     driven = [j for j, r in enumerate(kin.rates) if _driven(mech, r.joint)]
-    order = [j for j in _preference(units_w, "m/s") if j not in keep_speeds]
+    order = [j for j in _preference([r.unit for r in kin.rates], "m/s") if j not in keep_speeds]
     order = [j for j in order if j not in driven] + [j for j in order if j in driven]
-    dep_w = pick_columns(A[vrows], order, len(vrows))
+    dep_w = pick_columns(A, order, len(vrows))
     if len(dep_w) < len(vrows):
         raise ModelError("the speeds chosen as generalized speeds (" +
                          ", ".join(kin.rates[j].name for j in keep_speeds) +
-                         ") are not independent under the constraints of " +
-                         _owners(eqs.c_owner + eqs.b_owner, vrows) + "; choose others")
-    indep = [j for j in range(len(units_w)) if j not in dep_w]
-    if not indep:
-        raise ModelError("the constraints of " + _owners(eqs.c_owner + eqs.b_owner, vrows) +
-                         " leave the mechanism no freedom of motion (every speed is "
-                         "determined); a contact needs a body free to roll and turn, e.g. on a "
-                         "FreeJoint or on joints for position, heading and spin")
-    indep = [j for j in keep_speeds] + [j for j in indep if j not in keep_speeds]
-    red = [i for i in range(C.shape[0]) if i not in rows]
-    vred = [i for i in range(A.shape[0]) if i not in vrows]
-    return Partition(y_ref, rows, red, vrows, vred, dep_y, dep_w, indep)
+                         ") are not independent under the constraints of " + owners +
+                         "; choose others")
+    if len(dep_w) == A.shape[1]:
+        raise ModelError("the constraints of " + owners + " leave the mechanism no freedom of "
+                         "motion (every speed is determined); a contact needs a body free to "
+                         "roll and turn, e.g. on a FreeJoint or on joints for position, "
+                         "heading and spin")
+    return dep_w
 
 
 def _driven(mech: Mechanics, joint) -> bool:
