@@ -95,3 +95,17 @@ def test_differential_drive_residuals_over_10s():
     info = system.integrability
     # θ − R/(2b)·(φ_R − φ_L) = const is integrable; the other two constraints are not.
     assert (info.g, info.f, info.n_holonomic) == (2, 4, 1)
+
+
+def test_dae_contact_force_of_upright_rolling():
+    """Reference: in steady upright rolling the contact carries the weight, λ_height = m·g,
+    with no tangential force; the DAE (IDAS) and partitioned solutions coincide."""
+    model = jd.Model.on_world(World(), disk=RollingDisk(R=R, m=2.0))
+    dae = jd.compile(model, constraints=jd.ConstraintMethod.DAE)
+    part = jd.compile(model)
+    runs = [s.simulate(1.0, z0={"disk.joint.wz": -8.0}, rtol=1e-10, atol=1e-10)
+            for s in (dae, part)]
+    assert np.allclose(runs[0]["lambda[0]"], 2.0 * G, rtol=1e-8)
+    assert np.abs(runs[0]["lambda[1]"]).max() < 1e-8 and np.abs(runs[0]["lambda[2]"]).max() < 1e-8
+    assert np.allclose(runs[0]["disk.joint.x"], runs[1]["disk.joint.x"], atol=1e-8)
+    assert runs[1]["disk.joint.x"][-1] == pytest.approx(8.0 * R, rel=1e-8)
