@@ -22,7 +22,7 @@ from jourdain.blocks.errors import ModelError
 
 from .assembly import assemble, projector
 from .constraints import (ConstraintEquations, Partition, collect_constraints, explicit_form,
-                          partition, simple_coordinates)
+                          numeric_rank, partition, simple_coordinates)
 from .dynamics import to_speeds
 from .integrability import classify
 from .mechanics import Mechanics
@@ -113,6 +113,22 @@ def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, c_fn) -> objec
         rows = [(owners[r].split(" (")[0], A_num[i, :]) for i, r in enumerate(part.velocity_rows)]
     return classify(fields, kin.y, points, kin.w.numel(), A.shape[0], rows,
                     [c.name for c in kin.coordinates], [r.name for r in kin.rates])
+
+
+def check_generic_rank(mech: Mechanics, eqs, part: Partition, c_fn) -> None:
+    """The rank found at y_ref must be the generic one: a larger rank at nearby assembled
+    configurations means y_ref is a singular position, where equations look redundant that
+    are not (a four-bar assembled flat, a disk lying on its face)."""
+    A_fn = ca.Function("A_all", [mech.kin.y, mech.params.p], [eqs.A])
+    for y in _nearby(mech, eqs, part, c_fn, 2):
+        rank = numeric_rank(np.array(A_fn(y, mech.params.defaults)))
+        if rank > len(part.velocity_rows):
+            owners = ", ".join(dict.fromkeys(eqs.c_owner + eqs.b_owner))
+            raise ModelError(
+                f"the constraints of {owners} have rank {len(part.velocity_rows)} at the "
+                f"reference assembly but {rank} nearby: the reference is a singular position. "
+                "Change the joints' default geometry (e.g. a FixedRotation offset) so the "
+                "mechanism is not assembled in a dead-centre or flat position")
 
 
 def _nearby(mech: Mechanics, eqs, part: Partition, c_fn, count: int) -> list:

@@ -15,7 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .assembly import assemble, projector
-from .constrained import (ConstraintMethod, analyze, constraint_functions, integrability_of,
+from .constrained import (ConstraintMethod, analyze, check_generic_rank, constraint_functions, integrability_of,
                           multiplier_functions, one_dof_mass, partitioned_functions, speeds_for,
                           state_expr)
 from .constraints import simple_coordinates
@@ -168,6 +168,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     if not isinstance(method, ConstraintMethod):
         raise ModelError(f"constraints must be a jd.ConstraintMethod, got {method!r}")
     eqs, part, A, G, c_fn, user_names = analyze(mech, speeds)
+    check_generic_rank(mech, eqs, part, c_fn)
     if method is not ConstraintMethod.PARTITIONING and user_names:
         raise ModelError("speeds: user-chosen speeds apply to ConstraintMethod.PARTITIONING; the "
                          "Baumgarte and DAE methods integrate all joint speeds")

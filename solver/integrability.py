@@ -49,6 +49,7 @@ class Integrability:
     involutive: bool              # all brackets [g_i, g_j] lie in span G
     levels: list[int]             # rank after adding brackets of depth 1, 2, ...
     brackets: dict = field(default_factory=dict)   # (i, j) -> [g_i, g_j] at y_ref
+    reachable: np.ndarray = None  # columns: g_i and the rank-raising brackets at y_ref
     singles: list[SingleConstraint] = field(default_factory=list)
     coordinates: list[str] = field(default_factory=list)
     speeds: list[str] = field(default_factory=list)
@@ -78,6 +79,11 @@ class Integrability:
         for (i, j), vec in self.brackets.items():
             lines.append(f"  [g{i + 1}, g{j + 1}] at y_ref = " +
                          np.array2string(vec, precision=4, suppress_small=True))
+        if self.reachable is not None and self.reachable.shape[1] > self.g:
+            lines.append("  reachable directions at y_ref beyond span G (from brackets):")
+            for col in self.reachable[:, self.g:].T:
+                lines.append("    " + ", ".join(f"{n}: {v:.4g}" for n, v in
+                                              zip(self.coordinates, col) if abs(v) > 1e-12))
         for s in self.singles:
             lines.append(f"  single constraint of {s.owner}: ∂a_i/∂y_j symmetric: {s.exact}; "
                          f"a∧da = 0: {s.frobenius}")
@@ -141,7 +147,8 @@ def classify(G: ca.SX, y: ca.SX, points: list, f_bar: int, k: int,
     rows : optional (owner, a(y)) constraint rows in ẏ form for the single-constraint tests.
     """
     fields = [G[:, i] for i in range(G.shape[1])]
-    ranks, _ = bracket_ranks(fields, y, points, depth=y.numel())
+    ranks, basis = bracket_ranks(fields, y, points, depth=y.numel())
+    reachable = _numeric(basis, y, points[:1])[0]
     pairs = list(combinations(range(len(fields)), 2))
     brackets = {}
     if pairs:
@@ -150,8 +157,8 @@ def classify(G: ca.SX, y: ca.SX, points: list, f_bar: int, k: int,
     singles = [SingleConstraint(owner, *single_tests(a, y, points[0], points))
                for owner, a in (rows or [])]
     return Integrability(f_bar, k, len(fields), ranks[-1], len(ranks) == 1 or
-                         ranks[1] == ranks[0], ranks, brackets, singles, list(coordinates),
-                         list(speeds))
+                         ranks[1] == ranks[0], ranks, brackets, reachable, singles,
+                         list(coordinates), list(speeds))
 
 
 def switching_displacement(flow, y0: np.ndarray, h: float) -> np.ndarray:

@@ -42,6 +42,7 @@ def test_wheel_is_nonholonomic_with_f4_g2(wheel):
     assert not info.involutive and not info.holonomic
     assert info.levels[0] == 2 and info.levels[-1] == 4
     assert all(not s.exact and not s.frobenius for s in info.singles)
+    assert np.linalg.matrix_rank(info.reachable) == 4
     assert "nonholonomic" in str(info)
 
 
