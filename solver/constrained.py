@@ -110,7 +110,8 @@ def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, c_fn) -> objec
     if kin.rates_are_derivatives:
         A_num = ca.substitute(A, mech.params.p, ca.DM(p0)) if p0.size else A
         owners = eqs.c_owner + eqs.b_owner
-        rows = [(owners[r].split(" (")[0], A_num[i, :]) for i, r in enumerate(part.velocity_rows)]
+        rows = [(f"{owners[r].split(' (')[0]} (row {r})", A_num[i, :])
+                for i, r in enumerate(part.velocity_rows)]
     return classify(fields, kin.y, points, kin.w.numel(), A.shape[0], rows,
                     [c.name for c in kin.coordinates], [r.name for r in kin.rates])
 
