@@ -51,6 +51,10 @@ path = np.array(path)
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
 ax1.plot(path[:, 0], path[:, 1], ".-", ms=3)
 ax1.annotate("", xy=path[-1, :2], xytext=path[0, :2], arrowprops={"arrowstyle": "->", "color": "r"})
+ax1.annotate("", xy=path[0, :2] + h**2 * g12[:2], xytext=path[0, :2],
+             arrowprops={"arrowstyle": "->", "color": "g", "linestyle": "--"})
+ax1.text(*(path[0, :2] + h**2 * g12[:2]), "  h²·[g1, g2]", color="g", fontsize=8)
+ax1.text(*path[-1, :2], "  net motion", color="r", fontsize=8)
 ax1.set(xlabel="x_s [m]", ylabel="y_s [m]", title="roll, steer, roll back, steer back",
         aspect="equal")
 hs = np.array([r[0] for r in rows])
