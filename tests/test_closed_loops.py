@@ -112,3 +112,51 @@ def test_crank_slider_residual_over_10s(crank_slider):
     res = crank_slider.simulate(10.0, y0={"cs.crank.phi": 0.5}, z0={"cs.crank.w": 8.0},
                                 rtol=1e-10, atol=1e-10)
     assert _max_residual(res) < 1e-9
+
+
+class _PistonLoop(jd.Composite):
+    """The library crank-slider rebuilt with a chosen wrist joint and with the slider declared
+    last, so that the compiler cuts the slider (a Prismatic) or, with ``cut_wrist``, the wrist."""
+
+    def __init__(self, wrist, cut_wrist: bool, r=0.1, l=0.35):
+        from jourdain.blocks import FixedTranslation, Prismatic, Revolute, RigidBody
+        super().__init__()
+        self.crank, self.rod = Revolute(), Revolute()
+        if cut_wrist:
+            self.slider = Prismatic(axis=(1, 0, 0))
+        self.wrist = wrist
+        if not cut_wrist:
+            self.slider = Prismatic(axis=(1, 0, 0))
+        J1, J2 = 0.4 * r**2 / 12, 0.6 * l**2 / 12       # slender rods, as library.linkages.rod
+        self.crank_body = RigidBody(m=0.4, r_cm=(r / 2, 0, 0), I=(0, J1, J1))
+        self.rod_body = RigidBody(m=0.6, r_cm=(l / 2, 0, 0), I=(0, J2, J2))
+        self.piston = RigidBody(m=1.0)
+        self.crank_end, self.rod_end = FixedTranslation(r=(r, 0, 0)), FixedTranslation(r=(l, 0, 0))
+        for a, b in ((self.crank.frame_b, self.crank_body.frame_a),
+                     (self.crank.frame_b, self.crank_end.frame_a),
+                     (self.crank_end.frame_b, self.rod.frame_a),
+                     (self.rod.frame_b, self.rod_body.frame_a),
+                     (self.rod.frame_b, self.rod_end.frame_a),
+                     (self.rod_end.frame_b, self.wrist.frame_a),
+                     (self.crank.frame_a, self.slider.frame_a),
+                     (self.slider.frame_b, self.wrist.frame_b),
+                     (self.slider.frame_b, self.piston.frame_a)):
+            self.connect(a, b)
+        self.expose(self.crank.frame_a, "frame_a")
+
+
+@pytest.mark.parametrize("wrist_kind,cut_wrist,equations", [("revolute", False, 5),
+                                                            ("spherical", True, 3)])
+def test_other_cut_joints_give_the_same_motion(crank_slider, wrist_kind, cut_wrist, equations):
+    """Reference: the other formulation of the same mechanism: cutting the prismatic slider
+    (3 orientation + 2 cross-axis equations) or closing with a ball joint at the wrist
+    (3 position equations) leaves the planar crank-slider's motion unchanged."""
+    from jourdain.blocks import Revolute, Spherical
+    wrist = Revolute() if wrist_kind == "revolute" else Spherical()
+    system = jd.compile(jd.Model.on_world(World(), cs=_PistonLoop(wrist, cut_wrist)))
+    part = system.partition
+    assert len(part.holonomic_rows) == 2
+    assert len(part.holonomic_rows) + len(part.redundant_rows) == equations
+    runs = [s.simulate(2.0, y0={"cs.crank.phi": 0.5}, z0={"cs.crank.w": 5.0}, rtol=1e-11,
+                       atol=1e-11, n_out=41) for s in (system, crank_slider)]
+    assert np.abs(runs[0]["cs.crank.phi"] - runs[1]["cs.crank.phi"]).max() < 1e-7
