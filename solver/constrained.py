@@ -208,6 +208,7 @@ def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
 
 
 def speeds_for(mech: Mechanics, method: ConstraintMethod, G, part, names) -> Speeds:
+    """Independent speeds z (partitioning) or all joint speeds w (multiplier methods)."""
     if method is ConstraintMethod.PARTITIONING:
         return constrained_speeds(mech, G, part, names)
     return choose_speeds(mech.kin, None)
