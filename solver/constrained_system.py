@@ -178,10 +178,12 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     c_ind = eqs.c[part.holonomic_rows] if part.holonomic_rows else ca.SX(0, 1)
     y, p = mech.kin.y, mech.params.p
     proj_y = None
-    if method is ConstraintMethod.PARTITIONING:
+    if method is ConstraintMethod.PARTITIONING and part.dependent_coordinates:
+        # Only closed loops need the Newton projection (an MX function); purely velocity
+        # constraints keep the plain SX f.
         functions.update(partitioned_functions(mech, sp, eom, c_ind, part.dependent_coordinates))
         proj_y = projector(c_ind, y, p, part.dependent_coordinates)
-    else:
+    elif method is not ConstraintMethod.PARTITIONING:
         alpha, beta = baumgarte
         functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
     functions.update(constraint_functions(mech, eqs, part, A, G, state_expr(mech, sp)))
