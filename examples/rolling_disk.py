@@ -20,7 +20,7 @@ import numpy as np
 import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import RollingDisk
-from jourdain.library.wheel import disk_lean
+from jourdain.library.wheel import disk_lean, upright_quaternion
 
 R, m, g = 0.25, 1.0, 9.81
 
@@ -34,7 +34,7 @@ def lean(res):
 
 
 # %% A leaning disk (0.3 rad) rolling and turning for 10 s.
-y0 = {"disk.joint.q0": np.cos(0.15), "disk.joint.q1": np.sin(0.15)}
+y0 = upright_quaternion(heading=0.0, lean=0.3, prefix="disk.joint.")
 res = system.simulate(10.0, y0=y0, z0={"disk.joint.wz": -12.0, "disk.joint.wy": 1.0},
                       rtol=1e-10, atol=1e-10, n_out=2001)
 residual = max(np.abs(v).max() for k, v in res.series.items() if k.startswith("residual"))

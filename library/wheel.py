@@ -94,16 +94,17 @@ class DifferentialDrive(Composite):
         self.expose(self.x_s.frame_a, "frame_a")
 
 
-def upright_quaternion(heading: float = 0.0, lean: float = 0.0) -> dict:
-    """Quaternion (q0..q3) of a disk turned by ``heading`` about the vertical y and then leaned
-    by ``lean`` about its rolling direction (the body x axis) [rad]."""
+def upright_quaternion(heading: float = 0.0, lean: float = 0.0, prefix: str = "") -> dict:
+    """Quaternion of a disk turned by ``heading`` about the vertical y and then leaned by
+    ``lean`` about its rolling direction (the body x axis) [rad], as {prefix + "q0": ...},
+    e.g. prefix "disk.joint." for y0 of a RollingDisk named disk."""
     qh = np.array([np.cos(heading / 2), 0.0, np.sin(heading / 2), 0.0])
     ql = np.array([np.cos(lean / 2), np.sin(lean / 2), 0.0, 0.0])
     w1, x1, y1, z1 = qh
     w2, x2, y2, z2 = ql
     q = [w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
          w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2]
-    return dict(zip(("q0", "q1", "q2", "q3"), q))
+    return {f"{prefix}q{i}": float(v) for i, v in enumerate(q)}
 
 
 def disk_lean(q0, q1, q2, q3):

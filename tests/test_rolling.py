@@ -6,7 +6,7 @@ import pytest
 import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import DifferentialDrive, RollingDisk
-from jourdain.library.wheel import disk_lean
+from jourdain.library.wheel import disk_lean, upright_quaternion
 
 R, G = 0.25, 9.81
 
@@ -35,10 +35,17 @@ def test_disk_structure(disk):
     assert (info.n_holonomic, info.n_nonholonomic) == (1, 2)
 
 
+def test_orientation_helpers_agree():
+    """Reference: a rotation by the heading about y, then by the lean about the body x axis
+    tilts the axle by the lean angle (0 upright)."""
+    q = upright_quaternion(heading=0.7, lean=0.3)
+    assert disk_lean(q["q0"], q["q1"], q["q2"], q["q3"]) == pytest.approx(0.3, abs=1e-14)
+
+
 def test_disk_energy_and_residuals_over_10s(disk):
     """Reference: rolling without slip does no work, so T + V is conserved (to the integrator
     tolerance); contact height and slip velocities stay at round-off."""
-    y0 = {"disk.joint.q0": np.cos(0.15), "disk.joint.q1": np.sin(0.15)}   # leaned 0.3 rad
+    y0 = upright_quaternion(heading=0.5, lean=0.3, prefix="disk.joint.")
     res = disk.simulate(10.0, y0=y0, z0={"disk.joint.wz": -12.0, "disk.joint.wy": 1.0},
                         rtol=1e-10, atol=1e-10)
     assert _max_residual(res) < 1e-9
