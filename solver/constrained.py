@@ -76,13 +76,31 @@ def analyze(mech: Mechanics, spec: dict | None):
     c_fn = ca.Function("c", [y, p], [eqs.c], ["y", "p"], ["c"])
     y_default = np.array([c.default for c in mech.kin.coordinates], dtype=float)
     names = [c.name for c in mech.kin.coordinates]
-    y_ref = assemble(c_fn, y_default, p0, simple_coordinates(mech), names, eqs.c_owner) \
-        if eqs.n_holonomic else y_default
+    y_ref = reference_assembly(c_fn, y_default, p0, simple_coordinates(mech), names,
+                               eqs.c_owner) if eqs.n_holonomic else y_default
     keep, user_names = kept_speeds(mech, spec)
     part = partition(mech, eqs, y_ref, p0, keep)
     A = eqs.A[part.velocity_rows, :]
     G = explicit_form(A, part.dependent_speeds, part.independent_speeds, mech.kin.w.numel())
     return eqs, part, A, G, c_fn, user_names
+
+
+def reference_assembly(c_fn, y_default, p, free, names, owners, restarts: int = 8):
+    """Assemble from the coordinate defaults; if that start is singular (e.g. every link of a
+    loop stretched along one line, where Gauss–Newton cannot move), retry from reproducible
+    random perturbations of the free coordinates (±0.5) before reporting the first error."""
+    try:
+        return assemble(c_fn, y_default, p, free, names, owners)
+    except ModelError as first:
+        rng = np.random.default_rng(0)
+        for _ in range(restarts):
+            start = y_default.copy()
+            start[free] += rng.uniform(-0.5, 0.5, len(free))
+            try:
+                return assemble(c_fn, start, p, free, names, owners)
+            except ModelError:
+                continue
+        raise first
 
 
 def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, part: Partition, A, G,

@@ -15,7 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .mechanics import Mechanics
-from .topology import describe_loop
+from .topology import describe_loop, drives_flange
 
 RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
 
@@ -40,7 +40,7 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
     kin, flat = mech.kin, mech.flat
     c_rows, c_owner, b_rows, b_owner = [], [], [], []
     for joint in mech.topo.cut_joints:
-        if getattr(joint, "axis", None) in flat.net_of and len(flat.net_ports(joint.axis)) > 1:
+        if drives_flange(flat, joint):
             raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
                              " and is cut, but force elements act on its axis flange; move them "
                              "to another joint of the loop")
@@ -175,7 +175,7 @@ def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
     owners = _owners(eqs.c_owner + eqs.b_owner, vrows)
     # Speeds of driven joints (a motor or damper on the axis flange) are the last candidates:
     # the inputs then act on generalized speeds directly.
-    driven = [j for j, r in enumerate(kin.rates) if _driven(mech, r.joint)]
+    driven = [j for j, r in enumerate(kin.rates) if drives_flange(mech.flat, r.joint)]
     order = [j for j in _preference([r.unit for r in kin.rates], "m/s") if j not in keep_speeds]
     order = [j for j in order if j not in driven] + [j for j in order if j in driven]
     dep_w = pick_columns(A, order, len(vrows))
@@ -190,11 +190,6 @@ def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
                          "roll and turn, e.g. on a FreeJoint or on joints for position, "
                          "heading and spin")
     return dep_w
-
-
-def _driven(mech: Mechanics, joint) -> bool:
-    flange = getattr(joint, "axis", None)
-    return flange in mech.flat.net_of and len(mech.flat.net_ports(flange)) > 1
 
 
 def _owners(owners: list[str], rows) -> str:

@@ -52,7 +52,7 @@ def build_topology(flat: FlatModel) -> Topology:
         # Joints whose axis flange drives a force element stay in the tree (their coordinate
         # must exist), so they weigh less than bare joints.
         weight = 0.0 if not joint.COORDINATES else \
-            1.0 + 1e-6 * flat.joints.index(joint) - 0.5 * _drives_flange(flat, joint)
+            1.0 + 1e-6 * flat.joints.index(joint) - 0.5 * drives_flange(flat, joint)
         graph.add_edge(flat.net_of[joint.frame_a], flat.net_of[joint.frame_b], key=joint,
                        weight=weight)
     _check_reachable(flat, graph, root)
@@ -67,7 +67,8 @@ def build_topology(flat: FlatModel) -> Topology:
     return Topology(graph, root, edges, cut)
 
 
-def _drives_flange(flat: FlatModel, joint: Joint) -> bool:
+def drives_flange(flat: FlatModel, joint: Joint) -> bool:
+    """True when something (motor, spring, damper, sensor) acts on the joint's axis flange."""
     flange = getattr(joint, "axis", None)
     return flange in flat.net_of and len(flat.net_ports(flange)) > 1
 

@@ -90,3 +90,24 @@ def test_lagrange_refuses_constraints():
     with pytest.raises(jd.ModelError, match=r"Formulation\.JOURDAIN"):
         jd.compile(jd.Model.on_world(World(), fb=FourBar()),
                    formulation=jd.Formulation.LAGRANGE)
+
+
+def _driven_four_bar(*joints):
+    from jourdain.blocks import ViscousFriction
+    model = jd.Model.on_world(World(), fb=FourBar())
+    for name in joints:
+        damper = model.add(f"damper_{name}", ViscousFriction(d=0.1))
+        model.connect(damper.flange_b, getattr(model.fb, name).axis)
+    return model
+
+
+def test_driven_joints_are_not_cut():
+    """A damper on the pin keeps the pin in the spanning tree: another joint closes the loop."""
+    system = jd.compile(_driven_four_bar("pin"))
+    assert "fb.rocker (closing the loop" in system.report()
+
+
+def test_loop_of_driven_joints_names_the_cut_joint():
+    with pytest.raises(jd.ModelError, match=r"fb\.pin closes the loop.*force elements act on its "
+                                            r"axis flange"):
+        jd.compile(_driven_four_bar("crank", "coupler", "rocker", "pin"))

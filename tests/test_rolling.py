@@ -116,3 +116,18 @@ def test_dae_contact_force_of_upright_rolling():
     assert np.abs(runs[0]["lambda[1]"]).max() < 1e-8 and np.abs(runs[0]["lambda[2]"]).max() < 1e-8
     assert np.allclose(runs[0]["disk.joint.x"], runs[1]["disk.joint.x"], atol=1e-8)
     assert runs[1]["disk.joint.x"][-1] == pytest.approx(8.0 * R, rel=1e-8)
+
+
+def test_seed_002_wheel_dynamics_conserve_energy():
+    """Reference: conservation law: the upright wheel rolling and turning without slip keeps
+    T = ½(mR² + I_a)·φ̇² + ½·I_d·γ̇² constant, and each speed stays constant (the no-slip forces
+    do no work and, for the upright disk, exert no moment about the axle or the vertical)."""
+    from jourdain.library import Wheel
+    system = jd.compile(jd.Model.on_world(World(), wheel=Wheel(R=0.3, m=2.0)))
+    res = system.simulate(10.0, z0={"wheel.spin.w": 4.0, "wheel.steer.w": 0.7},
+                          rtol=1e-10, atol=1e-10)
+    assert _max_residual(res) < 1e-9
+    m, Rw = 2.0, 0.3
+    T = 0.5 * (m * Rw**2 + 0.5 * m * Rw**2) * 4.0**2 + 0.5 * (0.25 * m * Rw**2) * 0.7**2
+    assert np.allclose(res["energy.kinetic"], T, rtol=1e-9)
+    assert np.ptp(res["wheel.spin.w"]) < 1e-8 and np.ptp(res["wheel.steer.w"]) < 1e-8
