@@ -34,14 +34,14 @@ energy = res["energy.total"]
 print(f"max closure residual over 10 s: {residual:.2e}")
 print(f"energy drift over 10 s: {np.ptp(energy):.2e} J (E0 = {energy[0]:.4f} J)")
 
-# %% The same mechanism with the Baumgarte ODE and the index-1 DAE (IDAS).
-runs = {"partitioning": res}
-for method in (jd.ConstraintMethod.BAUMGARTE, jd.ConstraintMethod.DAE):
+# %% The same mechanism with the Baumgarte ODE and the index-1 DAE (IDAS), all at 1e-12.
+runs = {}
+for method in jd.ConstraintMethod:
     other = jd.compile(model, constraints=method)
     runs[method.value] = other.simulate(10.0, y0={"fb.crank.phi": 1.0},
-                                        z0={"fb.crank.w": 2.0}, rtol=1e-10, atol=1e-10)
+                                        z0={"fb.crank.w": 2.0}, rtol=1e-12, atol=1e-12)
 for name, run in runs.items():
-    gap = np.abs(run["fb.crank.phi"] - res["fb.crank.phi"])[res.t <= 5.0].max()
+    gap = np.abs(run["fb.crank.phi"] - runs["partitioning"]["fb.crank.phi"])[run.t <= 5.0].max()
     resid = max(np.abs(v).max() for k, v in run.series.items() if k.startswith("residual"))
     print(f"{name:13s}: crank angle vs partitioning over 5 s {gap:.1e} rad, "
           f"max residual {resid:.1e}")

@@ -134,25 +134,31 @@ class ConstrainedSystem(System):
         return structure_report(self) + "\n" + self.constraint_report()
 
     def constraint_report(self) -> str:
-        """Plain words on what the constraint stage found (DESIGN.md §3.4)."""
+        """Plain words on what the constraint stage found and why (DESIGN.md §3.4)."""
         part, owners = self.partition, self.constraint_owners
         nc = len(part.holonomic_rows) + len(part.redundant_rows)
         lines = [f"  constraints (method: {self.method.value})"]
         if nc:
-            lines.append(f"    {nc} closure equations c(y) = 0 from " +
-                         ", ".join(dict.fromkeys(owners[i] for i in range(nc))) +
-                         f"; rank {len(part.holonomic_rows)} at the assembled configuration")
+            lines += [f"    {nc} closure equations c(y) = 0 from " +
+                      ", ".join(dict.fromkeys(owners[i] for i in range(nc))) +
+                      f"; rank {len(part.holonomic_rows)} at the assembled configuration",
+                      "    (a loop is cut at its last-declared joint that no force element "
+                      "acts on; a cut revolute gives 3 position + 2 axis equations)"]
             if part.redundant_rows:
                 lines.append(f"    {len(part.redundant_rows)} equations are redundant "
-                             "(satisfied identically or implied by the others, e.g. motion out of "
-                             "the plane of a planar loop) and dropped: rows " + ", ".join(map(str, part.redundant_rows)))
+                             "(satisfied identically or implied by the others, e.g. motion out "
+                             "of the plane of a planar loop) and dropped: rows " +
+                             ", ".join(map(str, part.redundant_rows)))
             lines.append("    dependent coordinates (solved by Newton): " +
-                         (", ".join(self.dependent_coordinates) or "none"))
+                         (", ".join(self.dependent_coordinates) or "none") +
+                         " (∂c/∂y_dep non-singular; translations and later-declared joints "
+                         "first, so the first-declared joint stays independent)")
         lines.append(f"    {len(part.velocity_rows)} independent velocity constraints A(y)·w = 0"
                      + (f" ({len(part.velocity_redundant)} redundant dropped)"
                         if part.velocity_redundant else ""))
         lines.append("    dependent speeds: " + (", ".join(self.dependent_speeds) or "none") +
-                     "; independent speeds: " + ", ".join(self.independent_speeds))
+                     "; independent speeds: " + ", ".join(self.independent_speeds) +
+                     " (driven and user-chosen speeds are kept independent)")
         lines.append("    assembled configuration: " + ", ".join(
             f"{n}={v:.6g}" for n, v in zip(self.y_names, self.y_ref)))
         lines += ["    " + line for line in str(self.integrability).splitlines()]
