@@ -29,6 +29,7 @@ def test_assembly_request_that_cannot_be_met():
 
 
 def test_initial_speeds_violating_constraints():
+    """A dependent speed that disagrees with G(y)·z is rejected, naming it and the loop."""
     system = _compile(fb=FourBar())
     with pytest.raises(jd.ModelError, match=r"initial speeds violate.*fb\.rocker\.w.*fb\.pin"):
         system.state(y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 1.0, "fb.rocker.w": 5.0})
@@ -79,6 +80,8 @@ def test_contact_without_freedom_to_roll():
 
 
 def test_constrained_speeds_must_be_joint_speeds():
+    """With constraints a user speed must be one joint speed, which is then kept independent
+    together with its coordinate."""
     with pytest.raises(jd.ModelError, match=r"single joint speed"):
         jd.compile(jd.Model.on_world(World(), fb=FourBar()),
                    speeds={"u": "fb.crank.w + fb.rocker.w"})
@@ -87,6 +90,7 @@ def test_constrained_speeds_must_be_joint_speeds():
 
 
 def test_lagrange_refuses_constraints():
+    """Lagrange's equations are implemented for trees; a loop asks for the projection."""
     with pytest.raises(jd.ModelError, match=r"Formulation\.JOURDAIN"):
         jd.compile(jd.Model.on_world(World(), fb=FourBar()),
                    formulation=jd.Formulation.LAGRANGE)
@@ -108,6 +112,7 @@ def test_driven_joints_are_not_cut():
 
 
 def test_loop_of_driven_joints_names_the_cut_joint():
+    """When every joint of the loop is driven, the cut one is named with the remedy."""
     with pytest.raises(jd.ModelError, match=r"fb\.pin closes the loop.*force elements act on its "
                                             r"axis flange"):
         jd.compile(_driven_four_bar("crank", "coupler", "rocker", "pin"))
