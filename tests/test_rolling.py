@@ -88,8 +88,9 @@ def test_upright_rolling_critical_speed(disk, ratio):
 
 
 def test_differential_drive_residuals_over_10s():
-    """Reference: two rolling contacts on one chassis; the no-slip residuals stay at round-off
-    and the lateral constraints of the two wheels on one axle are found redundant (rank 3 of
+    """Reference: two rolling contacts on one chassis (R = 0.1 m, half-track b = 0.2 m); the
+    no-slip residuals stay at round-off, the integrable combination θ = R/(2b)·(φ_R − φ_L)
+    (difference of the two rolling conditions) holds to round-off, and the lateral constraints of the two wheels on one axle are found redundant (rank 3 of
     4 velocity rows; both contact heights hold identically)."""
     system = jd.compile(jd.Model.on_world(World(), car=DifferentialDrive()))
     assert sorted(system.z_names) == ["car.left.w", "car.right.w"]
@@ -102,6 +103,8 @@ def test_differential_drive_residuals_over_10s():
     info = system.integrability
     # θ − R/(2b)·(φ_R − φ_L) = const is integrable; the other two constraints are not.
     assert (info.g, info.f, info.n_holonomic) == (2, 4, 1)
+    relation = res["car.heading.phi"] - 0.1 / 0.4 * (res["car.right.phi"] - res["car.left.phi"])
+    assert np.ptp(relation) < 1e-9 and np.ptp(res["car.heading.phi"]) > 0.1
 
 
 def test_dae_contact_force_of_upright_rolling():
