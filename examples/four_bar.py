@@ -57,8 +57,9 @@ for name, run in runs.items():
     axes[1].semilogy(run.t, np.maximum(resid, 1e-17), label=name)
 axes[1].set_ylabel("max |residual|")
 axes[1].legend(fontsize=8)
-axes[2].plot(runs["dae"].t, runs["dae"]["lambda[0]"], label="λ0: pin force along x of the coupler end")
-axes[2].plot(runs["dae"].t, runs["dae"]["lambda[1]"], label="λ1: pin force along y of the coupler end")
+for i, axis in enumerate("xy"):
+    axes[2].plot(runs["dae"].t, runs["dae"][f"lambda[{i}]"],
+                 label=f"λ{i}: pin force along {axis} of the coupler end")
 axes[2].set(xlabel="t [s]", ylabel="λ [N]")
 axes[2].legend(fontsize=8)
 fig.tight_layout()

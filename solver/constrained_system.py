@@ -15,9 +15,9 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .assembly import assemble, projector
-from .constrained import (ConstraintMethod, analyze, check_generic_rank, constraint_functions, integrability_of,
-                          multiplier_functions, one_dof_mass, partitioned_functions, speeds_for,
-                          state_expr)
+from .constrained import (ConstraintMethod, analyze, check_generic_rank, constraint_functions,
+                          integrability_of, multiplier_functions, one_dof_mass,
+                          partitioned_functions, speeds_for, state_expr)
 from .constraints import simple_coordinates
 from .dynamics import jourdain
 from .mechanics import Mechanics
@@ -181,17 +181,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     sp = speeds_for(mech, method, G, part, user_names)
     eom = jourdain(mech, sp)
     functions = _functions(mech, sp, eom, eom.zdot)
-    c_ind = eqs.c[part.holonomic_rows] if part.holonomic_rows else ca.SX(0, 1)
-    y, p = mech.kin.y, mech.params.p
-    proj_y = None
-    if method is ConstraintMethod.PARTITIONING and part.dependent_coordinates:
-        # Only closed loops need the Newton projection (an MX function); purely velocity
-        # constraints keep the plain SX f.
-        functions.update(partitioned_functions(mech, sp, eom, c_ind, part.dependent_coordinates))
-        proj_y = projector(c_ind, y, p, part.dependent_coordinates)
-    elif method is not ConstraintMethod.PARTITIONING:
-        alpha, beta = baumgarte
-        functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
+    proj_y = _method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
     functions.update(constraint_functions(mech, eqs, part, A, G, state_expr(mech, sp)))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
     _check_mass(functions["M"], part.y_ref, mech, sp)
@@ -208,6 +198,21 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             "speed_names": [r.name for r in mech.kin.rates], "simple": simple_coordinates(mech)}
     base = (formulation, names, functions, mech.params.defaults, structure)
     return ConstrainedSystem(base, method, info)
+
+
+def _method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
+                      method: ConstraintMethod, baumgarte: tuple):
+    """Add the method's f (and project, dae, multipliers); return the Newton projection of the
+    coordinates, or None when nothing is projected."""
+    c_ind = eqs.c[part.holonomic_rows] if part.holonomic_rows else ca.SX(0, 1)
+    if method is ConstraintMethod.PARTITIONING:
+        if not part.dependent_coordinates:
+            return None   # velocity constraints only: the plain SX f needs no projection
+        functions.update(partitioned_functions(mech, sp, eom, c_ind, part.dependent_coordinates))
+        return projector(c_ind, mech.kin.y, mech.params.p, part.dependent_coordinates)
+    alpha, beta = baumgarte
+    functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
+    return None
 
 
 def _check_explicit_form(functions: dict, y: np.ndarray, p: np.ndarray) -> None:

@@ -90,8 +90,9 @@ def test_upright_rolling_critical_speed(disk, ratio):
 def test_differential_drive_residuals_over_10s():
     """Reference: two rolling contacts on one chassis (R = 0.1 m, half-track b = 0.2 m); the
     no-slip residuals stay at round-off, the integrable combination θ = R/(2b)·(φ_R − φ_L)
-    (difference of the two rolling conditions) holds to round-off, and the lateral constraints of the two wheels on one axle are found redundant (rank 3 of
-    4 velocity rows; both contact heights hold identically)."""
+    (difference of the two rolling conditions) holds to round-off, and the lateral
+    constraints of the two wheels on one axle are found redundant (rank 3 of 4 velocity rows;
+    both contact heights hold identically)."""
     system = jd.compile(jd.Model.on_world(World(), car=DifferentialDrive()))
     assert sorted(system.z_names) == ["car.left.w", "car.right.w"]
     part = system.partition
