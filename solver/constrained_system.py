@@ -125,7 +125,8 @@ class ConstrainedSystem(System):
     def simulate(self, t_end: float, **options):
         """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method."""
         params = options.get("params")
-        x0 = self.state(options.pop("y0", None), options.pop("z0", None), params)
+        y0, z0, x0 = options.pop("y0", None), options.pop("z0", None), options.pop("x0", None)
+        x0 = self.state(y0, z0, params) if x0 is None else np.asarray(x0, dtype=float)
         from .simulate_dae import simulate_constrained
         return simulate_constrained(self, t_end, x0, **options)
 
