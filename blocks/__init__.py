@@ -11,6 +11,7 @@ from .actuators import LinearMotor, Motor
 from .base import (Component, Composite, Context, FlangeState, FrameState, Model, Shape,
                    param)
 from .bodies import Body, RigidBody
+from .contacts import Contact, RollingContact
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Saturation,
                           StateFeedback)
 from .errors import ModelError, SimulationError
@@ -25,11 +26,12 @@ from .world import World
 
 __all__ = [
     "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
-    "AngleSensor", "Body", "Component", "Composite", "Constant", "Context", "Coordinate",
+    "AngleSensor", "Body", "Component", "Composite", "Constant", "Contact", "Context",
+    "Coordinate",
     "CoulombFriction", "FixedRotation", "FixedTranslation", "Flange", "FlangeForce",
     "FlangeState", "Frame", "FrameSensor", "FrameState", "FreeJoint", "Joint", "LinearMotor", "Model",
     "ModelError", "Motion", "Motor", "Port", "PositionSensor", "Prismatic", "QuadraticDrag",
-    "RealInput", "RealOutput", "Revolute", "RigidBody", "RotationalSpring", "Shape",
+    "RealInput", "RealOutput", "Revolute", "RollingContact", "RigidBody", "RotationalSpring", "Shape",
     "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
     "ViscousFriction", "World", "param",
 ]

@@ -71,6 +71,13 @@ class Joint(Component):
         """Positions of the joint's 1-D flanges (axis = coordinate, support = reference 0)."""
         return {}
 
+    def closure_residual(self, R, p):
+        """Equations that vanish iff the pose (R, p) of frame_b in frame_a is reachable by this
+        joint's own motion; used when the joint is cut to close a kinematic loop."""
+        from .errors import ModelError
+        raise ModelError(f"{self.path}: a {type(self).__name__} cannot close a kinematic loop; "
+                         "rewire so that a Revolute, Prismatic or Spherical joint closes it")
+
 
 def _axis_flanges(joint, motion: Motion) -> None:
     joint.axis = Flange(joint, "axis", motion)
@@ -103,6 +110,26 @@ class Revolute(Joint):
     def flange_positions(self, q) -> dict:
         return {self.axis: q[0], self.support: 0}
 
+    def closure_residual(self, R, p):
+        # 3 position equations and 2 keeping the axis fixed: R·n ∥ n (tested on e1, e2 ⟂ n).
+        e1, e2 = _normals(self.axis_direction)
+        Rn = ca.mtimes(R, ca.DM(self.axis_direction))
+        return ca.vertcat(p, ca.dot(ca.DM(e1), Rn), ca.dot(ca.DM(e2), Rn))
+
+
+def _normals(axis) -> tuple:
+    """Two unit vectors completing the unit ``axis`` to an orthonormal basis."""
+    n = np.asarray(axis, dtype=float)
+    helper = np.eye(3)[int(np.argmin(np.abs(n)))]
+    e1 = np.cross(n, helper)
+    e1 /= np.linalg.norm(e1)
+    return e1, np.cross(n, e1)
+
+
+def _rotation_vector(R):
+    """vee((R − Rᵀ)/2): zero for R = I (small-angle orientation error)."""
+    return 0.5 * ca.vertcat(R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1])
+
 
 @dataclass(eq=False)
 class Prismatic(Joint):
@@ -125,6 +152,11 @@ class Prismatic(Joint):
 
     def flange_positions(self, q) -> dict:
         return {self.axis: q[0], self.support: 0}
+
+    def closure_residual(self, R, p):
+        # 3 orientation equations and 2 position equations across the axis.
+        e1, e2 = _normals(self.axis_direction)
+        return ca.vertcat(_rotation_vector(R), ca.dot(ca.DM(e1), p), ca.dot(ca.DM(e2), p))
 
 
 @dataclass(eq=False)
@@ -184,6 +216,9 @@ class Spherical(Joint):
     def relative_pose(self, q):
         return quaternion_rotation(q), ca.DM.zeros(3)
 
+    def closure_residual(self, R, p):
+        return p
+
     def relative_angular_velocity(self, q, w):
         return w
 
@@ -214,3 +249,6 @@ class FreeJoint(Joint):
 
     def coordinate_rates(self, q, w):
         return ca.vertcat(w[0:3], quaternion_rates(q[3:7], w[3:6]))
+
+    def closure_residual(self, R, p):
+        return ca.SX(0, 1)  # a free joint closing a loop constrains nothing

@@ -4,7 +4,10 @@ from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
 from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
+from .linkages import CrankSlider, FourBar
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
+from .wheel import DifferentialDrive, RollingDisk, Wheel
 
-__all__ = ["BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole", "CubeOnCorner",
-           "CubeOnEdge", "DoublePendulum", "NLinkPendulum", "Pendulum"]
+__all__ = ["BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole", "CrankSlider",
+           "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum", "FourBar",
+           "NLinkPendulum", "Pendulum", "RollingDisk", "Wheel"]

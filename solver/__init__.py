@@ -5,8 +5,9 @@ from .feedback import Feedback, lqr, place
 from .linear import LinearSystem, Mode
 from .linearize import linearize
 from .result import Result
+from .constrained import ConstraintMethod
 from .simulate import Method
 from .system import Formulation, System, compile
 
-__all__ = ["Feedback", "Formulation", "LinearSystem", "Method", "Mode", "Result", "System",
-           "compile", "linearize", "lqr", "place"]
+__all__ = ["ConstraintMethod", "Feedback", "Formulation", "LinearSystem", "Method", "Mode",
+           "Result", "System", "compile", "linearize", "lqr", "place"]

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from jourdain.blocks.base import Component, Composite
 from jourdain.blocks.bodies import Body
+from jourdain.blocks.contacts import Contact
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.joints import Joint
@@ -13,7 +14,7 @@ from jourdain.blocks.ports import Flange, Frame, Port, RealInput, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
-KINDS = (World, Body, Joint, FlangeForce, SignalBlock)
+KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock)
 
 
 @dataclass
@@ -28,6 +29,7 @@ class FlatModel:
     joints: list[Joint] = field(default_factory=list)
     forces: list[FlangeForce] = field(default_factory=list)
     signals: list[SignalBlock] = field(default_factory=list)
+    contacts: list[Contact] = field(default_factory=list)
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
@@ -114,7 +116,8 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
 
 def _classify(flat: FlatModel, comp: Component) -> None:
     buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
-               FlangeForce: flat.forces, SignalBlock: flat.signals}
+               FlangeForce: flat.forces, Contact: flat.contacts,
+               SignalBlock: flat.signals}
     for kind, bucket in buckets.items():
         if isinstance(comp, kind):
             bucket.append(comp)

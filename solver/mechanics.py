@@ -8,13 +8,12 @@ from dataclasses import dataclass
 import casadi as ca
 
 from jourdain.blocks.base import Component
-from jourdain.blocks.errors import ModelError
 
 from .flatten import FlatModel, flatten
 from .kinematics import Kinematics, build_kinematics, flange_state
 from .parameters import ParameterSet, instantiate
 from .signals import SignalContext
-from .topology import Topology, build_topology, describe_loop
+from .topology import Topology, build_topology
 
 
 @dataclass
@@ -56,6 +55,12 @@ class Mechanics:
     gravity: ca.SX
     bodies: list[BodyTerms]
     elements: list[FlangeTerms]
+    inst: dict = None   # component -> its parameterized copy (for the constraint hooks)
+
+    @property
+    def constrained(self) -> bool:
+        """True when cut joints or contacts add constraints (DESIGN.md §3.4)."""
+        return bool(self.topo.cut_joints or self.flat.contacts)
 
     def kinetic_energy(self) -> ca.SX:
         """T = Σ ½·m·v·v + ½·ωᵀ·I·ω (in y, ẏ)."""
@@ -81,18 +86,13 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     flat = flatten(model)
     inst, params = instantiate(flat.components, symbolic)
     topo = build_topology(flat)
-    if topo.cut_joints:
-        joint = topo.cut_joints[0]
-        raise ModelError(f"kinematic loop: {describe_loop(flat, topo, joint)} form a closed "
-                         "loop; closed loops are not supported yet, open the loop by removing "
-                         f"{joint.path}")
     kin = build_kinematics(flat, topo, inst)
     t = ca.SX.sym("t")
     ctx = SignalContext(flat, kin, inst, t)
     gravity = ca.SX(inst[flat.worlds[0]].g)
     bodies = [_body_terms(flat, kin, inst[b], b.path) for b in flat.bodies]
     elements = [_flange_terms(flat, kin, ctx, inst[e], e) for e in flat.forces]
-    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements)
+    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements, inst)
 
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:

@@ -29,6 +29,9 @@ class Result:
                     p: np.ndarray) -> "Result":
         n = t.size
         P = np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), n, axis=1)
+        fns = system.functions
+        if "project" in fns:  # closed loops: dependent coordinates from the Newton projection
+            xs = np.array(fns["project"].map(n)(xs, P))
         energy = system.energy.map(n)(xs, P)
         series = {name: xs[i] for i, name in enumerate(system.x_names)}
         series.update({name: us[i] for i, name in enumerate(system.u_names)})
@@ -38,6 +41,13 @@ class Result:
         series["energy.kinetic"], series["energy.potential"] = T, V
         series["energy.total"] = T + V
         series["power.dissipated"] = np.array(system.dissipation.map(n)(t, xs, us, P)).ravel()
+        if "residuals" in fns:  # constraint residuals c(y) and A(y)·w
+            for kind, vals in zip(("position", "velocity"), fns["residuals"].map(n)(xs, P)):
+                series.update({f"residual.{kind}[{i}]": row
+                               for i, row in enumerate(np.array(vals))})
+        if "multipliers" in fns:  # constraint forces λ (Baumgarte, DAE)
+            lam = np.array(fns["multipliers"].map(n)(t, xs, us, P))
+            series.update({f"lambda[{i}]": row for i, row in enumerate(lam)})
         return cls(t, series, xs)
 
     @property

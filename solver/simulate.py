@@ -30,7 +30,8 @@ INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-
 def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | None = None,
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-             max_steps: int = 100000, method: Method = Method.BDF) -> Result:
+             max_steps: int = 100000, method: Method = Method.BDF,
+             x0: np.ndarray | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -40,12 +41,17 @@ def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | No
     n_out / t_out : number of equally spaced output times, or the output times themselves.
     method : Method.BDF (default, stiff-safe) or Method.ADAMS (non-stiff mechanisms: chains,
         pendulums; avoids forming the Jacobian).
+    x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
+        system.
     """
     grid = _grid(t0, t_end, n_out, t_out)
-    x0, p = system.state(y0, z0), system.parameters(params)
-    # SX throughout (the interpolants enter as call nodes): CVODES then runs the expanded
-    # expression graph, about 3× faster than an MX graph wrapping the same function.
-    t, x, pp = ca.SX.sym("t"), ca.SX.sym("x", system.nx), ca.SX.sym("p", len(p))
+    x0 = system.state(y0, z0) if x0 is None else np.asarray(x0, dtype=float)
+    p = system.parameters(params)
+    # SX when possible (the interpolants enter as call nodes): CVODES then runs the expanded
+    # expression graph, about 3× faster than an MX graph wrapping the same function. MX only
+    # when f embeds a rootfinder (closed loops), which SX cannot hold.
+    sym = ca.MX if system.f.is_a("MXFunction") else ca.SX
+    t, x, pp = sym.sym("t"), sym.sym("x", system.nx), sym.sym("p", len(p))
     u = _input_expressions(system, inputs or {}, grid, t)
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
     if not isinstance(method, Method):
@@ -76,7 +82,7 @@ def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
     return np.linspace(t0, t_end, int(n_out))
 
 
-def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t: ca.SX) -> ca.SX:
+def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t):
     """u(t): constants as numbers, tables and callables as clamped linear interpolants."""
     for name in inputs:
         if name not in system.u_names:
@@ -86,11 +92,11 @@ def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t: ca.SX)
     for name in system.u_names:
         ts, vs = _samples(name, inputs.get(name, 0.0), grid)
         if ts is None:
-            entries.append(ca.SX(vs))
+            entries.append(vs + 0 * t)
             continue
         table = ca.interpolant(f"input_{len(entries)}", "linear", [ts], vs)
         entries.append(table(ca.fmin(ca.fmax(t, ts[0]), ts[-1])))
-    return ca.vertcat(*entries) if entries else ca.SX(0, 1)
+    return ca.vertcat(*entries) if entries else type(t)(0, 1)
 
 
 def _samples(name: str, spec, grid: np.ndarray):

@@ -163,7 +163,8 @@ def _by_name(values: dict, names: list[str], what: str, kind: str,
 
 
 def compile(model, speeds: dict | None = None, parameters=(),
-            formulation: Formulation = Formulation.JOURDAIN) -> System:
+            formulation: Formulation = Formulation.JOURDAIN, constraints=None,
+            baumgarte: tuple = (10.0, 10.0)) -> System:
     """Compile a model into a System.
 
     model : a jd.Model (or any Composite) holding one World.
@@ -171,10 +172,18 @@ def compile(model, speeds: dict | None = None, parameters=(),
         {"u1": "cube.edge.phi.der", "u2": "cube.edge.phi.der + cube.bearing.phi.der"}.
     parameters : names of parameters (or components) to keep symbolic, in p.
     formulation : Formulation.JOURDAIN (default) or Formulation.LAGRANGE.
+    constraints : for closed loops and contacts, a jd.ConstraintMethod (default PARTITIONING;
+        BAUMGARTE or DAE); see :mod:`jourdain.solver.constrained`.
+    baumgarte : (α, β) [1/s], the stabilization rates of the BAUMGARTE and DAE methods.
     """
     if not isinstance(formulation, Formulation):
         raise ModelError(f"formulation must be a jd.Formulation, got {formulation!r}")
     mech = build_mechanics(model, parameters)
+    if mech.constrained:
+        from .constrained import ConstraintMethod
+        from .constrained_system import compile_constrained
+        return compile_constrained(mech, speeds, formulation,
+                                   constraints or ConstraintMethod.PARTITIONING, baumgarte)
     sp = choose_speeds(mech.kin, speeds)
     eom = jourdain(mech, sp)
     zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)

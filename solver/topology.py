@@ -44,7 +44,10 @@ def build_topology(flat: FlatModel) -> Topology:
     for joint in flat.joints:
         # Rigid offsets weigh nothing so the tree never cuts them; among joints, cut the ones
         # declared last (the user's "closing" joint in the usual declaration order).
-        weight = 0.0 if not joint.COORDINATES else 1.0 + 1e-6 * flat.joints.index(joint)
+        # Joints whose axis flange drives a force element stay in the tree (their coordinate
+        # must exist), so they weigh less than bare joints.
+        weight = 0.0 if not joint.COORDINATES else \
+            1.0 + 1e-6 * flat.joints.index(joint) - 0.5 * drives_flange(flat, joint)
         graph.add_edge(flat.net_of[joint.frame_a], flat.net_of[joint.frame_b], key=joint,
                        weight=weight)
     _check_reachable(flat, graph, root)
@@ -59,9 +62,15 @@ def build_topology(flat: FlatModel) -> Topology:
     return Topology(graph, root, edges, cut)
 
 
+def drives_flange(flat: FlatModel, joint: Joint) -> bool:
+    """True when something (motor, spring, damper, sensor) acts on the joint's axis flange."""
+    flange = getattr(joint, "axis", None)
+    return flange in flat.net_of and len(flat.net_ports(flange)) > 1
+
+
 def _check_reachable(flat: FlatModel, graph: nx.MultiGraph, root: int) -> None:
     connected = nx.node_connected_component(graph, root)
-    for comp in flat.bodies + flat.joints:
+    for comp in flat.bodies + flat.joints + flat.contacts:
         frame = comp.frame_a
         if flat.net_of[frame] not in connected:
             raise ModelError(f"{comp.path} has no chain of joints to the world: its frame_a is "

@@ -1,0 +1,79 @@
+"""Planar closed-loop linkages built from 3-D revolute joints (axes along z, gravity −y). The
+loops are closed by wiring only; the compiler cuts one joint and keeps its closure equations.
+Links are uniform slender rods (mass m, length l, central inertia m·l²/12 about z)."""
+from __future__ import annotations
+
+from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, Prismatic, Revolute,
+                             RigidBody)
+
+
+def rod(m: float, l: float) -> RigidBody:
+    """Slender rod along the local x axis from the frame origin: center of mass at l/2."""
+    J = m * l**2 / 12.0
+    return RigidBody(m=m, r_cm=(l / 2, 0, 0), I=(1e-9 * J, J, J))
+
+
+class FourBar(Composite):
+    """Four-bar linkage: ground pivots A (origin) and D = (l0, 0, 0); crank AB (l1, m1),
+    coupler BC (l2, m2), rocker DC (l3, m3) [m, kg]. Coordinates ``crank.phi`` (absolute),
+    ``coupler.phi`` (relative to the crank) and ``rocker.phi`` (from the upward vertical,
+    positive counter-clockwise); the joint ``pin`` at C closes the loop. The defaults form a
+    Grashof crank-rocker (the crank turns fully)."""
+
+    def __init__(self, l0: float = 0.8, l1: float = 0.2, l2: float = 0.8, l3: float = 0.5,
+                 m1: float = 0.5, m2: float = 1.0, m3: float = 0.8):
+        super().__init__()
+        self.crank = Revolute(axis=(0, 0, 1))
+        self.coupler = Revolute(axis=(0, 0, 1))
+        self.rocker = Revolute(axis=(0, 0, 1))
+        self.pin = Revolute(axis=(0, 0, 1))
+        self.crank_rod = rod(m1, l1)
+        self.coupler_rod = rod(m2, l2)
+        self.rocker_rod = rod(m3, l3)
+        self.crank_end = FixedTranslation(r=(l1, 0, 0))
+        self.coupler_end = FixedTranslation(r=(l2, 0, 0))
+        self.rocker_end = FixedTranslation(r=(l3, 0, 0))
+        self.ground = FixedRotation(r=(l0, 0, 0), angle=1.5707963267948966)  # rocker up at 0
+        self.connect(self.crank.frame_b, self.crank_rod.frame_a)
+        self.connect(self.crank.frame_b, self.crank_end.frame_a)
+        self.connect(self.crank_end.frame_b, self.coupler.frame_a)
+        self.connect(self.coupler.frame_b, self.coupler_rod.frame_a)
+        self.connect(self.coupler.frame_b, self.coupler_end.frame_a)
+        self.connect(self.crank.frame_a, self.ground.frame_a)
+        self.connect(self.ground.frame_b, self.rocker.frame_a)
+        self.connect(self.rocker.frame_b, self.rocker_rod.frame_a)
+        self.connect(self.rocker.frame_b, self.rocker_end.frame_a)
+        self.connect(self.coupler_end.frame_b, self.pin.frame_a)
+        self.connect(self.rocker_end.frame_b, self.pin.frame_b)
+        self.expose(self.crank.frame_a, "frame_a")
+
+
+class CrankSlider(Composite):
+    """Crank-slider (piston) mechanism: crank of radius r [m] (mass m1, about the origin),
+    connecting rod of length l [m] (mass m2), slider of mass m3 [kg] on a horizontal guide
+    through the crank center. Coordinates ``crank.phi`` (absolute), ``rod.phi`` (relative to
+    the crank) and ``slider.s`` (slider position along x); the wrist pin ``wrist`` closes the
+    loop. A one-DOF mechanism: its generalized mass m_gen(φ) is System.m_gen (seed 003)."""
+
+    def __init__(self, r: float = 0.1, l: float = 0.35, m1: float = 0.4, m2: float = 0.6,
+                 m3: float = 1.0):
+        super().__init__()
+        self.crank = Revolute(axis=(0, 0, 1))
+        self.rod = Revolute(axis=(0, 0, 1))
+        self.slider = Prismatic(axis=(1, 0, 0))
+        self.wrist = Revolute(axis=(0, 0, 1))
+        self.crank_body = rod(m1, r)
+        self.rod_body = rod(m2, l)
+        self.piston = RigidBody(m=m3)
+        self.crank_end = FixedTranslation(r=(r, 0, 0))
+        self.rod_end = FixedTranslation(r=(l, 0, 0))
+        self.connect(self.crank.frame_b, self.crank_body.frame_a)
+        self.connect(self.crank.frame_b, self.crank_end.frame_a)
+        self.connect(self.crank_end.frame_b, self.rod.frame_a)
+        self.connect(self.rod.frame_b, self.rod_body.frame_a)
+        self.connect(self.rod.frame_b, self.rod_end.frame_a)
+        self.connect(self.crank.frame_a, self.slider.frame_a)
+        self.connect(self.slider.frame_b, self.piston.frame_a)
+        self.connect(self.rod_end.frame_b, self.wrist.frame_a)
+        self.connect(self.slider.frame_b, self.wrist.frame_b)
+        self.expose(self.crank.frame_a, "frame_a")

@@ -1,0 +1,240 @@
+"""Compiling a constrained model (closed loops, contacts): stage 4 (constraints) feeds stage 5
+(speeds ẏ = N(y)·G(y)·z, DESIGN.md §3.5) and one of three methods (DESIGN.md §3.7):
+
+* ``ConstraintMethod.PARTITIONING`` (default): x = (y, z) with z the independent speeds; the
+  dependent coordinates are recomputed by Newton on the closure equations wherever the
+  equations are evaluated (their integrated values only serve as first guess), so the
+  closure residual stays at the Newton tolerance; Jourdain's projection with L = ∂v/∂z.
+* ``ConstraintMethod.BAUMGARTE``: x = (y, w) with all joint speeds, multipliers eliminated,
+  constraint drift damped by Baumgarte's terms.
+* ``ConstraintMethod.DAE``: x = (y, w) and the multipliers λ algebraic, integrated by IDAS.
+
+Consistent initial states come from :mod:`.assembly`.
+"""
+from __future__ import annotations
+
+from enum import Enum
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .assembly import assemble, projector
+from .constraints import (ConstraintEquations, Partition, collect_constraints, explicit_form,
+                          numeric_rank, partition, simple_coordinates)
+from .dynamics import to_speeds
+from .integrability import classify
+from .mechanics import Mechanics
+from .multipliers import multiplier_equations
+from .speeds import Speeds, _parse, choose_speeds
+
+
+M_GEN_STEPS = 16   # continuation steps of m_gen(q)
+
+
+class ConstraintMethod(Enum):
+    """How constrained equations of motion are integrated."""
+
+    PARTITIONING = "partitioning"   # independent coordinates, dependent ones by Newton
+    BAUMGARTE = "baumgarte"         # all speeds, stabilized ODE
+    DAE = "dae"                     # all speeds, index-1 DAE with multipliers (IDAS)
+
+
+def kept_speeds(mech: Mechanics, spec: dict | None) -> tuple[list[int], list[str]]:
+    """With constraints, user speeds must each be one joint speed: they are kept independent."""
+    kin = mech.kin
+    keep, names = [], []
+    for name, text in (spec or {}).items():
+        expr = _parse(name, text, kin)
+        hits = [j for j in range(kin.w.numel()) if ca.is_equal(ca.SX(expr), kin.w[j])]
+        if not hits:
+            raise ModelError(f"speeds: '{name}' = {text!r}: with closed loops or contacts each "
+                             "generalized speed must be a single joint speed (e.g. "
+                             f"'{kin.rates[0].name}'), which is then kept independent")
+        keep.append(hits[0])
+        names.append(name)
+    return keep, names
+
+
+def constrained_speeds(mech: Mechanics, G: ca.SX, part: Partition, names: list[str]) -> Speeds:
+    """Speeds z = w_ind with w = G(y)·z and ẏ = N(y)·G(y)·z (seed 002's explicit form)."""
+    kin = mech.kin
+    rate_names = names + [kin.rates[j].name for j in part.independent_speeds[len(names):]]
+    units = [kin.rates[j].unit for j in part.independent_speeds]
+    z = ca.vertcat(*[ca.SX.sym(n) for n in rate_names])
+    w_of_z = ca.densify(ca.mtimes(G, z))
+    ydot = ca.substitute(kin.ydot, kin.w, w_of_z)
+    return Speeds(rate_names, units, z, w_of_z, ydot, kin.w[part.independent_speeds], False)
+
+
+def analyze(mech: Mechanics, spec: dict | None):
+    """Constraint equations, the assembled reference configuration and the partition."""
+    eqs = collect_constraints(mech)
+    y, p = mech.kin.y, mech.params.p
+    p0 = mech.params.defaults
+    c_fn = ca.Function("c", [y, p], [eqs.c], ["y", "p"], ["c"])
+    y_default = np.array([c.default for c in mech.kin.coordinates], dtype=float)
+    names = [c.name for c in mech.kin.coordinates]
+    y_ref = reference_assembly(c_fn, y_default, p0, simple_coordinates(mech), names,
+                               eqs.c_owner) if eqs.n_holonomic else y_default
+    keep, user_names = kept_speeds(mech, spec)
+    part = partition(mech, eqs, y_ref, p0, keep)
+    A = eqs.A[part.velocity_rows, :]
+    G = explicit_form(A, part.dependent_speeds, part.independent_speeds, mech.kin.w.numel())
+    return eqs, part, A, G, c_fn, user_names
+
+
+def reference_assembly(c_fn, y_default, p, free, names, owners, restarts: int = 8):
+    """Assemble from the coordinate defaults; if that start is singular (e.g. every link of a
+    loop stretched along one line, where Gauss–Newton cannot move), retry from reproducible
+    random perturbations of the free coordinates (±0.5) before reporting the first error."""
+    try:
+        return assemble(c_fn, y_default, p, free, names, owners)
+    except ModelError as first:
+        rng = np.random.default_rng(0)
+        for _ in range(restarts):
+            start = y_default.copy()
+            start[free] += rng.uniform(-0.5, 0.5, len(free))
+            try:
+                return assemble(c_fn, start, p, free, names, owners)
+            except ModelError:
+                continue
+        raise first
+
+
+def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, part: Partition, A, G,
+                         w_expr) -> dict:
+    """Named functions: A(y, p), G(y, p), c(y, p) and the residuals of all equations."""
+    y, p, w = mech.kin.y, mech.params.p, mech.kin.w
+    v_res = ca.substitute(ca.mtimes(eqs.A, w), w, w_expr[1])
+    return {
+        "A": ca.Function("A", [y, p], [A], ["y", "p"], ["A"]),
+        "G": ca.Function("G", [y, p], [G], ["y", "p"], ["G"]),
+        "c": ca.Function("c", [y, p], [eqs.c], ["y", "p"], ["c"]),
+        "residuals": ca.Function("residuals", [w_expr[0], p], [eqs.c, v_res],
+                                 ["x", "p"], ["position", "velocity"]),
+    }
+
+
+def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, c_fn) -> object:
+    """Seed 002's classification of the distribution ẏ = N·G·z at y_ref and nearby assembled
+    configurations (generic rank)."""
+    kin, p0 = mech.kin, mech.params.defaults
+    fields = ca.substitute(ca.mtimes(ca.jacobian(kin.ydot, kin.w), G), mech.params.p,
+                           ca.DM(p0)) if p0.size else ca.mtimes(ca.jacobian(kin.ydot, kin.w), G)
+    points = [part.y_ref] + _nearby(mech, eqs, part, c_fn, 2)
+    rows = None
+    if kin.rates_are_derivatives:
+        A_num = ca.substitute(A, mech.params.p, ca.DM(p0)) if p0.size else A
+        owners = eqs.c_owner + eqs.b_owner
+        rows = [(f"{owners[r].split(' (')[0]} (row {r})", A_num[i, :])
+                for i, r in enumerate(part.velocity_rows)]
+    return classify(fields, kin.y, points, kin.w.numel(), A.shape[0], rows,
+                    [c.name for c in kin.coordinates], [r.name for r in kin.rates])
+
+
+def check_generic_rank(mech: Mechanics, eqs, part: Partition, c_fn) -> None:
+    """The rank found at y_ref must be the generic one: a larger rank at nearby assembled
+    configurations means y_ref is a singular position, where equations look redundant that
+    are not (a four-bar assembled flat, a disk lying on its face)."""
+    A_fn = ca.Function("A_all", [mech.kin.y, mech.params.p], [eqs.A])
+    for y in _nearby(mech, eqs, part, c_fn, 2):
+        rank = numeric_rank(np.array(A_fn(y, mech.params.defaults)))
+        if rank > len(part.velocity_rows):
+            owners = ", ".join(dict.fromkeys(eqs.c_owner + eqs.b_owner))
+            raise ModelError(
+                f"the constraints of {owners} have rank {len(part.velocity_rows)} at the "
+                f"reference assembly but {rank} nearby: the reference is a singular position. "
+                "Change the joints' default geometry (e.g. a FixedRotation offset) so the "
+                "mechanism is not assembled in a dead-centre or flat position")
+
+
+def _nearby(mech: Mechanics, eqs, part: Partition, c_fn, count: int) -> list:
+    rng = np.random.default_rng(7)
+    simple = simple_coordinates(mech)
+    free_y = [i for i in simple if i not in part.dependent_coordinates]
+    out = []
+    for _ in range(count):
+        y = part.y_ref.copy()
+        y[free_y] += rng.uniform(-0.3, 0.3, len(free_y))
+        if eqs.n_holonomic:
+            try:
+                y = assemble(c_fn, y, mech.params.defaults, part.dependent_coordinates,
+                             [c.name for c in mech.kin.coordinates], eqs.c_owner)
+            except ModelError:
+                continue
+        out.append(y)
+    return out
+
+
+def partitioned_functions(mech: Mechanics, sp: Speeds, eom, c_ind, dep: list[int]) -> dict:
+    """f(t, x, u, p) with the dependent coordinates projected by Newton, and project(x, p)."""
+    y, p = mech.kin.y, mech.params.p
+    ny, nz = y.numel(), sp.z.numel()
+    proj_y = projector(c_ind, y, p, dep)
+    xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, mech.ctx.u, p],
+                       [ca.vertcat(sp.ydot, eom.zdot)])
+    t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz)
+    u, pp = ca.MX.sym("u", mech.ctx.u.numel()), ca.MX.sym("p", p.numel())
+    yc = proj_y(x[:ny], pp)
+    return {
+        "f": ca.Function("f", [t, x, u, pp], [xdot(t, yc, x[ny:], u, pp)],
+                         ["t", "x", "u", "p"], ["xdot"]),
+        "project": ca.Function("project", [x, pp], [ca.vertcat(yc, x[ny:])],
+                               ["x", "p"], ["x_projected"]),
+    }
+
+
+def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: float) -> dict:
+    """Baumgarte ODE f, the DAE (ode, alg) and the explicit multipliers, in x = (y, w)."""
+    kin, p = mech.kin, mech.params.p
+    t, u, x = mech.t, mech.ctx.u, ca.vertcat(kin.y, kin.w)
+    me = multiplier_equations(eom.M, eom.k, eom.q, A, c_ind, kin.y, kin.w, kin.ydot,
+                              alpha, beta)
+    return {
+        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(kin.ydot, me.wdot)],
+                         ["t", "x", "u", "p"], ["xdot"]),
+        "dae": ca.Function("dae", [t, x, me.lam, u, p],
+                           [ca.vertcat(kin.ydot, me.wdot_of_lam), me.alg],
+                           ["t", "x", "lambda", "u", "p"], ["ode", "alg"]),
+        "multipliers": ca.Function("multipliers", [t, x, u, p], [me.lam_explicit],
+                                   ["t", "x", "u", "p"], ["lambda"]),
+    }
+
+
+def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
+                 part: Partition) -> dict:
+    """m_gen(q, p) for one-DOF mechanisms whose speed is a coordinate rate (seed 003):
+    the 1×1 mass matrix with the other coordinates assembled from q."""
+    kin = mech.kin
+    if sp.z.numel() != 1 or not kin.rates_are_derivatives:
+        return {}
+    j = part.independent_speeds[0]
+    i = [c.name for c in kin.coordinates].index(kin.rates[j].derivative_of)
+    q, pp = ca.MX.sym("q"), ca.MX.sym("p", mech.params.p.numel())
+    y_ref = ca.DM(part.y_ref)
+    y = ca.MX(y_ref)
+    # Newton continuation from the reference assembly in M_GEN_STEPS steps keeps the
+    # reference's assembly branch for any q within ±π of it.
+    for k in range(1, M_GEN_STEPS + 1):
+        qk = y_ref[i] + k / M_GEN_STEPS * (q - y_ref[i])
+        entries = ca.vertsplit(y)  # (MX slices of empty ranges are 1×0, not 0×1)
+        entries[i] = qk
+        y = ca.vertcat(*entries)
+        y = proj_y(y, pp) if proj_y is not None else y
+    M = ca.Function("M_sx", [kin.y, mech.params.p], [eom.M])
+    return {"m_gen": ca.Function("m_gen", [q, pp], [M(y, pp)], ["q", "p"], ["m_gen"])}
+
+
+def speeds_for(mech: Mechanics, method: ConstraintMethod, G, part, names) -> Speeds:
+    """Independent speeds z (partitioning) or all joint speeds w (multiplier methods)."""
+    if method is ConstraintMethod.PARTITIONING:
+        return constrained_speeds(mech, G, part, names)
+    return choose_speeds(mech.kin, None)
+
+
+def state_expr(mech: Mechanics, sp: Speeds):
+    """(x, w(x)): the state symbol and the joint speeds it implies."""
+    x = ca.vertcat(mech.kin.y, sp.z)
+    return x, to_speeds(mech.kin.w, mech, sp)

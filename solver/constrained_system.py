@@ -1,0 +1,232 @@
+"""The compiled constrained System: everything a System has, plus the constraint functions
+A(y, p) (independent rows, in the joint speeds w), G(y, p) (A·G = 0, w = G·z), c(y, p) (all
+closure equations), residuals(x, p), the assembled reference configuration, the partition into
+dependent and independent coordinates and speeds, and seed 002's classification.
+
+Extra functions by method: ``project(x, p)`` (partitioning: the dependent coordinates by
+Newton), ``dae`` and ``multipliers`` (Baumgarte and DAE: constraint forces λ), ``m_gen(q, p)``
+for one-DOF mechanisms (seed 003).
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .assembly import assemble, projector
+from .constrained import (ConstraintMethod, analyze, check_generic_rank, constraint_functions,
+                          integrability_of, multiplier_functions, one_dof_mass,
+                          partitioned_functions, speeds_for, state_expr)
+from .constraints import simple_coordinates
+from .dynamics import jourdain
+from .mechanics import Mechanics
+from .system import Formulation, Structure, System, _by_name, _functions, _names, _unknown
+
+
+class ConstrainedSystem(System):
+    """A System with constraints; x = (y, z) (partitioning) or x = (y, w) (Baumgarte, DAE)."""
+
+    def __init__(self, base: tuple, method: ConstraintMethod, info: dict):
+        super().__init__(*base)
+        self.method = method
+        self.y_ref: np.ndarray = info["y_ref"]
+        self.partition = info["partition"]
+        self._classify = info["integrability"]
+        self._integrability = None
+        self.constraint_owners: list[str] = info["owners"]
+        self.speed_names: list[str] = info["speed_names"]      # all joint speeds w
+        self.dependent_coordinates = [self.y_names[i] for i in self.partition.dependent_coordinates]
+        self.dependent_speeds = [self.speed_names[j] for j in self.partition.dependent_speeds]
+        self.independent_speeds = [self.speed_names[j]
+                                   for j in self.partition.independent_speeds]
+        self._simple = info["simple"]
+
+    @property
+    def integrability(self):
+        """Seed 002's classification (computed on first use: the Lie brackets take time)."""
+        if self._integrability is None:
+            self._integrability = self._classify()
+        return self._integrability
+
+    @property
+    def f_dof(self) -> int:
+        """Position DOF f (seed 002)."""
+        return self.integrability.f
+
+    @property
+    def g_dof(self) -> int:
+        """Velocity DOF g (seed 002)."""
+        return self.integrability.g
+
+    # ---- consistent initial states -----------------------------------------------------
+    def assemble(self, y0: dict | None = None, params: dict | None = None) -> np.ndarray:
+        """Coordinates satisfying the closure equations: those given in ``y0`` are held fixed
+        (dependent ones only serve as guesses), the others start from the reference assembly."""
+        y0 = y0 or {}
+        y = _by_name(y0, self.y_names, "y0", "coordinate", self.y_ref)
+        p = self.parameters(params)
+        if not np.array(self.c(y, p)).size:
+            return y
+        dep = set(self.partition.dependent_coordinates)
+        free = [i for i in self._simple if self.y_names[i] not in y0 or i in dep]
+        fixed = [i for i in range(len(y)) if i not in free]
+        # Continuation from the reference assembly in steps of at most 0.2 (rad or m), so
+        # Newton stays on the reference's assembly branch (no flipped elbow).
+        steps = int(np.ceil(np.abs(y[fixed] - self.y_ref[fixed]).max(initial=0.0) / 0.2))
+        current = self.y_ref.copy()
+        for k in range(1, steps + 1):
+            current[fixed] = self.y_ref[fixed] + k / steps * (y[fixed] - self.y_ref[fixed])
+            try:
+                current = assemble(self.c, current, p, free, self.y_names,
+                                   self.constraint_owners)
+            except ModelError as exc:
+                wanted = ", ".join(f"{self.y_names[i]} = {y[i]:.6g}" for i in fixed)
+                raise ModelError(f"{exc} [on the way from the reference assembly to the "
+                                 f"requested {wanted}]") from exc
+        if steps:
+            return current
+        return assemble(self.c, y, p, free, self.y_names, self.constraint_owners)
+
+    def state(self, y0: dict | None = None, z0: dict | None = None,
+              params: dict | None = None) -> np.ndarray:
+        """x0 from independent coordinates and speeds by name; the rest is assembled. Given
+        dependent speeds must agree with the constraints."""
+        y = self.assemble(y0, params)
+        p = self.parameters(params)
+        z0 = dict(z0 or {})
+        known = self.z_names + [n for n in self.speed_names if n not in self.z_names]
+        for name in z0:
+            if name not in known:
+                raise ModelError(_unknown("z0", name, known) + " (a speed name is expected)")
+        z_ind = np.array([float(z0.get(n, 0.0)) for n in self._independent_keys()])
+        w = np.array(self.G(y, p)).dot(z_ind).ravel()
+        self._check_speeds(z0, w)
+        if self.method is ConstraintMethod.PARTITIONING:
+            return np.concatenate([y, z_ind])
+        return np.concatenate([y, w])
+
+    def _independent_keys(self) -> list[str]:
+        if self.method is ConstraintMethod.PARTITIONING:
+            return self.z_names
+        return self.independent_speeds
+
+    def _check_speeds(self, z0: dict, w: np.ndarray) -> None:
+        for name, value in z0.items():
+            if name in self.speed_names:
+                j = self.speed_names.index(name)
+                if abs(w[j] - float(value)) > 1e-9 * max(1.0, abs(float(value))):
+                    raise ModelError(
+                        f"initial speeds violate the constraints: {name} = {float(value):.6g} "
+                        f"but the constraints of {', '.join(dict.fromkeys(self.constraint_owners))}"
+                        f" require {w[j]:.6g} given the independent speeds "
+                        f"{', '.join(self._independent_keys())}; give only those")
+
+    def simulate(self, t_end: float, **options):
+        """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method."""
+        params = options.get("params")
+        y0, z0, x0 = options.pop("y0", None), options.pop("z0", None), options.pop("x0", None)
+        x0 = self.state(y0, z0, params) if x0 is None else np.asarray(x0, dtype=float)
+        from .simulate_dae import simulate_constrained
+        return simulate_constrained(self, t_end, x0, **options)
+
+    def report(self) -> str:
+        from .report import structure_report
+        return structure_report(self) + "\n" + self.constraint_report()
+
+    def constraint_report(self) -> str:
+        """Plain words on what the constraint stage found and why (DESIGN.md §3.4)."""
+        part, owners = self.partition, self.constraint_owners
+        nc = len(part.holonomic_rows) + len(part.redundant_rows)
+        lines = [f"  constraints (method: {self.method.value})"]
+        if nc:
+            lines += [f"    {nc} closure equations c(y) = 0 from " +
+                      ", ".join(dict.fromkeys(owners[i] for i in range(nc))) +
+                      f"; rank {len(part.holonomic_rows)} at the assembled configuration",
+                      "    (a loop is cut at its last-declared joint that no force element "
+                      "acts on; a cut revolute gives 3 position + 2 axis equations)"]
+            if part.redundant_rows:
+                lines.append(f"    {len(part.redundant_rows)} equations are redundant "
+                             "(satisfied identically or implied by the others, e.g. motion out "
+                             "of the plane of a planar loop) and dropped: rows " +
+                             ", ".join(map(str, part.redundant_rows)))
+            lines.append("    dependent coordinates (solved by Newton): " +
+                         (", ".join(self.dependent_coordinates) or "none") +
+                         " (∂c/∂y_dep non-singular; translations and later-declared joints "
+                         "first, so the first-declared joint stays independent)")
+        lines.append(f"    {len(part.velocity_rows)} independent velocity constraints A(y)·w = 0"
+                     + (f" ({len(part.velocity_redundant)} redundant dropped)"
+                        if part.velocity_redundant else ""))
+        lines.append("    dependent speeds: " + (", ".join(self.dependent_speeds) or "none") +
+                     "; independent speeds: " + ", ".join(self.independent_speeds) +
+                     " (driven and user-chosen speeds are kept independent)")
+        lines.append("    assembled configuration: " + ", ".join(
+            f"{n}={v:.6g}" for n, v in zip(self.y_names, self.y_ref)))
+        lines += ["    " + line for line in str(self.integrability).splitlines()]
+        return "\n".join(lines)
+
+
+def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formulation,
+                        method: ConstraintMethod, baumgarte: tuple) -> ConstrainedSystem:
+    """Stages 4–8 for a model with cut joints or contacts."""
+    if formulation is not Formulation.JOURDAIN:
+        raise ModelError("closed loops and contacts need Formulation.JOURDAIN (the projection "
+                         "onto the constrained speeds); Lagrange's equations here are for trees")
+    if not isinstance(method, ConstraintMethod):
+        raise ModelError(f"constraints must be a jd.ConstraintMethod, got {method!r}")
+    eqs, part, A, G, c_fn, user_names = analyze(mech, speeds)
+    check_generic_rank(mech, eqs, part, c_fn)
+    if method is not ConstraintMethod.PARTITIONING and user_names:
+        raise ModelError("speeds: user-chosen speeds apply to ConstraintMethod.PARTITIONING; the "
+                         "Baumgarte and DAE methods integrate all joint speeds")
+    sp = speeds_for(mech, method, G, part, user_names)
+    eom = jourdain(mech, sp)
+    functions = _functions(mech, sp, eom, eom.zdot)
+    proj_y = _method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
+    functions.update(constraint_functions(mech, eqs, part, A, G, state_expr(mech, sp)))
+    functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
+    _check_mass(functions["M"], part.y_ref, mech, sp)
+    _check_explicit_form(functions, part.y_ref, mech.params.defaults)
+    names = _names(mech, sp)
+    structure = Structure(
+        [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
+        [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
+        [c.unit for c in mech.kin.coordinates], sp.units,
+        [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_w))],
+        mech.params.constants, mech.params.units)
+    info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
+            "integrability": lambda: integrability_of(mech, eqs, part, A, G, c_fn),
+            "speed_names": [r.name for r in mech.kin.rates], "simple": simple_coordinates(mech)}
+    base = (formulation, names, functions, mech.params.defaults, structure)
+    return ConstrainedSystem(base, method, info)
+
+
+def _method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
+                      method: ConstraintMethod, baumgarte: tuple):
+    """Add the method's f (and project, dae, multipliers); return the Newton projection of the
+    coordinates, or None when nothing is projected."""
+    c_ind = eqs.c[part.holonomic_rows] if part.holonomic_rows else ca.SX(0, 1)
+    if method is ConstraintMethod.PARTITIONING:
+        if not part.dependent_coordinates:
+            return None   # velocity constraints only: the plain SX f needs no projection
+        functions.update(partitioned_functions(mech, sp, eom, c_ind, part.dependent_coordinates))
+        return projector(c_ind, mech.kin.y, mech.params.p, part.dependent_coordinates)
+    alpha, beta = baumgarte
+    functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
+    return None
+
+
+def _check_explicit_form(functions: dict, y: np.ndarray, p: np.ndarray) -> None:
+    """A·G = 0 (seed 002), checked numerically at the assembled configuration."""
+    A, G = np.array(functions["A"](y, p)), np.array(functions["G"](y, p))
+    if A.size and np.abs(A @ G).max() > 1e-9 * max(1.0, np.abs(A).max() * np.abs(G).max()):
+        raise ModelError("internal error: the explicit form G violates A·G = 0 at the assembled "
+                         f"configuration (max |A·G| = {np.abs(A @ G).max():.3g}); please report")
+
+
+def _check_mass(M: ca.Function, y_ref: np.ndarray, mech: Mechanics, sp) -> None:
+    mass = np.array(M(y_ref, mech.params.defaults))
+    if mass.size and np.linalg.eigvalsh(0.5 * (mass + mass.T))[0] <= \
+            1e-12 * max(1.0, np.abs(mass).max()):
+        raise ModelError("the mass matrix of the speeds " + ", ".join(sp.names) + " is singular "
+                         "at the assembled configuration: a speed moves no mass; attach bodies")

@@ -1,0 +1,208 @@
+"""Stage 4, constraints (DESIGN.md §3.4, seed 002): holonomic closure equations c(y) = 0 of
+the cut joints and contacts, velocity constraints of the contacts, their rank analysis at an
+assembled configuration and the partition into dependent and independent coordinates and speeds.
+
+All velocity constraints are written in the joint speeds w (ẏ = N(y)·w, w = ẏ for scalar
+joints):  A(y)·w = 0 with A = [C(y)·N(y); B(y)], C = ∂c/∂y, B·w the contacts' slip velocities.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .mechanics import Mechanics
+from .topology import describe_loop, drives_flange
+
+RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
+
+
+@dataclass
+class ConstraintEquations:
+    """Every constraint equation before the rank analysis, with its owner for messages."""
+
+    c: ca.SX                 # holonomic residuals c(y, p)
+    c_owner: list[str]       # per row: the cut joint (with its loop) or the contact
+    b: ca.SX                 # velocity constraints B(y)·w (in y, w, p)
+    b_owner: list[str]
+    A: ca.SX                 # [C·N; B]: all rows in the joint speeds w
+
+    @property
+    def n_holonomic(self) -> int:
+        return self.c.numel()
+
+
+def collect_constraints(mech: Mechanics) -> ConstraintEquations:
+    """Closure equations of the cut joints and the contacts' hook equations."""
+    kin, flat = mech.kin, mech.flat
+    c_rows, c_owner, b_rows, b_owner = [], [], [], []
+    for joint in mech.topo.cut_joints:
+        if drives_flange(flat, joint):
+            raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
+                             " and is cut, but force elements act on its axis flange; move them "
+                             "to another joint of the loop")
+        fa, fb = kin.frames[flat.net_of[joint.frame_a]], kin.frames[flat.net_of[joint.frame_b]]
+        R = ca.mtimes(fa.R.T, fb.R)
+        p = ca.mtimes(fa.R.T, fb.r - fa.r)
+        rows = ca.SX(mech.inst[joint].closure_residual(R, p))
+        c_rows.append(rows)
+        c_owner += [f"{joint.path} (closing the loop {describe_loop(flat, mech.topo, joint)})"
+                    ] * rows.numel()
+    for contact in flat.contacts:
+        frame = kin.frames[flat.net_of[contact.frame_a]]
+        hol, vel = (ca.SX(h) for h in (mech.inst[contact].holonomic(frame),
+                                       mech.inst[contact].velocity(frame)))
+        c_rows.append(hol)
+        c_owner += [contact.path] * hol.numel()
+        b_rows.append(vel)
+        b_owner += [contact.path] * vel.numel()
+    c = ca.vertcat(*c_rows) if c_rows else ca.SX(0, 1)
+    b = ca.vertcat(*b_rows) if b_rows else ca.SX(0, 1)
+    N = ca.jacobian(kin.ydot, kin.w)
+    A = ca.vertcat(ca.mtimes(ca.jacobian(c, kin.y), N), ca.jacobian(b, kin.w))
+    return ConstraintEquations(c, c_owner, b, b_owner, A)
+
+
+def numeric_rank(mat: np.ndarray) -> int:
+    """Rank by singular values relative to max(1, σ_max)."""
+    if mat.size == 0:
+        return 0
+    sv = np.linalg.svd(mat, compute_uv=False)
+    return int(np.sum(sv > RANK_TOL * max(1.0, sv[0] if sv.size else 1.0)))
+
+
+def independent_rows(mat: np.ndarray) -> list[int]:
+    """Rows kept in order when each raises the rank (the first of equal rows is kept)."""
+    kept: list[int] = []
+    for i in range(mat.shape[0]):
+        if numeric_rank(mat[kept + [i]]) > len(kept):
+            kept.append(i)
+    return kept
+
+
+def pick_columns(mat: np.ndarray, order: list[int], count: int) -> list[int]:
+    """``count`` columns taken greedily in ``order`` while each raises the rank of the pick."""
+    picked: list[int] = []
+    for j in order:
+        if len(picked) == count:
+            break
+        if numeric_rank(mat[:, picked + [j]]) > len(picked):
+            picked.append(j)
+    return picked
+
+
+@dataclass
+class Partition:
+    """The outcome of the rank analysis at an assembled configuration y_ref."""
+
+    y_ref: np.ndarray
+    holonomic_rows: list[int]      # independent rows of c
+    redundant_rows: list[int]      # rows of c implied by the others (consistent at y_ref)
+    velocity_rows: list[int]       # independent rows of A (holonomic rows first)
+    velocity_redundant: list[int]  # rows of A implied by the others
+    dependent_coordinates: list[int]
+    dependent_speeds: list[int]
+    independent_speeds: list[int]
+
+
+def _preference(units: list[str], translational: str) -> list[int]:
+    """Dependent candidates: translational entries first (a position or velocity is the natural
+    unknown of a contact or slider), then the later-declared ones, so the first-declared joint
+    (the crank of a linkage) stays independent."""
+    idx = list(range(len(units)))[::-1]
+    return [i for i in idx if units[i] == translational] + \
+        [i for i in idx if units[i] != translational]
+
+
+def simple_coordinates(mech: Mechanics) -> list[int]:
+    """Coordinates whose rate is one joint speed (ẏ_i = w_j), the candidates for dependent
+    coordinates: Newton on them leaves the quaternions untouched."""
+    N = ca.jacobian(mech.kin.ydot, mech.kin.w)
+    simple = []
+    for i in range(mech.kin.y.numel()):
+        row = N[i, :]
+        if row.nnz() != 1 or not row.nz[0].is_constant() or float(row.nz[0]) != 1.0:
+            continue
+        simple.append(i)
+    return simple
+
+
+def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: np.ndarray,
+              keep_speeds: list[int]) -> Partition:
+    """Rank analysis at y_ref: independent equations, dependent coordinates and speeds.
+
+    keep_speeds : joint speeds the user chose as generalized speeds (kept independent).
+    """
+    y, pp = mech.kin.y, mech.params.p
+    C = np.array(ca.Function("C", [y, pp], [ca.jacobian(eqs.c, y)])(y_ref, p))
+    A = np.array(ca.Function("A", [y, pp], [eqs.A])(y_ref, p))
+    rows, vrows = independent_rows(C), independent_rows(A)
+    dep_y = _dependent_coordinates(mech, eqs, C[rows], rows, keep_speeds)
+    dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
+    indep = [j for j in range(A.shape[1]) if j not in dep_w]
+    indep = [j for j in keep_speeds] + [j for j in indep if j not in keep_speeds]
+    red = [i for i in range(C.shape[0]) if i not in rows]
+    vred = [i for i in range(A.shape[0]) if i not in vrows]
+    return Partition(y_ref, rows, red, vrows, vred, dep_y, dep_w, indep)
+
+
+def _dependent_coordinates(mech: Mechanics, eqs, C: np.ndarray, rows: list,
+                           keep_speeds: list[int]) -> list[int]:
+    """One coordinate per independent closure equation, with a non-singular ∂c/∂y_dep."""
+    kin = mech.kin
+    names_y = [c.name for c in kin.coordinates]
+    kept_y = [names_y.index(kin.rates[j].derivative_of) for j in keep_speeds
+              if kin.rates[j].derivative_of in names_y]
+    simple = simple_coordinates(mech)
+    candidates = [i for i in _preference([c.unit for c in kin.coordinates], "m")
+                  if i in simple and i not in kept_y]
+    dep_y = pick_columns(C, candidates, len(rows))
+    if len(dep_y) < len(rows):
+        raise ModelError("the closure equations of " + _owners(eqs.c_owner, rows) +
+                         " cannot be solved for joint coordinates at the assembled "
+                         "configuration (a singular position of the mechanism); assemble it "
+                         "in a non-singular configuration")
+    return dep_y
+
+
+def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
+                      keep_speeds: list[int]) -> list[int]:
+    """One joint speed per independent velocity constraint, with a non-singular A_dep."""
+    kin = mech.kin
+    owners = _owners(eqs.c_owner + eqs.b_owner, vrows)
+    # Speeds of driven joints (a motor or damper on the axis flange) are the last candidates:
+    # the inputs then act on generalized speeds directly.
+    driven = [j for j, r in enumerate(kin.rates) if drives_flange(mech.flat, r.joint)]
+    order = [j for j in _preference([r.unit for r in kin.rates], "m/s") if j not in keep_speeds]
+    order = [j for j in order if j not in driven] + [j for j in order if j in driven]
+    dep_w = pick_columns(A, order, len(vrows))
+    if len(dep_w) < len(vrows):
+        raise ModelError("the speeds chosen as generalized speeds (" +
+                         ", ".join(kin.rates[j].name for j in keep_speeds) +
+                         ") are not independent under the constraints of " + owners +
+                         "; choose others")
+    if len(dep_w) == A.shape[1]:
+        raise ModelError("the constraints of " + owners + " leave the mechanism no freedom of "
+                         "motion (every speed is determined); a contact needs a body free to "
+                         "roll and turn, e.g. on a FreeJoint or on joints for position, "
+                         "heading and spin")
+    return dep_w
+
+
+def _owners(owners: list[str], rows) -> str:
+    return ", ".join(dict.fromkeys(owners[i] for i in rows))
+
+
+def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
+    """G(y) with A·G = 0 (seed 002): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
+    A_dep, A_ind = A[:, dep], A[:, indep]
+    W_dep = -ca.solve(A_dep, A_ind) if dep else ca.SX(0, len(indep))
+    G = ca.SX.zeros(n, len(indep))
+    for k, j in enumerate(indep):
+        G[j, k] = 1
+    for k, j in enumerate(dep):
+        G[j, :] = W_dep[k, :]
+    return G

@@ -1,0 +1,49 @@
+"""Consumer: simulation of constrained systems. Partitioning and Baumgarte are ODEs for CVODES
+(:mod:`.simulate`); the DAE method integrates x = (y, w) with the multipliers λ algebraic by
+IDAS (SUNDIALS), starting from the λ that the acceleration-level constraint gives at x0."""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import SimulationError
+
+from .constrained import ConstraintMethod
+from .result import Result
+from .simulate import Method, _grid, _input_expressions, simulate
+
+
+def simulate_constrained(system, t_end: float, x0: np.ndarray, inputs: dict | None = None,
+                         params: dict | None = None, t0: float = 0.0, n_out: int = 501,
+                         t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
+                         max_steps: int = 100000, method: Method = Method.BDF) -> Result:
+    """Integrate a ConstrainedSystem from the assembled state x0 (see ``simulate``)."""
+    if system.method is not ConstraintMethod.DAE:
+        return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
+                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
+                        method=method)
+    grid = _grid(t0, t_end, n_out, t_out)
+    p = system.parameters(params)
+    t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
+    u = _input_expressions(system, inputs or {}, grid, t)
+    u_fn = ca.Function("u_of_t", [t], [u])
+    lam = ca.SX.sym("lambda", system.dae.size1_in(2))
+    pp = ca.SX.sym("p", len(p))
+    ode, alg = system.dae(t, x, lam, u, pp)
+    dae = {"t": t, "x": x, "z": lam, "p": pp, "ode": ode, "alg": alg}
+    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
+    u0 = np.array(u_fn(grid[0])).ravel()
+    lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
+    try:
+        sol = integ(x0=x0, z0=lam0, p=p)
+    except RuntimeError as exc:
+        raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
+                              "ConstraintMethod.PARTITIONING or looser tolerances") from exc
+    xs = np.array(sol["xf"])
+    us = np.array(u_fn.map(len(grid))(grid))
+    res = Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+    zs = np.array(sol["zf"])
+    for i in range(zs.shape[0]):
+        res.series[f"lambda[{i}]"] = zs[i]
+    return res

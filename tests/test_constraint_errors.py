@@ -1,0 +1,118 @@
+"""Bad input to the constraint stage: each a ModelError naming the parts involved (DESIGN.md
+§5)."""
+import numpy as np
+import pytest
+
+import jourdain as jd
+from jourdain.blocks import (Composite, FixedTranslation, Prismatic, Revolute, RigidBody,
+                             RollingContact, World)
+from jourdain.library import FourBar
+from jourdain.library.wheel import disk_inertia
+
+
+def _compile(**children):
+    return jd.compile(jd.Model.on_world(World(), **children))
+
+
+def test_loop_that_cannot_close():
+    """A ground link longer than the three other links together: no assembly exists."""
+    with pytest.raises(jd.ModelError, match=r"assembly failed.*fb\.pin.*closing the loop"):
+        _compile(fb=FourBar(l0=2.0, l1=0.2, l2=0.8, l3=0.5))
+
+
+def test_assembly_request_that_cannot_be_met():
+    """A non-Grashof four-bar whose crank cannot point away from the rocker pivot: the
+    message names the loop and the coordinate held fixed."""
+    system = _compile(fb=FourBar(l0=1.0, l1=0.5, l2=0.6, l3=0.5))
+    with pytest.raises(jd.ModelError, match=r"fb\.pin.*fb\.crank\.phi = 3\.14"):
+        system.state(y0={"fb.crank.phi": np.pi})
+
+
+def test_initial_speeds_violating_constraints():
+    """A dependent speed that disagrees with G(y)·z is rejected, naming it and the loop."""
+    system = _compile(fb=FourBar())
+    with pytest.raises(jd.ModelError, match=r"initial speeds violate.*fb\.rocker\.w.*fb\.pin"):
+        system.state(y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 1.0, "fb.rocker.w": 5.0})
+    consistent = system.state(y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 1.0})
+    assert consistent.size == 4
+
+
+class _Cart(Composite):
+    """A cart on a rail carrying a spinning disk whose hub sits at height ``hub`` [m]; the
+    contact has radius R [m]. ``rail=False`` fixes the axle to the ground."""
+
+    def __init__(self, hub: float, R: float, rail: bool = True):
+        super().__init__()
+        if rail:
+            self.rail = Prismatic(axis=(1, 0, 0))
+        self.hub = FixedTranslation(r=(0, hub, 0))
+        self.spin = Revolute(axis=(0, 0, -1))
+        self.disk = RigidBody(m=1.0, I=disk_inertia(1.0, R))
+        self.contact = RollingContact(R=R)
+        if rail:
+            self.connect(self.rail.frame_b, self.hub.frame_a)
+            self.expose(self.rail.frame_a, "frame_a")
+        else:
+            self.expose(self.hub.frame_a, "frame_a")
+        self.connect(self.hub.frame_b, self.spin.frame_a)
+        self.connect(self.spin.frame_b, self.disk.frame_a)
+        self.connect(self.spin.frame_b, self.contact.frame_a)
+
+
+def test_cart_rolls_consistently():
+    """Control case: hub height = radius: the height equation is redundant and consistent,
+    the no-slip along the rail couples s and φ (s = R·φ, integrable)."""
+    system = _compile(cart=_Cart(hub=0.3, R=0.3))
+    assert system.integrability.holonomic and system.integrability.g == 1
+
+
+def test_redundant_and_inconsistent_contact_height():
+    """Hub 0.3 m above ground, disk radius 0.25 m: the contact height equation is redundant
+    (no coordinate changes it) and inconsistent (it is 0.05 m, never 0)."""
+    with pytest.raises(jd.ModelError, match=r"assembly failed.*cart\.contact"):
+        _compile(cart=_Cart(hub=0.3, R=0.25))
+
+
+def test_contact_without_freedom_to_roll():
+    """A disk on a fixed axle can only spin, and no-slip forbids spinning in place."""
+    with pytest.raises(jd.ModelError, match=r"cart\.contact.*no freedom of motion"):
+        _compile(cart=_Cart(hub=0.3, R=0.3, rail=False))
+
+
+def test_constrained_speeds_must_be_joint_speeds():
+    """With constraints a user speed must be one joint speed, which is then kept independent
+    together with its coordinate."""
+    with pytest.raises(jd.ModelError, match=r"single joint speed"):
+        jd.compile(jd.Model.on_world(World(), fb=FourBar()),
+                   speeds={"u": "fb.crank.w + fb.rocker.w"})
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar()), speeds={"u": "fb.rocker.w"})
+    assert system.z_names == ["u"] and "fb.rocker.phi" not in system.dependent_coordinates
+
+
+def test_lagrange_refuses_constraints():
+    """Lagrange's equations are implemented for trees; a loop asks for the projection."""
+    with pytest.raises(jd.ModelError, match=r"Formulation\.JOURDAIN"):
+        jd.compile(jd.Model.on_world(World(), fb=FourBar()),
+                   formulation=jd.Formulation.LAGRANGE)
+
+
+def _driven_four_bar(*joints):
+    from jourdain.blocks import ViscousFriction
+    model = jd.Model.on_world(World(), fb=FourBar())
+    for name in joints:
+        damper = model.add(f"damper_{name}", ViscousFriction(d=0.1))
+        model.connect(damper.flange_b, getattr(model.fb, name).axis)
+    return model
+
+
+def test_driven_joints_are_not_cut():
+    """A damper on the pin keeps the pin in the spanning tree: another joint closes the loop."""
+    system = jd.compile(_driven_four_bar("pin"))
+    assert "fb.rocker (closing the loop" in system.report()
+
+
+def test_loop_of_driven_joints_names_the_cut_joint():
+    """When every joint of the loop is driven, the cut one is named with the remedy."""
+    with pytest.raises(jd.ModelError, match=r"fb\.pin closes the loop.*force elements act on its "
+                                            r"axis flange"):
+        jd.compile(_driven_four_bar("crank", "coupler", "rocker", "pin"))
