@@ -9,11 +9,15 @@
     gain = jd.lqr(linear, Q, R)            # python-control LQR with named rows/columns
 """
 from jourdain.blocks import Composite, Model, ModelError, SimulationError
-from jourdain.solver import (ConstraintMethod, Feedback, Formulation, LinearSystem, Method,
-                             Result, System, compile, linearize, lqr, place)
+from jourdain.solver import (Collocation, ConstraintMethod, Feedback, Formulation, FreeTime,
+                             Inputs, Integrator, LinearSystem, Method, MultipleShooting,
+                             OptimizationError, Result, Scheme, Solution, System,
+                             TrajectoryProblem, compile, linearize, lqr, place)
 
 __version__ = "0.1.0"
 
-__all__ = ["Composite", "ConstraintMethod", "Feedback", "Formulation", "LinearSystem", "Method",
-           "Model", "ModelError", "Result", "SimulationError", "System", "compile", "linearize",
-           "lqr", "place", "__version__"]
+__all__ = ["Collocation", "Composite", "ConstraintMethod", "Feedback", "Formulation", "FreeTime",
+           "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
+           "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
+           "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
+           "__version__"]

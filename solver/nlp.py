@@ -1,0 +1,110 @@
+"""The nonlinear program behind a trajectory problem: named blocks of decision variables and of
+constraints, assembled for IPOPT, and the named diagnosis of a failed solve.
+
+Decision vector w: the variable blocks in the order a transcription creates them (documented
+in :mod:`jourdain.solver.transcription`). Constraint vector g: the constraint blocks in the
+order they are added, lbg ≤ g(w) ≤ ubg. Every row of w and g carries a readable label, e.g.
+``dynamics cartpole.hinge.phi, interval 12`` or ``final cartpole.slider.s``, so a failure can
+be reported by name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+
+
+@dataclass
+class Block:
+    """One named block of rows: where it sits in w or g and a label for each row."""
+
+    name: str
+    start: int
+    labels: list[str]
+
+
+class NLP:
+    """Accumulates decision variables (with bounds and guesses) and constraints.
+
+    sym : ca.SX (everything inlined, fastest for IPOPT) or ca.MX (needed when the transcription
+        calls functions that have no SX form, such as a CVODES integrator).
+    """
+
+    def __init__(self, sym=ca.SX):
+        self.sym = sym
+        self.w, self.lbw, self.ubw, self.w0 = [], [], [], []
+        self.g, self.lbg, self.ubg = [], [], []
+        self.var_blocks: list[Block] = []
+        self.con_blocks: list[Block] = []
+        self._nw = self._ng = 0
+
+    def variable(self, name: str, labels: list[str], lower, upper, guess):
+        """A column of len(labels) decision variables with bounds and initial guess."""
+        n = len(labels)
+        v = self.sym.sym(name, n)
+        self.w.append(v)
+        self.lbw.append(np.broadcast_to(np.asarray(lower, float), (n,)))
+        self.ubw.append(np.broadcast_to(np.asarray(upper, float), (n,)))
+        self.w0.append(np.broadcast_to(np.asarray(guess, float), (n,)))
+        self.var_blocks.append(Block(name, self._nw, list(labels)))
+        self._nw += n
+        return v
+
+    def constraint(self, name: str, expr, labels: list[str], lower=0.0, upper=0.0) -> None:
+        """lower ≤ expr ≤ upper, one label per row of expr."""
+        n = expr.numel()
+        assert n == len(labels), f"{name}: {n} rows but {len(labels)} labels"
+        self.g.append(ca.vec(expr))
+        self.lbg.append(np.broadcast_to(np.asarray(lower, float), (n,)))
+        self.ubg.append(np.broadcast_to(np.asarray(upper, float), (n,)))
+        self.con_blocks.append(Block(name, self._ng, list(labels)))
+        self._ng += n
+
+    # ---- assembled -------------------------------------------------------------------------
+    def vector(self):
+        return ca.vertcat(*self.w)
+
+    def arrays(self) -> dict:
+        cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0)  # noqa: E731
+        return {"lbx": cat(self.lbw), "ubx": cat(self.ubw), "x0": cat(self.w0),
+                "lbg": cat(self.lbg), "ubg": cat(self.ubg)}
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """(number of decision variables, number of constraints)."""
+        return self._nw, self._ng
+
+    def check_bounds(self) -> list[str]:
+        """Rows whose lower bound exceeds the upper bound: infeasible before any iteration."""
+        arr = self.arrays()
+        bad = []
+        for blocks, lo, hi in ((self.var_blocks, arr["lbx"], arr["ubx"]),
+                               (self.con_blocks, arr["lbg"], arr["ubg"])):
+            rows = np.flatnonzero(lo > hi)
+            bad += [f"{_label(blocks, r)}: lower {lo[r]:.6g} > upper {hi[r]:.6g}" for r in rows]
+        return bad
+
+    def violations(self, w: np.ndarray, g: np.ndarray, top: int = 6) -> list[tuple[float, str]]:
+        """The largest violations of constraints and variable bounds at (w, g(w)), by label,
+        one (the worst row) per block, worst first."""
+        arr = self.arrays()
+        out = []
+        for blocks, val, lo, hi in ((self.con_blocks, g, arr["lbg"], arr["ubg"]),
+                                    (self.var_blocks, w, arr["lbx"], arr["ubx"])):
+            viol = np.maximum(np.maximum(lo - val, val - hi), 0.0)
+            for b in blocks:
+                rows = viol[b.start:b.start + len(b.labels)]
+                if rows.size and rows.max() > 0:
+                    i = int(rows.argmax())
+                    out.append((float(rows[i]), f"{b.labels[i]} (value {val[b.start + i]:.6g}, "
+                                                f"allowed [{lo[b.start + i]:.6g}, "
+                                                f"{hi[b.start + i]:.6g}])"))
+        return sorted(out, key=lambda item: -item[0])[:top]
+
+
+def _label(blocks: list[Block], row: int) -> str:
+    for b in blocks:
+        if b.start <= row < b.start + len(b.labels):
+            return b.labels[row - b.start]
+    raise IndexError(row)

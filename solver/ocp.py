@@ -1,0 +1,244 @@
+"""The optimal-control problem statement on a compiled System, independent of transcription.
+
+    minimize    E(t_f, x(t_f), p) + ∫_{t0}^{t_f} L(t, x, u, p) dt
+    subject to  ẋ = f(t, x, u, p)                       (the System's dynamics)
+                x_lo ≤ x ≤ x_hi, u_lo ≤ u ≤ u_hi        (bounds by name)
+                c_lo ≤ c(t, x, u, p) ≤ c_hi              (path constraints)
+                x_i(t0) = given, x_i(t_f) = given        (boundary conditions by name)
+                p_free within bounds, t_f fixed or free
+
+Costs and path constraints are Python callables of a :class:`Variables` view, in which
+``v["cartpole.slider.s"]`` is a state, input, parameter or output by name, ``v.t`` the time and
+``v.T`` the horizon length. They are traced once into named CasADi functions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .system import System, _unknown
+
+
+@dataclass(frozen=True)
+class FreeTime:
+    """A free horizon length T [s]: guess, and bounds lower < T ≤ upper."""
+
+    guess: float
+    lower: float = 1e-3
+    upper: float = np.inf
+
+    def __post_init__(self):
+        if not 0 < self.lower <= self.guess <= self.upper:
+            raise ModelError(f"FreeTime: need 0 < lower ({self.lower}) ≤ guess ({self.guess}) "
+                             f"≤ upper ({self.upper})")
+
+
+class Variables:
+    """Named view of (t, x, u, p) handed to cost and constraint callables."""
+
+    def __init__(self, system: System, t, x, u, p, T, where: str):
+        self.t, self.T, self._where = t, T, where
+        self._values = dict(zip(system.x_names, ca.vertsplit(x)))
+        self._values.update(zip(system.p_names, ca.vertsplit(p)))
+        if u is not None:
+            self._values.update(zip(system.u_names, ca.vertsplit(u)))
+            out = system.h(t, x, u, p)
+            self._values.update(zip(system.output_names, ca.vertsplit(out)))
+        self._known = list(system.x_names) + list(system.u_names) + list(system.p_names) + \
+            list(system.output_names)
+
+    def __getitem__(self, name: str):
+        if name not in self._values:
+            if name in self._known:
+                raise ModelError(f"{self._where}: '{name}' (an input or output) is not defined "
+                                 "here; terminal costs see states, parameters, t and T only")
+            raise ModelError(_unknown(self._where, name, self._known))
+        return self._values[name]
+
+
+@dataclass
+class Limits:
+    """Lower and upper bounds (and, for parameters, a guess) by position."""
+
+    lower: np.ndarray
+    upper: np.ndarray
+
+    @classmethod
+    def free(cls, n: int) -> "Limits":
+        return cls(np.full(n, -np.inf), np.full(n, np.inf))
+
+
+@dataclass
+class _Path:
+    fn: object
+    lower: float
+    upper: float
+    name: str
+
+
+class TrajectoryProblem:
+    """An optimal-control problem over a compiled System (see the module docstring).
+
+    system : the plant, a jd.System (any formulation; constrained systems in minimal form).
+    horizon : T [s], a number, or a :class:`FreeTime` for a free final time.
+    intervals : number N of transcription intervals on [t0, t0 + T].
+    params : values of the System's symbolic parameters (others keep their defaults).
+    """
+
+    def __init__(self, system: System, horizon, intervals: int = 50, t0: float = 0.0,
+                 params: dict | None = None):
+        if not isinstance(system, System):
+            raise ModelError(f"TrajectoryProblem: expected a compiled jd.System, got {system!r}")
+        if int(intervals) != intervals or intervals < 1:
+            raise ModelError(f"TrajectoryProblem: intervals must be a positive integer, "
+                             f"got {intervals!r}")
+        if not isinstance(horizon, FreeTime) and not float(horizon) > 0:
+            raise ModelError(f"TrajectoryProblem: horizon must be positive, got {horizon!r}")
+        self.system, self.horizon = system, horizon
+        self.intervals, self.t0 = int(intervals), float(t0)
+        self.p_values = system.parameters(params)
+        self.x_limits = Limits.free(system.nx)
+        self.u_limits = Limits.free(len(system.u_names))
+        self.free_params: dict[str, tuple[float, float, float]] = {}
+        self.x_initial: dict[str, float] = {}
+        self.x_final: dict[str, float] = {}
+        self.paths: list[_Path] = []
+        self.integral_costs: list = []
+        self.terminal_costs: list = []
+
+    # ---- statement -------------------------------------------------------------------------
+    def bound(self, name: str, lower: float = -np.inf, upper: float = np.inf) -> None:
+        """lower ≤ name ≤ upper along the whole trajectory, for a state or an input by name
+        (bounds of free parameters are given to :meth:`free_parameter`)."""
+        if not lower <= upper:
+            raise ModelError(f"bound '{name}': lower ({lower}) must not exceed upper ({upper})")
+        for names, limits in ((self.system.x_names, self.x_limits),
+                              (self.system.u_names, self.u_limits)):
+            if name in names:
+                i = names.index(name)
+                limits.lower[i], limits.upper[i] = lower, upper
+                return
+        raise ModelError(_unknown("bound", name, self.system.x_names + self.system.u_names))
+
+    def initial(self, values: dict) -> None:
+        """Boundary conditions x_i(t0) = value by state name; unnamed states are free."""
+        self.x_initial.update(self._states(values, "initial"))
+
+    def final(self, values: dict) -> None:
+        """Boundary conditions x_i(t_f) = value by state name; unnamed states are free."""
+        self.x_final.update(self._states(values, "final"))
+
+    def free_parameter(self, name: str, lower: float = -np.inf, upper: float = np.inf,
+                       guess: float | None = None) -> None:
+        """Make a symbolic parameter of the System a decision variable (design optimization)."""
+        if name not in self.system.p_names:
+            raise ModelError(_unknown("free_parameter", name, self.system.p_names) +
+                             " (compile with jd.compile(..., parameters=[...]) to make a "
+                             "parameter symbolic)")
+        value = self.p_values[self.system.p_names.index(name)] if guess is None else guess
+        if not lower <= value <= upper:
+            raise ModelError(f"free_parameter '{name}': guess {value} outside [{lower}, {upper}]")
+        self.free_params[name] = (float(lower), float(upper), float(value))
+
+    def path_constraint(self, fn, lower: float = -np.inf, upper: float = np.inf,
+                        name: str = "path") -> None:
+        """lower ≤ fn(v) ≤ upper at every node (and collocation point); fn returns a scalar or
+        a column of expressions of the :class:`Variables` view v."""
+        self.paths.append(_Path(fn, lower, upper, name))
+
+    def integral_cost(self, fn) -> None:
+        """Add ∫ fn(v) dt [cost units] to the objective; fn is a scalar of the view v."""
+        self.integral_costs.append(fn)
+
+    def terminal_cost(self, fn) -> None:
+        """Add fn(v) at t_f (states, parameters, v.t and v.T) to the objective, e.g.
+        ``lambda v: v.T`` for minimum time."""
+        self.terminal_costs.append(fn)
+
+    def solve(self, transcription=None, guess=None, **options):
+        """Transcribe, solve with IPOPT and return a Solution; see
+        :func:`jourdain.solver.optimize.solve` for guess and options."""
+        from .optimize import solve
+        return solve(self, transcription, guess, **options)
+
+    # ---- helpers -----------------------------------------------------------------------------
+    def _states(self, values: dict, what: str) -> dict:
+        out = {}
+        for name, value in values.items():
+            if name not in self.system.x_names:
+                raise ModelError(_unknown(what, name, self.system.x_names) +
+                                 " (boundary conditions are given on states)")
+            out[name] = float(value)
+        return out
+
+    @property
+    def horizon_guess(self) -> float:
+        h = self.horizon
+        return h.guess if isinstance(h, FreeTime) else float(h)
+
+    def functions(self) -> "Functions":
+        """Trace the user's callables into named CasADi functions."""
+        return Functions.build(self)
+
+
+@dataclass
+class Functions:
+    """The problem's functions of (t, x, u, p, T), traced once from the user's callables:
+    L (integral cost integrand), E(t, x, p, T) (terminal cost), c (path constraints, stacked)
+    with bounds and row labels."""
+
+    L: ca.Function
+    E: ca.Function
+    c: ca.Function
+    c_lower: np.ndarray
+    c_upper: np.ndarray
+    c_labels: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, prob: TrajectoryProblem) -> "Functions":
+        s = prob.system
+        t, T = ca.SX.sym("t"), ca.SX.sym("T")
+        x, u, p = ca.SX.sym("x", s.nx), ca.SX.sym("u", len(s.u_names)), ca.SX.sym("p",
+                                                                                   len(s.p_names))
+        run = Variables(s, t, x, u, p, T, "cost or path constraint")
+        end = Variables(s, t, x, None, p, T, "terminal cost")
+        L = _total(prob.integral_costs, run, "integral_cost")
+        E = _total(prob.terminal_costs, end, "terminal_cost")
+        rows, lo, hi, labels = [], [], [], []
+        for path in prob.paths:
+            expr = ca.vec(ca.SX(_traced(path.fn, run, f"path_constraint '{path.name}'")))
+            rows.append(expr)
+            lo += [path.lower] * expr.numel()
+            hi += [path.upper] * expr.numel()
+            labels += [path.name if expr.numel() == 1 else f"{path.name}[{i}]"
+                       for i in range(expr.numel())]
+        c = ca.vertcat(*rows) if rows else ca.SX(0, 1)
+        args, names = [t, x, u, p, T], ["t", "x", "u", "p", "T"]
+        return cls(ca.Function("L", args, [L], names, ["L"]),
+                   ca.Function("E", [t, x, p, T], [E], ["t", "x", "p", "T"], ["E"]),
+                   ca.Function("c", args, [c], names, ["c"]),
+                   np.array(lo, float), np.array(hi, float), labels)
+
+
+def _traced(fn, view: Variables, where: str):
+    try:
+        return fn(view)
+    except ModelError:
+        raise
+    except Exception as exc:  # the user's callable failed while tracing: say which one
+        raise ModelError(f"{where}: evaluating the callable failed: {exc}") from exc
+
+
+def _total(fns: list, view: Variables, where: str):
+    total = ca.SX(0)
+    for fn in fns:
+        term = ca.SX(_traced(fn, view, where))
+        if term.numel() != 1:
+            raise ModelError(f"{where}: the callable must return a scalar, got shape "
+                             f"{term.shape}")
+        total += term
+    return total

@@ -1,0 +1,130 @@
+"""Consumer: trajectory optimization. Transcribe a TrajectoryProblem, solve the NLP with IPOPT,
+return a Solution; report progress during long solves and, when IPOPT fails, name the
+constraints that stay violated instead of returning a meaningless trajectory.
+"""
+from __future__ import annotations
+
+import time
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError, SimulationError
+
+from .guess import make_guess
+from .nlp import NLP
+from .ocp import TrajectoryProblem
+from .trajectory import Solution
+from .transcription import Collocation, Plan
+
+
+class OptimizationError(SimulationError):
+    """IPOPT did not find an optimal solution; the message names the worst-violated
+    constraints at the last iterate, and ``solution`` holds that iterate."""
+
+    def __init__(self, message: str, solution: Solution):
+        super().__init__(message)
+        self.solution = solution
+
+
+def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: bool | int = False,
+          tol: float = 1e-8, max_iter: int = 3000, ipopt: dict | None = None,
+          raise_on_failure: bool = True) -> Solution:
+    """Solve ``prob`` with ``transcription`` (default: Collocation(3, Radau)).
+
+    guess : None (interpolate the boundary conditions), a simulation Result, a previous
+        Solution (warm start, with multipliers when the NLP has the same shape) or a dict
+        {name: constant | callable(t) | (t, values)}.
+    progress : False, True (IPOPT's iteration log) or n (a log line every n iterations).
+    tol, max_iter : IPOPT's convergence tolerance and iteration limit; ``ipopt`` adds options.
+    raise_on_failure : raise :class:`OptimizationError` (default) or return the failed Solution.
+    """
+    transcription = transcription or Collocation()
+    start = time.perf_counter()
+    fns = prob.functions()
+    g0 = make_guess(prob, guess)
+    nlp = NLP(transcription.SYM)
+    plan = transcription.transcribe(prob, fns, nlp, g0)
+    conflicts = nlp.check_bounds()
+    if conflicts:
+        raise ModelError("trajectory problem infeasible as stated: " + "; ".join(conflicts[:5]))
+    warm = _warm_start(g0.multipliers, nlp)
+    solver = ca.nlpsol("trajectory", "ipopt",
+                       {"x": nlp.vector(), "f": plan.cost, "g": ca.vertcat(*nlp.g)},
+                       _options(plan, progress, tol, max_iter, ipopt, bool(warm)))
+    build_time = time.perf_counter() - start
+    if progress:
+        nw, ng = nlp.sizes
+        print(f"jourdain: {type(transcription).__name__}, {prob.intervals} intervals, "
+              f"{nw} variables, {ng} constraints (built in {build_time:.2f} s)")
+    result = solver(**nlp.arrays(), **warm)
+    stats = solver.stats()
+    sol = _solution(prob, plan, nlp, result, stats, transcription, build_time)
+    if progress:
+        print(sol.report())
+    if not sol.success and raise_on_failure:
+        raise OptimizationError(_failure_report(nlp, result, stats), sol)
+    return sol
+
+
+def _options(plan: Plan, progress, tol: float, max_iter: int, extra: dict | None,
+             warm: bool) -> dict:
+    opts = {"tol": tol, "max_iter": int(max_iter), "print_level": 0,
+            "sb": "yes", "mu_strategy": "adaptive"}
+    if progress:
+        opts["print_level"] = 5
+        if not isinstance(progress, bool):
+            opts["print_frequency_iter"] = int(progress)
+    if not plan.exact_hessian:
+        opts["hessian_approximation"] = "limited-memory"
+    if warm:
+        # the previous primal-dual point is already near the optimum: do not push it inward
+        opts.update({"warm_start_init_point": "yes", "warm_start_bound_push": 1e-9,
+                     "warm_start_mult_bound_push": 1e-9, "mu_init": 1e-6})
+    opts.update(extra or {})
+    return {"ipopt": opts, "print_time": False, "error_on_fail": False}
+
+
+def _warm_start(multipliers: dict | None, nlp: NLP) -> dict:
+    """The previous multipliers, if the NLP has the same shape (same transcription and grid)."""
+    if not multipliers:
+        return {}
+    nw, ng = nlp.sizes
+    if multipliers["lam_x"].size != nw or multipliers["lam_g"].size != ng:
+        return {}
+    return {"lam_x0": multipliers["lam_x"], "lam_g0": multipliers["lam_g"]}
+
+
+def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcription,
+              build_time: float) -> Solution:
+    w = nlp.vector()
+    values = ca.Function("plan", [w], [plan.X, plan.U, plan.T, plan.p], ["w"],
+                         ["X", "U", "T", "p"])(result["x"])
+    X, U, T, p = (np.array(v, dtype=float) for v in values)
+    nu, N = len(prob.system.u_names), prob.intervals
+    T = float(T.ravel()[0])
+    t = prob.t0 + np.linspace(0.0, T, N + 1)
+    info = {"status": stats["return_status"], "success": bool(stats["success"]),
+            "iterations": int(stats.get("iter_count", -1)),
+            "solve_time": float(stats.get("t_wall_total", np.nan)), "build_time": build_time,
+            "variables": nlp.sizes[0], "constraints": nlp.sizes[1],
+            "transcription": repr(transcription)}
+    multipliers = {"lam_x": np.array(result["lam_x"]).ravel(),
+                   "lam_g": np.array(result["lam_g"]).ravel()}
+    return Solution(prob, t, X, U.reshape(nu, N, plan.u_tau.size), plan.u_tau, float(T), p,
+                    float(result["f"]), info, multipliers)
+
+
+def _failure_report(nlp: NLP, result: dict, stats: dict) -> str:
+    w = np.array(result["x"]).ravel()
+    g = np.array(result["g"]).ravel()
+    worst = nlp.violations(w, g)
+    head = (f"trajectory optimization failed: IPOPT returned {stats['return_status']} after "
+            f"{stats.get('iter_count', '?')} iterations.")
+    if not worst:
+        return head + (" All constraints hold at the last iterate; the iteration limit or "
+                       "tolerance stopped it: raise max_iter or loosen tol.")
+    rows = "\n".join(f"  {v:10.3e}  {label}" for v, label in worst)
+    return (head + " The most violated constraints at the last iterate (violation, what):\n" +
+            rows + "\nLikely causes: bounds too tight for the boundary conditions and horizon "
+            "(loosen bounds, lengthen or free the horizon), or a poor initial guess.")

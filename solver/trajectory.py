@@ -1,0 +1,182 @@
+"""The solution of a TrajectoryProblem: named trajectories, cost, solver statistics, a plot, and
+the check that re-simulates the optimal inputs with CVODES and reports the deviation from the
+plan.
+
+Inputs are represented exactly as the transcription defined them: in interval k the input is
+the Lagrange polynomial through m values at normalized times τ_j ∈ [0, 1] (m = 1: piecewise
+constant), so the re-simulation applies the very inputs the optimizer chose.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import casadi as ca
+import numpy as np
+
+from .result import Result
+
+
+def lagrange_basis(tau, points: np.ndarray):
+    """ℓ_j(τ) for the interpolation points, as a list (works on numbers and CasADi symbols)."""
+    basis = []
+    for j, pj in enumerate(points):
+        b = 1.0 + 0 * tau
+        for r, pr in enumerate(points):
+            if r != j:
+                b = b * (tau - pr) / (pj - pr)
+        basis.append(b)
+    return basis
+
+
+@dataclass
+class Check:
+    """Re-simulation of the optimal inputs: largest |x_sim − x_plan| over the nodes per state,
+    ``open_loop`` from the initial state through the whole horizon (includes the growth of
+    errors along unstable motions), ``local`` restarting every interval from the planned node
+    (the transcription's own error), and the re-simulated trajectory."""
+
+    open_loop: dict
+    local: dict
+    simulated: Result
+
+    @property
+    def max_open_loop(self) -> float:
+        return max(self.open_loop.values(), default=0.0)
+
+    @property
+    def max_local(self) -> float:
+        return max(self.local.values(), default=0.0)
+
+    def __str__(self) -> str:
+        rows = [f"  {n:32s} open loop {self.open_loop[n]:10.3e}   local {self.local[n]:10.3e}"
+                for n in self.open_loop]
+        return "re-simulation (CVODES) vs. plan, max |deviation| over nodes:\n" + "\n".join(rows)
+
+
+class Solution:
+    """Optimal trajectories on the node grid ``t`` (N+1 times [s]); ``sol[name]`` returns a
+    state, input, output or energy series (a :class:`Result` in ``trajectory``).
+
+    Attributes: cost, T [s], p (full parameter vector), free_parameters {name: value},
+    stats {status, success, iterations, solve_time [s], build_time [s], variables,
+    constraints, transcription}, U (nu × N × m input values at ``u_tau``).
+    """
+
+    def __init__(self, problem, t, X, U, u_tau, T, p, cost, stats, multipliers):
+        self.problem, self.system = problem, problem.system
+        self.t, self.X, self.U, self.u_tau = t, X, U, np.asarray(u_tau, float)
+        self.T, self.p, self.cost = float(T), np.asarray(p, float).ravel(), float(cost)
+        self.stats, self.multipliers = stats, multipliers
+        s = self.system
+        self.free_parameters = {n: float(self.p[s.p_names.index(n)])
+                                for n in problem.free_params}
+        us = self.inputs_at(t)
+        self.trajectory = Result.from_states(s, t, X, us, self.p)
+        self.check_result: Check | None = None
+
+    @property
+    def success(self) -> bool:
+        return bool(self.stats["success"])
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.trajectory[name]
+
+    def inputs_at(self, times) -> np.ndarray:
+        """nu × n inputs at the times [s], as parametrized by the transcription."""
+        times = np.atleast_1d(np.asarray(times, float))
+        N, h = self.U.shape[1], self.T / self.U.shape[1]
+        k = np.clip(np.floor((times - self.t[0]) / h).astype(int), 0, N - 1)
+        tau = (times - self.t[0]) / h - k
+        basis = np.array(lagrange_basis(tau, self.u_tau)).reshape(self.u_tau.size, -1)
+        return np.einsum("ikj,jk->ik", self.U[:, k, :], basis) if self.U.size else \
+            np.zeros((0, times.size))
+
+    def check(self, rtol: float = 1e-10, atol: float = 1e-10, samples: int = 8) -> Check:
+        """Re-simulate the optimal inputs with CVODES (``samples`` outputs per interval) and
+        compare with the plan at the nodes; stored in ``check_result`` and returned."""
+        s, N = self.system, self.U.shape[1]
+        F = _interval_integrator(s, self.u_tau, samples, rtol, atol)
+        h = self.T / N
+        pars = [ca.vertcat(ca.vec(ca.DM(self.U[:, k, :].T)), self.p, self.t[0] + k * h, h)
+                for k in range(N)]
+        local = F.map(N)(ca.DM(self.X[:, :-1]), ca.horzcat(*pars))
+        local_end = np.array(local)[:, samples - 1::samples]
+        x, dense = self.X[:, 0], [self.X[:, :1]]
+        for k in range(N):
+            xs = np.array(F(x, pars[k]))
+            dense.append(xs)
+            x = xs[:, -1]
+        dense = np.hstack(dense)
+        t_dense = self.t[0] + np.linspace(0.0, self.T, N * samples + 1)
+        sim = Result.from_states(s, t_dense, dense, self.inputs_at(t_dense), self.p)
+        nodes = dense[:, ::samples]
+        open_loop = np.abs(nodes - self.X).max(axis=1)
+        loc = np.abs(local_end - self.X[:, 1:]).max(axis=1)
+        self.check_result = Check(dict(zip(s.x_names, open_loop)), dict(zip(s.x_names, loc)),
+                                  sim)
+        return self.check_result
+
+    def report(self) -> str:
+        """Status, cost, iterations, times, horizon, free parameters and the check."""
+        st = self.stats
+        lines = [f"trajectory optimization ({st['transcription']}): {st['status']}",
+                 f"  cost {self.cost:.8g}, horizon T = {self.T:.6g} s, "
+                 f"{st['iterations']} iterations, solve {st['solve_time']:.3f} s, "
+                 f"build {st['build_time']:.3f} s",
+                 f"  NLP: {st['variables']} variables, {st['constraints']} constraints"]
+        lines += [f"  parameter {n} = {v:.6g}" for n, v in self.free_parameters.items()]
+        if self.check_result is not None:
+            lines.append(str(self.check_result))
+        return "\n".join(lines)
+
+    def plot(self, *names: str, path: str | Path | None = None, title: str | None = None):
+        """Planned trajectories (markers at the nodes) and, after :meth:`check`, the
+        re-simulated ones (dashed); default names: states and inputs. Returns the figure."""
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        names = names or tuple(self.system.x_names + self.system.u_names)
+        fig, axes = plt.subplots(len(names), 1, sharex=True, squeeze=False,
+                                 figsize=(7, 1.6 + 1.4 * len(names)))
+        t_fine = self.t[0] + np.linspace(0.0, self.T, 20 * (len(self.t) - 1) + 1)
+        u_fine = self.inputs_at(t_fine)
+        for ax, name in zip(axes[:, 0], names):
+            if name in self.system.u_names:
+                ax.plot(t_fine, u_fine[self.system.u_names.index(name)], label="plan")
+            else:
+                ax.plot(self.t, self[name], ".-", ms=3, label="plan")
+            if self.check_result is not None and name in self.check_result.simulated.series:
+                sim = self.check_result.simulated
+                ax.plot(sim.t, sim[name], "--", label="re-simulated")
+            ax.set_ylabel(name, fontsize=8)
+            ax.grid(True, alpha=0.3)
+        axes[0, 0].legend(fontsize=7)
+        axes[-1, 0].set_xlabel("t [s]")
+        fig.suptitle(title or f"optimal trajectory, cost {self.cost:.5g}")
+        fig.tight_layout()
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            fig.savefig(path, dpi=120)
+        return fig
+
+
+def _interval_integrator(system, u_tau: np.ndarray, samples: int, rtol: float,
+                         atol: float) -> ca.Function:
+    """x(τ_i), i = 1 … samples on [0, 1] of dx/dτ = h·f(t_k + τ·h, x, u(τ), p) with
+    u(τ) = Σ_j ℓ_j(τ)·U_j; parameters (U (m·nu, interval-major), p, t_k, h)."""
+    nu, m = len(system.u_names), u_tau.size
+    tau, x = ca.SX.sym("tau"), ca.SX.sym("x", system.nx)
+    U, p = ca.SX.sym("U", nu * m), ca.SX.sym("p", len(system.p_names))
+    tk, h = ca.SX.sym("t_k"), ca.SX.sym("h")
+    values = ca.reshape(U, m, nu).T if nu else ca.SX(0, m)
+    u = sum((values[:, j] * b for j, b in enumerate(lagrange_basis(tau, u_tau))),
+            ca.SX.zeros(nu))
+    dae = {"t": tau, "x": x, "p": ca.vertcat(U, p, tk, h), "ode": h * system.f(tk + tau * h, x,
+                                                                              u, p)}
+    grid = np.linspace(0.0, 1.0, samples + 1)[1:]
+    integ = ca.integrator("recheck", "cvodes", dae, 0.0, grid,
+                          {"reltol": rtol, "abstol": atol, "max_num_steps": 100000})
+    x0, par = ca.MX.sym("x0", system.nx), ca.MX.sym("par", dae["p"].numel())
+    return ca.Function("interval", [x0, par], [integ(x0=x0, p=par)["xf"]], ["x0", "par"], ["x"])

@@ -1,0 +1,265 @@
+"""Transcriptions of a TrajectoryProblem into an NLP, as strategy objects solving the same
+problem statement: direct collocation (Legendre or Radau points, any degree) and multiple
+shooting (a CasADi integrator per interval).
+
+Time: N intervals of length h = T/N on [t0, t0 + T]; with a free horizon the dynamics are
+integrated in normalized time τ ∈ [0, 1] per interval, dx/dτ = h·f(t_k + τ·h, x, u, p).
+
+Decision vector w, in this order (variable blocks of :class:`jourdain.solver.nlp.NLP`):
+  1. free parameters (in the order they were declared), 2. the horizon T if free,
+  3. for each interval k = 0 … N−1: node state x_k (nx), the inputs of interval k
+     (nu values if piecewise constant, nu·d collocated values), and for collocation the d
+     collocation states (nx·d), 4. the final node state x_N.
+Constraints g: per interval the dynamics (collocation equations, then continuity
+x_{k+1} = end of interval k), then the path constraints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from .nlp import NLP
+from .ocp import FreeTime, Functions, TrajectoryProblem
+
+
+class Scheme(Enum):
+    """Collocation points: Gauss–Legendre (order 2d, interval end not a point) or Radau IIA
+    (order 2d−1, stiffly accurate, interval end is the last point)."""
+
+    LEGENDRE = "legendre"
+    RADAU = "radau"
+
+
+class Inputs(Enum):
+    """How inputs are parametrized inside an interval."""
+
+    PIECEWISE_CONSTANT = "piecewise constant"  # one value per interval
+    COLLOCATED = "collocated"  # one value per collocation point: a degree d−1 polynomial
+
+
+class Integrator(Enum):
+    """CasADi integrator plugins for multiple shooting."""
+
+    RK4 = "rk"                   # fixed-step explicit Runge–Kutta 4, inlined (SX, exact Hessian)
+    COLLOCATION = "collocation"  # fixed-step implicit Legendre collocation, inlined
+    CVODES = "cvodes"            # adaptive BDF/Adams (SUNDIALS) with sensitivities; quasi-Newton
+
+
+@dataclass
+class Plan:
+    """Symbolic trajectories of a transcription, as expressions of the decision vector w.
+
+    X : nx × (N+1) node states. U : nu × (N·m) inputs, m values per interval at the normalized
+    times ``u_tau`` ∈ [0, 1] (input in interval k: Lagrange polynomial through them).
+    T : horizon [s]. p : full parameter vector. cost : objective. exact_hessian : whether IPOPT
+    can use exact second derivatives.
+    """
+
+    X: object
+    U: object
+    u_tau: np.ndarray
+    T: object
+    p: object
+    cost: object
+    exact_hessian: bool = True
+
+
+# ---- pieces shared by the transcriptions ---------------------------------------------------
+def _globals(prob: TrajectoryProblem, nlp: NLP, guess):
+    """Free parameters and horizon as decision variables; returns (p, T) expressions."""
+    s = prob.system
+    entries = list(prob.p_values)
+    if prob.free_params:
+        names = list(prob.free_params)
+        lo, hi, g0 = (np.array([prob.free_params[n][i] for n in names]) for i in range(3))
+        g0 = np.array([guess.p.get(n, v) for n, v in zip(names, g0)])
+        v = nlp.variable("parameters", [f"parameter {n}" for n in names], lo, hi, g0)
+        for i, n in enumerate(names):
+            entries[s.p_names.index(n)] = v[i]
+    p = ca.vertcat(*entries) if entries else nlp.sym(0, 1)
+    if isinstance(prob.horizon, FreeTime):
+        h = prob.horizon
+        T = nlp.variable("horizon", ["horizon T"], h.lower, h.upper, guess.T)
+    else:
+        T = float(prob.horizon)
+    return p, T
+
+
+def _node_state(prob: TrajectoryProblem, nlp: NLP, k: int, x0: np.ndarray):
+    """State at node k, with its bounds; initial and final conditions fix rows at k = 0, N."""
+    s, N = prob.system, prob.intervals
+    lo, hi = prob.x_limits.lower.copy(), prob.x_limits.upper.copy()
+    fixed, where = {0: (prob.x_initial, "initial"), N: (prob.x_final, "final")}.get(k, ({}, ""))
+    for name, value in fixed.items():
+        i = s.x_names.index(name)
+        if not lo[i] <= value <= hi[i]:
+            raise ModelError(f"{where} condition {name} = {value} lies outside its bound "
+                             f"[{lo[i]}, {hi[i]}]; the problem is infeasible as stated")
+        lo[i] = hi[i] = value
+    labels = [f"{where + ' ' if where else ''}state {n}, node {k}" for n in s.x_names]
+    return nlp.variable(f"x_{k}", labels, lo, hi, np.clip(x0, lo, hi))
+
+
+def _inputs(prob: TrajectoryProblem, nlp: NLP, k: int, m: int, u0: np.ndarray):
+    """nu × m input values of interval k within their bounds."""
+    s = prob.system
+    lo, hi = prob.u_limits.lower, prob.u_limits.upper
+    labels = [f"input {n}, interval {k}" + (f", point {j}" if m > 1 else "")
+              for j in range(m) for n in s.u_names]
+    g0 = np.clip(u0, lo[:, None], hi[:, None]).T.ravel()
+    v = nlp.variable(f"u_{k}", labels, np.tile(lo, m), np.tile(hi, m), g0)
+    return ca.reshape(v, len(s.u_names), m)
+
+
+def _path(fns: Functions, nlp: NLP, where: str, t, x, u, p, T) -> None:
+    if fns.c_lower.size:
+        nlp.constraint("path", fns.c(t, x, u, p, T), [f"{lab}, {where}" for lab in fns.c_labels],
+                       fns.c_lower, fns.c_upper)
+
+
+def _dynamics_labels(prob: TrajectoryProblem, what: str, k: int) -> list[str]:
+    return [f"{what} {n}, interval {k}" for n in prob.system.x_names]
+
+
+# ---- direct collocation --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Collocation:
+    """Direct collocation with ``degree`` d points of ``scheme`` per interval (polynomial
+    states of degree d); inputs piecewise constant or collocated. Reference: L. T. Biegler,
+    Nonlinear Programming, SIAM 2010, ch. 10."""
+
+    degree: int = 3
+    scheme: Scheme = Scheme.RADAU
+    inputs: Inputs = Inputs.PIECEWISE_CONSTANT
+
+    def __post_init__(self):
+        if int(self.degree) != self.degree or not 1 <= self.degree <= 9:
+            raise ModelError(f"Collocation: degree must be an integer in 1…9, got {self.degree}")
+        if not isinstance(self.scheme, Scheme) or not isinstance(self.inputs, Inputs):
+            raise ModelError("Collocation: scheme must be a jd Scheme and inputs an Inputs")
+
+    SYM = ca.SX
+
+    def coefficients(self):
+        """τ (0 and the d points), C[r, j] = ℓ_r'(τ_j), D[r] = ℓ_r(1), B[r] = ∫₀¹ ℓ_r."""
+        tau = np.array([0.0] + ca.collocation_points(self.degree, self.scheme.value))
+        d = self.degree
+        C, D, B = np.zeros((d + 1, d + 1)), np.zeros(d + 1), np.zeros(d + 1)
+        for r in range(d + 1):
+            basis = np.poly1d([1.0])
+            for j in range(d + 1):
+                if j != r:
+                    basis *= np.poly1d([1.0, -tau[j]]) / (tau[r] - tau[j])
+            D[r] = basis(1.0)
+            C[r] = np.polyder(basis)(tau)
+            B[r] = np.polyint(basis)(1.0)
+        return tau, C, D, B
+
+    def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
+        tau, C, D, B = self.coefficients()
+        d, N, f = self.degree, prob.intervals, prob.system.f
+        collocated = self.inputs is Inputs.COLLOCATED
+        u_tau = tau[1:] if collocated else np.zeros(1)
+        p, T = _globals(prob, nlp, guess)
+        h = T / N
+        t0, Tg = prob.t0, guess.T
+        xs, us, cost = [], [], 0
+        x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
+        for k in range(N):
+            xs.append(x_k)
+            u_k = _inputs(prob, nlp, k, len(u_tau), guess.u(t0 + (k + u_tau) * Tg / N))
+            us.append(u_k)
+            tc = t0 + (k + tau[1:]) * Tg / N
+            xc = nlp.variable(f"xc_{k}", [f"collocation state {n}, interval {k}, point {j}"
+                                          for j in range(1, d + 1) for n in prob.system.x_names],
+                              np.tile(prob.x_limits.lower, d), np.tile(prob.x_limits.upper, d),
+                              guess.x(tc).T.ravel())
+            X = ca.horzcat(x_k, ca.reshape(xc, prob.system.nx, d))
+            if not collocated:
+                _path(fns, nlp, f"node {k}", t0 + k * h, x_k, u_k, p, T)
+            for j in range(1, d + 1):
+                t_j = t0 + (k + tau[j]) * h
+                u_j = u_k[:, j - 1] if collocated else u_k
+                xp = ca.mtimes(X, C[:, j])
+                nlp.constraint("collocation", h * f(t_j, X[:, j], u_j, p) - xp,
+                               _dynamics_labels(prob, f"collocation point {j}:", k))
+                _path(fns, nlp, f"interval {k}, point {j}", t_j, X[:, j], u_j, p, T)
+                cost += B[j] * h * fns.L(t_j, X[:, j], u_j, p, T)
+            x_end = ca.mtimes(X, D)
+            x_k = _node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0])
+            nlp.constraint("continuity", x_k - x_end, _dynamics_labels(prob, "continuity", k))
+        xs.append(x_k)
+        if not collocated:
+            _path(fns, nlp, f"node {N}", t0 + T, x_k, us[-1], p, T)
+        cost += fns.E(t0 + T, x_k, p, T)
+        return Plan(ca.horzcat(*xs), ca.horzcat(*us), u_tau, T, p, cost)
+
+
+# ---- multiple shooting ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class MultipleShooting:
+    """Multiple shooting: a CasADi integrator over each interval from the node state x_k with
+    piecewise-constant inputs, continuity x_{k+1} = Φ(x_k, u_k) as constraints. ``steps`` is the
+    number of fixed steps per interval (RK4, COLLOCATION); CVODES uses ``rtol``/``atol``.
+    Reference: H. G. Bock, K. J. Plitt, IFAC 1984."""
+
+    integrator: Integrator = Integrator.RK4
+    steps: int = 4
+    rtol: float = 1e-8
+    atol: float = 1e-8
+
+    def __post_init__(self):
+        if not isinstance(self.integrator, Integrator):
+            raise ModelError(f"MultipleShooting: integrator must be a jd Integrator, "
+                             f"got {self.integrator!r}")
+        if int(self.steps) != self.steps or self.steps < 1:
+            raise ModelError(f"MultipleShooting: steps must be a positive integer, "
+                             f"got {self.steps!r}")
+
+    @property
+    def SYM(self):
+        return ca.MX if self.integrator is Integrator.CVODES else ca.SX
+
+    def shooting_function(self, prob: TrajectoryProblem, fns: Functions) -> ca.Function:
+        """Φ(x0, u, p, t_k, h, T) -> (xf, qf): state and cost integral over one interval,
+        integrated in τ ∈ [0, 1] with dx/dτ = h·f, dq/dτ = h·L."""
+        s = prob.system
+        tau, x = ca.SX.sym("tau"), ca.SX.sym("x", s.nx)
+        u, p = ca.SX.sym("u", len(s.u_names)), ca.SX.sym("p", len(s.p_names))
+        tk, h, T = ca.SX.sym("t_k"), ca.SX.sym("h"), ca.SX.sym("T")
+        t = tk + tau * h
+        dae = {"t": tau, "x": x, "p": ca.vertcat(u, p, tk, h, T),
+               "ode": h * s.f(t, x, u, p), "quad": h * fns.L(t, x, u, p, T)}
+        if self.integrator is Integrator.CVODES:
+            opts = {"reltol": self.rtol, "abstol": self.atol}
+        else:
+            opts = {"simplify": True, "number_of_finite_elements": int(self.steps)}
+        return ca.integrator("shoot", self.integrator.value, dae, 0.0, 1.0, opts)
+
+    def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
+        N, t0, Tg = prob.intervals, prob.t0, guess.T
+        F = self.shooting_function(prob, fns)
+        p, T = _globals(prob, nlp, guess)
+        h = T / N
+        xs, us, cost = [], [], 0
+        x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
+        for k in range(N):
+            xs.append(x_k)
+            u_k = _inputs(prob, nlp, k, 1, guess.u(np.array([t0 + k * Tg / N])))
+            us.append(u_k)
+            _path(fns, nlp, f"node {k}", t0 + k * h, x_k, u_k, p, T)
+            step = F(x0=x_k, p=ca.vertcat(u_k, p, t0 + k * h, h, T))
+            cost += step["qf"]
+            x_k = _node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0])
+            nlp.constraint("continuity", x_k - step["xf"],
+                           _dynamics_labels(prob, "shooting continuity", k))
+        xs.append(x_k)
+        _path(fns, nlp, f"node {N}", t0 + T, x_k, us[-1], p, T)
+        cost += fns.E(t0 + T, x_k, p, T)
+        return Plan(ca.horzcat(*xs), ca.horzcat(*us), np.zeros(1), T, p, cost,
+                    exact_hessian=self.integrator is not Integrator.CVODES)
