@@ -85,22 +85,50 @@ class NLP:
             bad += [f"{_label(blocks, r)}: lower {lo[r]:.6g} > upper {hi[r]:.6g}" for r in rows]
         return bad
 
-    def violations(self, w: np.ndarray, g: np.ndarray, top: int = 6) -> list[tuple[float, str]]:
-        """The largest violations of constraints and variable bounds at (w, g(w)), by label,
-        one (the worst row) per block, worst first."""
+    def violations(self, w: np.ndarray, g: np.ndarray, top: int = 6) -> list[str]:
+        """The violated constraints and variable bounds at (w, g(w)), grouped by what they are
+        (the label before its first comma, e.g. ``continuity cart.joint.s``), worst first."""
         arr = self.arrays()
-        out = []
+        groups = {}
         for blocks, val, lo, hi in ((self.con_blocks, g, arr["lbg"], arr["ubg"]),
                                     (self.var_blocks, w, arr["lbx"], arr["ubx"])):
             viol = np.maximum(np.maximum(lo - val, val - hi), 0.0)
-            for b in blocks:
-                rows = viol[b.start:b.start + len(b.labels)]
-                if rows.size and rows.max() > 0:
-                    i = int(rows.argmax())
-                    out.append((float(rows[i]), f"{b.labels[i]} (value {val[b.start + i]:.6g}, "
-                                                f"allowed [{lo[b.start + i]:.6g}, "
-                                                f"{hi[b.start + i]:.6g}])"))
-        return sorted(out, key=lambda item: -item[0])[:top]
+            for row, label in _rows(blocks):
+                what, _, where = label.partition(", ")
+                entry = groups.setdefault(what, [0.0, 0, 0, ""])
+                entry[2] += 1
+                if viol[row] > 1e-7 * (1.0 + abs(val[row])):  # beyond IPOPT's bound relaxation
+                    entry[1] += 1
+                    if viol[row] > entry[0]:
+                        entry[0] = viol[row]
+                        entry[3] = (f"{where or 'everywhere'}: value {val[row]:.6g}, allowed "
+                                    f"[{lo[row]:.6g}, {hi[row]:.6g}]")
+        worst = sorted((e for e in groups.items() if e[1][1]), key=lambda e: -e[1][0])[:top]
+        return [f"{v:10.3e}  {what}: violated at {n} of {m}, worst at {detail}"
+                for what, (v, n, m, detail) in worst]
+
+    def active_bounds(self, w: np.ndarray, top: int = 6) -> list[str]:
+        """Decision variables sitting on a (not fixed) bound at w, grouped by what they are:
+        the limits that shape, or prevent, the solution."""
+        arr = self.arrays()
+        lo, hi = arr["lbx"], arr["ubx"]
+        counts = {}
+        for row, label in _rows(self.var_blocks):
+            if lo[row] == hi[row]:
+                continue
+            what = label.partition(", ")[0]
+            entry = counts.setdefault(what, [0, 0])
+            entry[1] += 1
+            scale = 1e-6 * (1.0 + abs(w[row]))
+            entry[0] += bool(abs(w[row] - lo[row]) < scale or abs(w[row] - hi[row]) < scale)
+        active = sorted((e for e in counts.items() if e[1][0]), key=lambda e: -e[1][0] / e[1][1])
+        return [f"{what}: on its bound at {n} of {m}" for what, (n, m) in active[:top]]
+
+
+def _rows(blocks: list[Block]):
+    for b in blocks:
+        for i, label in enumerate(b.labels):
+            yield b.start + i, label
 
 
 def _label(blocks: list[Block], row: int) -> str:

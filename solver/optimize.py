@@ -57,8 +57,9 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
         nw, ng = nlp.sizes
         print(f"jourdain: {type(transcription).__name__}, {prob.intervals} intervals, "
               f"{nw} variables, {ng} constraints (built in {build_time:.2f} s)")
+    start = time.perf_counter()
     result = solver(**nlp.arrays(), **warm)
-    stats = solver.stats()
+    stats = dict(solver.stats(), t_wall_total=time.perf_counter() - start)
     sol = _solution(prob, plan, nlp, result, stats, transcription, build_time)
     if progress:
         print(sol.report())
@@ -108,7 +109,7 @@ def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcripti
             "iterations": int(stats.get("iter_count", -1)),
             "solve_time": float(stats.get("t_wall_total", np.nan)), "build_time": build_time,
             "variables": nlp.sizes[0], "constraints": nlp.sizes[1],
-            "transcription": repr(transcription)}
+            "transcription": str(transcription)}
     multipliers = {"lam_x": np.array(result["lam_x"]).ravel(),
                    "lam_g": np.array(result["lam_g"]).ravel()}
     return Solution(prob, t, X, U.reshape(nu, N, plan.u_tau.size), plan.u_tau, float(T), p,
@@ -118,13 +119,16 @@ def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcripti
 def _failure_report(nlp: NLP, result: dict, stats: dict) -> str:
     w = np.array(result["x"]).ravel()
     g = np.array(result["g"]).ravel()
-    worst = nlp.violations(w, g)
+    worst, active = nlp.violations(w, g), nlp.active_bounds(w)
     head = (f"trajectory optimization failed: IPOPT returned {stats['return_status']} after "
             f"{stats.get('iter_count', '?')} iterations.")
     if not worst:
         return head + (" All constraints hold at the last iterate; the iteration limit or "
                        "tolerance stopped it: raise max_iter or loosen tol.")
-    rows = "\n".join(f"  {v:10.3e}  {label}" for v, label in worst)
-    return (head + " The most violated constraints at the last iterate (violation, what):\n" +
-            rows + "\nLikely causes: bounds too tight for the boundary conditions and horizon "
-            "(loosen bounds, lengthen or free the horizon), or a poor initial guess.")
+    text = head + "\nViolated at the last iterate (largest violation, what, where):\n" + \
+        "\n".join("  " + row for row in worst)
+    if active:
+        text += "\nBounds active there (likely what makes the problem infeasible):\n" + \
+            "\n".join("  " + row for row in active)
+    return text + ("\nLikely causes: bounds too tight for the boundary conditions and horizon "
+                   "(loosen them, lengthen or free the horizon), or a poor initial guess.")

@@ -145,6 +145,10 @@ class Collocation:
 
     SYM = ca.SX
 
+    def __str__(self) -> str:
+        return (f"collocation, {self.scheme.name.capitalize()} degree {self.degree}, "
+                f"{self.inputs.value} inputs")
+
     def coefficients(self):
         """τ (0 and the d points), C[r, j] = ℓ_r'(τ_j), D[r] = ℓ_r(1), B[r] = ∫₀¹ ℓ_r."""
         tau = np.array([0.0] + ca.collocation_points(self.degree, self.scheme.value))
@@ -220,6 +224,10 @@ class MultipleShooting:
         if int(self.steps) != self.steps or self.steps < 1:
             raise ModelError(f"MultipleShooting: steps must be a positive integer, "
                              f"got {self.steps!r}")
+
+    def __str__(self) -> str:
+        steps = "adaptive" if self.integrator is Integrator.CVODES else f"{self.steps} steps"
+        return f"multiple shooting, {self.integrator.name} ({steps} per interval)"
 
     @property
     def SYM(self):
