@@ -1,0 +1,163 @@
+"""Trajectory optimization: every transcription on problems with closed-form optima, agreement
+between transcriptions, re-simulation of the optimal inputs, and named failure reports."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jourdain as jd
+from ocp_problems import (CARTPOLE, F, V, X, cartpole_swingup, double_integrator,
+                          minimum_energy, zero_order_hold_optimum)
+
+PIECEWISE_CONSTANT = [
+    jd.Collocation(3, jd.Scheme.RADAU),
+    jd.Collocation(2, jd.Scheme.LEGENDRE),
+    jd.MultipleShooting(jd.Integrator.RK4),
+    jd.MultipleShooting(jd.Integrator.COLLOCATION, steps=2),
+    jd.MultipleShooting(jd.Integrator.CVODES),
+]
+COLLOCATED = [
+    jd.Collocation(2, jd.Scheme.RADAU, jd.Inputs.COLLOCATED),
+    jd.Collocation(3, jd.Scheme.LEGENDRE, jd.Inputs.COLLOCATED),
+]
+
+
+@pytest.fixture(scope="module")
+def di():
+    return double_integrator()
+
+
+@pytest.mark.parametrize("transcription", PIECEWISE_CONSTANT, ids=str)
+def test_minimum_energy_piecewise_constant(di, transcription):
+    """Reference: closed form of the zero-order-hold problem (least-norm solution of the two
+    terminal conditions), which every transcription here integrates exactly (the states are
+    polynomials of degree 2 in each interval) up to the CVODES tolerance; it equals
+    12·N²/(N²−1), within O(1/N²) of the continuous optimum 12·d²/T³."""
+    N = 20
+    sol = minimum_energy(di, N=N).solve(transcription)
+    exact = zero_order_hold_optimum(1.0, N)
+    adaptive = getattr(transcription, "integrator", None) is jd.Integrator.CVODES
+    tol = 1e-5 if adaptive else 1e-8
+    assert sol.cost == pytest.approx(exact, rel=tol)
+    assert exact == pytest.approx(12.0 * N**2 / (N**2 - 1), rel=1e-12)  # O(1/N²) above 12
+    t = sol.t
+    assert np.abs(sol[X] - (3 * t**2 - 2 * t**3)).max() < 1.0 / N**2
+
+
+@pytest.mark.parametrize("transcription", COLLOCATED, ids=str)
+def test_minimum_energy_collocated_inputs(di, transcription):
+    """Reference: continuous closed form f = 6 − 12t, x = 3t² − 2t³, cost 12 (T = d = 1): the
+    optimal input is linear, so collocated inputs of degree ≥ 1 represent it exactly."""
+    sol = minimum_energy(di, N=10).solve(transcription)
+    assert sol.cost == pytest.approx(12.0, rel=1e-8)
+    t = np.linspace(0.0, 1.0, 41)
+    np.testing.assert_allclose(sol.inputs_at(t)[0], 6 - 12 * t, atol=1e-6)
+    np.testing.assert_allclose(sol[X], 3 * sol.t**2 - 2 * sol.t**3, atol=1e-8)
+
+
+def test_transcriptions_agree_on_the_double_integrator(di):
+    """Reference: agreement of the transcriptions with each other (same ZOH problem)."""
+    sols = [minimum_energy(di, N=20).solve(tr) for tr in PIECEWISE_CONSTANT[:4]]
+    for sol in sols[1:]:
+        np.testing.assert_allclose(sol[X], sols[0][X], atol=1e-8)
+        np.testing.assert_allclose(sol.U, sols[0].U, atol=1e-6)
+
+
+def test_free_final_time_minimum_time(di):
+    """Reference: minimum-time rest-to-rest double integrator with |f| ≤ 1 is bang-bang with
+    the switch at T/2 and T* = 2·√d (d = 1 m, m = 1 kg)."""
+    ocp = jd.TrajectoryProblem(di, jd.FreeTime(guess=3.0, lower=0.5, upper=5.0), intervals=20)
+    ocp.initial({X: 0.0, V: 0.0})
+    ocp.final({X: 1.0, V: 0.0})
+    ocp.bound(F, -1.0, 1.0)
+    ocp.terminal_cost(lambda v: v.T)
+    sol = ocp.solve(jd.Collocation(3))
+    assert sol.T == pytest.approx(2.0, rel=1e-6)
+    np.testing.assert_allclose(sol.U[0, :, 0], np.r_[np.ones(10), -np.ones(10)], atol=1e-5)
+
+
+def test_free_parameter_mass():
+    """Reference: for m·ẍ = f the minimum-energy cost is 12·m²·d²/T³, smallest at the lower
+    bound of the mass, m = 0.5 kg → cost 3."""
+    system = double_integrator(parameters=["cart.body.m"])
+    ocp = minimum_energy(system, N=10)
+    ocp.free_parameter("cart.body.m", 0.5, 2.0)
+    ocp.integral_cost(lambda v: 0 * v[F])
+    sol = ocp.solve(jd.Collocation(2, jd.Scheme.RADAU, jd.Inputs.COLLOCATED))
+    assert sol.free_parameters["cart.body.m"] == pytest.approx(0.5, abs=1e-6)
+    assert sol.cost == pytest.approx(3.0, rel=1e-6)
+
+
+def test_path_constraint_holds(di):
+    """Reference: constraint residual. Capping the speed below the unconstrained peak 1.5 m/s
+    keeps v ≤ 1.2 at every node and raises the cost above the unconstrained 12."""
+    ocp = minimum_energy(di, N=30)
+    ocp.path_constraint(lambda v: v[V], upper=1.2, name="speed limit")
+    sol = ocp.solve(jd.Collocation(3, jd.Scheme.RADAU, jd.Inputs.COLLOCATED))
+    assert sol[V].max() <= 1.2 + 1e-7
+    assert sol.cost > 12.5
+
+
+def test_cartpole_swingup_transcriptions_agree_and_resimulate():
+    """Reference: agreement of two transcriptions (collocation and multiple shooting) on the
+    same swing-up, and re-simulation of the optimal inputs with CVODES (local deviation per
+    interval at the transcription's accuracy; open-loop deviation small over 2 s)."""
+    ocp = cartpole_swingup(N=40)
+    colloc = ocp.solve(jd.Collocation(3, jd.Scheme.RADAU))
+    shoot = ocp.solve(jd.MultipleShooting(jd.Integrator.RK4, steps=4))
+    assert colloc.cost == pytest.approx(shoot.cost, rel=1e-3)
+    np.testing.assert_allclose(colloc["cartpole.hinge.phi"], shoot["cartpole.hinge.phi"],
+                               atol=2e-3)
+    for sol in (colloc, shoot):
+        check = sol.check()
+        assert check.max_local < 1e-5
+        assert check.max_open_loop < 1e-3
+        assert abs(sol["cartpole.hinge.phi"][-1]) < 1e-8
+
+
+def test_warm_start_and_simulation_guess(di):
+    """Reference: the same optimum (ZOH closed form) from a simulation guess, and a warm start
+    from the optimum converging in a few iterations."""
+    res = di.simulate(1.0, inputs={F: lambda t: 6 - 12 * t})
+    ocp = minimum_energy(di, N=20)
+    cold = ocp.solve(jd.Collocation(3), guess=res)
+    warm = ocp.solve(jd.Collocation(3), guess=cold)
+    assert cold.cost == pytest.approx(zero_order_hold_optimum(1.0, 20), rel=1e-8)
+    assert warm.cost == pytest.approx(cold.cost, rel=1e-8)
+    assert warm.stats["iterations"] <= 3
+
+
+def test_infeasible_problem_names_the_culprits(di):
+    """Reference: |f| ≤ 1 N cannot move 1 kg by 1 m rest to rest in 1 s (that needs
+    |f| ≥ 4 N): the report names the violated dynamics and the active input bound."""
+    ocp = minimum_energy(di, N=20)
+    ocp.bound(F, -1.0, 1.0)
+    with pytest.raises(jd.OptimizationError) as err:
+        ocp.solve(jd.Collocation(3))
+    message = str(err.value)
+    assert "Infeasible" in message and "continuity cart.joint.s" in message
+    assert "input cart.motor.f: on its bound" in message
+    assert not err.value.solution.success
+
+
+def test_contradictory_statement_is_a_model_error(di):
+    ocp = minimum_energy(di)
+    ocp.bound(X, -1.0, 0.5)
+    with pytest.raises(jd.ModelError, match="final condition cart.joint.s = 1.0 lies outside"):
+        ocp.solve()
+
+
+@pytest.mark.parametrize("action, match", [
+    (lambda ocp: ocp.bound("cart.joint.x", 0, 1), "unknown name .cart.joint.x.; did you mean"),
+    (lambda ocp: ocp.initial({"cart.motor.f": 0}), "boundary conditions are given on states"),
+    (lambda ocp: ocp.free_parameter("cart.body.m"), "parameters=\\[...\\]"),
+    (lambda ocp: ocp.terminal_cost(lambda v: v[F]) or ocp.solve(), "terminal costs see"),
+    (lambda ocp: ocp.integral_cost(lambda v: v["cart.joint.q"]) or ocp.solve(), "unknown name"),
+])
+def test_bad_names_are_model_errors(di, action, match):
+    with pytest.raises(jd.ModelError, match=match):
+        action(minimum_energy(di))
+
+
+def test_cartpole_state_names():
+    assert tuple(cartpole_swingup(N=2).system.x_names) == CARTPOLE
