@@ -161,3 +161,36 @@ def test_bad_names_are_model_errors(di, action, match):
 
 def test_cartpole_state_names():
     assert tuple(cartpole_swingup(N=2).system.x_names) == CARTPOLE
+
+
+def test_cube_swingup_resimulates_within_limits():
+    """Reference: re-simulation of the optimal motor torque with CVODES (the example
+    examples/cube_swingup.py): the plan's own error per interval is at the transcription's
+    accuracy, the limits hold, and the cube ends upright at rest."""
+    import math
+
+    from jourdain.blocks import World
+    from jourdain.library import CubeOnEdge
+    system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
+    phi, psi, w_edge, w_wheel = system.x_names
+    ocp = jd.TrajectoryProblem(system, jd.FreeTime(1.0, 0.05, 4.0), intervals=40)
+    ocp.initial({phi: math.pi / 4, psi: 0.0, w_edge: 0.0, w_wheel: 0.0})
+    ocp.final({phi: 0.0, w_edge: 0.0})
+    ocp.bound("cube.motor.tau", -0.4, 0.4)
+    ocp.bound(w_wheel, -150.0, 150.0)
+    ocp.bound(phi, -math.pi / 4, math.pi / 4)
+    ocp.terminal_cost(lambda v: v.T)
+    ocp.integral_cost(lambda v: 1e-3 * v["cube.motor.tau"] ** 2)
+    sol = ocp.solve(jd.Collocation(3))
+    check = sol.check()
+    assert check.max_local < 1e-6 and check.max_open_loop < 1e-4
+    assert np.abs(sol["cube.motor.tau"]).max() <= 0.4 + 1e-7
+    assert np.abs(sol[w_wheel]).max() <= 150.0 * (1 + 2e-8)  # IPOPT relaxes bounds by 1e-8
+    assert abs(check.simulated[phi][-1]) < 1e-4 and abs(check.simulated[w_edge][-1]) < 1e-3
+
+
+def test_progress_is_reported(di, capfd):
+    """A long solve shows its progress: a header with the NLP size and IPOPT's iteration log."""
+    minimum_energy(di, N=10).solve(jd.Collocation(2), progress=True)
+    out = capfd.readouterr().out
+    assert "10 intervals" in out and "iter" in out and "Solve_Succeeded" in out
