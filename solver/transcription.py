@@ -10,8 +10,10 @@ Decision vector w, in this order (variable blocks of :class:`jourdain.solver.nlp
   3. for each interval k = 0 … N−1: node state x_k (nx), the inputs of interval k
      (nu values if piecewise constant, nu·d collocated values), and for collocation the d
      collocation states (nx·d), 4. the final node state x_N.
-Constraints g: per interval the dynamics (collocation equations, then continuity
-x_{k+1} = end of interval k), then the path constraints.
+Constraints g, per interval k: the path constraints at node k (piecewise-constant inputs), the
+collocation equations and path constraints at each collocation point (collocation only), and
+continuity x_{k+1} = end of interval k; finally the path constraints at node N. Boundary
+conditions and bounds are bounds on w (IPOPT treats fixed entries as parameters).
 """
 from __future__ import annotations
 
