@@ -128,6 +128,15 @@ def _dynamics_labels(prob: TrajectoryProblem, what: str, k: int) -> list[str]:
     return [f"{what} {n}, interval {k}" for n in prob.system.x_names]
 
 
+def _lagrange_polynomial(points: np.ndarray, r: int) -> np.poly1d:
+    """ℓ_r: 1 at points[r], 0 at the other points."""
+    basis = np.poly1d([1.0])
+    for j, pj in enumerate(points):
+        if j != r:
+            basis *= np.poly1d([1.0, -pj]) / (points[r] - pj)
+    return basis
+
+
 # ---- direct collocation --------------------------------------------------------------------
 @dataclass(frozen=True)
 class Collocation:
@@ -152,18 +161,19 @@ class Collocation:
                 f"{self.inputs.value} inputs")
 
     def coefficients(self):
-        """τ (0 and the d points), C[r, j] = ℓ_r'(τ_j), D[r] = ℓ_r(1), B[r] = ∫₀¹ ℓ_r."""
+        """τ (0 and the d points); for the state polynomial through all d+1 points
+        C[r, j] = ℓ_r'(τ_j) and D[r] = ℓ_r(1); quadrature weights B[j] = ∫₀¹ of the Lagrange
+        basis through the d collocation points alone (B[0] = 0), exact for polynomials of
+        degree 2d−1 (Legendre) or 2d−2 (Radau; d = 1 is the rectangle rule at τ = 1)."""
         tau = np.array([0.0] + ca.collocation_points(self.degree, self.scheme.value))
         d = self.degree
         C, D, B = np.zeros((d + 1, d + 1)), np.zeros(d + 1), np.zeros(d + 1)
         for r in range(d + 1):
-            basis = np.poly1d([1.0])
-            for j in range(d + 1):
-                if j != r:
-                    basis *= np.poly1d([1.0, -tau[j]]) / (tau[r] - tau[j])
+            basis = _lagrange_polynomial(tau, r)
             D[r] = basis(1.0)
             C[r] = np.polyder(basis)(tau)
-            B[r] = np.polyint(basis)(1.0)
+            if r > 0:
+                B[r] = np.polyint(_lagrange_polynomial(tau[1:], r - 1))(1.0)
         return tau, C, D, B
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:

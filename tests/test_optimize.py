@@ -193,3 +193,19 @@ def test_progress_is_reported(di, capfd):
     minimum_energy(di, N=10).solve(jd.Collocation(2), progress=True)
     out = capfd.readouterr().out
     assert "10 intervals" in out and "iter" in out and "Solve_Succeeded" in out
+
+
+@pytest.mark.parametrize("scheme", list(jd.Scheme))
+@pytest.mark.parametrize("degree", [1, 2, 3, 4])
+def test_collocation_coefficients(scheme, degree):
+    """Reference: closed forms. The quadrature weights integrate τ^k over [0, 1] exactly
+    (= 1/(k+1)) up to k = 2d−1 (Legendre) or 2d−2 (Radau); D reproduces polynomials of degree
+    d at τ = 1 and C their derivatives at the collocation points."""
+    tau, C, D, B = jd.Collocation(degree, scheme).coefficients()
+    exact_to = 2 * degree - 1 if scheme is jd.Scheme.LEGENDRE else 2 * degree - 2
+    for k in range(exact_to + 1):
+        assert B @ tau**k == pytest.approx(1.0 / (k + 1), abs=1e-12)
+    assert B[0] == 0.0
+    for k in range(degree + 1):
+        assert D @ tau**k == pytest.approx(1.0, abs=1e-12)
+        np.testing.assert_allclose(tau**k @ C, k * tau**max(k - 1, 0) * (k > 0), atol=1e-10)

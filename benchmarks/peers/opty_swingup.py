@@ -59,9 +59,10 @@ def cartpole_eom(m_c: float = 1.0, m_p: float = 0.1, l: float = 1.0):
     return (s, phi, v, w), f, eom
 
 
-def solve(states, u, eom, N: int, T: float, initial, final, bounds: dict, tol: float):
-    """Build and solve the opty problem (min h·Σ u_k², rest-to-rest boundary conditions);
-    returns a dict with setup and solve times [s], iterations, cost and status."""
+def build(states, u, eom, N: int, T: float, initial, final, bounds: dict, tol: float):
+    """The opty Problem (min h·Σ u_k², rest-to-rest boundary conditions), the initial guess
+    (states interpolated linearly, input 0) and the setup time [s] (code generation and
+    compilation)."""
     from opty import Problem
     num_nodes, h = N + 1, T / N
     n = len(states)
@@ -74,30 +75,34 @@ def solve(states, u, eom, N: int, T: float, initial, final, bounds: dict, tol: f
         grad[n * num_nodes + 1:] = 2.0 * h * free[n * num_nodes + 1:]
         return grad
 
-    t0 = sm.symbols("t")
     constraints = tuple(x.func(0.0) - a for x, a in zip(states, initial)) + \
         tuple(x.func(T) - b for x, b in zip(states, final))
     start = time.perf_counter()
     prob = Problem(objective, gradient, eom, states, num_nodes, h,
                    instance_constraints=constraints, bounds=bounds,
-                   integration_method="backward euler", time_symbol=t0)
-    prob.add_option("tol", tol)
-    prob.add_option("print_level", 0)
-    prob.add_option("mu_strategy", "adaptive")
+                   integration_method="backward euler", time_symbol=sm.symbols("t"))
+    for key, value in (("tol", tol), ("print_level", 0), ("mu_strategy", "adaptive")):
+        prob.add_option(key, value)
     setup = time.perf_counter() - start
     guess = np.concatenate([np.linspace(a, b, num_nodes) for a, b in zip(initial, final)] +
                            [np.zeros(num_nodes)])
+    return prob, guess, setup
+
+
+def solve(prob, guess) -> dict:
+    """One IPOPT solve: wall time [s], iterations, cost, status."""
+    prob.obj_value = []
     start = time.perf_counter()
-    sol, info = prob.solve(guess)
+    _, info = prob.solve(guess)
     elapsed = time.perf_counter() - start
-    iterations = getattr(prob, "obj_value", None)
-    return {"setup_time": setup, "solve_time": elapsed, "status": info["status_msg"].decode()
-            if isinstance(info["status_msg"], bytes) else str(info["status_msg"]),
-            "cost": float(info["obj_val"]), "iterations": _iterations(prob, iterations),
-            "x": sol}
+    status = info["status_msg"]
+    return {"solve_time": elapsed, "cost": float(info["obj_val"]),
+            "status": status.decode() if isinstance(status, bytes) else str(status),
+            "iterations": _iterations(prob)}
 
 
-def _iterations(prob, _):
-    """opty records the objective per iteration in ``obj_value`` (a list) when it can."""
+def _iterations(prob):
+    """opty appends the objective of every iteration to ``obj_value``; the first entry is
+    the starting point."""
     values = getattr(prob, "obj_value", None)
-    return len(values) if isinstance(values, (list, tuple)) else None
+    return len(values) - 1 if isinstance(values, (list, tuple)) and values else None
