@@ -118,9 +118,26 @@ def main() -> None:
     out = ROOT / "results" / "trajectory.json"
     out.parent.mkdir(exist_ok=True)
     meta = {"intervals": args.nodes, "tol": TOL, "repeat": args.repeat,
-            "python": platform.python_version(), "machine": platform.machine()}
+            "python": platform.python_version(), "machine": platform.machine(),
+            "versions": _versions()}
     out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     print(f"\nwrote {out.relative_to(ROOT.parent)}")
+
+
+def _versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+    out = {}
+    for name in ("casadi", "opty", "cyipopt", "sympy"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = None
+    try:
+        import cyipopt
+        out["ipopt (opty)"] = ".".join(map(str, cyipopt.IPOPT_VERSION))
+    except ImportError:
+        pass
+    return out
 
 
 def _row(r: dict) -> str:
