@@ -115,7 +115,9 @@ def main() -> None:
         if not args.no_opty:
             rows.append({"problem": name, **opty_run(name, args.nodes, args.repeat)})
             print(_row(rows[-1]), flush=True)
-    out = ROOT / "results" / "trajectory.json"
+    # a jourdain-only run must not overwrite the side-by-side record
+    out = ROOT / "results" / ("trajectory-jourdain-only.json" if args.no_opty
+                              else "trajectory.json")
     out.parent.mkdir(exist_ok=True)
     meta = {"intervals": args.nodes, "tol": TOL, "repeat": args.repeat,
             "python": platform.python_version(), "machine": platform.machine(),
