@@ -27,8 +27,13 @@ test-slow: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow
 
 bench: $(VENV)/.installed-test
+	# opty's cyipopt compiles against the IPOPT library (Debian packages; root on our machines)
+	if command -v apt-get >/dev/null && ! pkg-config --exists ipopt 2>/dev/null; then \
+		apt-get update -qq && apt-get install -y -qq coinor-libipopt-dev liblapack-dev \
+		libblas-dev pkg-config; fi
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	MPLBACKEND=Agg $(BIN)/python benchmarks/chain.py
+	MPLBACKEND=Agg $(BIN)/python benchmarks/trajectory.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info out
