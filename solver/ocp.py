@@ -62,7 +62,7 @@ class Variables:
 
 @dataclass
 class Limits:
-    """Lower and upper bounds (and, for parameters, a guess) by position."""
+    """Lower and upper bounds by position in x or u."""
 
     lower: np.ndarray
     upper: np.ndarray

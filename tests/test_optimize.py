@@ -209,3 +209,41 @@ def test_collocation_coefficients(scheme, degree):
     for k in range(degree + 1):
         assert D @ tau**k == pytest.approx(1.0, abs=1e-12)
         np.testing.assert_allclose(tau**k @ C, k * tau**max(k - 1, 0) * (k > 0), atol=1e-10)
+
+
+def test_outputs_in_path_constraints_match_state_bounds():
+    """Reference: the same constraint stated twice. A FrameSensor on the hinge frame measures
+    r = (s, 0, 0), so the path constraint −1 ≤ r[0] ≤ 1 on the sensor output must give the same
+    optimum as the bound −1 ≤ s ≤ 1 on the cart state."""
+    from jourdain.blocks import FrameSensor, World
+    from jourdain.library import CartPole
+
+    class SensedCartPole(CartPole):
+        def __init__(self):
+            super().__init__()
+            self.pivot = FrameSensor()
+            self.connect(self.hinge.frame_b, self.pivot.frame_a)
+
+    system = jd.compile(jd.Model.on_world(World(), cartpole=SensedCartPole()))
+    assert "cartpole.pivot.r[0]" in system.output_names
+    by_bound = cartpole_swingup(N=30, track=0.8).solve(jd.Collocation(3))
+    ocp = jd.TrajectoryProblem(system, 2.0, intervals=30)
+    ocp.initial(dict(zip(CARTPOLE, (0.0, np.pi, 0.0, 0.0))))
+    ocp.final(dict(zip(CARTPOLE, (0.0, 0.0, 0.0, 0.0))))
+    ocp.bound("cartpole.motor.f", -20.0, 20.0)
+    ocp.path_constraint(lambda v: v["cartpole.pivot.r[0]"], -0.8, 0.8, name="track")
+    ocp.integral_cost(lambda v: v["cartpole.motor.f"] ** 2)
+    by_output = ocp.solve(jd.Collocation(3))
+    assert by_output.cost == pytest.approx(by_bound.cost, rel=1e-7)
+    np.testing.assert_allclose(by_output["cartpole.slider.s"], by_bound["cartpole.slider.s"],
+                               atol=1e-6)
+
+
+def test_guess_from_named_tables(di):
+    """Reference: ZOH closed form, reached from a guess given by name (a table for the
+    position, a callable for the force)."""
+    guess = {X: ([0.0, 1.0], [0.0, 1.0]), F: lambda t: 6 - 12 * t}
+    sol = minimum_energy(di, N=20).solve(jd.Collocation(3), guess=guess)
+    assert sol.cost == pytest.approx(zero_order_hold_optimum(1.0, 20), rel=1e-8)
+    with pytest.raises(jd.ModelError, match="unknown name 'cart.x'"):
+        minimum_energy(di).solve(guess={"cart.x": 0.0})
