@@ -265,3 +265,20 @@ def test_readme_trajectory_example_runs(tmp_path, monkeypatch, capsys):
     assert scope["sol"].cost == pytest.approx(reference.cost, rel=1e-8)
     assert scope["check"].max_open_loop < 1e-3
     assert (tmp_path / "out" / "swingup.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("script, figure", [("cartpole_swingup.py", "cartpole_swingup.png"),
+                                            ("cube_swingup.py", "cube_swingup.png")])
+def test_examples_run(script, figure, tmp_path, monkeypatch, capsys):
+    """The examples run top to bottom, print their re-simulation check and write their
+    figure (reference: the re-simulation deviation they print is small)."""
+    import re
+    import runpy
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "examples" / script
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(path), run_name="__main__")
+    out = capsys.readouterr().out
+    deviation = float(re.search(r"max deviation ([0-9.e+-]+) open loop", out).group(1))
+    assert deviation < 1e-4
+    assert (tmp_path / "out" / figure).stat().st_size > 1000
