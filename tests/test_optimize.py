@@ -282,3 +282,27 @@ def test_examples_run(script, figure, tmp_path, monkeypatch, capsys):
     deviation = float(re.search(r"max deviation ([0-9.e+-]+) open loop", out).group(1))
     assert deviation < 1e-4
     assert (tmp_path / "out" / figure).stat().st_size > 1000
+
+
+@pytest.mark.parametrize("transcription", [jd.Collocation(3), jd.MultipleShooting()], ids=str)
+def test_free_parameter_pendulum_length_from_half_period(transcription):
+    """Reference: closed form of the large-amplitude pendulum. A point-mass pendulum released
+    at rest from θ0 = 0.5 rad comes to rest again at −θ0 after half a period,
+    √(L/g)·2K(k), k = sin(θ0/2) (K: complete elliptic integral of the first kind). Asking
+    for rest at t = 1 s with the length free (a system without inputs) must return
+    L = g / (4K²). (Rest, not the angle −θ0, is the final condition: the angle is stationary
+    at the turning point and would fix L only to the square root of the tolerance.)"""
+    from scipy.special import ellipk
+
+    from jourdain.blocks import World
+    from jourdain.library import Pendulum
+    system = jd.compile(jd.Model.on_world(World(), p=Pendulum()), parameters=["p.bob.r_cm"])
+    ocp = jd.TrajectoryProblem(system, 1.0, intervals=20)
+    ocp.initial({"p.joint.phi": 0.5, "p.joint.w": 0.0})
+    ocp.final({"p.joint.w": 0.0})
+    # L ≥ 0.5 m excludes L/4, for which t = 1 s is a full period, also ending at rest
+    ocp.free_parameter("p.bob.r_cm[1]", -3.0, -0.5, guess=-1.0)
+    sol = ocp.solve(transcription)
+    length = 9.81 / (4.0 * ellipk(np.sin(0.25) ** 2) ** 2)
+    assert -sol.free_parameters["p.bob.r_cm[1]"] == pytest.approx(length, rel=1e-6)
+    assert sol["p.joint.phi"][-1] == pytest.approx(-0.5, abs=1e-6)
