@@ -12,6 +12,7 @@ from jourdain.blocks.errors import ModelError
 from .ocp import TrajectoryProblem
 from .result import Result
 from .system import _unknown
+from .trajectory import Solution
 
 
 @dataclass
@@ -49,7 +50,7 @@ def make_guess(prob: TrajectoryProblem, spec=None) -> Guess:
         pass
     elif isinstance(spec, Result):
         series.update(_from_result(prob, spec, spec.t[0] - prob.t0))
-    elif hasattr(spec, "trajectory") and hasattr(spec, "stats"):  # a Solution: warm start
+    elif isinstance(spec, Solution):  # warm start
         series.update(_from_result(prob, spec.trajectory, spec.trajectory.t[0] - prob.t0))
         T, p, multipliers = spec.T, dict(spec.free_parameters), spec.multipliers
     elif isinstance(spec, dict):
