@@ -10,15 +10,21 @@ wheel held at the limit, and brakes the wheel at the top. A second run with a wh
 the named failure report. You will see the optimal time, the wheel speed reached, the
 re-simulation deviation, and out/cube_swingup.png.
 
-The LQR balancing that should take over at the top belongs to the control issue and is not
-part of this script.
+At the top, an LQR controller (linearization about the upright equilibrium, the closed loop
+BalancedCubeOnEdge of the library, same 0.4 N·m limit) takes over from the planned state and
+balances the cube while it slows the wheel down; out/cube_swingup_balance.png shows the whole
+manoeuvre.
 """
 # %% The plant
-import numpy as np
+import matplotlib
 
-import jourdain as jd
-from jourdain.blocks import World
-from jourdain.library import CubeOnEdge
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+import jourdain as jd  # noqa: E402
+from jourdain.blocks import World  # noqa: E402
+from jourdain.library import BalancedCubeOnEdge, CubeOnEdge  # noqa: E402
 
 system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
 PHI, PSI, W_EDGE, W_WHEEL = system.x_names
@@ -50,7 +56,19 @@ try:
 except jd.OptimizationError as failure:
     print("\nwith a 100 rad/s wheel limit:\n" + str(failure))
 
-# %% Key numbers and the figure
+# %% At the top, LQR balancing takes over from the state the re-simulation reached
+lin = jd.linearize(system)
+states = [f"cube.{s}" for s in BalancedCubeOnEdge.STATES]  # the wheel angle is cyclic
+feedback = jd.lqr(lin.select(states), Q={PHI: 100.0, W_EDGE: 1.0, W_WHEEL: 1e-3}, R=[[1e3]])
+closed = jd.compile(jd.Model.on_world(World(), bal=BalancedCubeOnEdge(feedback.K, 0.4)))
+top = check.simulated.final()
+balance = closed.simulate(3.0, y0={f"bal.{n}": top[n] for n in (PHI, PSI)},
+                          z0={f"bal.{n}": top[n] for n in (W_EDGE, W_WHEEL)}, n_out=301)
+print(f"LQR from the top: phi {top[PHI]:.1e} → {balance['bal.' + PHI][-1]:.1e} rad, wheel "
+      f"{top[W_WHEEL]:.1f} → {balance['bal.' + W_WHEEL][-1]:.1f} rad/s in 3 s, max |tau| "
+      f"{np.abs(balance['bal.limit.y']).max():.3f} N·m")
+
+# %% Key numbers and the figures
 print(f"\nupright after T = {sol.T:.3f} s, peak motor torque {np.abs(sol[TAU]).max():.3f} N·m, "
       f"wheel speed at the top {sol[W_WHEEL][-1]:.1f} rad/s")
 print(f"re-simulation of the optimal torque: max deviation {check.max_open_loop:.2e} open loop, "
@@ -58,3 +76,17 @@ print(f"re-simulation of the optimal torque: max deviation {check.max_open_loop:
 sol.plot(PHI, W_EDGE, W_WHEEL, TAU, path="out/cube_swingup.png",
          title=f"Cubli swing-up, minimum time {sol.T:.3f} s")
 print("figure: out/cube_swingup.png")
+fig, axes = plt.subplots(3, 1, sharex=True, figsize=(7, 6))
+sim, t_top = check.simulated, sol.T
+for ax, name, unit in zip(axes, (PHI, W_WHEEL, TAU), ("rad", "rad/s", "N·m")):
+    ax.plot(sim.t, sim[name], label="swing-up (planned torque, re-simulated)")
+    after = balance["bal.limit.y"] if name == TAU else balance["bal." + name]
+    ax.plot(t_top + balance.t, after, label="LQR balancing")
+    ax.set_ylabel(f"{name} [{unit}]", fontsize=8)
+    ax.grid(True, alpha=0.3)
+axes[0].legend(fontsize=7)
+axes[-1].set_xlabel("t [s]")
+fig.suptitle("Cubli: minimum-time swing-up, then LQR balancing")
+fig.tight_layout()
+fig.savefig("out/cube_swingup_balance.png", dpi=120)
+print("figure: out/cube_swingup_balance.png")
