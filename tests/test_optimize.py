@@ -282,6 +282,9 @@ def test_examples_run(script, figure, tmp_path, monkeypatch, capsys):
     deviation = float(re.search(r"max deviation ([0-9.e+-]+) open loop", out).group(1))
     assert deviation < 1e-4
     assert (tmp_path / "out" / figure).stat().st_size > 1000
+    balance = re.search(r"LQR from the top: phi \S+ → (\S+) rad, wheel \S+ → (\S+) rad/s", out)
+    if script.startswith("cube"):  # the LQR takes over at the top and keeps the cube upright
+        assert abs(float(balance.group(1))) < 1e-2 and abs(float(balance.group(2))) < 10.0
 
 
 @pytest.mark.parametrize("transcription", [jd.Collocation(3), jd.MultipleShooting()], ids=str)
