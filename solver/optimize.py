@@ -15,7 +15,7 @@ from .guess import make_guess
 from .nlp import NLP
 from .ocp import TrajectoryProblem
 from .trajectory import Solution
-from .transcription import Collocation, Plan
+from .transcription import Collocation, MultipleShooting, Plan
 
 
 class OptimizationError(SimulationError):
@@ -40,6 +40,9 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
     raise_on_failure : raise :class:`OptimizationError` (default) or return the failed Solution.
     """
     transcription = transcription or Collocation()
+    if not isinstance(transcription, (Collocation, MultipleShooting)):
+        raise ModelError(f"solve: the transcription must be a jd.Collocation or "
+                         f"jd.MultipleShooting, got {transcription!r}")
     start = time.perf_counter()
     fns = prob.functions()
     g0 = make_guess(prob, guess)
@@ -55,8 +58,8 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
     build_time = time.perf_counter() - start
     if progress:
         nw, ng = nlp.sizes
-        print(f"jourdain: {type(transcription).__name__}, {prob.intervals} intervals, "
-              f"{nw} variables, {ng} constraints (built in {build_time:.2f} s)")
+        print(f"jourdain: {transcription}, {prob.intervals} intervals, {nw} variables, "
+              f"{ng} constraints (built in {build_time:.2f} s)", flush=True)
     start = time.perf_counter()
     result = solver(**nlp.arrays(), **warm)
     stats = dict(solver.stats(), t_wall_total=time.perf_counter() - start)

@@ -152,6 +152,7 @@ def test_contradictory_statement_is_a_model_error(di):
     (lambda ocp: ocp.free_parameter("cart.body.m"), "parameters=\\[...\\]"),
     (lambda ocp: ocp.terminal_cost(lambda v: v[F]) or ocp.solve(), "terminal costs see"),
     (lambda ocp: ocp.integral_cost(lambda v: v["cart.joint.q"]) or ocp.solve(), "unknown name"),
+    (lambda ocp: ocp.solve("collocation"), "must be a jd.Collocation or jd.MultipleShooting"),
 ])
 def test_bad_names_are_model_errors(di, action, match):
     with pytest.raises(jd.ModelError, match=match):
