@@ -46,7 +46,7 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
     start = time.perf_counter()
     fns = prob.functions()
     g0 = make_guess(prob, guess)
-    nlp = NLP(transcription.SYM)
+    nlp = NLP(transcription.symbols(prob))
     plan = transcription.transcribe(prob, fns, nlp, g0)
     conflicts = nlp.check_bounds()
     if conflicts:
