@@ -197,6 +197,8 @@ class Functions:
     c_lower: np.ndarray
     c_upper: np.ndarray
     c_labels: list[str] = field(default_factory=list)
+    closure: ca.Function | None = None
+    closure_labels: list[str] = field(default_factory=list)
 
     @classmethod
     def build(cls, prob: TrajectoryProblem) -> "Functions":
@@ -218,10 +220,38 @@ class Functions:
                        for i in range(expr.numel())]
         c = ca.vertcat(*rows) if rows else ca.SX(0, 1)
         args, names = [t, x, u, p, T], ["t", "x", "u", "p", "T"]
+        closure, closure_labels = _closure(s, x, p)
         return cls(ca.Function("L", args, [L], names, ["L"]),
                    ca.Function("E", [t, x, p, T], [E], ["t", "x", "p", "T"], ["E"]),
                    ca.Function("c", args, [c], names, ["c"]),
-                   np.array(lo, float), np.array(hi, float), labels)
+                   np.array(lo, float), np.array(hi, float), labels, closure, closure_labels)
+
+
+def _closure(system: System, x, p):
+    """Consistency of the initial state of a constrained System: the independent closure
+    equations c(y) = 0 (partitioning keeps them along the motion, ẏ = G(y)·z, once they hold
+    at t0) and, for Baumgarte's method whose speeds are all joint speeds w, also A(y)·w = 0.
+    None for an unconstrained System."""
+    method = getattr(system, "method", None)
+    if method is None:
+        return None, []
+    from .constrained import ConstraintMethod
+    if method is ConstraintMethod.DAE:
+        raise ModelError("TrajectoryProblem: a System compiled with ConstraintMethod.DAE has "
+                         "no explicit ẋ = f; compile with the default PARTITIONING (or "
+                         "BAUMGARTE) for trajectory optimization")
+    ny = len(system.y_names)
+    y = x[:ny]
+    rows = list(system.partition.holonomic_rows)
+    parts = [system.c(y, p)[rows]] if rows else []
+    labels = [f"closure c[{r}] at t0" for r in rows]
+    if method is ConstraintMethod.BAUMGARTE:
+        velocity = ca.mtimes(system.A(y, p), x[ny:])
+        parts.append(velocity)
+        labels += [f"velocity constraint A·w[{i}] at t0" for i in range(velocity.numel())]
+    if not parts:
+        return None, []
+    return ca.Function("closure", [x, p], [ca.vertcat(*parts)], ["x", "p"], ["r"]), labels
 
 
 def _traced(fn, view: Variables, where: str):

@@ -10,10 +10,11 @@ Decision vector w, in this order (variable blocks of :class:`jourdain.solver.nlp
   3. for each interval k = 0 … N−1: node state x_k (nx), the inputs of interval k
      (nu values if piecewise constant, nu·d collocated values), and for collocation the d
      collocation states (nx·d), 4. the final node state x_N.
-Constraints g, per interval k: the path constraints at node k (piecewise-constant inputs), the
-collocation equations and path constraints at each collocation point (collocation only), and
-continuity x_{k+1} = end of interval k; finally the path constraints at node N. Boundary
-conditions and bounds are bounds on w (IPOPT treats fixed entries as parameters).
+Constraints g: for a constrained System first its closure at t0 (the motion keeps it), then
+per interval k: the path constraints at node k (piecewise-constant inputs), the collocation
+equations and path constraints at each collocation point (collocation only), and continuity
+x_{k+1} = end of interval k; finally the path constraints at node N. Boundary conditions and
+bounds are bounds on w (IPOPT treats fixed entries as parameters).
 """
 from __future__ import annotations
 
@@ -138,6 +139,12 @@ def _path(fns: Functions, nlp: NLP, where: str, t, x, u, p, T) -> None:
                        fns.c_lower, fns.c_upper)
 
 
+def _consistent_start(fns: Functions, nlp: NLP, x0, p) -> None:
+    """A constrained System's initial state satisfies its constraints (see ocp._closure)."""
+    if fns.closure is not None:
+        nlp.constraint("closure", fns.closure(x0, p), fns.closure_labels)
+
+
 def _dynamics_labels(prob: TrajectoryProblem, what: str, k: int) -> list[str]:
     return [f"{what} {n}, interval {k}" for n in prob.system.x_names]
 
@@ -204,6 +211,7 @@ class Collocation:
         t0, Tg = prob.t0, guess.T
         xs, us, cost = [], [], 0
         x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
+        _consistent_start(fns, nlp, x_k, p)
         for k in range(N):
             xs.append(x_k)
             u_k = _inputs(prob, nlp, k, len(u_tau), guess.u(t0 + (k + u_tau) * Tg / N))
@@ -289,6 +297,7 @@ class MultipleShooting:
         h = T / N
         xs, us, cost = [], [], 0
         x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
+        _consistent_start(fns, nlp, x_k, p)
         for k in range(N):
             xs.append(x_k)
             u_k = _inputs(prob, nlp, k, 1, guess.u(np.array([t0 + k * Tg / N])))
