@@ -9,15 +9,15 @@
     gain = jd.lqr(linear, Q, R)            # python-control LQR with named rows/columns
 """
 from jourdain.blocks import Composite, Model, ModelError, SimulationError
-from jourdain.solver import (Collocation, ConstraintMethod, Feedback, Formulation, FreeTime,
-                             Inputs, Integrator, LinearSystem, Method, MultipleShooting,
+from jourdain.solver import (Backend, Collocation, ConstraintMethod, Feedback, Formulation,
+                             FreeTime, Inputs, Integrator, LinearSystem, Method, MultipleShooting,
                              OptimizationError, Result, Scheme, Solution, System,
                              TrajectoryProblem, compile, linearize, lqr, place)
 
 __version__ = "0.1.0"
 
-__all__ = ["Collocation", "Composite", "ConstraintMethod", "Feedback", "Formulation", "FreeTime",
-           "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
+__all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback", "Formulation",
+           "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
            "__version__"]

@@ -9,11 +9,11 @@ from .optimize import OptimizationError
 from .result import Result
 from .constrained import ConstraintMethod
 from .simulate import Method
-from .system import Formulation, System, compile
+from .system import Backend, Formulation, System, compile
 from .trajectory import Solution
 from .transcription import Collocation, Inputs, Integrator, MultipleShooting, Scheme
 
-__all__ = ["Collocation", "ConstraintMethod", "Feedback", "Formulation", "FreeTime", "Inputs",
-           "Integrator", "LinearSystem", "Method", "Mode", "MultipleShooting",
+__all__ = ["Backend", "Collocation", "ConstraintMethod", "Feedback", "Formulation", "FreeTime",
+           "Inputs", "Integrator", "LinearSystem", "Method", "Mode", "MultipleShooting",
            "OptimizationError", "Result", "Scheme", "Solution", "System", "TrajectoryProblem",
            "compile", "linearize", "lqr", "place"]

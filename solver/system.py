@@ -24,6 +24,18 @@ from .signals import SignalInfo
 from .speeds import Speeds, choose_speeds
 
 
+class Backend(Enum):
+    """How the Jourdain equations are evaluated: by projection (closed-form M, k, q; expression
+    size O(n³)), by the recursive O(n) algorithms (trees only), or chosen by size."""
+
+    PROJECTION = "projection"  # dynamics.jourdain
+    RECURSIVE = "recursive"    # recursive: ABA for ż, CRBA for M, RNEA for k and q
+    AUTO = "auto"              # recursive above AUTO_RECURSIVE_SPEEDS default speeds
+
+
+AUTO_RECURSIVE_SPEEDS = 12
+
+
 class Formulation(Enum):
     """How the equations of motion are derived."""
 
@@ -164,7 +176,8 @@ def _by_name(values: dict, names: list[str], what: str, kind: str,
 
 def compile(model, speeds: dict | None = None, parameters=(),
             formulation: Formulation = Formulation.JOURDAIN, constraints=None,
-            baumgarte: tuple = (10.0, 10.0)) -> System:
+            baumgarte: tuple = (10.0, 10.0), backend: Backend = Backend.AUTO,
+            codegen: bool = False) -> System:
     """Compile a model into a System.
 
     model : a jd.Model (or any Composite) holding one World.
@@ -175,6 +188,10 @@ def compile(model, speeds: dict | None = None, parameters=(),
     constraints : for closed loops and contacts, a jd.ConstraintMethod (default PARTITIONING;
         BAUMGARTE or DAE); see :mod:`jourdain.solver.constrained`.
     baumgarte : (α, β) [1/s], the stabilization rates of the BAUMGARTE and DAE methods.
+    backend : Backend.AUTO (default: recursive for tree systems with more than
+        AUTO_RECURSIVE_SPEEDS default speeds, else projection), PROJECTION or RECURSIVE.
+    codegen : generate, compile (cached on disk) and load C code for f and its Jacobian
+        (see :mod:`jourdain.solver.export`).
     """
     if not isinstance(formulation, Formulation):
         raise ModelError(f"formulation must be a jd.Formulation, got {formulation!r}")
@@ -185,7 +202,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
         return compile_constrained(mech, speeds, formulation,
                                    constraints or ConstraintMethod.PARTITIONING, baumgarte)
     sp = choose_speeds(mech.kin, speeds)
-    eom = jourdain(mech, sp)
+    eom, used = _equations(mech, sp, formulation, backend)
     zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)
     functions = _functions(mech, sp, eom, zdot)
     p_default = mech.params.defaults
@@ -197,7 +214,29 @@ def compile(model, speeds: dict | None = None, parameters=(),
         [c.unit for c in mech.kin.coordinates], sp.units,
         [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_w))],
         mech.params.constants, mech.params.units)
-    return System(formulation, names, functions, p_default, structure)
+    system = System(formulation, names, functions, p_default, structure)
+    system.backend = used
+    if codegen:
+        system.codegen()
+    return system
+
+
+def _equations(mech: Mechanics, sp: Speeds, formulation: Formulation, backend: Backend):
+    """M, k, q, ż by the chosen back end (Backend docstring)."""
+    from .recursive import recursive
+    if not isinstance(backend, Backend):
+        raise ModelError(f"backend must be a jd.Backend, got {backend!r}")
+    if backend is Backend.RECURSIVE and formulation is not Formulation.JOURDAIN:
+        raise ModelError("Backend.RECURSIVE evaluates the Jourdain/Kane equations; use "
+                         "formulation=Formulation.JOURDAIN or backend=Backend.PROJECTION")
+    if backend is Backend.RECURSIVE and mech.topo.cut_joints:
+        raise ModelError("Backend.RECURSIVE needs a tree-structured system; this model has closed "
+                         "loops: use backend=Backend.PROJECTION")
+    auto = backend is Backend.AUTO and formulation is Formulation.JOURDAIN and sp.identity \
+        and not mech.topo.cut_joints and sp.z.numel() > AUTO_RECURSIVE_SPEEDS
+    if backend is Backend.RECURSIVE or auto:
+        return recursive(mech, sp), Backend.RECURSIVE
+    return jourdain(mech, sp), Backend.PROJECTION
 
 
 def _names(mech: Mechanics, sp: Speeds) -> dict:

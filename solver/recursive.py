@@ -1,0 +1,260 @@
+"""Stage 6, recursive back end: O(n) equations of motion for tree-structured systems.
+
+R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008 (RBDA):
+  ẇ  by the articulated-body algorithm (ABA, RBDA Table 7.1),
+  M  by the composite-rigid-body algorithm (CRBA, RBDA Table 6.2),
+  k  by the recursive Newton–Euler algorithm (RNEA, RBDA Table 5.1) with ẇ = 0 and no gravity,
+  q  = −RNEA(ẇ = 0, w = 0, gravity) + Σ_elements F_e·(∂w_e/∂w)ᵀ,
+for the joint speeds w (the default speeds z = w; w = ẏ for scalar joints, the body-axes
+angular velocity for quaternion joints), so that M·ẇ + k = q as in
+:mod:`jourdain.solver.dynamics`.
+
+Each joint with coordinates starts a *link* whose frame is the joint's child frame; rigid offsets
+(joints without coordinates) and the bodies on them are merged into the link they hang from.
+The joint model comes from the Joint contract: the relative pose (R, p)(q), the relative twist
+v_J = (ω_rel, Rᵀ·ṗ) in child coordinates as a function of the joint's coordinates q and speeds
+w, its motion subspace S = ∂v_J/∂w and the bias c_J = (∂v_J/∂q)·q̇ (RBDA §4.4). Gravity enters
+as the base acceleration a₀ = (0, −g) and the flange force elements as joint-space forces
+τ = Σ F_e·(∂w_e/∂w)ᵀ.
+
+User-chosen speeds z = W(y)·w are mapped afterwards: ż = W·ẇ + (∂(W·w)/∂y)·ẏ, and with
+V = ∂w/∂z, M_z = Vᵀ·M·V, k_z = Vᵀ·(M·(∂w(y, z)/∂y)·ẏ + k), q_z = Vᵀ·q (Kane's equations in z).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+
+from . import spatial as sp6
+from .dynamics import EquationsOfMotion, to_speeds
+from .mechanics import Mechanics
+from .speeds import Speeds
+
+
+@dataclass
+class Link:
+    """A moving link: its parent link (−1 = world), pose in the parent link frame, joint model
+    and the spatial inertia of everything rigidly attached (link coordinates)."""
+
+    parent: int
+    R: ca.SX           # link axes -> parent link axes
+    p: ca.SX           # link origin in parent link coordinates [m]
+    S: ca.SX           # 6×n_w motion subspace (link coordinates)
+    v_J: tuple         # relative twist S·w
+    c_J: tuple         # (∂v_J/∂q)·q̇
+    rows: list[int]    # indices of the joint speeds in w
+    inertia: ca.SX     # 6×6 spatial inertia about the link origin [kg, kg·m, kg·m²]
+
+
+def build_links(mech: Mechanics) -> list[Link]:
+    """Links in breadth-first order (parents first), from the spanning tree of ``mech``."""
+    inst, flat, kin = mech.ctx.inst, mech.flat, mech.kin
+    y_rows, w_rows = _rows(kin.coordinates), _rows(kin.rates)
+    placement = {mech.topo.root: (-1, ca.SX.eye(3), ca.SX.zeros(3))}
+    links: list[Link] = []
+    for edge in mech.topo.edges:
+        joint = inst[edge.joint]
+        idx = w_rows.get(edge.joint, [])
+        q, qw = _select(kin.y, y_rows.get(edge.joint, [])), _select(kin.w, idx)
+        R_pc, p_pc, w_c = _child_pose(joint, q, qw, edge.forward)
+        parent, R_lp, p_lp = placement[edge.parent]
+        R, p = ca.mtimes(R_lp, R_pc), p_lp + ca.mtimes(R_lp, p_pc)
+        if not idx:
+            placement[edge.child] = (parent, R, p)
+            continue
+        qd = ca.SX(joint.coordinate_rates(q, qw))
+        twist = ca.vertcat(w_c, ca.mtimes(R_pc.T, ca.jtimes(p_pc, q, qd)))
+        S = ca.jacobian(twist, qw)
+        c_J = sp6.split(ca.jtimes(twist, q, qd))
+        links.append(Link(parent, R, p, S, sp6.split(twist), c_J, idx, ca.SX.zeros(6, 6)))
+        placement[edge.child] = (len(links) - 1, ca.SX.eye(3), ca.SX.zeros(3))
+    for body in flat.bodies:
+        index, R, p = placement[flat.net_of[body.frame_a]]
+        if index >= 0:
+            b = inst[body]
+            c = p + ca.mtimes(R, ca.vertcat(*[b.r_cm[i] for i in range(3)]))
+            links[index].inertia += sp6.body_inertia(b.m, c, ca.mtimes([R, ca.SX(b.I), R.T]))
+    return links
+
+
+def _rows(infos) -> dict:
+    """Joint -> indices of its entries in y (CoordinateInfo) or w (RateInfo)."""
+    rows: dict = {}
+    for k, info in enumerate(infos):
+        rows.setdefault(info.joint, []).append(k)
+    return rows
+
+
+def _select(vec: ca.SX, idx: list[int]) -> ca.SX:
+    return ca.vertcat(*[vec[i] for i in idx]) if idx else ca.SX(0, 1)
+
+
+def _as_vector(value) -> ca.SX:
+    if isinstance(value, (tuple, list)):
+        return ca.vertcat(*value)
+    return ca.SX(value)
+
+
+def _child_pose(joint, q, qw, forward: bool):
+    """(R, p, ω): pose of the tree child frame in the tree parent frame and the child's angular
+    velocity relative to the parent in child coordinates."""
+    R_rel, p_rel = joint.relative_pose(q)
+    R_rel, p_rel = ca.SX(R_rel), _as_vector(p_rel)
+    w_rel = ca.SX(joint.relative_angular_velocity(q, qw)) if qw.numel() else ca.SX.zeros(3)
+    if forward:  # child = frame_b; w_rel is given in frame_b (child) axes
+        return R_rel, p_rel, w_rel
+    return R_rel.T, -ca.mtimes(R_rel.T, p_rel), -ca.mtimes(R_rel, w_rel)
+
+
+def _velocities(links: list[Link]) -> list[tuple]:
+    """v_i = ⁱX_λ·v_λ + v_J (RBDA eq. 5.7, 7.34)."""
+    v: list[tuple] = []
+    for link in links:
+        v_parent = v[link.parent] if link.parent >= 0 else (ca.SX.zeros(3), ca.SX.zeros(3))
+        v.append(sp6.add(sp6.motion_to_child(link.R, link.p, v_parent), link.v_J))
+    return v
+
+
+def _joint_rows(vec: ca.SX, link: Link) -> ca.SX:
+    return _select(vec, link.rows)
+
+
+def articulated_body(links: list[Link], gravity, tau: ca.SX) -> ca.SX:
+    """ẇ by the articulated-body algorithm (RBDA Table 7.1), joint forces τ, base acceleration
+    a₀ = (0, −g) [m/s²]."""
+    v = _velocities(links)
+    c = [sp6.add(link.c_J, sp6.cross_motion(v[i], link.v_J)) for i, link in enumerate(links)]
+    IA = [link.inertia for link in links]
+    pA = [sp6.cross_force(v[i], sp6.inertia_times(link.inertia, v[i]))
+          for i, link in enumerate(links)]
+    U, D_inv, u = [None] * len(links), [None] * len(links), [None] * len(links)
+    for i in reversed(range(len(links))):
+        link = links[i]
+        U[i] = ca.mtimes(IA[i], link.S)
+        D_inv[i] = _inverse(ca.mtimes(link.S.T, U[i]))
+        u[i] = _joint_rows(tau, link) - ca.mtimes(link.S.T, sp6.stack(pA[i]))
+        if link.parent < 0:
+            continue
+        UD = ca.mtimes(U[i], D_inv[i])
+        Ia = IA[i] - ca.mtimes(UD, U[i].T)
+        pa = sp6.add(pA[i], sp6.split(ca.mtimes(Ia, sp6.stack(c[i])) + ca.mtimes(UD, u[i])))
+        IA[link.parent] = IA[link.parent] + sp6.inertia_to_parent(link.R, link.p, Ia)
+        pA[link.parent] = sp6.add(pA[link.parent], sp6.force_to_parent(link.R, link.p, pa))
+    return _forward_accelerations(links, gravity, c, U, D_inv, u, tau.numel())
+
+
+def _forward_accelerations(links, gravity, c, U, D_inv, u, n: int) -> ca.SX:
+    """Third ABA pass: a'_i = ⁱX_λ·a_λ + c_i, q̈_i = D⁻¹·(u_i − Uᵀ·a'_i), a_i = a'_i + S·q̈_i."""
+    base = (ca.SX.zeros(3), -ca.SX(gravity))
+    a: list[tuple] = []
+    wdot = [ca.SX(0)] * n
+    for i, link in enumerate(links):
+        a_parent = a[link.parent] if link.parent >= 0 else base
+        a_i = sp6.add(sp6.motion_to_child(link.R, link.p, a_parent), c[i])
+        qdd = ca.mtimes(D_inv[i], u[i] - ca.mtimes(U[i].T, sp6.stack(a_i)))
+        a.append(sp6.add(a_i, sp6.split(ca.mtimes(link.S, qdd))))
+        for k, row in enumerate(link.rows):
+            wdot[row] = qdd[k]
+    return ca.vertcat(*wdot) if n else ca.SX(0, 1)
+
+
+def _inverse(D: ca.SX) -> ca.SX:
+    """D⁻¹ of the small joint-space articulated inertia (n_q × n_q, symmetric positive
+    definite)."""
+    if D.shape == (1, 1):
+        return 1 / D
+    return ca.inv(D)
+
+
+def newton_euler(links: list[Link], gravity, wdot: ca.SX, with_velocity: bool) -> ca.SX:
+    """Inverse dynamics τ = M·ẇ + k − q_gravity by RNEA (RBDA Table 5.1), base acceleration
+    a₀ = (0, −g); ``with_velocity`` False sets w = 0."""
+    zero = (ca.SX.zeros(3), ca.SX.zeros(3))
+    v = _velocities(links) if with_velocity else [zero] * len(links)
+    a: list[tuple] = []
+    f: list[tuple] = []
+    for i, link in enumerate(links):
+        a_parent = a[link.parent] if link.parent >= 0 else (ca.SX.zeros(3), -ca.SX(gravity))
+        a_i = sp6.add(sp6.motion_to_child(link.R, link.p, a_parent),
+                      sp6.split(ca.mtimes(link.S, _joint_rows(wdot, link))))
+        if with_velocity:
+            a_i = sp6.add(a_i, sp6.add(link.c_J, sp6.cross_motion(v[i], link.v_J)))
+        a.append(a_i)
+        f.append(sp6.add(sp6.inertia_times(link.inertia, a_i),
+                         sp6.cross_force(v[i], sp6.inertia_times(link.inertia, v[i]))))
+    tau = [ca.SX(0)] * wdot.numel()
+    for i in reversed(range(len(links))):
+        link = links[i]
+        t_i = ca.mtimes(link.S.T, sp6.stack(f[i]))
+        for k, row in enumerate(link.rows):
+            tau[row] = t_i[k]
+        if link.parent >= 0:
+            f[link.parent] = sp6.add(f[link.parent], sp6.force_to_parent(link.R, link.p, f[i]))
+    return ca.vertcat(*tau) if tau else ca.SX(0, 1)
+
+
+def composite_rigid_body(links: list[Link], n: int) -> ca.SX:
+    """Joint-space mass matrix M(y) by the composite-rigid-body algorithm (RBDA Table 6.2)."""
+    Ic = [link.inertia for link in links]
+    for i in reversed(range(len(links))):
+        if links[i].parent >= 0:
+            Ic[links[i].parent] = Ic[links[i].parent] + \
+                sp6.inertia_to_parent(links[i].R, links[i].p, Ic[i])
+    M = ca.SX.zeros(n, n)
+    for i, link in enumerate(links):
+        F = ca.mtimes(Ic[i], link.S)
+        _set_block(M, link.rows, link.rows, ca.mtimes(link.S.T, F))
+        j = i
+        while links[j].parent >= 0:
+            F = sp6.forces_to_parent(links[j].R, links[j].p, F)
+            j = links[j].parent
+            block = ca.mtimes(F.T, links[j].S)
+            _set_block(M, link.rows, links[j].rows, block)
+            _set_block(M, links[j].rows, link.rows, block.T)
+    return M
+
+
+def _set_block(M: ca.SX, rows: list[int], cols: list[int], block: ca.SX) -> None:
+    for a, r in enumerate(rows):
+        for b, col in enumerate(cols):
+            M[r, col] = block[a, b]
+
+
+def joint_forces(mech: Mechanics) -> ca.SX:
+    """τ = Σ_elements F_e·(∂w_e/∂w)ᵀ [N, N·m]: the flange force elements as joint forces, in
+    (t, y, w, u, p); F_e = −∂V/∂s − ∂D/∂w_e + f (seed 004)."""
+    w = mech.kin.w
+    tau = ca.SX.zeros(w.numel())
+    for elem in mech.elements:
+        force = elem.spring_force + elem.damping_force + elem.force
+        tau += force * ca.jacobian(elem.w, w).T
+    return tau
+
+
+def recursive(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
+    """M, k, q and ż for the chosen speeds by the recursive algorithms (module docstring)."""
+    links = build_links(mech)
+    n = mech.kin.w.numel()
+    tau = joint_forces(mech)
+    wdot = articulated_body(links, mech.gravity, tau)
+    M = composite_rigid_body(links, n)
+    k = newton_euler(links, ca.SX.zeros(3), ca.SX.zeros(n), True)
+    q = tau - newton_euler(links, mech.gravity, ca.SX.zeros(n), False)
+    if speeds.identity:
+        return EquationsOfMotion(M, k, q, wdot)
+    return _to_speeds(mech, speeds, M, k, q, wdot)
+
+
+def _to_speeds(mech: Mechanics, speeds: Speeds, M, k, q, wdot) -> EquationsOfMotion:
+    """Map (M, k, q, ẇ) of the joint speeds to the speeds z = W(y)·w."""
+    y, w = mech.kin.y, mech.kin.w
+    W = ca.jacobian(speeds.z_of_w, w)
+    zdot = ca.mtimes(W, wdot) + ca.jtimes(speeds.z_of_w, y, mech.kin.ydot)
+    V = ca.jacobian(speeds.w_of_z, speeds.z)
+    vdot_z = ca.jtimes(speeds.w_of_z, y, speeds.ydot)
+    M_z = ca.mtimes([V.T, M, V])
+    k_z = ca.mtimes(V.T, ca.mtimes(M, vdot_z) + to_speeds(k, mech, speeds))
+    q_z = ca.mtimes(V.T, to_speeds(q, mech, speeds))
+    return EquationsOfMotion(to_speeds(M_z, mech, speeds), k_z, q_z,
+                             to_speeds(zdot, mech, speeds))
