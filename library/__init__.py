@@ -6,8 +6,9 @@ from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .linkages import CrankSlider, FourBar
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
+from .trees import RandomTree
 from .wheel import DifferentialDrive, RollingDisk, Wheel
 
 __all__ = ["BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole", "CrankSlider",
            "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum", "FourBar",
-           "NLinkPendulum", "Pendulum", "RollingDisk", "Wheel"]
+           "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "Wheel"]

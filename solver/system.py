@@ -131,6 +131,12 @@ class System:
         return p
 
     # ---- consumers ---------------------------------------------------------------------
+    def codegen(self, compiler: str = "gcc", flags=None, cache_dir=None) -> "System":
+        """Replace f by compiled C code (with its Jacobian), cached on disk; keeps the virtual
+        machine with a warning when no compiler works. See :mod:`jourdain.solver.export`."""
+        from .export import attach
+        return attach(self, compiler, flags, cache_dir)
+
     def simulate(self, t_end: float, **options):
         """Integrate with CVODES; see :func:`jourdain.solver.simulate.simulate`."""
         from .simulate import simulate

@@ -1,0 +1,152 @@
+"""Consumer: C code for the state derivative f and its Jacobian, compiled once and cached on disk.
+
+CasADi's CodeGenerator writes C for ``f`` and its Jacobian ``jac_f`` (the name casadi.external
+looks for, so CVODES's Newton iterations use compiled code too). The system C compiler builds a shared library
+named by a SHA-256 hash of the serialized functions, the compiler command and the CasADi
+version, in ``$JOURDAIN_CACHE`` or ``~/.cache/jourdain``; the next run with the same model and
+options loads it without compiling. Without a working compiler the System keeps CasADi's
+virtual machine and a one-line warning says so.
+
+The Jacobian is expanded symbolically (fast to evaluate) while its instruction count stays
+under ``JACOBIAN_EXPAND_LIMIT``; beyond, it is assembled column by column from the forward
+derivative (code size O(size of f) instead of O(n · size of f): gcc time grows much faster than
+the C file, PERFORMANCE_NOTES.md).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import casadi as ca
+
+JACOBIAN_EXPAND_LIMIT = 200_000  # SX instructions of an expanded Jacobian worth compiling
+DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, dominates
+
+
+@dataclass(frozen=True)
+class CodegenOptions:
+    """How the C code is built: compiler executable, flags, and cache directory (None: the
+    default, ``$JOURDAIN_CACHE`` or ``~/.cache/jourdain``)."""
+
+    compiler: str = "gcc"
+    flags: tuple = DEFAULT_FLAGS
+    cache_dir: str | None = None
+
+
+def cache_dir(options: CodegenOptions) -> Path:
+    """The directory of the compiled libraries."""
+    if options.cache_dir:
+        return Path(options.cache_dir)
+    env = os.environ.get("JOURDAIN_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "jourdain"
+
+
+def derivative_functions(f: ca.Function) -> list[ca.Function]:
+    """f and jac_f: the functions compiled into one library (CVODES needs no more)."""
+    return [f, jacobian_function(f)]
+
+
+def jacobian_function(f: ca.Function) -> ca.Function:
+    """``jac_f`` with CasADi's signature (inputs, out_*) -> (jac_<out>_<in> ...), expanded when
+    small, else by forward derivatives mapped over the columns (module docstring)."""
+    jac = f.jacobian()
+    if jac.n_instructions() <= JACOBIAN_EXPAND_LIMIT or f.n_out() != 1:
+        return jac
+    args = [ca.MX.sym(f.name_in(i), f.sparsity_in(i)) for i in range(f.n_in())]
+    out = ca.MX.sym("out_" + f.name_out(0), ca.Sparsity(f.size1_out(0), f.size2_out(0)))
+    fwd = f.forward(1)
+    n_dir = sum(f.nnz_in(i) for i in range(f.n_in()))
+    seeds = ca.DM.eye(n_dir)
+    mapped = fwd.map(n_dir, "serial")
+    seed_blocks, offset = [], 0
+    for i in range(f.n_in()):
+        seed_blocks.append(seeds[offset:offset + f.nnz_in(i), :])
+        offset += f.nnz_in(i)
+    cols = mapped(*args, ca.MX(f.size1_out(0), f.size2_out(0)), *seed_blocks)
+    blocks, offset = [], 0
+    for i in range(f.n_in()):
+        blocks.append(cols[:, offset:offset + f.nnz_in(i)])
+        offset += f.nnz_in(i)
+    return ca.Function(jac.name(), [*args, out], blocks, jac.name_in(), jac.name_out())
+
+
+FORMAT = 1  # bump when the generated library layout changes
+
+
+def library_key(f: ca.Function, options: CodegenOptions) -> str:
+    """SHA-256 of the serialized f (its derivatives follow from it), the compiler, flags, the
+    Jacobian rule and the CasADi version."""
+    digest = hashlib.sha256(f.serialize().encode())
+    digest.update(repr((options.compiler, tuple(options.flags), JACOBIAN_EXPAND_LIMIT,
+                        ca.__version__, FORMAT)).encode())
+    return digest.hexdigest()
+
+
+def compile_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) -> Path | None:
+    """Path of the shared library holding f and its Jacobian: from the cache, or generated and
+    compiled now; None (with a warning) when no C compiler works."""
+    key = library_key(f, options)
+    target = cache_dir(options) / f"jd_{f.name()}_{key[:24]}.so"
+    if target.exists():
+        return target
+    compiler = shutil.which(options.compiler)
+    if compiler is None:
+        warnings.warn(f"jourdain: no C compiler '{options.compiler}' found; using CasADi's "
+                      "virtual machine (slower)", RuntimeWarning, stacklevel=3)
+        return None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        error = _build(compiler, options.flags, derivative_functions(f), Path(tmp), target.name)
+        if error:
+            warnings.warn(f"jourdain: compiling {f.name()} failed ({error[:200]}); using "
+                          "CasADi's virtual machine", RuntimeWarning, stacklevel=3)
+            return None
+        os.replace(Path(tmp) / target.name, target)  # atomic: others see all or nothing
+    return target
+
+
+def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
+           name: str) -> str:
+    """Generate one C file per function, compile them in parallel (gcc time dominates) and link
+    one shared library; returns the compiler's error text, empty on success."""
+    jobs = []
+    for fn in functions:
+        source = f"{fn.name()}.c"
+        gen = ca.CodeGenerator(source, {"with_header": False})
+        gen.add(fn)
+        gen.generate(str(tmp) + os.sep)
+        # -w: the generated code has harmless int-to-pointer casts that gcc warns about
+        command = [compiler, *flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
+        jobs.append(subprocess.Popen(command, cwd=tmp, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True))
+    for job in jobs:
+        _, err = job.communicate()
+        if job.returncode != 0:
+            return err.strip()
+    objects = [f"{fn.name()}.o" for fn in functions]
+    link = subprocess.run([compiler, "-shared", *objects, "-o", name, "-lm"], cwd=tmp,
+                          capture_output=True, text=True)
+    return link.stderr.strip() if link.returncode != 0 else ""
+
+
+def load(f: ca.Function, path: Path) -> ca.Function:
+    """The compiled f from ``path`` (casadi.external finds jac_f there)."""
+    return ca.external(f.name(), str(path))
+
+
+def attach(system, compiler: str = "gcc", flags=None, cache_dir=None):
+    """Compile ``system.f`` and make the System use it (``system.library`` names the file);
+    the virtual-machine function stays in ``system.functions["f"]``."""
+    options = CodegenOptions(compiler, DEFAULT_FLAGS if flags is None else tuple(flags),
+                             None if cache_dir is None else str(cache_dir))
+    path = compile_library(system.functions["f"], options)
+    system.library = path
+    if path is not None:
+        system.f = load(system.functions["f"], path)
+    return system
