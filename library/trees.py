@@ -23,9 +23,11 @@ class RandomTree(Composite):
         if int(n) != n or n < 1:
             raise ValueError(f"RandomTree: n must be a positive integer, got {n!r}")
         rng = np.random.default_rng(seed)
+        self.parents: list[int] = []  # parent body of body i (0: the world side)
         frames = []  # frame_b of each joint: where the next bodies hang
         for i in range(1, int(n) + 1):
             parent = int(rng.integers(0, i))  # 0 = the tree's frame_a (world side)
+            self.parents.append(parent)
             offset = self.add(f"offset{i}", FixedRotation(
                 angle=rng.uniform(-np.pi, np.pi), r=rng.uniform(-0.5, 0.5, 3),
                 axis=_unit(rng)))
