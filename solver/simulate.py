@@ -49,8 +49,9 @@ def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | No
     p = system.parameters(params)
     # SX when possible (the interpolants enter as call nodes): CVODES then runs the expanded
     # expression graph, about 3× faster than an MX graph wrapping the same function. MX only
-    # when f embeds a rootfinder (closed loops), which SX cannot hold.
-    sym = ca.MX if system.f.is_a("MXFunction") else ca.SX
+    # when f embeds a rootfinder (closed loops), which SX cannot hold, or is compiled C code
+    # (System.codegen), which is called, not expanded.
+    sym = ca.SX if system.f.is_a("SXFunction") else ca.MX
     t, x, pp = sym.sym("t"), sym.sym("x", system.nx), sym.sym("p", len(p))
     u = _input_expressions(system, inputs or {}, grid, t)
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
