@@ -74,6 +74,9 @@ class System:
       dissipation(t, x, u, p) -> P   power removed by dissipative elements [W]
     """
 
+    backend: Backend = Backend.PROJECTION  # the back end compile() used
+    library = None  # path of the compiled C library after codegen(), else None
+
     def __init__(self, formulation: Formulation, names: dict, functions: dict,
                  p_default: np.ndarray, structure: Structure):
         self.formulation = formulation

@@ -48,6 +48,8 @@ def test_cache_reused_and_invalidated(tmp_path, monkeypatch):
     monkeypatch.setattr(export, "_build", lambda *a: pytest.fail("rebuilt a cached library"))
     again = jd.compile(_pendulum()).codegen(cache_dir=tmp_path)
     assert again.library == first.library
+    monkeypatch.setenv("JOURDAIN_CACHE", str(tmp_path))
+    assert jd.compile(_pendulum(), codegen=True).library == first.library
     monkeypatch.undo()
     other_model = jd.compile(_pendulum(m=2.0)).codegen(cache_dir=tmp_path)
     other_flags = jd.compile(_pendulum()).codegen(cache_dir=tmp_path, flags=("-O0",))

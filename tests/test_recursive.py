@@ -108,6 +108,9 @@ def test_auto_chooses_by_size():
     large = jd.compile(jd.Model.on_world(World(), chain=NLinkPendulum(13)))
     assert small.backend is jd.Backend.PROJECTION
     assert large.backend is jd.Backend.RECURSIVE
+    chosen = {"u1": "chain.joint1.w + chain.joint2.w"}  # user speeds: projection keeps them
+    model = jd.Model.on_world(World(), chain=NLinkPendulum(13))
+    assert jd.compile(model, speeds=chosen).backend is jd.Backend.PROJECTION
 
 
 def test_recursive_lagrange_is_refused():
