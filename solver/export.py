@@ -25,7 +25,7 @@ from pathlib import Path
 
 import casadi as ca
 
-JACOBIAN_EXPAND_LIMIT = 200_000  # SX instructions of an expanded Jacobian worth compiling
+JACOBIAN_EXPAND_LIMIT = 60_000  # SX instructions of an expanded Jacobian worth compiling
 DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, dominates
 
 
@@ -55,25 +55,30 @@ def derivative_functions(f: ca.Function) -> list[ca.Function]:
 def jacobian_function(f: ca.Function) -> ca.Function:
     """``jac_f`` with CasADi's signature (inputs, out_*) -> (jac_<out>_<in> ...), expanded when
     small, else by forward derivatives mapped over the columns (module docstring)."""
-    jac = f.jacobian()
-    if jac.n_instructions() <= JACOBIAN_EXPAND_LIMIT or f.n_out() != 1:
-        return jac
-    args = [ca.MX.sym(f.name_in(i), f.sparsity_in(i)) for i in range(f.n_in())]
-    out = ca.MX.sym("out_" + f.name_out(0), ca.Sparsity(f.size1_out(0), f.size2_out(0)))
-    fwd = f.forward(1)
     n_dir = sum(f.nnz_in(i) for i in range(f.n_in()))
+    # Expanded size is about (instructions of f) × (directions); skip building hopeless ones.
+    if f.n_out() != 1 or f.n_instructions() * n_dir <= 4 * JACOBIAN_EXPAND_LIMIT:
+        jac = f.jacobian()
+        if jac.n_instructions() <= JACOBIAN_EXPAND_LIMIT or f.n_out() != 1:
+            return jac
+    args = [ca.MX.sym(f.name_in(i), f.sparsity_in(i)) for i in range(f.n_in())]
+    out_name = f.name_out(0)
+    out = ca.MX.sym("out_" + out_name, ca.Sparsity(f.size1_out(0), f.size2_out(0)))
+    # Column j of the Jacobian is the forward derivative along the j-th unit seed.
     seeds = ca.DM.eye(n_dir)
-    mapped = fwd.map(n_dir, "serial")
     seed_blocks, offset = [], 0
     for i in range(f.n_in()):
         seed_blocks.append(seeds[offset:offset + f.nnz_in(i), :])
         offset += f.nnz_in(i)
-    cols = mapped(*args, ca.MX(f.size1_out(0), f.size2_out(0)), *seed_blocks)
-    blocks, offset = [], 0
+    cols = f.forward(1).map(n_dir, "serial")(*args, ca.MX(f.size1_out(0), f.size2_out(0)),
+                                              *seed_blocks)
+    blocks, names, offset = [], [], 0
     for i in range(f.n_in()):
         blocks.append(cols[:, offset:offset + f.nnz_in(i)])
+        names.append(f"jac_{out_name}_{f.name_in(i)}")
         offset += f.nnz_in(i)
-    return ca.Function(jac.name(), [*args, out], blocks, jac.name_in(), jac.name_out())
+    return ca.Function("jac_" + f.name(), [*args, out], blocks,
+                       [*f.name_in(), "out_" + out_name], names)
 
 
 FORMAT = 1  # bump when the generated library layout changes
