@@ -137,7 +137,7 @@ def articulated_body(links: list[Link], gravity, tau: ca.SX) -> ca.SX:
         if link.parent < 0:
             continue
         UD = ca.mtimes(U[i], D_inv[i])
-        Ia = IA[i] - ca.mtimes(UD, U[i].T)
+        Ia = sp6.symmetric(lambda r, c: IA[i][r, c] - ca.dot(UD[r, :].T, U[i][c, :].T), 6)
         pa = sp6.add(pA[i], sp6.split(ca.mtimes(Ia, sp6.stack(c[i])) + ca.mtimes(UD, u[i])))
         IA[link.parent] = IA[link.parent] + sp6.inertia_to_parent(link.R, link.p, Ia)
         pA[link.parent] = sp6.add(pA[link.parent], sp6.force_to_parent(link.R, link.p, pa))

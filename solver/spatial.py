@@ -80,14 +80,28 @@ def body_inertia(m, c, I_c) -> ca.SX:
 def inertia_to_parent(R, p, inertia: ca.SX) -> ca.SX:
     """ᶜX_ₚᵀ·I·ᶜX_ₚ: a spatial inertia (or articulated inertia) of the child frame expressed in
     the parent frame (RBDA eq. 2.66), by a rotation followed by a shift of origin:
-    with P = p̃, A' = A + P·Bᵀ − B·P − P·C·P, B' = B + P·C, C' = C."""
+    with P = p̃, A' = A − B·P − (B·P)ᵀ − P·C·P, B' = B + P·C, C' = C (P skew, so
+    P·Bᵀ = −(B·P)ᵀ). Symmetric blocks are computed on and above the diagonal only."""
     A, B, C = inertia[:3, :3], inertia[:3, 3:], inertia[3:, 3:]
-    A, B, C = (ca.mtimes([R, block, R.T]) for block in (A, B, C))
+    R = ca.SX(R)
+    A = symmetric(lambda i, j: ca.dot(ca.mtimes(R[i, :], A).T, R[j, :].T))
+    C = symmetric(lambda i, j: ca.dot(ca.mtimes(R[i, :], C).T, R[j, :].T))
+    B = ca.mtimes([R, B, R.T])
     P = skew(p)
-    PC = ca.mtimes(P, C)
-    A2 = A + ca.mtimes(P, B.T) - ca.mtimes(B, P) - ca.mtimes(PC, P)
+    PC, BP = ca.mtimes(P, C), ca.mtimes(B, P)
+    A2 = symmetric(lambda i, j: A[i, j] - BP[i, j] - BP[j, i] - ca.dot(PC[i, :].T, P[:, j]))
     B2 = B + PC
     return ca.blockcat([[A2, B2], [B2.T, C]])
+
+
+def symmetric(entry, n: int = 3) -> ca.SX:
+    """The symmetric n×n matrix with entries entry(i, j) evaluated for i ≤ j only."""
+    M = ca.SX.zeros(n, n)
+    for i in range(n):
+        for j in range(i, n):
+            M[i, j] = entry(i, j)
+            M[j, i] = M[i, j]
+    return M
 
 
 def inertia_times(inertia: ca.SX, m: tuple) -> tuple:
