@@ -62,8 +62,8 @@ def test_random_trees_agree(seed):
 
 
 class MixedTree(Composite):
-    """Free-floating base, a ball joint, a revolute traversed from frame_b to frame_a (the tree
-    runs through it backwards) with a damper, and a prismatic joint on a tilted axis."""
+    """Free-floating base, a ball joint, then a revolute (with a damper) and a prismatic joint
+    on a tilted axis that the tree traverses from frame_b to frame_a (backwards)."""
 
     def __init__(self):
         super().__init__()
@@ -86,8 +86,8 @@ class MixedTree(Composite):
         self.connect(self.upper.frame_a, self.hinge.frame_b)   # reversed joint
         self.connect(self.hinge.frame_a, self.lower.frame_a)
         self.connect(self.lower.frame_a, self.tilt.frame_a)
-        self.connect(self.tilt.frame_b, self.slide.frame_a)
-        self.connect(self.slide.frame_b, self.tip.frame_a)
+        self.connect(self.tilt.frame_b, self.slide.frame_b)    # reversed joint
+        self.connect(self.slide.frame_a, self.tip.frame_a)
         self.connect(self.damper.flange_b, self.hinge.axis)
         self.expose(self.free.frame_a, "frame_a")
 
