@@ -32,15 +32,17 @@ def _close(a, b, what):
     assert np.abs(a - b).max(initial=0.0) <= TOL * scale, f"{what}: {np.abs(a - b).max()}"
 
 
-def _agree(model, speeds=None, seed=0):
-    """f, M, k, q of both back ends at random points."""
-    proj = jd.compile(model, speeds=speeds, backend=jd.Backend.PROJECTION)
-    rec = jd.compile(model, speeds=speeds, backend=jd.Backend.RECURSIVE)
+def _agree(model, speeds=None, seed=0, parameters=()):
+    """f, M, k, q of both back ends at random points (and perturbed symbolic parameters)."""
+    proj = jd.compile(model, speeds=speeds, parameters=parameters,
+                      backend=jd.Backend.PROJECTION)
+    rec = jd.compile(model, speeds=speeds, parameters=parameters, backend=jd.Backend.RECURSIVE)
     assert proj.backend is jd.Backend.PROJECTION and rec.backend is jd.Backend.RECURSIVE
     rng = np.random.default_rng(seed)
     ny = len(proj.y_names)
     for _ in range(3):
         t, x, u, p = _random_point(proj, rng)
+        p = p * rng.uniform(0.8, 1.2, p.size)  # keeps masses positive, inertias near physical
         y, z = x[:ny], x[ny:]
         _close(proj.f(t, x, u, p), rec.f(t, x, u, p), "f")
         _close(proj.M(y, p), rec.M(y, p), "M")
@@ -101,6 +103,12 @@ def test_user_speeds_agree():
     speeds = {"u1": "cube.edge.phi.der",
               "u2": "cube.edge.phi.der + cos(cube.edge.phi) * cube.bearing.phi.der"}
     _agree(jd.Model.on_world(World(), cube=CubeOnEdge(C_phi=1e-3)), speeds=speeds)
+
+
+def test_symbolic_parameters_agree():
+    """Mass, center of mass, inertia tensor and a rigid offset kept symbolic in p."""
+    _agree(jd.Model.on_world(World(), cube=CubeOnEdge(C_phi=1e-3)),
+           parameters=["cube.housing", "cube.mount", "cube.wheel.m", "world.g"])
 
 
 def test_auto_chooses_by_size():
