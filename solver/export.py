@@ -25,7 +25,7 @@ from pathlib import Path
 
 import casadi as ca
 
-JACOBIAN_EXPAND_LIMIT = 60_000  # SX instructions of an expanded Jacobian worth compiling
+JACOBIAN_EXPAND_LIMIT = 100_000  # SX instructions of an expanded Jacobian worth compiling
 DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, dominates
 
 
@@ -56,8 +56,9 @@ def jacobian_function(f: ca.Function) -> ca.Function:
     """``jac_f`` with CasADi's signature (inputs, out_*) -> (jac_<out>_<in> ...), expanded when
     small, else by forward derivatives mapped over the columns (module docstring)."""
     n_dir = sum(f.nnz_in(i) for i in range(f.n_in()))
-    # Expanded size is about (instructions of f) × (directions); skip building hopeless ones.
-    if f.n_out() != 1 or f.n_instructions() * n_dir <= 4 * JACOBIAN_EXPAND_LIMIT:
+    # The expanded size is at most (instructions of f) × (directions), often far less (trees
+    # have sparse Jacobians); build it unless even that bound is hopeless.
+    if f.n_out() != 1 or f.n_instructions() * n_dir <= 40 * JACOBIAN_EXPAND_LIMIT:
         jac = f.jacobian()
         if jac.n_instructions() <= JACOBIAN_EXPAND_LIMIT or f.n_out() != 1:
             return jac
