@@ -23,7 +23,7 @@ f and Jacobian calls of CasADi go through Function.buffer (no numpy conversions)
 
     python benchmarks/scale.py [--quick] [--chain 1 2 5 ...] [--trees 5 10 ...] [--cap 120]
 
-Writes benchmarks/results/scale.json and benchmarks/results/scale.png.
+Writes benchmarks/results/scale.json and scale.png (scale_quick.* with --quick).
 """
 from __future__ import annotations
 
@@ -324,10 +324,11 @@ def main(argv=None) -> None:
             results["cases"][kind][n] = run_case(kind, n, args, state)
     out = ROOT / "benchmarks" / "results"
     out.mkdir(parents=True, exist_ok=True)
-    (out / "scale.json").write_text(json.dumps(results, indent=1))
-    plot(results, out / "scale.png")
+    stem = "scale_quick" if args.quick else "scale"  # a quick run keeps the full results
+    (out / f"{stem}.json").write_text(json.dumps(results, indent=1))
+    plot(results, out / f"{stem}.png")
     print_table(results)
-    print(f"\nwrote {out / 'scale.json'} and {out / 'scale.png'}")
+    print(f"\nwrote {out / (stem + '.json')} and {out / (stem + '.png')}")
 
 
 if __name__ == "__main__":

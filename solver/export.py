@@ -1,11 +1,12 @@
 """Consumer: C code for the state derivative f and its Jacobian, compiled once and cached on disk.
 
 CasADi's CodeGenerator writes C for ``f`` and its Jacobian ``jac_f`` (the name casadi.external
-looks for, so CVODES's Newton iterations use compiled code too). The system C compiler builds a shared library
-named by a SHA-256 hash of the serialized functions, the compiler command and the CasADi
-version, in ``$JOURDAIN_CACHE`` or ``~/.cache/jourdain``; the next run with the same model and
-options loads it without compiling. Without a working compiler the System keeps CasADi's
-virtual machine and a one-line warning says so.
+looks for, so CVODES's Newton iterations use compiled code too), one file each, compiled in
+parallel and linked into one shared library. The library is named by a SHA-256 hash of the
+serialized f, the compiler, its flags and the CasADi version, in ``$JOURDAIN_CACHE`` or
+``~/.cache/jourdain``; the next run with the same model and options loads it without
+compiling. Without a working compiler the System keeps CasADi's virtual machine and a one-line
+warning says so.
 
 The Jacobian is expanded symbolically (fast to evaluate) while its instruction count stays
 under ``JACOBIAN_EXPAND_LIMIT``; beyond, it is assembled column by column from the forward
