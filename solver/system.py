@@ -205,6 +205,9 @@ def compile(model, speeds: dict | None = None, parameters=(),
     if not isinstance(formulation, Formulation):
         raise ModelError(f"formulation must be a jd.Formulation, got {formulation!r}")
     mech = build_mechanics(model, parameters)
+    if mech.constrained and backend is Backend.RECURSIVE:
+        raise ModelError("Backend.RECURSIVE needs a tree-structured system; this model has "
+                         "closed loops or contacts: use backend=Backend.PROJECTION")
     if mech.constrained:
         from .constrained import ConstraintMethod
         from .constrained_system import compile_constrained

@@ -9,8 +9,9 @@ import pytest
 import jourdain as jd
 from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, FreeJoint, ModelError,
                              Prismatic, Revolute, RigidBody, Spherical, ViscousFriction, World)
-from jourdain.library import (CartPole, CubeOnEdge, DoublePendulum, NLinkPendulum, Pendulum,
-                              RandomTree)
+from jourdain.library import (BalancedCubeOnEdge, CartPole, CubeOnCorner, CubeOnEdge,
+                              DoublePendulum, FourBar, NLinkPendulum, Pendulum, RandomTree,
+                              RollingDisk)
 
 TOL = 1e-10
 
@@ -51,10 +52,19 @@ def _agree(model, speeds=None, seed=0, parameters=()):
 
 
 @pytest.mark.parametrize("part", [Pendulum(d=0.3), DoublePendulum(m2=2.0, l2=0.5),
-                                  CartPole(d=0.2), CubeOnEdge(C_phi=1e-3), NLinkPendulum(4)],
+                                  CartPole(d=0.2), CubeOnEdge(C_phi=1e-3), NLinkPendulum(4),
+                                  CubeOnCorner(),
+                                  BalancedCubeOnEdge(K=[[-3.0, -0.4, -0.01]], tau_max=0.2)],
                          ids=lambda c: type(c).__name__)
 def test_library_models_agree(part):
+    """Every tree-structured library model (the closed-loop and rolling ones are refused)."""
     _agree(jd.Model.on_world(World(), part=part))
+
+
+@pytest.mark.parametrize("part", [FourBar(), RollingDisk()], ids=lambda c: type(c).__name__)
+def test_constrained_models_are_refused(part):
+    with pytest.raises(ModelError, match="Backend.PROJECTION"):
+        jd.compile(jd.Model.on_world(World(), part=part), backend=jd.Backend.RECURSIVE)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
