@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: demo test test-slow bench venv clean
+.PHONY: demo test test-slow bench bench-scale venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	MPLBACKEND=Agg $(BIN)/python benchmarks/chain.py
 	MPLBACKEND=Agg $(BIN)/python benchmarks/trajectory.py
+
+bench-scale: $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	MPLBACKEND=Agg $(BIN)/python benchmarks/scale.py --quick
 
 clean:
 	rm -rf $(VENV) build *.egg-info out
