@@ -111,8 +111,9 @@ def compile_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) 
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         error = _build(compiler, options.flags, derivative_functions(f), Path(tmp), target.name)
         if error:
-            warnings.warn(f"jourdain: compiling {f.name()} failed ({error[:200]}); using "
-                          "CasADi's virtual machine", RuntimeWarning, stacklevel=3)
+            reason = next((line for line in error.splitlines() if "error" in line), error)
+            warnings.warn(f"jourdain: compiling {f.name()} failed ({reason.strip()[:160]}); "
+                          "using CasADi's virtual machine", RuntimeWarning, stacklevel=3)
             return None
         os.replace(Path(tmp) / target.name, target)  # atomic: others see all or nothing
     return target
