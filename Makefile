@@ -36,7 +36,7 @@ bench: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python benchmarks/trajectory.py
 
 bench-scale: $(VENV)/.installed-test
-	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python -m pip install --quiet pin mujoco  # the scale peers only (no opty build)
 	MPLBACKEND=Agg $(BIN)/python benchmarks/scale.py --quick
 
 clean:
