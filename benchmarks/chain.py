@@ -1,7 +1,8 @@
 """Benchmark: the planar n-link pendulum built from blocks, jourdain vs sympy.physics.mechanics.
 
 For n = 1, 2, 5, 10, 20, 40 this measures, in one run and on the same machine:
-  jourdain — compile time (model → System with named CasADi functions), one state-derivative
+  jourdain — default back end (Backend.AUTO: projection up to 12 speeds, recursive above),
+             compile time (model → System with named CasADi functions), one state-derivative
              evaluation (µs, through a CasADi function buffer, no numpy conversion), and a 10 s
              simulation with CVODES (Adams, rtol = atol = 1e-8) from q_i = 0.3 rad, u_i = 0;
   sympy    — KanesMethod with joint-relative angles (benchmarks/peers/sympy_chain.py, run in a
@@ -60,7 +61,8 @@ def jourdain_case(n: int) -> dict:
     res = system.simulate(10.0, y0=y0, rtol=1e-8, atol=1e-8, n_out=11, method=jd.Method.ADAMS)
     t_sim = time.perf_counter() - start
     E = res["energy.total"]
-    return {"n": n, "t_compile": t_compile, "t_rhs_us": t_rhs, "t_sim": t_sim,
+    return {"n": n, "backend": system.backend.value, "t_compile": t_compile, "t_rhs_us": t_rhs,
+            "t_sim": t_sim,
             "ops_f": system.f.n_instructions(), "xdot_probe": xdot.tolist(),
             "energy_drift_rel": float(abs(E[-1] - E[0]) / abs(E[0]))}
 
@@ -99,11 +101,12 @@ def main() -> None:
 
 def print_row(row: dict, header: bool) -> None:
     if header:
-        print(f"{'n':>3} | {'compile [s]':>11} {'f [µs]':>8} {'sim 10 s [s]':>12} | "
+        print(f"{'n':>3} {'backend':>10} | {'compile [s]':>11} {'f [µs]':>8} {'sim 10 s [s]':>12} | "
               f"{'sympy EOM [s]':>13} {'rhs [µs]':>9} {'sim [s]':>8} | "
               f"{'EOM/compile':>11} {'sim ratio':>9} | {'|Δẋ|':>8}")
     j, s = row["jourdain"], row["sympy"]
-    left = f"{j['n']:>3} | {j['t_compile']:>11.3f} {j['t_rhs_us']:>8.2f} {j['t_sim']:>12.3f} | "
+    left = (f"{j['n']:>3} {j['backend']:>10} | {j['t_compile']:>11.3f} {j['t_rhs_us']:>8.2f} "
+            f"{j['t_sim']:>12.3f} | ")
     if s is None:
         print(left + f"{'> cap':>13} {'—':>9} {'—':>8} | {'—':>11} {'—':>9} | {'—':>8}")
         return

@@ -14,3 +14,17 @@ def test_readme_first_model_runs(tmp_path, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "arm.joint.phi" in printed and "inputs u (1): arm.motor.tau" in printed
     assert (tmp_path / "out" / "arm.png").stat().st_size > 1000
+
+
+def test_readme_constraints_example_runs(capsys):
+    """Reference: the four-bar's closure residual printed by the README stays at round-off and
+    the wheel is classified nonholonomic."""
+    block = [b for b in re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+             if "FourBar" in b][0]
+    exec(compile("import jourdain as jd\nfrom jourdain.blocks import World\n" + block,
+                 "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "5 closure equations" in printed and "nonholonomic" in printed
+    residual = float([line for line in printed.splitlines() if "e-" in line and
+                      line.strip().replace(".", "").replace("e-", "").isdigit()][0])
+    assert residual < 1e-9
