@@ -28,3 +28,18 @@ def test_readme_constraints_example_runs(capsys):
     residual = float([line for line in printed.splitlines() if "e-" in line and
                       line.strip().replace(".", "").replace("e-", "").isdigit()][0])
     assert residual < 1e-9
+
+
+def test_package_layout_installs_only_jourdain():
+    """The three code folders are subpackages of jourdain; nothing installs a top-level
+    `solver`, `library` or `blocks` module (DESIGN.md §2)."""
+    import importlib.util
+
+    import jourdain.blocks
+    import jourdain.library
+    import jourdain.solver
+
+    assert {m.__name__ for m in (jourdain.blocks, jourdain.solver, jourdain.library)} == {
+        "jourdain.blocks", "jourdain.solver", "jourdain.library"}
+    for name in ("solver", "library", "blocks"):
+        assert importlib.util.find_spec(name) is None, name
