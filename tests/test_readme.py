@@ -30,16 +30,16 @@ def test_readme_constraints_example_runs(capsys):
     assert residual < 1e-9
 
 
-def test_package_layout_installs_only_jourdain():
+def test_package_layout_installs_only_jourdain(tmp_path):
     """The three code folders are subpackages of jourdain; nothing installs a top-level
-    `solver`, `library` or `blocks` module (DESIGN.md §2)."""
-    import importlib.util
+    `solver`, `library` or `blocks` module (DESIGN.md §2). Checked in a fresh interpreter
+    started outside the source tree, so only the installed package is visible."""
+    import subprocess
+    import sys
 
-    import jourdain.blocks
-    import jourdain.library
-    import jourdain.solver
-
-    assert {m.__name__ for m in (jourdain.blocks, jourdain.solver, jourdain.library)} == {
-        "jourdain.blocks", "jourdain.solver", "jourdain.library"}
-    for name in ("solver", "library", "blocks"):
-        assert importlib.util.find_spec(name) is None, name
+    code = ("import importlib.util, jourdain.blocks, jourdain.solver, jourdain.library\n"
+            "print([importlib.util.find_spec(n) is None for n in ('solver', 'library', "
+            "'blocks')], jourdain.solver.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "[True, True, True] jourdain.solver"
