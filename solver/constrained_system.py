@@ -21,6 +21,7 @@ from .constrained import (ConstraintMethod, analyze, check_generic_rank, constra
 from .constraints import simple_coordinates
 from .dynamics import jourdain
 from .mechanics import Mechanics
+from .speeds import describe as describe_speeds
 from .system import Formulation, Structure, System, _by_name, _functions, _names, _unknown
 
 
@@ -192,7 +193,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
         [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units,
-        [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_w))],
+        describe_speeds(sp),
         mech.params.constants, mech.params.units)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
             "integrability": lambda: integrability_of(mech, eqs, part, A, G, c_fn),

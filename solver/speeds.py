@@ -138,3 +138,12 @@ def _eval(node, symbols: dict, name: str, text: str):
         return _FUNCTIONS[node.func.id](_eval(node.args[0], symbols, name, text))
     raise ModelError(f"speeds: '{name}' = {text!r}: unsupported syntax "
                      f"'{ast.unparse(node)}' (use names, numbers, + - * / ** and sin/cos/...)")
+
+
+def describe(speeds: Speeds) -> list[str]:
+    """One line per speed for the report: its definition z_i = W_i(y)·w, or "joint speed"."""
+    lines = []
+    for name, expr in zip(speeds.names, ca.vertsplit(speeds.z_of_w)):
+        text = str(expr)
+        lines.append(f"{name} (joint speed)" if text == name else f"{name} = {text}")
+    return lines

@@ -21,6 +21,7 @@ from .dynamics import jourdain, to_speeds
 from .lagrange import lagrange_zdot
 from .mechanics import Mechanics, build_mechanics
 from .signals import SignalInfo
+from .speeds import describe as describe_speeds
 from .speeds import Speeds, choose_speeds
 
 
@@ -224,7 +225,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
         [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units,
-        [f"{n} = {str(e)}" for n, e in zip(sp.names, ca.vertsplit(sp.z_of_w))],
+        describe_speeds(sp),
         mech.params.constants, mech.params.units)
     system = System(formulation, names, functions, p_default, structure)
     system.backend = used
