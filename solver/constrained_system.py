@@ -21,8 +21,8 @@ from .constrained import (ConstraintMethod, analyze, check_generic_rank, constra
 from .constraints import simple_coordinates
 from .dynamics import jourdain
 from .mechanics import Mechanics
-from .speeds import describe as describe_speeds
-from .system import Formulation, Structure, System, _by_name, _functions, _names, _unknown
+from .system import (Formulation, System, _by_name, _functions, _names, _unknown,
+                     structure_of)
 
 
 class ConstrainedSystem(System):
@@ -189,12 +189,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     _check_mass(functions["M"], part.y_ref, mech, sp)
     _check_explicit_form(functions, part.y_ref, mech.params.defaults)
     names = _names(mech, sp)
-    structure = Structure(
-        [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
-        [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
-        [c.unit for c in mech.kin.coordinates], sp.units,
-        describe_speeds(sp),
-        mech.params.constants, mech.params.units)
+    structure = structure_of(mech, sp)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
             "integrability": lambda: integrability_of(mech, eqs, part, A, G, c_fn),
             "speed_names": [r.name for r in mech.kin.rates], "simple": simple_coordinates(mech)}

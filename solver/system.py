@@ -221,13 +221,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
     p_default = mech.params.defaults
     _check_mass_matrix(functions["M"], mech, sp, p_default)
     names = _names(mech, sp)
-    structure = Structure(
-        [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
-        [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
-        [c.unit for c in mech.kin.coordinates], sp.units,
-        describe_speeds(sp),
-        mech.params.constants, mech.params.units)
-    system = System(formulation, names, functions, p_default, structure)
+    system = System(formulation, names, functions, p_default, structure_of(mech, sp))
     system.backend = used
     if codegen:
         system.codegen()
@@ -250,6 +244,15 @@ def _equations(mech: Mechanics, sp: Speeds, formulation: Formulation, backend: B
     if backend is Backend.RECURSIVE or auto:
         return recursive(mech, sp), Backend.RECURSIVE
     return jourdain(mech, sp), Backend.PROJECTION
+
+
+def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
+    """The parts, units and speed definitions the structure report lists."""
+    return Structure(
+        [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
+        [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
+        [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
+        mech.params.constants, mech.params.units)
 
 
 def _names(mech: Mechanics, sp: Speeds) -> dict:
