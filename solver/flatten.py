@@ -10,7 +10,7 @@ from jourdain.blocks.contacts import Contact
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.joints import Joint
-from jourdain.blocks.ports import Flange, Frame, Port, RealInput, RealOutput
+from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (AngleSensor, Constant, FixedTranslation, Motor, Prismatic,
+from jourdain.blocks import (AngleSensor, Constant, Motor, Prismatic,
                              Revolute, RigidBody, SignalBlock, RealInput, RealOutput,
                              ViscousFriction, World)
 from jourdain.library import CubeOnEdge, Pendulum

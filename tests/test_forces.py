@@ -3,7 +3,6 @@ does no work): Coulomb friction decelerates at μ·N/J, quadratic drag gives
 w(t) = w0/(1 + c·w0·t/J), a torsion spring oscillates about its rest angle with period
 2π·√(J/c); a FixedRotation turns the joint axis."""
 import numpy as np
-import pytest
 
 import jourdain as jd
 from jourdain.blocks import (CoulombFriction, FixedRotation, QuadraticDrag, Revolute,
