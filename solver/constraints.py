@@ -185,11 +185,22 @@ def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
                          ") are not independent under the constraints of " + owners +
                          "; choose others")
     if len(dep_w) == A.shape[1]:
-        raise ModelError("the constraints of " + owners + " leave the mechanism no freedom of "
-                         "motion (every speed is determined); a contact needs a body free to "
-                         "roll and turn, e.g. on a FreeJoint or on joints for position, "
-                         "heading and spin")
+        raise _no_freedom(eqs)
     return dep_w
+
+
+def _no_freedom(eqs) -> ModelError:
+    """Every speed is determined: name all constraint owners and the likely remedy."""
+    hints = []
+    if any("closing the loop" in o for o in eqs.c_owner):
+        hints.append("a closed loop without mobility is a rigid structure (e.g. a triangle of "
+                     "links): remove a joint or a link")
+    if eqs.b_owner:
+        hints.append("a contact needs a body free to roll and turn, e.g. on a FreeJoint or on "
+                     "joints for position, heading and spin")
+    owners = ", ".join(dict.fromkeys(eqs.c_owner + eqs.b_owner))
+    return ModelError("the constraints of " + owners + " leave the mechanism no freedom of "
+                      "motion (every speed is determined); " + "; ".join(hints))
 
 
 def _owners(owners: list[str], rows) -> str:

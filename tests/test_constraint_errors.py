@@ -116,3 +116,91 @@ def test_loop_of_driven_joints_names_the_cut_joint():
     with pytest.raises(jd.ModelError, match=r"fb\.pin closes the loop.*force elements act on its "
                                             r"axis flange"):
         jd.compile(_driven_four_bar("crank", "coupler", "rocker", "pin"))
+
+
+def test_given_dependent_coordinate_is_held_fixed():
+    """Reference: constraint residual. A dependent coordinate given in y0 (the rocker angle)
+    is held and the crank and coupler are assembled to it (c(y) = 0 to 1e-12); a complete y
+    from an earlier state is accepted as it is."""
+    system = _compile(fb=FourBar())
+    x = system.state(y0={"fb.rocker.phi": 0.3})
+    assert x[system.y_names.index("fb.rocker.phi")] == 0.3
+    assert np.abs(np.array(system.c(x[:3], system.p_default))).max() < 1e-12
+    again = system.state(y0=dict(zip(system.y_names, x[:3])))
+    assert np.allclose(again, x, atol=1e-12)
+
+
+def test_over_determined_initial_coordinates():
+    """Crank and rocker angles both given and incompatible: the rocker is named with the
+    value the loop requires (it used to be replaced silently)."""
+    system = _compile(fb=FourBar())
+    with pytest.raises(jd.ModelError, match=r"over-determines.*fb\.pin.*fb\.rocker\.phi = 0\.3 "
+                                            r"was given but .* required.*only fb\.crank\.phi"):
+        system.state(y0={"fb.crank.phi": 1.0, "fb.rocker.phi": 0.3})
+
+
+def test_disk_height_cannot_be_chosen():
+    """The center height of a rolling disk is fixed by the contact: 0.6 m for R = 0.25 m."""
+    from jourdain.library import RollingDisk
+    system = _compile(disk=RollingDisk(R=0.25))
+    with pytest.raises(jd.ModelError, match=r"disk\.contact.*disk\.joint\.y = 0\.6 was given but "
+                                            r"0\.25 is required"):
+        system.state(y0={"disk.joint.y": 0.6})
+
+
+def test_disk_lying_flat_is_refused():
+    """A disk with its axle vertical has no rolling direction: the contact's no-slip equations
+    are undefined (0/0), which is reported instead of a numpy/NaN failure."""
+    from jourdain.library import RollingDisk
+    system = _compile(disk=RollingDisk())
+    flat = {"disk.joint.q0": np.cos(np.pi / 4), "disk.joint.q1": np.sin(np.pi / 4)}
+    with pytest.raises(jd.ModelError, match=r"disk\.contact are undefined.*lying flat"):
+        system.simulate(0.1, y0=flat)
+
+
+class _Welded(Composite):
+    """A disk bolted to the world, touching the ground: a contact with no joint at all."""
+
+    def __init__(self):
+        super().__init__()
+        self.hub = FixedTranslation(r=(0, 0.25, 0))
+        self.disk = RigidBody(m=1.0, I=disk_inertia(1.0, 0.25))
+        self.contact = RollingContact(R=0.25)
+        self.connect(self.hub.frame_b, self.disk.frame_a)
+        self.connect(self.hub.frame_b, self.contact.frame_a)
+        self.expose(self.hub.frame_a, "frame_a")
+
+
+def test_welded_contact_is_named():
+    with pytest.raises(jd.ModelError, match=r"constraints of w\.contact leave .*no freedom"):
+        _compile(w=_Welded())
+
+
+class _Triangle(Composite):
+    """Three unit links pinned in a triangle: a rigid structure (Grübler: 3·2 − 2·3 = 0)."""
+
+    def __init__(self):
+        super().__init__()
+        self.j1, self.j2, self.j3 = Revolute(), Revolute(), Revolute()
+        self.b1, self.b2 = RigidBody(m=1.0, r_cm=(0.5, 0, 0)), RigidBody(m=1.0, r_cm=(0.5, 0, 0))
+        self.e1, self.e2 = FixedTranslation(r=(1, 0, 0)), FixedTranslation(r=(1, 0, 0))
+        self.base = FixedTranslation(r=(1, 0, 0))
+        for a, b in ((self.j1.frame_b, self.b1.frame_a), (self.j1.frame_b, self.e1.frame_a),
+                     (self.e1.frame_b, self.j2.frame_a), (self.j2.frame_b, self.b2.frame_a),
+                     (self.j2.frame_b, self.e2.frame_a), (self.j1.frame_a, self.base.frame_a),
+                     (self.base.frame_b, self.j3.frame_a), (self.e2.frame_b, self.j3.frame_b)):
+            self.connect(a, b)
+        self.expose(self.j1.frame_a, "frame_a")
+
+
+def test_loop_without_mobility_is_a_structure():
+    with pytest.raises(jd.ModelError, match=r"t\.j3 \(closing the loop.*no freedom of motion.*"
+                                            r"rigid structure"):
+        _compile(t=_Triangle())
+
+
+@pytest.mark.parametrize("bad", [(-1.0, 10.0), 5.0, (1.0, float("nan"))])
+def test_baumgarte_rates_are_checked(bad):
+    with pytest.raises(jd.ModelError, match=r"baumgarte must be a pair"):
+        jd.compile(jd.Model.on_world(World(), fb=FourBar()),
+                   constraints=jd.ConstraintMethod.BAUMGARTE, baumgarte=bad)
