@@ -161,3 +161,23 @@ def test_other_cut_joints_give_the_same_motion(crank_slider, wrist_kind, cut_wri
     runs = [s.simulate(2.0, y0={"cs.crank.phi": 0.5}, z0={"cs.crank.w": 5.0}, rtol=1e-11,
                        atol=1e-11, n_out=41) for s in (system, crank_slider)]
     assert np.abs(runs[0]["cs.crank.phi"] - runs[1]["cs.crank.phi"]).max() < 1e-7
+
+
+def test_dead_point_of_the_partition():
+    """A non-Grashof four-bar (l0 = 1, l1 = 0.5, l2 = 0.6, l3 = 0.5) swung hard: the crank
+    reaches its limit at ±acos(0.04) = ±1.5308 rad, a dead point where the crank cannot parametrize the loop.
+    Partitioning on the crank must fail there with a SimulationError that says so (it used to
+    blame stiffness); the DAE passes the dead point conserving energy (reference: conservation
+    law, no dissipation) and the closure residual."""
+    model = jd.Model.on_world(World(), fb=FourBar(l0=1.0, l1=0.5, l2=0.6, l3=0.5))
+    start = {"y0": {"fb.crank.phi": 0.3}, "z0": {"fb.crank.w": 20.0}, "rtol": 1e-10,
+             "atol": 1e-10}
+    with pytest.raises(jd.SimulationError, match=r"Newton found no dependent coordinates.*"
+                                                 r"singular position of the partition"):
+        jd.compile(model).simulate(3.0, **start)
+    res = jd.compile(model, constraints=jd.ConstraintMethod.DAE).simulate(3.0, **start)
+    assert np.ptp(res["energy.total"]) < 1e-6 * res["energy.total"][0]
+    assert _max_residual(res) < 1e-7
+    # Closed form of the dead point: coupler and rocker aligned, |BD| = l2 + l3, so
+    # cos φ = (l0² + l1² − (l2 + l3)²)/(2·l0·l1) = 0.04.
+    assert res["fb.crank.phi"].max() == pytest.approx(np.arccos(0.04), abs=1e-4)
