@@ -150,6 +150,21 @@ class ConstrainedSystem(System):
             "disk lying flat on the ground (axle vertical) or a singular position of a loop; "
             "give other initial coordinates")
 
+    def _check_consistent(self, x: np.ndarray, p: np.ndarray, tol: float = 1e-6) -> None:
+        """A state given as x0 must satisfy the constraints (after the Newton projection of
+        the dependent coordinates, with partitioning) to ``tol`` [m, rad, m/s, rad/s]."""
+        if "project" in self.functions:
+            x = np.array(self.functions["project"](x, p)).ravel()
+        pos, vel = (np.array(r, dtype=float).ravel() for r in self.residuals(x, p))
+        res = np.concatenate([pos, vel])       # vel rows: [C·N; B], owners as c then b
+        if res.size and not np.abs(res).max() <= tol:
+            i = int(np.argmax(np.where(np.isfinite(res), np.abs(res), np.inf)))
+            owner = self.constraint_owners[i if i < pos.size else i - pos.size]
+            raise ModelError(
+                f"x0 violates the constraints of {owner} by "
+                f"{abs(res[i]):.3g} (tolerance {tol:g}); assemble a consistent state with "
+                "system.state(y0, z0) or simulate(y0=..., z0=...)")
+
     def _independent_keys(self) -> list[str]:
         if self.method is ConstraintMethod.PARTITIONING:
             return self.z_names
@@ -170,7 +185,11 @@ class ConstrainedSystem(System):
         """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method."""
         params = options.get("params")
         y0, z0, x0 = options.pop("y0", None), options.pop("z0", None), options.pop("x0", None)
-        x0 = self.state(y0, z0, params) if x0 is None else np.asarray(x0, dtype=float)
+        if x0 is None:
+            x0 = self.state(y0, z0, params)
+        else:
+            x0 = np.asarray(x0, dtype=float)
+            self._check_consistent(x0, self.parameters(params))
         from .simulate_dae import simulate_constrained
         return simulate_constrained(self, t_end, x0, **options)
 
