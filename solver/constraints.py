@@ -15,7 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .mechanics import Mechanics
-from .topology import describe_loop, drives_flange
+from .topology import describe_loop, drives_flange, loop_joints
 
 RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
 
@@ -44,6 +44,7 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
             raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
                              " and is cut, but force elements act on its axis flange; move them "
                              "to another joint of the loop")
+        _check_scalar_loop(mech, joint)
         fa, fb = kin.frames[flat.net_of[joint.frame_a]], kin.frames[flat.net_of[joint.frame_b]]
         R = ca.mtimes(fa.R.T, fb.R)
         p = ca.mtimes(fa.R.T, fb.r - fa.r)
@@ -64,6 +65,19 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
     N = ca.jacobian(kin.ydot, kin.w)
     A = ca.vertcat(ca.mtimes(ca.jacobian(c, kin.y), N), ca.jacobian(b, kin.w))
     return ConstraintEquations(c, c_owner, b, b_owner, A)
+
+
+def _check_scalar_loop(mech: Mechanics, cut) -> None:
+    """Assembly and the dependent coordinates use scalar joint coordinates; a quaternion joint
+    (Spherical, FreeJoint) inside a loop's spanning tree cannot be moved by them yet."""
+    quaternion_joints = {r.joint for r in mech.kin.rates if r.derivative_of is None}
+    inside = [j.path for j in loop_joints(mech.flat, mech.topo, cut) if j in quaternion_joints]
+    if inside:
+        raise ModelError(
+            f"{', '.join(inside)} (quaternion coordinates) lies inside the loop closed by "
+            f"{cut.path} ({describe_loop(mech.flat, mech.topo, cut)}): loops through Spherical "
+            "or FreeJoint joints of the spanning tree are not supported yet; let the ball "
+            "joint close the loop (declare it last, one per loop) or build it from revolutes")
 
 
 def numeric_rank(mat: np.ndarray) -> int:
