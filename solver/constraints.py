@@ -153,6 +153,7 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     y, pp = mech.kin.y, mech.params.p
     C = np.array(ca.Function("C", [y, pp], [ca.jacobian(eqs.c, y)])(y_ref, p))
     A = np.array(ca.Function("A", [y, pp], [eqs.A])(y_ref, p))
+    _check_finite(A, eqs, mech, y_ref)
     rows, vrows = independent_rows(C), independent_rows(A)
     dep_y = _dependent_coordinates(mech, eqs, C[rows], rows, keep_speeds)
     dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
@@ -161,6 +162,18 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     red = [i for i in range(C.shape[0]) if i not in rows]
     vred = [i for i in range(A.shape[0]) if i not in vrows]
     return Partition(y_ref, rows, red, vrows, vred, dep_y, dep_w, indep)
+
+
+def _check_finite(A: np.ndarray, eqs, mech: Mechanics, y_ref: np.ndarray) -> None:
+    """Constraint Jacobians must be defined at the reference configuration."""
+    bad = [i for i in range(A.shape[0]) if not np.isfinite(A[i]).all()]
+    if bad:
+        owners = _owners(eqs.c_owner + eqs.b_owner, bad)
+        raise ModelError(
+            f"the constraints of {owners} are undefined at the reference configuration (" +
+            ", ".join(f"{c.name} = {v:.6g}" for c, v in zip(mech.kin.coordinates, y_ref)) +
+            "): e.g. a rolling disk lying flat (check that the contact axis is the disk's "
+            "axle and that the default pose stands the disk up)")
 
 
 def _dependent_coordinates(mech: Mechanics, eqs, C: np.ndarray, rows: list,

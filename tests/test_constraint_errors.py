@@ -244,3 +244,25 @@ def test_loop_through_a_tree_ball_joint_is_refused():
     with pytest.raises(jd.ModelError, match=r"b\.ball1 \(quaternion coordinates\) lies inside the "
                                             r"loop closed by b\.ball2.*not supported yet"):
         _compile(b=_BallRod())
+
+
+class _FlatDisk(Composite):
+    """A contact whose axle is the vertical y axis: the disk lies flat in its default pose."""
+
+    def __init__(self):
+        from jourdain.blocks import FreeJoint
+        super().__init__()
+        self.joint = FreeJoint()
+        self.disk = RigidBody(m=1.0, I=disk_inertia(1.0, 0.25))
+        self.contact = RollingContact(R=0.25, axis=(0, 1, 0))
+        self.connect(self.joint.frame_b, self.disk.frame_a)
+        self.connect(self.joint.frame_b, self.contact.frame_a)
+        self.expose(self.joint.frame_a, "frame_a")
+
+
+def test_contact_axis_that_lays_the_disk_flat():
+    """Compile-time counterpart of test_disk_lying_flat_is_refused (was numpy's 'SVD did not
+    converge')."""
+    with pytest.raises(jd.ModelError, match=r"d\.contact are undefined at the reference "
+                                            r"configuration.*contact axis"):
+        _compile(d=_FlatDisk())
