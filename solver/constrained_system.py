@@ -84,12 +84,14 @@ class ConstrainedSystem(System):
         current = self._assemble_from_reference(y, p, free + given_dep)
         unmet = [i for i in given_dep if abs(current[i] - y[i]) > 1e-6 * max(1.0, abs(y[i]))]
         if unmet:
+            held = [n for n in y0 if self.y_names.index(n) not in given_dep]
             raise ModelError(
-                "y0 over-determines the constraints of " +
-                ", ".join(dict.fromkeys(self.constraint_owners)) + ": " +
-                ", ".join(f"{self.y_names[i]} = {y[i]:.6g} was given but {current[i]:.6g} is "
-                          "required" for i in unmet) +
-                " by the other given coordinates; give fewer coordinates, e.g. only " +
+                "y0: " + ", ".join(f"{self.y_names[i]} = {y[i]:.6g}" for i in unmet) +
+                " cannot be met under the constraints of " +
+                ", ".join(dict.fromkeys(self.constraint_owners)) + " (nearest assembled: " +
+                ", ".join(f"{self.y_names[i]} = {current[i]:.6g}" for i in unmet) +
+                (", with " + ", ".join(held) + " held" if held else "") + "); give other "
+                "values, or only independent coordinates such as " +
                 ", ".join(self._independent_coordinates()))
         return current
 
