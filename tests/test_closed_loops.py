@@ -197,3 +197,17 @@ def test_partitioned_f_is_differentiable(four_bar):
                           for e in 1e-6 * np.eye(x0.size)])
     assert np.abs(jac - fd).max() < 1e-6 * np.abs(jac).max()
     assert np.abs(jac[-1, 0]) > 1.0          # the crank angle really enters the acceleration
+
+
+def test_crank_slider_linearized_in_the_crank_angle(crank_slider):
+    """Reference: seed 003 closed form. Hanging crank (φ = −π/2): the potential is
+    V = g·(r/2)·(m1 + m2)·sin φ (crank and rod centres both at height (r/2)·sin φ, the slider
+    on y = 0), so V'' = g·(r/2)·(m1 + m2); small oscillations have ω² = V''/m_gen. The
+    linearization is in the independent coordinate and speed only (2 states, no spurious zero
+    eigenvalues of the dependent coordinates)."""
+    lin = jd.linearize(crank_slider, y0={"cs.crank.phi": -np.pi / 2})
+    assert lin.kind == "equilibrium" and lin.A.shape == (2, 2)
+    m_gen = _seed003(-np.pi / 2)[0]
+    omega2 = G * 0.05 * (0.4 + 0.6) / m_gen
+    assert np.sort(np.linalg.eigvals(lin.A).imag) == pytest.approx([-np.sqrt(omega2),
+                                                                     np.sqrt(omega2)], rel=1e-7)
