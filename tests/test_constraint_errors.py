@@ -270,3 +270,43 @@ def test_contact_axis_that_lays_the_disk_flat():
     with pytest.raises(jd.ModelError, match=r"d\.contact are undefined at the reference "
                                             r"configuration.*contact axis"):
         _compile(d=_FlatDisk())
+
+
+class _SkewFourBar(Composite):
+    """The library four-bar's geometry with the rocker pivot moved ``dz`` [m] out of the
+    plane: the three out-of-plane closure equations, redundant for dz = 0, become
+    inconsistent (revolute axes along z cannot bridge a z offset)."""
+
+    def __init__(self, dz: float):
+        from jourdain.blocks import FixedRotation
+        super().__init__()
+        self.crank, self.coupler = Revolute(), Revolute()
+        self.rocker, self.pin = Revolute(), Revolute()
+        self.crank_end, self.coupler_end = FixedTranslation(r=(0.2, 0, 0)), FixedTranslation(r=(0.8, 0, 0))
+        self.rocker_end = FixedTranslation(r=(0.5, 0, 0))
+        self.ground = FixedRotation(r=(0.8, 0, dz), angle=np.pi / 2)
+        self.links = [self.add(f"link{i}", RigidBody(m=1.0, r_cm=(0.1, 0, 0), I=(1e-3,) * 3))
+                      for i in range(3)]
+        for a, b in ((self.crank.frame_b, self.crank_end.frame_a),
+                     (self.crank_end.frame_b, self.coupler.frame_a),
+                     (self.coupler.frame_b, self.coupler_end.frame_a),
+                     (self.crank.frame_a, self.ground.frame_a),
+                     (self.ground.frame_b, self.rocker.frame_a),
+                     (self.rocker.frame_b, self.rocker_end.frame_a),
+                     (self.coupler_end.frame_b, self.pin.frame_a),
+                     (self.rocker_end.frame_b, self.pin.frame_b),
+                     (self.crank.frame_b, self.links[0].frame_a),
+                     (self.coupler.frame_b, self.links[1].frame_a),
+                     (self.rocker.frame_b, self.links[2].frame_a)):
+            self.connect(a, b)
+        self.expose(self.crank.frame_a, "frame_a")
+
+
+def test_redundant_loop_equations_that_are_inconsistent():
+    """Control dz = 0: 5 equations of rank 2, 3 redundant and consistent. dz = 0.1 m: the
+    redundant equations cannot hold (residual 0.1 m), named with the loop."""
+    system = _compile(fb=_SkewFourBar(0.0))
+    assert len(system.partition.redundant_rows) == 3 and system.z_names == ["fb.crank.w"]
+    with pytest.raises(jd.ModelError, match=r"assembly failed.*fb\.pin \(closing the loop.*"
+                                            r"largest residual 0\.1\b"):
+        _compile(fb=_SkewFourBar(0.1))
