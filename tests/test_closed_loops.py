@@ -165,7 +165,8 @@ def test_other_cut_joints_give_the_same_motion(crank_slider, wrist_kind, cut_wri
 
 def test_dead_point_of_the_partition():
     """A non-Grashof four-bar (l0 = 1, l1 = 0.5, l2 = 0.6, l3 = 0.5) swung hard: the crank
-    reaches its limit at ±acos(0.04) = ±1.5308 rad, a dead point where the crank cannot parametrize the loop.
+    reaches its limit at ±acos(0.04) = ±1.5308 rad, a dead point where the crank cannot
+    parametrize the loop.
     Partitioning on the crank must fail there with a SimulationError that says so (it used to
     blame stiffness); the DAE passes the dead point conserving energy (reference: conservation
     law, no dissipation) and the closure residual."""

@@ -235,9 +235,11 @@ class _BallRod(Composite):
         self.ball1, self.ball2 = Spherical(), Spherical()
         self.rod = RigidBody(m=1.0, r_cm=(0.5, 0, 0), I=(1e-3, 0.1, 0.1))
         self.end, self.anchor = FixedTranslation(r=(1, 0, 0)), FixedTranslation(r=(1, 0, 0))
-        for a, b in ((self.ball1.frame_b, self.rod.frame_a), (self.ball1.frame_b, self.end.frame_a),
+        for a, b in ((self.ball1.frame_b, self.rod.frame_a),
+                     (self.ball1.frame_b, self.end.frame_a),
                      (self.ball1.frame_a, self.anchor.frame_a),
-                     (self.end.frame_b, self.ball2.frame_a), (self.anchor.frame_b, self.ball2.frame_b)):
+                     (self.end.frame_b, self.ball2.frame_a),
+                     (self.anchor.frame_b, self.ball2.frame_b)):
             self.connect(a, b)
         self.expose(self.ball1.frame_a, "frame_a")
 
@@ -282,7 +284,8 @@ class _SkewFourBar(Composite):
         super().__init__()
         self.crank, self.coupler = Revolute(), Revolute()
         self.rocker, self.pin = Revolute(), Revolute()
-        self.crank_end, self.coupler_end = FixedTranslation(r=(0.2, 0, 0)), FixedTranslation(r=(0.8, 0, 0))
+        self.crank_end = FixedTranslation(r=(0.2, 0, 0))
+        self.coupler_end = FixedTranslation(r=(0.8, 0, 0))
         self.rocker_end = FixedTranslation(r=(0.5, 0, 0))
         self.ground = FixedRotation(r=(0.8, 0, dz), angle=np.pi / 2)
         self.links = [self.add(f"link{i}", RigidBody(m=1.0, r_cm=(0.1, 0, 0), I=(1e-3,) * 3))
