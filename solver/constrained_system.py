@@ -229,6 +229,11 @@ class ConstrainedSystem(System):
         lines.append("    dependent speeds: " + (", ".join(self.dependent_speeds) or "none") +
                      "; independent speeds: " + ", ".join(self.independent_speeds) +
                      " (driven and user-chosen speeds are kept independent)")
+        if self.method is not ConstraintMethod.PARTITIONING:
+            lines.append("    multipliers (Result 'lambda[i]', generalized constraint forces of "
+                          "the rows of A): " + ", ".join(
+                              f"lambda[{i}]: {owners[r].split(' (')[0]} row {r}"
+                              for i, r in enumerate(part.velocity_rows)))
         lines.append("    assembled configuration: " + ", ".join(
             f"{n}={v:.6g}" for n, v in zip(self.y_names, self.y_ref)))
         lines += ["    " + line for line in str(self.integrability).splitlines()]

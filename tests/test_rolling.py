@@ -116,6 +116,7 @@ def test_dae_contact_force_of_upright_rolling():
     part = jd.compile(model)
     runs = [s.simulate(1.0, z0={"disk.joint.wz": -8.0}, rtol=1e-10, atol=1e-10)
             for s in (dae, part)]
+    assert "lambda[0]: disk.contact row 0" in dae.report()     # row 0: the contact height
     assert np.allclose(runs[0]["lambda[0]"], 2.0 * G, rtol=1e-8)
     assert np.abs(runs[0]["lambda[1]"]).max() < 1e-8 and np.abs(runs[0]["lambda[2]"]).max() < 1e-8
     assert np.allclose(runs[0]["disk.joint.x"], runs[1]["disk.joint.x"], atol=1e-8)
