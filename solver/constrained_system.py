@@ -62,18 +62,49 @@ class ConstrainedSystem(System):
 
     # ---- consistent initial states -----------------------------------------------------
     def assemble(self, y0: dict | None = None, params: dict | None = None) -> np.ndarray:
-        """Coordinates satisfying the closure equations: those given in ``y0`` are held fixed
-        (dependent ones only serve as guesses), the others start from the reference assembly."""
+        """Coordinates satisfying the closure equations, with the coordinates given in ``y0``
+        held fixed (independent or dependent ones alike: the rocker angle of a four-bar fixes
+        the crank angle) and the others assembled from the reference configuration.
+
+        When the given coordinates over-determine the mechanism (e.g. a complete y from an
+        earlier result), the given dependent coordinates are freed again and must then be met
+        to 1e-6; otherwise a ModelError names them and the values the constraints require.
+        """
         y0 = y0 or {}
         y = _by_name(y0, self.y_names, "y0", "coordinate", self.y_ref)
         p = self.parameters(params)
         if not np.array(self.c(y, p)).size:
             return y
+        free = [i for i in self._simple if self.y_names[i] not in y0]
+        given_dep = [i for i in self.partition.dependent_coordinates if self.y_names[i] in y0]
+        try:
+            return self._assemble_from_reference(y, p, free)
+        except ModelError:
+            if not given_dep:
+                raise
+        current = self._assemble_from_reference(y, p, free + given_dep)
+        unmet = [i for i in given_dep if abs(current[i] - y[i]) > 1e-6 * max(1.0, abs(y[i]))]
+        if unmet:
+            held = [n for n in y0 if self.y_names.index(n) not in given_dep]
+            raise ModelError(
+                "y0: " + ", ".join(f"{self.y_names[i]} = {y[i]:.6g}" for i in unmet) +
+                " cannot be met under the constraints of " +
+                ", ".join(dict.fromkeys(self.constraint_owners)) + " (nearest assembled: " +
+                ", ".join(f"{self.y_names[i]} = {current[i]:.6g}" for i in unmet) +
+                (", with " + ", ".join(held) + " held" if held else "") + "); give other "
+                "values, or only independent coordinates such as " +
+                ", ".join(self._independent_coordinates()))
+        return current
+
+    def _independent_coordinates(self) -> list[str]:
         dep = set(self.partition.dependent_coordinates)
-        free = [i for i in self._simple if self.y_names[i] not in y0 or i in dep]
+        return [self.y_names[i] for i in self._simple if i not in dep]
+
+    def _assemble_from_reference(self, y: np.ndarray, p: np.ndarray, free: list) -> np.ndarray:
+        """Continuation from the reference assembly in steps of at most 0.2 (rad or m) of the
+        fixed coordinates, so Newton stays on the reference's assembly branch (no flipped
+        elbow)."""
         fixed = [i for i in range(len(y)) if i not in free]
-        # Continuation from the reference assembly in steps of at most 0.2 (rad or m), so
-        # Newton stays on the reference's assembly branch (no flipped elbow).
         steps = int(np.ceil(np.abs(y[fixed] - self.y_ref[fixed]).max(initial=0.0) / 0.2))
         current = self.y_ref.copy()
         for k in range(1, steps + 1):
@@ -95,6 +126,7 @@ class ConstrainedSystem(System):
         dependent speeds must agree with the constraints."""
         y = self.assemble(y0, params)
         p = self.parameters(params)
+        self._check_defined(y, p)
         z0 = dict(z0 or {})
         known = self.z_names + [n for n in self.speed_names if n not in self.z_names]
         for name in z0:
@@ -106,6 +138,35 @@ class ConstrainedSystem(System):
         if self.method is ConstraintMethod.PARTITIONING:
             return np.concatenate([y, z_ind])
         return np.concatenate([y, w])
+
+    def _check_defined(self, y: np.ndarray, p: np.ndarray) -> None:
+        """The constraint matrices must be finite at the initial configuration."""
+        A, G = np.array(self.A(y, p)), np.array(self.G(y, p))
+        if np.isfinite(A).all() and np.isfinite(G).all():
+            return
+        rows = [r for i, r in enumerate(self.partition.velocity_rows)
+                if not np.isfinite(A[i]).all()] or self.partition.velocity_rows
+        owners = ", ".join(dict.fromkeys(self.constraint_owners[r] for r in rows))
+        raise ModelError(
+            f"the constraints of {owners} are undefined at the initial configuration (" +
+            ", ".join(f"{n} = {v:.6g}" for n, v in zip(self.y_names, y)) + "): e.g. a rolling "
+            "disk lying flat on the ground (axle vertical) or a singular position of a loop; "
+            "give other initial coordinates")
+
+    def _check_consistent(self, x: np.ndarray, p: np.ndarray, tol: float = 1e-6) -> None:
+        """A state given as x0 must satisfy the constraints (after the Newton projection of
+        the dependent coordinates, with partitioning) to ``tol`` [m, rad, m/s, rad/s]."""
+        if "project" in self.functions:
+            x = np.array(self.functions["project"](x, p)).ravel()
+        pos, vel = (np.array(r, dtype=float).ravel() for r in self.residuals(x, p))
+        res = np.concatenate([pos, vel])       # vel rows: [C·N; B], owners as c then b
+        if res.size and not np.abs(res).max() <= tol:
+            i = int(np.argmax(np.where(np.isfinite(res), np.abs(res), np.inf)))
+            owner = self.constraint_owners[i if i < pos.size else i - pos.size]
+            raise ModelError(
+                f"x0 violates the constraints of {owner} by "
+                f"{abs(res[i]):.3g} (tolerance {tol:g}); assemble a consistent state with "
+                "system.state(y0, z0) or simulate(y0=..., z0=...)")
 
     def _independent_keys(self) -> list[str]:
         if self.method is ConstraintMethod.PARTITIONING:
@@ -127,7 +188,11 @@ class ConstrainedSystem(System):
         """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method."""
         params = options.get("params")
         y0, z0, x0 = options.pop("y0", None), options.pop("z0", None), options.pop("x0", None)
-        x0 = self.state(y0, z0, params) if x0 is None else np.asarray(x0, dtype=float)
+        if x0 is None:
+            x0 = self.state(y0, z0, params)
+        else:
+            x0 = np.asarray(x0, dtype=float)
+            self._check_consistent(x0, self.parameters(params))
         from .simulate_dae import simulate_constrained
         return simulate_constrained(self, t_end, x0, **options)
 
@@ -141,11 +206,15 @@ class ConstrainedSystem(System):
         nc = len(part.holonomic_rows) + len(part.redundant_rows)
         lines = [f"  constraints (method: {self.method.value})"]
         if nc:
-            lines += [f"    {nc} closure equations c(y) = 0 from " +
+            loops = any("closing the loop" in owners[i] for i in range(nc))
+            kind = "closure equations" if loops else "contact height equations"
+            lines += [f"    {nc} {kind} c(y) = 0 from " +
                       ", ".join(dict.fromkeys(owners[i] for i in range(nc))) +
-                      f"; rank {len(part.holonomic_rows)} at the assembled configuration",
-                      "    (a loop is cut at its last-declared joint that no force element "
-                      "acts on; a cut revolute gives 3 position + 2 axis equations)"]
+                      f"; rank {len(part.holonomic_rows)} at the assembled configuration"]
+            if loops:
+                lines.append("    (a loop is cut at its last-declared joint that no force "
+                             "element acts on; a cut revolute gives 3 position + 2 axis "
+                             "equations)")
             if part.redundant_rows:
                 lines.append(f"    {len(part.redundant_rows)} equations are redundant "
                              "(satisfied identically or implied by the others, e.g. motion out "
@@ -161,6 +230,11 @@ class ConstrainedSystem(System):
         lines.append("    dependent speeds: " + (", ".join(self.dependent_speeds) or "none") +
                      "; independent speeds: " + ", ".join(self.independent_speeds) +
                      " (driven and user-chosen speeds are kept independent)")
+        if self.method is not ConstraintMethod.PARTITIONING:
+            lines.append("    multipliers (Result 'lambda[i]', generalized constraint forces of "
+                          "the rows of A): " + ", ".join(
+                              f"lambda[{i}]: {owners[r].split(' (')[0]} row {r}"
+                              for i, r in enumerate(part.velocity_rows)))
         lines.append("    assembled configuration: " + ", ".join(
             f"{n}={v:.6g}" for n, v in zip(self.y_names, self.y_ref)))
         lines += ["    " + line for line in str(self.integrability).splitlines()]
@@ -175,6 +249,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
                          "onto the constrained speeds); Lagrange's equations here are for trees")
     if not isinstance(method, ConstraintMethod):
         raise ModelError(f"constraints must be a jd.ConstraintMethod, got {method!r}")
+    _check_baumgarte(baumgarte)
     eqs, part, A, G, c_fn, user_names = analyze(mech, speeds)
     check_generic_rank(mech, eqs, part, c_fn)
     if method is not ConstraintMethod.PARTITIONING and user_names:
@@ -195,6 +270,18 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             "speed_names": [r.name for r in mech.kin.rates], "simple": simple_coordinates(mech)}
     base = (formulation, names, functions, mech.params.defaults, structure)
     return ConstrainedSystem(base, method, info)
+
+
+def _check_baumgarte(baumgarte) -> None:
+    """(α, β): two finite rates ≥ 0 [1/s] (negative ones would amplify the drift)."""
+    try:
+        ok = len(baumgarte) == 2 and all(np.isfinite(float(v)) and float(v) >= 0
+                                         for v in baumgarte)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ModelError(f"baumgarte must be a pair (alpha, beta) of rates >= 0 [1/s], got "
+                         f"{baumgarte!r}")
 
 
 def _method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,

@@ -15,7 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .mechanics import Mechanics
-from .topology import describe_loop, drives_flange
+from .topology import describe_loop, drives_flange, loop_joints
 
 RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
 
@@ -44,6 +44,7 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
             raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
                              " and is cut, but force elements act on its axis flange; move them "
                              "to another joint of the loop")
+        _check_scalar_loop(mech, joint)
         fa, fb = kin.frames[flat.net_of[joint.frame_a]], kin.frames[flat.net_of[joint.frame_b]]
         R = ca.mtimes(fa.R.T, fb.R)
         p = ca.mtimes(fa.R.T, fb.r - fa.r)
@@ -64,6 +65,19 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
     N = ca.jacobian(kin.ydot, kin.w)
     A = ca.vertcat(ca.mtimes(ca.jacobian(c, kin.y), N), ca.jacobian(b, kin.w))
     return ConstraintEquations(c, c_owner, b, b_owner, A)
+
+
+def _check_scalar_loop(mech: Mechanics, cut) -> None:
+    """Assembly and the dependent coordinates use scalar joint coordinates; a quaternion joint
+    (Spherical, FreeJoint) inside a loop's spanning tree cannot be moved by them yet."""
+    quaternion_joints = {r.joint for r in mech.kin.rates if r.derivative_of is None}
+    inside = [j.path for j in loop_joints(mech.flat, mech.topo, cut) if j in quaternion_joints]
+    if inside:
+        raise ModelError(
+            f"{', '.join(inside)} (quaternion coordinates) lies inside the loop closed by "
+            f"{cut.path} ({describe_loop(mech.flat, mech.topo, cut)}): loops through Spherical "
+            "or FreeJoint joints of the spanning tree are not supported yet; let the ball "
+            "joint close the loop (declare it last, one per loop) or build it from revolutes")
 
 
 def numeric_rank(mat: np.ndarray) -> int:
@@ -139,6 +153,7 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     y, pp = mech.kin.y, mech.params.p
     C = np.array(ca.Function("C", [y, pp], [ca.jacobian(eqs.c, y)])(y_ref, p))
     A = np.array(ca.Function("A", [y, pp], [eqs.A])(y_ref, p))
+    _check_finite(A, eqs, mech, y_ref)
     rows, vrows = independent_rows(C), independent_rows(A)
     dep_y = _dependent_coordinates(mech, eqs, C[rows], rows, keep_speeds)
     dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
@@ -147,6 +162,18 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     red = [i for i in range(C.shape[0]) if i not in rows]
     vred = [i for i in range(A.shape[0]) if i not in vrows]
     return Partition(y_ref, rows, red, vrows, vred, dep_y, dep_w, indep)
+
+
+def _check_finite(A: np.ndarray, eqs, mech: Mechanics, y_ref: np.ndarray) -> None:
+    """Constraint Jacobians must be defined at the reference configuration."""
+    bad = [i for i in range(A.shape[0]) if not np.isfinite(A[i]).all()]
+    if bad:
+        owners = _owners(eqs.c_owner + eqs.b_owner, bad)
+        raise ModelError(
+            f"the constraints of {owners} are undefined at the reference configuration (" +
+            ", ".join(f"{c.name} = {v:.6g}" for c, v in zip(mech.kin.coordinates, y_ref)) +
+            "): e.g. a rolling disk lying flat (check that the contact axis is the disk's "
+            "axle and that the default pose stands the disk up)")
 
 
 def _dependent_coordinates(mech: Mechanics, eqs, C: np.ndarray, rows: list,
@@ -185,11 +212,22 @@ def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
                          ") are not independent under the constraints of " + owners +
                          "; choose others")
     if len(dep_w) == A.shape[1]:
-        raise ModelError("the constraints of " + owners + " leave the mechanism no freedom of "
-                         "motion (every speed is determined); a contact needs a body free to "
-                         "roll and turn, e.g. on a FreeJoint or on joints for position, "
-                         "heading and spin")
+        raise _no_freedom(eqs)
     return dep_w
+
+
+def _no_freedom(eqs) -> ModelError:
+    """Every speed is determined: name all constraint owners and the likely remedy."""
+    hints = []
+    if any("closing the loop" in o for o in eqs.c_owner):
+        hints.append("a closed loop without mobility is a rigid structure (e.g. a triangle of "
+                     "links): remove a joint or a link")
+    if eqs.b_owner:
+        hints.append("a contact needs a body free to roll and turn, e.g. on a FreeJoint or on "
+                     "joints for position, heading and spin")
+    owners = ", ".join(dict.fromkeys(eqs.c_owner + eqs.b_owner))
+    return ModelError("the constraints of " + owners + " leave the mechanism no freedom of "
+                      "motion (every speed is determined); " + "; ".join(hints))
 
 
 def _owners(owners: list[str], rows) -> str:

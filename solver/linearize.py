@@ -17,8 +17,9 @@ Operating points. At an equilibrium (ẋ = 0) A is the usual Jacobian. At a stea
 about the motion when the moving coordinates are cyclic (the equations do not depend on
 them); the LinearSystem reports which kind of point it is and the residual ẋ.
 
-Constraints (to come): a chart that solves dependent coordinates from c(y) = 0 maps the
-independent perturbations to y in the same way; only :func:`local_chart` has to change.
+Closed loops (coordinate partitioning): f solves the dependent coordinates from c(y) = 0 by
+Newton, so it does not depend on their integrated values; the chart leaves them out (held at
+y0, f re-solves them) and A, B, C, D are in the independent coordinates and speeds only.
 """
 from __future__ import annotations
 
@@ -61,8 +62,13 @@ def local_chart(system: System, y0: np.ndarray) -> Chart:
     starts = {start: path for start, path in system.quaternions}
     theta_parts, names, y_parts, back = [], [], [], []
     y = ca.SX.sym("y", len(y0))
+    projected = system.dependent_coordinates if "project" in system.functions else []
     i = 0
     while i < len(y0):
+        if system.y_names[i] in projected:
+            y_parts.append(ca.SX(y0[i]))
+            i += 1
+            continue
         if i in starts:
             q0 = y0[i:i + 4] / np.linalg.norm(y0[i:i + 4])
             y0[i:i + 4] = q0

@@ -132,17 +132,27 @@ def _check_initial_state(system: System, x0: np.ndarray, p: np.ndarray) -> None:
 
 def _diagnose(system: System, dae, grid, x0, opts, p) -> SimulationError:
     """Re-run interval by interval to find where the integrator failed, and say why."""
-    x, t_ok = np.asarray(x0, dtype=float), grid[0]
+    x, t_ok, failure = np.asarray(x0, dtype=float), grid[0], ""
     for ta, tb in zip(grid[:-1], grid[1:]):
         try:
             step = ca.integrator("probe", "cvodes", dae, ta, [tb], opts)
             x = np.array(step(x0=x, p=p)["xf"]).ravel()
             t_ok = tb
-        except RuntimeError:
+        except RuntimeError as exc:
+            failure = str(exc)
             break
     state = ", ".join(f"{n}={v:.6g}" for n, v in zip(system.x_names, x))
     mass = np.array(system.M(x[:len(system.y_names)], p))
     cond = np.linalg.cond(mass) if mass.size else 1.0
+    # With coordinate partitioning the only part of f that can fail (rather than return NaN)
+    # is the Newton solve for the dependent coordinates (solver/assembly.py).
+    if "RHSFUNC_FAIL" in failure and "project" in system.functions:
+        return SimulationError(
+            f"integration failed after t = {t_ok:.6g} s (last good state: {state}): Newton "
+            "found no dependent coordinates " + ", ".join(system.dependent_coordinates) +
+            " for the independent ones; likely cause: a singular position of the partition "
+            "(e.g. a crank at a dead point); use ConstraintMethod.DAE or BAUMGARTE, or keep "
+            "another joint speed independent with speeds=")
     cause = ("the mass matrix is nearly singular there (condition number "
              f"{cond:.3g})") if cond > 1e10 else (
         "the motion is very fast or stiff there (large speeds, stiff springs or a small "

@@ -83,12 +83,16 @@ def _check_reachable(flat: FlatModel, graph: nx.MultiGraph, root: int) -> None:
                 raise ModelError(f"{port.path} is attached to frames with no path to the world")
 
 
-def describe_loop(flat: FlatModel, topo: Topology, joint: Joint) -> str:
-    """The joints of the loop that ``joint`` closes, for messages and reports."""
+def loop_joints(flat: FlatModel, topo: Topology, joint: Joint) -> list:
+    """The tree joints of the loop that the cut joint ``joint`` closes."""
     a, b = flat.net_of[joint.frame_a], flat.net_of[joint.frame_b]
     tree = nx.Graph()
     for edge in topo.edges:
         tree.add_edge(edge.parent, edge.child, joint=edge.joint)
     nodes = nx.shortest_path(tree, a, b)
-    loop = [tree[u][v]["joint"].path for u, v in zip(nodes, nodes[1:])]
-    return ", ".join(loop + [joint.path])
+    return [tree[u][v]["joint"] for u, v in zip(nodes, nodes[1:])]
+
+
+def describe_loop(flat: FlatModel, topo: Topology, joint: Joint) -> str:
+    """The joints of the loop that ``joint`` closes, for messages and reports."""
+    return ", ".join([j.path for j in loop_joints(flat, topo, joint)] + [joint.path])

@@ -161,3 +161,54 @@ def test_other_cut_joints_give_the_same_motion(crank_slider, wrist_kind, cut_wri
     runs = [s.simulate(2.0, y0={"cs.crank.phi": 0.5}, z0={"cs.crank.w": 5.0}, rtol=1e-11,
                        atol=1e-11, n_out=41) for s in (system, crank_slider)]
     assert np.abs(runs[0]["cs.crank.phi"] - runs[1]["cs.crank.phi"]).max() < 1e-7
+
+
+def test_dead_point_of_the_partition():
+    """A non-Grashof four-bar (l0 = 1, l1 = 0.5, l2 = 0.6, l3 = 0.5) swung hard: the crank
+    reaches its limit at ±acos(0.04) = ±1.5308 rad, a dead point where the crank cannot
+    parametrize the loop.
+    Partitioning on the crank must fail there with a SimulationError that says so (it used to
+    blame stiffness); the DAE passes the dead point conserving energy (reference: conservation
+    law, no dissipation) and the closure residual."""
+    model = jd.Model.on_world(World(), fb=FourBar(l0=1.0, l1=0.5, l2=0.6, l3=0.5))
+    start = {"y0": {"fb.crank.phi": 0.3}, "z0": {"fb.crank.w": 20.0}, "rtol": 1e-10,
+             "atol": 1e-10}
+    with pytest.raises(jd.SimulationError, match=r"Newton found no dependent coordinates.*"
+                                                 r"singular position of the partition"):
+        jd.compile(model).simulate(3.0, **start)
+    res = jd.compile(model, constraints=jd.ConstraintMethod.DAE).simulate(3.0, **start)
+    assert np.ptp(res["energy.total"]) < 1e-6 * res["energy.total"][0]
+    assert _max_residual(res) < 1e-7
+    # Closed form of the dead point: coupler and rocker aligned, |BD| = l2 + l3, so
+    # cos φ = (l0² + l1² − (l2 + l3)²)/(2·l0·l1) = 0.04.
+    assert res["fb.crank.phi"].max() == pytest.approx(np.arccos(0.04), abs=1e-4)
+
+
+def test_partitioned_f_is_differentiable(four_bar):
+    """Reference: central differences. f contains Newton's rootfinder for the dependent
+    coordinates; its AD Jacobian (implicit function theorem) matches (f(x + h) − f(x − h))/2h
+    to 1e-6 of its size (measured 9e-9 against max |∂f/∂x| = 69)."""
+    import casadi as ca
+    p = four_bar.p_default
+    x0 = four_bar.state(y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 2.0})
+    X = ca.MX.sym("x", x0.size)
+    jac = np.array(ca.Function("J", [X], [ca.jacobian(four_bar.f(0, X, ca.DM(0, 1), p), X)])(x0))
+    fd = np.column_stack([(np.array(four_bar.f(0, x0 + e, [], p)) -
+                           np.array(four_bar.f(0, x0 - e, [], p))).ravel() / 2e-6
+                          for e in 1e-6 * np.eye(x0.size)])
+    assert np.abs(jac - fd).max() < 1e-6 * np.abs(jac).max()
+    assert np.abs(jac[-1, 0]) > 1.0          # the crank angle really enters the acceleration
+
+
+def test_crank_slider_linearized_in_the_crank_angle(crank_slider):
+    """Reference: seed 003 closed form. Hanging crank (φ = −π/2): the potential is
+    V = g·(r/2)·(m1 + m2)·sin φ (crank and rod centres both at height (r/2)·sin φ, the slider
+    on y = 0), so V'' = g·(r/2)·(m1 + m2); small oscillations have ω² = V''/m_gen. The
+    linearization is in the independent coordinate and speed only (2 states, no spurious zero
+    eigenvalues of the dependent coordinates)."""
+    lin = jd.linearize(crank_slider, y0={"cs.crank.phi": -np.pi / 2})
+    assert lin.kind == "equilibrium" and lin.A.shape == (2, 2)
+    m_gen = _seed003(-np.pi / 2)[0]
+    omega2 = G * 0.05 * (0.4 + 0.6) / m_gen
+    assert np.sort(np.linalg.eigvals(lin.A).imag) == pytest.approx([-np.sqrt(omega2),
+                                                                     np.sqrt(omega2)], rel=1e-7)
