@@ -125,6 +125,23 @@ class NLP:
         return [f"{what}: on its bound at {n} of {m}" for what, (n, m) in active[:top]]
 
 
+    def invalid_numbers(self, cost, w: np.ndarray, top: int = 6) -> list[str]:
+        """Where the cost, the constraints or their first derivatives are NaN or inf at w
+        (IPOPT's Invalid_Number_Detected), by label: what to keep away from a singularity."""
+        x, g = self.vector(), ca.vertcat(*self.g)
+        fn = ca.Function("check", [x], [cost, ca.gradient(cost, x), g, ca.jacobian(g, x)])
+        f, df, gv, jac = (np.array(ca.DM(v), dtype=float) for v in fn(w))
+        bad = []
+        if not np.isfinite(f).all():
+            bad.append(f"the cost is {float(f.ravel()[0])}")
+        rows = np.flatnonzero(~np.isfinite(df.ravel()))
+        bad += [f"the cost's derivative by {_label(self.var_blocks, r)}" for r in rows[:top]]
+        rows = np.flatnonzero(~np.isfinite(gv.ravel()) | ~np.isfinite(jac).all(axis=1))
+        bad += [f"constraint {_label(self.con_blocks, r)} (value {gv.ravel()[r]:.3g})"
+                for r in rows[:top]]
+        return bad[:top]
+
+
 def _rows(blocks: list[Block]):
     for b in blocks:
         for i, label in enumerate(b.labels):

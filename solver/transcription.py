@@ -263,6 +263,9 @@ class MultipleShooting:
         if int(self.steps) != self.steps or self.steps < 1:
             raise ModelError(f"MultipleShooting: steps must be a positive integer, "
                              f"got {self.steps!r}")
+        if not (self.rtol > 0 and self.atol > 0):
+            raise ModelError(f"MultipleShooting: rtol and atol must be positive, got "
+                             f"{self.rtol!r}, {self.atol!r}")
 
     def __str__(self) -> str:
         steps = "adaptive" if self.integrator is Integrator.CVODES else f"{self.steps} steps"
