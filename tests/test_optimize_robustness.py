@@ -126,3 +126,17 @@ def test_baumgarte_four_bar_agrees_with_partitioning():
     assert np.abs(np.array(system.A(y0, system.p_default)) @ w0).max() < 1e-10
     np.testing.assert_allclose(baumgarte["fb.crank.phi"], partitioned["fb.crank.phi"],
                                atol=1e-4)
+
+
+def test_radau_degree_one_is_backward_euler(di):
+    """Reference: closed form of the backward-Euler problem (the discretization the benchmark
+    compares with opty). With x_{k+1} = x_k + h·v_{k+1}, v_{k+1} = v_k + h·f_k and cost
+    h·Σ f_k², rest to rest over d = 1 m: v_N = h·Σ f_k = 0 and x_N = h²·Σ f_k·(N − k) = d, whose
+    least-norm solution is f = Aᵀ(AAᵀ)⁻¹b."""
+    N, h = 20, 1.0 / 20
+    k = np.arange(N)
+    A = np.vstack([h * np.ones(N), h**2 * (N - k)])
+    f = A.T @ np.linalg.solve(A @ A.T, np.array([0.0, 1.0]))
+    sol = minimum_energy(di, N=N).solve(jd.Collocation(1, jd.Scheme.RADAU))
+    assert sol.cost == pytest.approx(h * f @ f, rel=1e-9)
+    np.testing.assert_allclose(sol.U[0, :, 0], f, atol=1e-7)
