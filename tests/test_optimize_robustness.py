@@ -140,3 +140,23 @@ def test_radau_degree_one_is_backward_euler(di):
     sol = minimum_energy(di, N=N).solve(jd.Collocation(1, jd.Scheme.RADAU))
     assert sol.cost == pytest.approx(h * f @ f, rel=1e-9)
     np.testing.assert_allclose(sol.U[0, :, 0], f, atol=1e-7)
+
+
+@pytest.mark.parametrize("transcription", [
+    jd.Collocation(2, jd.Scheme.LEGENDRE, jd.Inputs.COLLOCATED),
+    jd.MultipleShooting(jd.Integrator.RK4),
+    jd.MultipleShooting(jd.Integrator.CVODES),
+], ids=str)
+def test_free_final_time_by_every_kind_of_transcription(di, transcription):
+    """Reference: closed form, minimum-time rest-to-rest double integrator with |f| ≤ 1 N,
+    T* = 2·√d = 2 s (d = 1 m, m = 1 kg), the same statement as in test_optimize; CVODES to its
+    tolerance (measured 1.7e-7)."""
+    ocp = jd.TrajectoryProblem(di, jd.FreeTime(guess=3.0, lower=0.5, upper=5.0), intervals=20)
+    ocp.initial({X: 0.0, V: 0.0})
+    ocp.final({X: 1.0, V: 0.0})
+    ocp.bound(F, -1.0, 1.0)
+    ocp.terminal_cost(lambda v: v.T)
+    sol = ocp.solve(transcription)
+    adaptive = getattr(transcription, "integrator", None) is jd.Integrator.CVODES
+    assert sol.T == pytest.approx(2.0, rel=1e-6 if adaptive else 1e-7)
+    assert sol.check().max_open_loop < 1e-6
