@@ -125,6 +125,10 @@ class TrajectoryProblem:
                 i = names.index(name)
                 limits.lower[i], limits.upper[i] = lower, upper
                 return
+        if name in self.system.output_names or name in self.system.p_names:
+            raise ModelError(f"bound: '{name}' is an output or a parameter; bound states and "
+                             "inputs here, outputs with path_constraint(lambda v: v[name], "
+                             "lower, upper) and free parameters with free_parameter")
         raise ModelError(_unknown("bound", name, self.system.x_names + self.system.u_names))
 
     def initial(self, values: dict) -> None:

@@ -35,6 +35,9 @@ def _mistakes():
     return [
         ("bound not a number", lambda o: o.bound(X, "a", 1.0), "bound of 'cart.joint.s'"),
         ("bound NaN", lambda o: o.bound(X, np.nan, 1.0), "NaN; use ±np.inf"),
+        ("bound on a parameter", lambda o: minimum_energy(double_integrator(["cart.body.m"]))
+         .bound("cart.body.m", 0.0, 1.0),
+         "'cart.body.m' is an output or a parameter"),
         ("condition not a number", lambda o: o.initial({X: "zero"}),
          "initial condition 'cart.joint.s': expected a finite number"),
         ("conditions not a dict", lambda o: o.final(1.0), "final: expected a dict"),
