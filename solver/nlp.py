@@ -129,8 +129,11 @@ class NLP:
         """Where the cost, the constraints or their first derivatives are NaN or inf at w
         (IPOPT's Invalid_Number_Detected), by label: what to keep away from a singularity."""
         x, g = self.vector(), ca.vertcat(*self.g)
-        fn = ca.Function("check", [x], [cost, ca.gradient(cost, x), g, ca.jacobian(g, x)])
-        f, df, gv, jac = (np.array(ca.DM(v), dtype=float) for v in fn(w))
+        try:
+            fn = ca.Function("check", [x], [cost, ca.gradient(cost, x), g, ca.jacobian(g, x)])
+            f, df, gv, jac = (np.array(ca.DM(v), dtype=float) for v in fn(w))
+        except RuntimeError:  # e.g. an integrator that fails at this point: nothing to name
+            return []
         bad = []
         if not np.isfinite(f).all():
             bad.append(f"the cost is {float(f.ravel()[0])}")
