@@ -75,6 +75,11 @@ class NLP:
         """(number of decision variables, number of constraints)."""
         return self._nw, self._ng
 
+    def degrees_of_freedom(self) -> tuple[int, int]:
+        """(decision variables not fixed by their bounds, equality constraints)."""
+        arr = self.arrays()
+        return int(np.sum(arr["lbx"] < arr["ubx"])), int(np.sum(arr["lbg"] == arr["ubg"]))
+
     def check_bounds(self) -> list[str]:
         """Rows whose lower bound exceeds the upper bound: infeasible before any iteration."""
         arr = self.arrays()

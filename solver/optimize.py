@@ -173,5 +173,10 @@ def _failure_report(nlp: NLP, plan: Plan, result: dict, stats: dict) -> str:
     if active:
         text += "\nBounds active there (likely what makes the problem infeasible):\n" + \
             "\n".join("  " + row for row in active)
+    free, equalities = nlp.degrees_of_freedom()
+    if equalities > free:
+        text += (f"\nThe NLP has {equalities} equality constraints for {free} free variables: "
+                 "more boundary conditions than the inputs, a free horizon or free parameters "
+                 "can meet; drop some or free something.")
     return text + ("\nLikely causes: bounds too tight for the boundary conditions and horizon "
                    "(loosen them, lengthen or free the horizon), or a poor initial guess.")

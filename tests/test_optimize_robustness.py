@@ -182,3 +182,18 @@ def test_resimulation_deviation_is_the_transcriptions_own_error(transcription, o
     coarse, fine = (cartpole_swingup(N=N).solve(transcription).check().max_local
                     for N in (40, 80))
     assert np.log2(coarse / fine) == pytest.approx(order, abs=0.5)
+
+
+def test_too_many_boundary_conditions_are_counted_in_the_report():
+    """Reference: counting. A pendulum without inputs released at rest from 0.5 rad is fully
+    determined; asking also for φ(1 s) = 0.1 rad adds one equality too many (measured: IPOPT
+    reports infeasibility), and the report says so with the counts."""
+    from jourdain.blocks import World
+    from jourdain.library import Pendulum
+    system = jd.compile(jd.Model.on_world(World(), p=Pendulum()))
+    ocp = jd.TrajectoryProblem(system, 1.0, intervals=10)
+    ocp.initial({"p.joint.phi": 0.5, "p.joint.w": 0.0})
+    ocp.final({"p.joint.phi": 0.1})
+    with pytest.raises(jd.OptimizationError, match="80 equality constraints for 79 free "
+                                                   "variables"):
+        ocp.solve()
