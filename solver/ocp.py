@@ -93,7 +93,8 @@ class TrajectoryProblem:
                  params: dict | None = None):
         if not isinstance(system, System):
             raise ModelError(f"TrajectoryProblem: expected a compiled jd.System, got {system!r}")
-        if int(intervals) != intervals or intervals < 1:
+        if not isinstance(intervals, (int, np.integer, float)) or \
+                not 1 <= intervals < np.inf or int(intervals) != intervals:
             raise ModelError(f"TrajectoryProblem: intervals must be a positive integer, "
                              f"got {intervals!r}")
         if not isinstance(horizon, FreeTime) and not _number(horizon, "horizon") > 0:

@@ -72,6 +72,12 @@ def test_user_mistakes_are_model_errors(di, action, match):
         action(minimum_energy(di, N=5))
 
 
+@pytest.mark.parametrize("intervals", [None, "abc", 2.5, 0, np.nan, np.inf])
+def test_intervals_must_be_a_positive_integer(di, intervals):
+    with pytest.raises(jd.ModelError, match="intervals must be a positive integer"):
+        jd.TrajectoryProblem(di, 1.0, intervals=intervals)
+
+
 @pytest.mark.parametrize("horizon", [np.inf, None, "abc", (0, 1)])
 def test_horizon_must_be_a_finite_positive_number(di, horizon):
     with pytest.raises(jd.ModelError, match="horizon"):
