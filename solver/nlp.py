@@ -75,6 +75,10 @@ class NLP:
         """(number of decision variables, number of constraints)."""
         return self._nw, self._ng
 
+    def variable_label(self, row: int) -> str:
+        """The label of row ``row`` of the decision vector w."""
+        return _label(self.var_blocks, row)
+
     def degrees_of_freedom(self) -> tuple[int, int]:
         """(decision variables not fixed by their bounds, equality constraints)."""
         arr = self.arrays()

@@ -12,7 +12,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from .guess import make_guess
-from .nlp import NLP, _rows
+from .nlp import NLP
 from .ocp import TrajectoryProblem
 from .trajectory import Solution
 from .transcription import Collocation, MultipleShooting, Plan
@@ -85,10 +85,9 @@ def _check_start(nlp: NLP) -> None:
     conflicts = nlp.check_bounds()
     if conflicts:
         raise ModelError("trajectory problem infeasible as stated: " + "; ".join(conflicts[:5]))
-    w0 = nlp.arrays()["x0"]
-    rows = np.flatnonzero(~np.isfinite(w0))
+    rows = np.flatnonzero(~np.isfinite(nlp.arrays()["x0"]))
     if rows.size:
-        labels = [label for row, label in _rows(nlp.var_blocks) if row in set(rows[:3])]
+        labels = [nlp.variable_label(r) for r in rows[:3]]
         raise ModelError(f"solve: the initial guess is not finite at {rows.size} entries, e.g. "
                          f"{'; '.join(labels)}: give finite guess values")
 
