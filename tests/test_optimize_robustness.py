@@ -203,3 +203,24 @@ def test_too_many_boundary_conditions_are_counted_in_the_report():
     with pytest.raises(jd.OptimizationError, match="80 equality constraints for 79 free "
                                                    "variables"):
         ocp.solve()
+
+
+@pytest.mark.parametrize("transcription", [
+    jd.Collocation(2, jd.Scheme.LEGENDRE, jd.Inputs.COLLOCATED),
+    jd.Collocation(3, jd.Scheme.RADAU, jd.Inputs.COLLOCATED),
+], ids=str)
+def test_collocated_inputs_respect_their_bounds_between_the_points(di, transcription):
+    """Reference: closed form. No input within |f| ≤ 1 N moves 1 kg by 1 m rest to rest in
+    less than T* = 2 s. With 21 intervals the switch at T/2 lies inside an interval; bounding
+    only the collocation points let the input polynomial reach 1.73 N at the nodes and T fall
+    to 1.99965 s, below the true minimum. The applied input must stay within its bounds and T
+    must not beat T*."""
+    ocp = jd.TrajectoryProblem(di, jd.FreeTime(guess=3.0, lower=0.5, upper=5.0), intervals=21)
+    ocp.initial({X: 0.0, V: 0.0})
+    ocp.final({X: 1.0, V: 0.0})
+    ocp.bound(F, -1.0, 1.0)
+    ocp.terminal_cost(lambda v: v.T)
+    sol = ocp.solve(transcription)
+    applied = sol.inputs_at(np.linspace(0.0, sol.T, 4001))[0]
+    assert np.abs(applied).max() <= 1.0 + 1e-6
+    assert 2.0 - 1e-8 <= sol.T < 2.002
