@@ -11,7 +11,8 @@ initial guess (states interpolated linearly between the boundary conditions, inp
 
 Setup time: building the NLP (jourdain: tracing CasADi functions, IPOPT's derivative
 functions; opty: sympy code generation and Cython compilation). Solve time: IPOPT wall time,
-the best of ``--repeat`` solves. Writes benchmarks/results/trajectory.json.
+the best of ``--repeat`` solves. Writes benchmarks/results/trajectory.json and the
+table trajectory.md.
 
 Run from the repository root: ``python benchmarks/trajectory.py [--nodes 100] [--repeat 3]``
 (needs ``pip install -e ".[bench]"``; opty's cyipopt needs the IPOPT library, on Debian
@@ -123,7 +124,10 @@ def main() -> None:
             "python": platform.python_version(), "machine": platform.machine(),
             "versions": _versions()}
     out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
-    print(f"\nwrote {out.relative_to(ROOT.parent)}")
+    table = out.with_suffix(".md")
+    table.write_text(_table(rows, meta))
+    print("\n" + table.read_text())
+    print(f"wrote {out.relative_to(ROOT.parent)}, {table.relative_to(ROOT.parent)}")
 
 
 def _have_opty() -> bool:
@@ -149,6 +153,17 @@ def _versions() -> dict:
     except ImportError:
         pass
     return out
+
+
+def _table(rows: list[dict], meta: dict) -> str:
+    """Markdown table of a run: one line per problem and tool/transcription."""
+    lines = [f"{meta['intervals']} intervals, IPOPT tol {meta['tol']:g}, best of "
+             f"{meta['repeat']} solves; versions {meta['versions']}", "",
+             "| problem | tool, transcription | setup [s] | solve [s] | iterations | cost |",
+             "|---|---|---:|---:|---:|---:|"]
+    lines += [f"| {r['problem']} | {r['tool']}, {r['transcription']} | {r['setup_time']:.2f} | "
+              f"{r['solve_time']:.3f} | {r['iterations']} | {r['cost']:.7g} |" for r in rows]
+    return "\n".join(lines) + "\n"
 
 
 def _row(r: dict) -> str:

@@ -89,7 +89,8 @@ def _from_dict(prob: TrajectoryProblem, spec: dict) -> dict:
         if name not in s.x_names + s.u_names:
             raise ModelError(_unknown("guess", name, s.x_names + s.u_names))
         if callable(value):
-            out[name] = lambda t, fn=value: np.array([float(fn(ti)) for ti in t])
+            out[name] = lambda t, fn=value, name=name: np.array([_scalar(fn, ti, name)
+                                                                for ti in t])
         elif isinstance(value, (tuple, list)) and len(value) == 2:
             ts, vs = (np.asarray(a, dtype=float).ravel() for a in value)
             if ts.size != vs.size or np.any(np.diff(ts) <= 0):
@@ -97,5 +98,19 @@ def _from_dict(prob: TrajectoryProblem, spec: dict) -> dict:
                                  "as many values as times")
             out[name] = lambda t, ts=ts, vs=vs: np.interp(t, ts, vs)
         else:
-            out[name] = lambda t, c=float(value): np.full_like(t, c)
+            try:
+                c = float(value)
+            except (TypeError, ValueError):
+                raise ModelError(f"guess for '{name}': expected a number, a callable of t or a "
+                                 f"table (t, values), got {value!r}") from None
+            out[name] = lambda t, c=c: np.full_like(t, c)
     return out
+
+
+def _scalar(fn, t: float, name: str) -> float:
+    """fn(t) as a float, or a ModelError naming the guess."""
+    try:
+        return float(fn(t))
+    except Exception as exc:
+        raise ModelError(f"guess for '{name}': the callable must return a number for a time "
+                         f"t [s], failed at t = {t:.6g}: {exc}") from None

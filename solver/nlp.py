@@ -75,6 +75,15 @@ class NLP:
         """(number of decision variables, number of constraints)."""
         return self._nw, self._ng
 
+    def variable_label(self, row: int) -> str:
+        """The label of row ``row`` of the decision vector w."""
+        return _label(self.var_blocks, row)
+
+    def degrees_of_freedom(self) -> tuple[int, int]:
+        """(decision variables not fixed by their bounds, equality constraints)."""
+        arr = self.arrays()
+        return int(np.sum(arr["lbx"] < arr["ubx"])), int(np.sum(arr["lbg"] == arr["ubg"]))
+
     def check_bounds(self) -> list[str]:
         """Rows whose lower bound exceeds the upper bound: infeasible before any iteration."""
         arr = self.arrays()
@@ -123,6 +132,26 @@ class NLP:
             entry[0] += bool(abs(w[row] - lo[row]) < scale or abs(w[row] - hi[row]) < scale)
         active = sorted((e for e in counts.items() if e[1][0]), key=lambda e: -e[1][0] / e[1][1])
         return [f"{what}: on its bound at {n} of {m}" for what, (n, m) in active[:top]]
+
+
+    def invalid_numbers(self, cost, w: np.ndarray, top: int = 6) -> list[str]:
+        """Where the cost, the constraints or their first derivatives are NaN or inf at w
+        (IPOPT's Invalid_Number_Detected), by label: what to keep away from a singularity."""
+        x, g = self.vector(), ca.vertcat(*self.g)
+        try:
+            fn = ca.Function("check", [x], [cost, ca.gradient(cost, x), g, ca.jacobian(g, x)])
+            f, df, gv, jac = (np.array(ca.DM(v), dtype=float) for v in fn(w))
+        except RuntimeError:  # e.g. an integrator that fails at this point: nothing to name
+            return []
+        bad = []
+        if not np.isfinite(f).all():
+            bad.append(f"the cost is {float(f.ravel()[0])}")
+        rows = np.flatnonzero(~np.isfinite(df.ravel()))
+        bad += [f"the cost's derivative by {_label(self.var_blocks, r)}" for r in rows[:top]]
+        rows = np.flatnonzero(~np.isfinite(gv.ravel()) | ~np.isfinite(jac).all(axis=1))
+        bad += [f"constraint {_label(self.con_blocks, r)} (value {gv.ravel()[r]:.3g})"
+                for r in rows[:top]]
+        return bad[:top]
 
 
 def _rows(blocks: list[Block]):

@@ -93,13 +93,16 @@ class TrajectoryProblem:
                  params: dict | None = None):
         if not isinstance(system, System):
             raise ModelError(f"TrajectoryProblem: expected a compiled jd.System, got {system!r}")
-        if int(intervals) != intervals or intervals < 1:
+        if not isinstance(intervals, (int, np.integer, float)) or \
+                not 1 <= intervals < np.inf or int(intervals) != intervals:
             raise ModelError(f"TrajectoryProblem: intervals must be a positive integer, "
                              f"got {intervals!r}")
-        if not isinstance(horizon, FreeTime) and not float(horizon) > 0:
-            raise ModelError(f"TrajectoryProblem: horizon must be positive, got {horizon!r}")
+        if not isinstance(horizon, FreeTime) and not _number(horizon, "horizon") > 0:
+            raise ModelError(f"TrajectoryProblem: horizon must be a finite positive number "
+                             f"[s] or a jd.FreeTime, got {horizon!r}")
+        _refuse_dae(system)
         self.system, self.horizon = system, horizon
-        self.intervals, self.t0 = int(intervals), float(t0)
+        self.intervals, self.t0 = int(intervals), _number(t0, "t0")
         self.p_values = system.parameters(params)
         self.x_limits = Limits.free(system.nx)
         self.u_limits = Limits.free(len(system.u_names))
@@ -114,6 +117,7 @@ class TrajectoryProblem:
     def bound(self, name: str, lower: float = -np.inf, upper: float = np.inf) -> None:
         """lower ≤ name ≤ upper along the whole trajectory, for a state or an input by name
         (bounds of free parameters are given to :meth:`free_parameter`)."""
+        lower, upper = _bound(lower, name, -np.inf), _bound(upper, name, np.inf)
         if not lower <= upper:
             raise ModelError(f"bound '{name}': lower ({lower}) must not exceed upper ({upper})")
         for names, limits in ((self.system.x_names, self.x_limits),
@@ -122,6 +126,10 @@ class TrajectoryProblem:
                 i = names.index(name)
                 limits.lower[i], limits.upper[i] = lower, upper
                 return
+        if name in self.system.output_names or name in self.system.p_names:
+            raise ModelError(f"bound: '{name}' is an output or a parameter; bound states and "
+                             "inputs here, outputs with path_constraint(lambda v: v[name], "
+                             "lower, upper) and free parameters with free_parameter")
         raise ModelError(_unknown("bound", name, self.system.x_names + self.system.u_names))
 
     def initial(self, values: dict) -> None:
@@ -139,7 +147,12 @@ class TrajectoryProblem:
             raise ModelError(_unknown("free_parameter", name, self.system.p_names) +
                              " (compile with jd.compile(..., parameters=[...]) to make a "
                              "parameter symbolic)")
-        value = self.p_values[self.system.p_names.index(name)] if guess is None else guess
+        lower, upper = _bound(lower, name, -np.inf), _bound(upper, name, np.inf)
+        if not lower <= upper:
+            raise ModelError(f"free_parameter '{name}': lower ({lower}) must not exceed upper "
+                             f"({upper})")
+        value = self.p_values[self.system.p_names.index(name)] if guess is None else \
+            _number(guess, f"free_parameter '{name}' guess")
         if not lower <= value <= upper:
             raise ModelError(f"free_parameter '{name}': guess {value} outside [{lower}, {upper}]")
         self.free_params[name] = (float(lower), float(upper), float(value))
@@ -148,16 +161,20 @@ class TrajectoryProblem:
                         name: str = "path") -> None:
         """lower ≤ fn(v) ≤ upper at every node (and collocation point); fn returns a scalar or
         a column of expressions of the :class:`Variables` view v."""
-        self.paths.append(_Path(fn, lower, upper, name))
+        lower, upper = _bound(lower, name, -np.inf), _bound(upper, name, np.inf)
+        if not lower <= upper:
+            raise ModelError(f"path_constraint '{name}': lower ({lower}) must not exceed upper "
+                             f"({upper})")
+        self.paths.append(_Path(_callable(fn, f"path_constraint '{name}'"), lower, upper, name))
 
     def integral_cost(self, fn) -> None:
         """Add ∫ fn(v) dt [cost units] to the objective; fn is a scalar of the view v."""
-        self.integral_costs.append(fn)
+        self.integral_costs.append(_callable(fn, "integral_cost"))
 
     def terminal_cost(self, fn) -> None:
         """Add fn(v) at t_f (states, parameters, v.t and v.T) to the objective, e.g.
         ``lambda v: v.T`` for minimum time."""
-        self.terminal_costs.append(fn)
+        self.terminal_costs.append(_callable(fn, "terminal_cost"))
 
     def solve(self, transcription=None, guess=None, **options):
         """Transcribe, solve with IPOPT and return a Solution; see
@@ -167,12 +184,14 @@ class TrajectoryProblem:
 
     # ---- helpers -----------------------------------------------------------------------------
     def _states(self, values: dict, what: str) -> dict:
+        if not isinstance(values, dict):
+            raise ModelError(f"{what}: expected a dict {{state name: value}}, got {values!r}")
         out = {}
         for name, value in values.items():
             if name not in self.system.x_names:
                 raise ModelError(_unknown(what, name, self.system.x_names) +
                                  " (boundary conditions are given on states)")
-            out[name] = float(value)
+            out[name] = _number(value, f"{what} condition '{name}'")
         return out
 
     @property
@@ -212,7 +231,7 @@ class Functions:
         E = _total(prob.terminal_costs, end, "terminal_cost")
         rows, lo, hi, labels = [], [], [], []
         for path in prob.paths:
-            expr = ca.vec(ca.SX(_traced(path.fn, run, f"path_constraint '{path.name}'")))
+            expr = ca.vec(_traced(path.fn, run, f"path_constraint '{path.name}'"))
             rows.append(expr)
             lo += [path.lower] * expr.numel()
             hi += [path.upper] * expr.numel()
@@ -227,6 +246,46 @@ class Functions:
                    np.array(lo, float), np.array(hi, float), labels, closure, closure_labels)
 
 
+def _number(value, what: str) -> float:
+    """A finite float, or a ModelError naming ``what``."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = np.nan
+    if not np.isfinite(number):
+        raise ModelError(f"{what}: expected a finite number, got {value!r}")
+    return number
+
+
+def _bound(value, name: str, default: float) -> float:
+    """A bound: a number, ±inf for none (None means none too)."""
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ModelError(f"bound of '{name}': expected a number (or ±np.inf for none), "
+                         f"got {value!r}") from None
+    if np.isnan(number):
+        raise ModelError(f"bound of '{name}' is NaN; use ±np.inf for no bound")
+    return number
+
+
+def _callable(fn, where: str):
+    if not callable(fn):
+        raise ModelError(f"{where}: expected a function of the view v (e.g. "
+                         f"lambda v: v['name'] ** 2), got {fn!r}")
+    return fn
+
+
+def _refuse_dae(system: System) -> None:
+    from .constrained import ConstraintMethod
+    if getattr(system, "method", None) is ConstraintMethod.DAE:
+        raise ModelError("TrajectoryProblem: a System compiled with ConstraintMethod.DAE has "
+                         "no explicit ẋ = f; compile with the default PARTITIONING (or "
+                         "BAUMGARTE) for trajectory optimization")
+
+
 def _closure(system: System, x, p):
     """Consistency of the initial state of a constrained System: the independent closure
     equations c(y) = 0 (partitioning keeps them along the motion, ẏ = G(y)·z, once they hold
@@ -236,10 +295,7 @@ def _closure(system: System, x, p):
     if method is None:
         return None, []
     from .constrained import ConstraintMethod
-    if method is ConstraintMethod.DAE:
-        raise ModelError("TrajectoryProblem: a System compiled with ConstraintMethod.DAE has "
-                         "no explicit ẋ = f; compile with the default PARTITIONING (or "
-                         "BAUMGARTE) for trajectory optimization")
+    _refuse_dae(system)
     ny = len(system.y_names)
     y = x[:ny]
     rows = list(system.partition.holonomic_rows)
@@ -255,18 +311,32 @@ def _closure(system: System, x, p):
 
 
 def _traced(fn, view: Variables, where: str):
+    """fn(view) as an SX column; a ModelError if it fails, returns no expression, or returns
+    a constant NaN (what float() or numpy make of a symbolic value)."""
     try:
-        return fn(view)
+        value = fn(view)
     except ModelError:
         raise
     except Exception as exc:  # the user's callable failed while tracing: say which one
-        raise ModelError(f"{where}: evaluating the callable failed: {exc}") from exc
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ModelError(f"{where}: evaluating the callable failed: {first}") from exc
+    try:
+        expr = ca.SX(ca.vertcat(*value) if isinstance(value, (list, tuple)) else value)
+    except Exception:
+        raise ModelError(f"{where}: the callable returned {type(value).__name__} {value!r:.40}, "
+                         "not an expression of v (a CasADi expression or a number)") from None
+    for i in range(expr.numel()):
+        if expr[i].is_constant() and not np.isfinite(float(expr[i])):
+            raise ModelError(f"{where}: the callable returned {float(expr[i])}, not an "
+                             "expression: float(), math.* and numpy cannot take a symbolic "
+                             "v[...]; use CasADi operations (ca.sin, ca.sqrt, ...)")
+    return expr
 
 
 def _total(fns: list, view: Variables, where: str):
     total = ca.SX(0)
     for fn in fns:
-        term = ca.SX(_traced(fn, view, where))
+        term = _traced(fn, view, where)
         if term.numel() != 1:
             raise ModelError(f"{where}: the callable must return a scalar, got shape "
                              f"{term.shape}")

@@ -39,22 +39,15 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
     tol, max_iter : IPOPT's convergence tolerance and iteration limit; ``ipopt`` adds options.
     raise_on_failure : raise :class:`OptimizationError` (default) or return the failed Solution.
     """
-    transcription = transcription or Collocation()
-    if not isinstance(transcription, (Collocation, MultipleShooting)):
-        raise ModelError(f"solve: the transcription must be a jd.Collocation or "
-                         f"jd.MultipleShooting, got {transcription!r}")
+    transcription = _checked(transcription or Collocation(), progress)
     start = time.perf_counter()
     fns = prob.functions()
     g0 = make_guess(prob, guess)
     nlp = NLP(transcription.symbols(prob))
     plan = transcription.transcribe(prob, fns, nlp, g0)
-    conflicts = nlp.check_bounds()
-    if conflicts:
-        raise ModelError("trajectory problem infeasible as stated: " + "; ".join(conflicts[:5]))
+    _check_start(nlp)
     warm = _warm_start(g0.multipliers, nlp)
-    solver = ca.nlpsol("trajectory", "ipopt",
-                       {"x": nlp.vector(), "f": plan.cost, "g": ca.vertcat(*nlp.g)},
-                       _options(plan, progress, tol, max_iter, ipopt, bool(warm)))
+    solver = _ipopt(nlp, plan, _options(plan, progress, tol, max_iter, ipopt, bool(warm)))
     build_time = time.perf_counter() - start
     if progress:
         nw, ng = nlp.sizes
@@ -66,9 +59,48 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
     sol = _solution(prob, plan, nlp, result, stats, transcription, build_time)
     if progress:
         print(sol.report())
+    if stats["return_status"] == "Invalid_Option":
+        raise ModelError(f"solve: IPOPT rejected an option value (Invalid_Option) in "
+                         f"ipopt={ipopt!r}, e.g. a linear solver this IPOPT build lacks; see "
+                         "the IPOPT options reference")
     if not sol.success and raise_on_failure:
-        raise OptimizationError(_failure_report(nlp, result, stats), sol)
+        raise OptimizationError(_failure_report(nlp, plan, result, stats), sol)
     return sol
+
+
+def _checked(transcription, progress):
+    """The transcription, after checking it and the progress option."""
+    if not isinstance(transcription, (Collocation, MultipleShooting)):
+        raise ModelError(f"solve: the transcription must be a jd.Collocation or "
+                         f"jd.MultipleShooting, got {transcription!r}")
+    if not isinstance(progress, (bool, int)) or progress < 0:
+        raise ModelError(f"solve: progress must be False, True or a number of iterations "
+                         f"between log lines, got {progress!r}")
+    return transcription
+
+
+def _check_start(nlp: NLP) -> None:
+    """No bound contradicts another, and the initial guess is finite (a NaN in a table or a
+    Result would stop IPOPT)."""
+    conflicts = nlp.check_bounds()
+    if conflicts:
+        raise ModelError("trajectory problem infeasible as stated: " + "; ".join(conflicts[:5]))
+    rows = np.flatnonzero(~np.isfinite(nlp.arrays()["x0"]))
+    if rows.size:
+        labels = [nlp.variable_label(r) for r in rows[:3]]
+        raise ModelError(f"solve: the initial guess is not finite at {rows.size} entries, e.g. "
+                         f"{'; '.join(labels)}: give finite guess values")
+
+
+def _ipopt(nlp: NLP, plan: Plan, options: dict):
+    """The IPOPT solver of the NLP; an option IPOPT does not know is a ModelError."""
+    try:
+        return ca.nlpsol("trajectory", "ipopt",
+                         {"x": nlp.vector(), "f": plan.cost, "g": ca.vertcat(*nlp.g)}, options)
+    except RuntimeError as exc:
+        reason = str(exc).strip().splitlines()[-1].split(": ", 1)[-1]
+        raise ModelError(f"solve: IPOPT refused the options ({reason}); check tol, max_iter "
+                         f"and the ipopt={{...}} dict against the IPOPT options") from None
 
 
 def _options(plan: Plan, progress, tol: float, max_iter: int, extra: dict | None,
@@ -119,12 +151,19 @@ def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcripti
                     float(result["f"]), info, multipliers)
 
 
-def _failure_report(nlp: NLP, result: dict, stats: dict) -> str:
+def _failure_report(nlp: NLP, plan: Plan, result: dict, stats: dict) -> str:
     w = np.array(result["x"]).ravel()
     g = np.array(result["g"]).ravel()
-    worst, active = nlp.violations(w, g), nlp.active_bounds(w)
     head = (f"trajectory optimization failed: IPOPT returned {stats['return_status']} after "
             f"{stats.get('iter_count', '?')} iterations.")
+    if stats["return_status"] == "Invalid_Number_Detected":
+        bad = nlp.invalid_numbers(plan.cost, w)
+        return head + ("\nNaN or inf at the last iterate in: " + "; ".join(bad) if bad else
+                       "\nA trial point produced NaN or inf.") + \
+            ("\nLikely cause: sqrt, log, a division or a power evaluated outside its domain; "
+             "keep its argument away from the singularity with bounds or a path constraint, "
+             "and give a guess inside the domain.")
+    worst, active = nlp.violations(w, g), nlp.active_bounds(w)
     if not worst:
         return head + (" All constraints hold at the last iterate; the iteration limit or "
                        "tolerance stopped it: raise max_iter or loosen tol.")
@@ -133,5 +172,10 @@ def _failure_report(nlp: NLP, result: dict, stats: dict) -> str:
     if active:
         text += "\nBounds active there (likely what makes the problem infeasible):\n" + \
             "\n".join("  " + row for row in active)
+    free, equalities = nlp.degrees_of_freedom()
+    if equalities > free:
+        text += (f"\nThe NLP has {equalities} equality constraints for {free} free variables: "
+                 "more boundary conditions than the inputs, a free horizon or free parameters "
+                 "can meet; drop some or free something.")
     return text + ("\nLikely causes: bounds too tight for the boundary conditions and horizon "
                    "(loosen them, lengthen or free the horizon), or a poor initial guess.")

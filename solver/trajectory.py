@@ -86,8 +86,12 @@ class Solution:
         """nu × n inputs at the times [s], as parametrized by the transcription."""
         times = np.atleast_1d(np.asarray(times, float))
         N, h = self.U.shape[1], self.T / self.U.shape[1]
-        k = np.clip(np.floor((times - self.t[0]) / h).astype(int), 0, N - 1)
-        tau = (times - self.t[0]) / h - k
+        s = (times - self.t[0]) / h
+        # a node time must fall in the interval it starts: t_k = t0 + k·h computed in floating
+        # point may land a few ulps below k, which would pick interval k−1's input
+        s = np.where(np.abs(s - np.round(s)) < 1e-9 * np.maximum(1.0, np.abs(s)), np.round(s), s)
+        k = np.clip(np.floor(s).astype(int), 0, N - 1)
+        tau = s - k
         basis = np.array(lagrange_basis(tau, self.u_tau)).reshape(self.u_tau.size, -1)
         return np.einsum("ikj,jk->ik", self.U[:, k, :], basis) if self.U.size else \
             np.zeros((0, times.size))

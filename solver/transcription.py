@@ -11,7 +11,8 @@ Decision vector w, in this order (variable blocks of :class:`jourdain.solver.nlp
      (nu values if piecewise constant, nu·d collocated values), and for collocation the d
      collocation states (nx·d), 4. the final node state x_N.
 Constraints g: for a constrained System first its closure at t0 (the motion keeps it), then
-per interval k: the path constraints at node k (piecewise-constant inputs), the collocation
+per interval k: the bounds of collocated inputs at the interval ends that are not points,
+the path constraints at node k (piecewise-constant inputs), the collocation
 equations and path constraints at each collocation point (collocation only), and continuity
 x_{k+1} = end of interval k; finally the path constraints at node N. Boundary conditions and
 bounds are bounds on w (IPOPT treats fixed entries as parameters).
@@ -133,6 +134,22 @@ def _inputs(prob: TrajectoryProblem, nlp: NLP, k: int, m: int, u0: np.ndarray):
     return ca.reshape(v, len(s.u_names), m)
 
 
+def _input_ends(prob: TrajectoryProblem, nlp: NLP, k: int, u_k, u_tau: np.ndarray) -> None:
+    """Bounds of collocated inputs also at the interval ends τ = 0, 1 (when not a point): the
+    input polynomial through the points extrapolates there, and bounding the points alone
+    let it exceed the bounds (73 % over a ±1 N limit in a minimum-time problem, T below the
+    true minimum). A degree-1 polynomial then stays within bounds everywhere."""
+    lo, hi = prob.u_limits.lower, prob.u_limits.upper
+    rows = [i for i in range(len(lo)) if np.isfinite(lo[i]) or np.isfinite(hi[i])]
+    for end in (0.0, 1.0):
+        if not rows or np.any(np.isclose(u_tau, end)):
+            continue
+        weights = np.array([_lagrange_polynomial(u_tau, j)(end) for j in range(u_tau.size)])
+        value = ca.mtimes(u_k, weights)[rows]
+        labels = [f"input {prob.system.u_names[i]} at τ = {end:g}, interval {k}" for i in rows]
+        nlp.constraint("input bounds", value, labels, lo[rows], hi[rows])
+
+
 def _path(fns: Functions, nlp: NLP, where: str, t, x, u, p, T) -> None:
     if fns.c_lower.size:
         nlp.constraint("path", fns.c(t, x, u, p, T), [f"{lab}, {where}" for lab in fns.c_labels],
@@ -216,6 +233,8 @@ class Collocation:
             xs.append(x_k)
             u_k = _inputs(prob, nlp, k, len(u_tau), guess.u(t0 + (k + u_tau) * Tg / N))
             us.append(u_k)
+            if collocated:
+                _input_ends(prob, nlp, k, u_k, u_tau)
             tc = t0 + (k + tau[1:]) * Tg / N
             xc = nlp.variable(f"xc_{k}", [f"collocation state {n}, interval {k}, point {j}"
                                           for j in range(1, d + 1) for n in prob.system.x_names],
@@ -263,6 +282,9 @@ class MultipleShooting:
         if int(self.steps) != self.steps or self.steps < 1:
             raise ModelError(f"MultipleShooting: steps must be a positive integer, "
                              f"got {self.steps!r}")
+        if not (self.rtol > 0 and self.atol > 0):
+            raise ModelError(f"MultipleShooting: rtol and atol must be positive, got "
+                             f"{self.rtol!r}, {self.atol!r}")
 
     def __str__(self) -> str:
         steps = "adaptive" if self.integrator is Integrator.CVODES else f"{self.steps} steps"
