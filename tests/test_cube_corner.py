@@ -156,3 +156,23 @@ def test_absolute_wheel_speeds_decouple_the_mass_matrix():
     assert np.abs(M_default[:3, 3:]).max() > 1e-4
     assert "W1 = (cube.pivot.wx+cube.bearing1.w)" in chosen.report()
     assert "operation counts: M:" in default.report()
+
+
+def test_cube_balance_example_runs(tmp_path, monkeypatch, capsys):
+    """examples/cube_balance.py runs top to bottom; reference: the numbers it prints (both
+    cubes settle from their tilts, the torques reach but never exceed the 0.1 N·m limit) and
+    the figure it writes."""
+    import re
+    import runpy
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "cube_balance.py"
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(path), run_name="__main__")
+    out = capsys.readouterr().out
+    edge = re.search(r"phi\(4 s\) = (\S+) rad, max \|tau\| = (\S+) N", out)
+    corner = re.search(r"\|theta\|\(6 s\) = (\S+) rad, max \|tau\| = (\S+) N", out)
+    assert abs(float(edge.group(1))) < 1e-3 and float(corner.group(1)) < 1e-4
+    for match in (edge, corner):
+        assert float(match.group(2)) == pytest.approx(TAU_MAX, abs=5e-4)
+    assert (tmp_path / "out" / "cube_balance.png").stat().st_size > 1000
