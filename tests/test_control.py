@@ -158,3 +158,29 @@ def test_state_count_mismatch_names_the_block():
 
     with pytest.raises(jd.ModelError, match="broken: derivatives"):
         jd.compile(jd.Model(world=World(), broken=Broken()))
+
+
+def test_closed_loop_with_pid_states_optimizes_like_any_model():
+    """The PID-controlled rotor (states φ, ω and the PID's s) as the plant of an optimal
+    control problem: the least ∫τ_dist² dt that brings φ back to 0 at T = 2 s against the PID's
+    reference 0.3. Reference: the closed form of minimum-energy control of the (linear)
+    closed loop, J* = (c·x_free(T))² / (cᵀ·W(T)·c) with the controllability Gramian W and
+    the free response x_free of ẋ = A·x + b; the transcriptions' piecewise-constant inputs
+    cost slightly more, and collocation and multiple shooting agree."""
+    from scipy.integrate import quad_vec
+    from scipy.linalg import expm
+
+    system, T = _pid_rotor(reference=0.3), 2.0
+    ocp = jd.TrajectoryProblem(system, horizon=T, intervals=20)
+    ocp.initial({"joint.phi": 0, "joint.w": 0, "pid.integral": 0, "pid.filter": 0.3})
+    ocp.final({"joint.phi": 0.0})
+    ocp.integral_cost(lambda v: v["disturbance.tau"] ** 2)
+    costs = [ocp.solve(t).cost for t in (jd.Collocation(3), jd.MultipleShooting())]
+    lin = jd.linearize(system)
+    A, B, b = lin.A, lin.B, lin.xdot_op - lin.A @ lin.dx_op
+    x0, c = np.array([0, 0, 0, 0.3]), np.array([1.0, 0, 0, 0])
+    free = expm(A * T) @ x0 + quad_vec(lambda t: expm(A * (T - t)) @ b, 0, T)[0]
+    W = quad_vec(lambda t: expm(A * (T - t)) @ B @ B.T @ expm(A.T * (T - t)), 0, T)[0]
+    best = (c @ free) ** 2 / (c @ W @ c)
+    assert costs[0] == pytest.approx(costs[1], rel=1e-4)
+    assert best * (1 - 1e-6) <= costs[0] <= best * 1.02
