@@ -129,6 +129,10 @@ class LinearSystem:
                 vec[self.index([name])[0]] = float(value)
         else:
             vec = np.asarray(dx, dtype=float).ravel()
+            if vec.size != len(self.state_names):
+                raise ModelError(f"LinearSystem.to_state: {vec.size} entries given for the "
+                                 f"{len(self.state_names)} states "
+                                 f"({', '.join(self.state_names)}); or pass a dict by name")
         nth = len(self.chart.names)
         y = np.array(self.chart.to_y(vec[:nth])).ravel()
         z = self.x_op[len(y):] + vec[nth:]

@@ -184,3 +184,27 @@ def test_closed_loop_with_pid_states_optimizes_like_any_model():
     best = (c @ free) ** 2 / (c @ W @ c)
     assert costs[0] == pytest.approx(costs[1], rel=1e-4)
     assert best * (1 - 1e-6) <= costs[0] <= best * 1.02
+
+
+def test_design_mistakes_are_model_errors_naming_the_fix():
+    """Weights that python-control would reject with a bare ValueError (or silently accept),
+    impossible pole sets and wrongly sized vectors are ModelErrors saying what is wrong."""
+    lin, Q, _ = _edge_design()
+    for R, match in (([[0.0]], "positive definite"), (-1.0, "positive definite"),
+                     ("a", "matrix of numbers"), (np.eye(2), "1×1")):
+        with pytest.raises(jd.ModelError, match=match):
+            jd.lqr(lin, Q, R)
+    with pytest.raises(jd.ModelError, match="semi-definite"):
+        jd.lqr(lin, -np.eye(3), 1.0)
+    with pytest.raises(jd.ModelError, match="symmetric"):
+        jd.lqr(lin, np.triu(np.ones((3, 3))), 1.0)
+    np.testing.assert_allclose(jd.lqr(lin, Q, 1e3).K, jd.lqr(lin, Q, [[1e3]]).K)  # scalar R
+    with pytest.raises(jd.ModelError, match="conjugate"):
+        jd.place(lin, [-1 + 1j, -2, -3])
+    with pytest.raises(jd.ModelError, match="x_ref must be a number or 3 numbers"):
+        StateFeedback([[1, 2, 3]], x_ref=[1, 2])
+    with pytest.raises(jd.ModelError, match="upper must be a number or 3 numbers"):
+        Saturation([1, 2], size=3)
+    full = jd.linearize(jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge())))
+    with pytest.raises(jd.ModelError, match="2 entries given for the 4 states"):
+        full.to_state(np.zeros(2))
