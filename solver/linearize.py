@@ -77,15 +77,11 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     i = 0
     while i < len(y0):
         if i in starts:
-            q0 = y0[i:i + 4] / np.linalg.norm(y0[i:i + 4])
-            y0[i:i + 4] = q0
-            th = ca.SX.sym(f"{starts[i]}.theta", 3)
-            q = ca.mtimes(_quat_mult_matrix(ca.DM(q0)), ca.vertcat(1, 0.5 * th))
-            y_parts.append(q / ca.norm_2(q))
-            conj = ca.DM(q0 * np.array([1.0, -1.0, -1.0, -1.0]))
-            p_rel = ca.mtimes(_quat_mult_matrix(conj), y[i:i + 4])
-            back.append(2 * p_rel[1:4] / p_rel[0])
+            y0[i:i + 4] = y0[i:i + 4] / np.linalg.norm(y0[i:i + 4])
+            th, q, th_of_y = _quaternion_chart(y0[i:i + 4], y[i:i + 4], starts[i])
             theta_parts.append(th)
+            y_parts.append(q)
+            back.append(th_of_y)
             names += [f"{starts[i]}.theta_{c}" for c in "xyz"]
             i += 4
             continue
@@ -107,6 +103,15 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     to_theta = ca.Function("to_theta", [y], [ca.vertcat(*back) if back else ca.SX(0, 1)],
                            ["y"], ["theta"])
     return Chart(names, to_y, to_theta, y0)
+
+
+def _quaternion_chart(q0: np.ndarray, q_sym: ca.SX, path: str) -> tuple:
+    """(δθ, q(δθ), δθ(q)) of the Gibbs chart about the unit quaternion q0 (module docstring)."""
+    th = ca.SX.sym(f"{path}.theta", 3)
+    q = ca.mtimes(_quat_mult_matrix(ca.DM(q0)), ca.vertcat(1, 0.5 * th))
+    conj = ca.DM(q0 * np.array([1.0, -1.0, -1.0, -1.0]))
+    p_rel = ca.mtimes(_quat_mult_matrix(conj), q_sym)
+    return th, q / ca.norm_2(q), 2 * p_rel[1:4] / p_rel[0]
 
 
 def _projected(system: System, to_y: ca.Function, nth: int, p) -> ca.Function:

@@ -143,6 +143,10 @@ def test_two_speed_choices_give_the_same_motion():
                                        inputs=inputs, rtol=1e-12, atol=1e-12, n_out=201))
     for name in Y_NAMES:
         assert np.abs(results[0][name] - results[1][name]).max() < 1e-8, name
+    for i, c in enumerate("xyz", start=1):  # the speeds too: W_i = ω_i + ψ̇_i
+        w = results[1][f"w{c}"]
+        assert np.abs(results[0][f"cube.pivot.w{c}"] - w).max() < 1e-8
+        assert np.abs(results[0][f"cube.bearing{i}.w"] - (results[1][f"W{i}"] - w)).max() < 1e-7
 
 
 def test_absolute_wheel_speeds_decouple_the_mass_matrix():

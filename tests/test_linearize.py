@@ -90,6 +90,11 @@ def _fd_model(system, lin):
         xdot = np.array(system.f(0.0, np.concatenate([y, dx[-nz:]]), u, p)).ravel()
         return np.concatenate([theta_dot(y, xdot[:len(y)]), xdot[len(y):]])
 
+    def H(dx, u):
+        y = to_y(dx[:-nz] if nz else dx)
+        return np.array(system.h(0.0, np.concatenate([y, dx[-nz:]]), u, p)).ravel()
+
+    F.outputs = H
     return F
 
 
@@ -130,7 +135,7 @@ LIBRARY = {
 
 @pytest.mark.parametrize("name", sorted(LIBRARY))
 def test_linearization_matches_central_finite_differences(name):
-    """A and B agree with central differences of the nonlinear model at a generic
+    """A, B, C, D agree with central differences of the nonlinear model at a generic
     (non-equilibrium) point, to 1e-6 relative to the largest entry."""
     system = LIBRARY[name]()
     y0, z0, u0 = _random_point(system, np.random.default_rng(7))
@@ -145,6 +150,15 @@ def test_linearization_matches_central_finite_differences(name):
                             for e in np.eye(len(u))]) if len(u) else np.zeros((len(dx0), 0))
     assert np.abs(lin.A - A_fd).max() <= 1e-6 * max(1.0, np.abs(lin.A).max())
     assert np.abs(lin.B - B_fd).max(initial=0) <= 1e-6 * max(1.0, np.abs(lin.B).max(initial=0))
+    H = F.outputs  # outputs (sensors, controller signals): C and D the same way
+    C_fd = np.column_stack([(H(dx0 + h * e, u) - H(dx0 - h * e, u)) / (2 * h)
+                            for e in np.eye(len(dx0))])
+    assert np.abs(lin.C - C_fd).max(initial=0) <= 1e-6 * max(1.0, np.abs(lin.C).max(initial=0))
+    if len(u):
+        D_fd = np.column_stack([(H(dx0, u + h * e) - H(dx0, u - h * e)) / (2 * h)
+                                for e in np.eye(len(u))])
+        assert np.abs(lin.D - D_fd).max(initial=0) <= 1e-6 * max(1.0, np.abs(lin.D).max(
+            initial=0))
     # The free upright wheel keeps its speeds (ż = 0) but turns, so A (∂ẋ_s/∂γ = −R·sin γ·φ̇)
     # changes along the motion.
     assert lin.kind == ("time-varying motion" if name == "wheel" else "not stationary")
