@@ -37,7 +37,7 @@ class LinearSystem:
 
     ``x_op``, ``u_op`` are the operating point (full state x = (y, z) and inputs); ``xdot_op``
     the local state derivative there; ``kind`` is "equilibrium", "steady motion" (ż = 0,
-    ẏ ≠ 0, and A, B constant along the motion: the moving coordinates are cyclic),
+    ẏ ≠ 0, ż stays 0 and A, B constant along the motion: the moving coordinates are cyclic),
     "time-varying motion" (ż = 0 but A, B change along the motion, e.g. a body-fixed
     orientation that turns with a spinning body: the eigenvalues say nothing about stability;
     model the motion with coordinates that are cyclic in it, e.g. joint angles) or "not

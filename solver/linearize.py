@@ -15,8 +15,9 @@ A spherical joint thus contributes 3 + 3 = 2·dim z states. The chart's local dy
 Operating points. At an equilibrium (ẋ = 0) A is the usual Jacobian. At a steady motion
 (ż = 0 but ẏ ≠ 0, e.g. wheels spinning at constant rate, a disk rolling upright) the same A
 describes perturbations about the motion when the moving coordinates are cyclic (the
-equations do not depend on them). That is checked, not assumed: the rate of change of A and
-B along the motion, ∂(A, B)/∂x·ẋ, must vanish; otherwise the point is reported as a
+equations do not depend on them). That is checked, not assumed: ż must stay 0 along the
+motion, z̈ = (A·ẋ)_z = 0 (else "not stationary": a pendulum passing its lowest point), and
+the rate of change of A and B, ∂(A, B)/∂x·ẋ, must vanish; otherwise the point is reported as a
 "time-varying motion" (a FreeJoint disk rolling upright: its body-fixed orientation turns
 with the disk, so A is periodic and its eigenvalues are meaningless; joint angles heading,
 lean, spin make the same motion steady).
@@ -185,8 +186,8 @@ def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None =
              (len(system.output_names), len(u))]
     A, B, C, D = (v.reshape(s) for v, s in zip(vals[1:5], shape))
     kind = _kind(xdot, len(chart.names), dx0)
-    if kind == "steady motion" and not _constant_along_motion(vals[5], A, B, xdot):
-        kind = "time-varying motion"
+    if kind == "steady motion":
+        kind = _steady_kind(vals[5], A, B, xdot, len(chart.names))
     return LinearSystem(A, B, C, D, chart.names + system.x_names[ny:], list(system.u_names),
                         list(system.output_names), x_full, u, xdot, dx0, kind, chart)
 
@@ -202,12 +203,18 @@ def _jacobians(F: ca.Function, t, dx, u, p) -> ca.Function:
                        ["t", "dx", "u", "p"], ["dxdot", "A", "B", "C", "D", "AB_rate"])
 
 
-def _constant_along_motion(rate: np.ndarray, A: np.ndarray, B: np.ndarray,
-                           xdot: np.ndarray) -> bool:
-    """A and B stay constant along a steady motion to first order (relative tolerance)."""
+def _steady_kind(rate: np.ndarray, A: np.ndarray, B: np.ndarray, xdot: np.ndarray,
+                 nth: int) -> str:
+    """For ż = 0 with moving coordinates: "not stationary" if ż leaves 0 along the motion
+    (z̈ = (A·ẋ)_z ≠ 0, e.g. a pendulum passing its lowest point), "time-varying motion" if
+    A or B change along it, else "steady motion" (relative tolerance 1e-8)."""
     scale = max(1.0, np.abs(A).max(initial=0.0), np.abs(B).max(initial=0.0)) * \
         max(1.0, np.abs(xdot).max(initial=0.0))
-    return float(np.abs(rate).max(initial=0.0)) <= 1e-8 * scale
+    if np.abs((A @ xdot)[nth:]).max(initial=0.0) > 1e-8 * scale:
+        return "not stationary"
+    if float(np.abs(rate).max(initial=0.0)) > 1e-8 * scale:
+        return "time-varying motion"
+    return "steady motion"
 
 
 def _operating_state(system: System, x0, y0, z0, params) -> np.ndarray:

@@ -181,6 +181,14 @@ def test_operating_point_kinds():
     assert jd.linearize(_compile(CubeOnEdge()), z0=spin).kind == "not stationary"
 
 
+def test_pendulum_passing_its_lowest_point_is_no_steady_motion():
+    """Closed form φ̈ = −(g/l)·sin φ: at φ = 0 with φ̇ = ω the acceleration is 0 (ż = 0), but
+    d/dt φ̈ = −(g/l)·ω ≠ 0 and A's entry −(g/l)·cos φ changes only at second order: reported
+    as not stationary, not as a steady motion."""
+    lin = jd.linearize(_compile(Pendulum(l=0.5)), z0={"cube.joint.w": 1.0})
+    assert np.abs(lin.xdot_op[1:]).max() < 1e-12 and lin.kind == "not stationary"
+
+
 def test_quaternion_states_are_minimal_and_to_state_round_trips():
     """A spherical joint gives 3 + 3 states (2·dim z); to_state maps a rotation vector back
     to a unit quaternion rotating by |θ| about θ (q = (cos |θ|/2, sin |θ|/2·θ/|θ|) up to the
