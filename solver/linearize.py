@@ -78,7 +78,12 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     i = 0
     while i < len(y0):
         if i in starts:
-            y0[i:i + 4] = y0[i:i + 4] / np.linalg.norm(y0[i:i + 4])
+            norm = np.linalg.norm(y0[i:i + 4])
+            if not norm > 1e-12:
+                raise ModelError(f"linearize: the quaternion {starts[i]}.q0..q3 of the "
+                                 "operating point is zero; give a unit quaternion (or leave it "
+                                 "out for the identity)")
+            y0[i:i + 4] = y0[i:i + 4] / norm
             th, q, th_of_y = _quaternion_chart(y0[i:i + 4], y[i:i + 4], starts[i])
             theta_parts.append(th)
             y_parts.append(q)
