@@ -9,10 +9,10 @@ import pytest
 
 import jourdain as jd
 from jourdain.blocks import World
-from jourdain.library import (BalancedCubeOnCorner, BalancedCubeOnEdge, CartPole,
-                              CrankSlider, CubeOnCorner, CubeOnEdge, DifferentialDrive,
-                              DoublePendulum, FourBar, NLinkPendulum, Pendulum, RandomTree,
-                              RollingDisk, Wheel)
+from jourdain.library import (AngleRollingDisk, BalancedCubeOnCorner, BalancedCubeOnEdge,
+                              CartPole, CrankSlider, CubeOnCorner, CubeOnEdge,
+                              DifferentialDrive, DoublePendulum, FourBar, NLinkPendulum,
+                              Pendulum, RandomTree, RollingDisk, Wheel)
 
 G = 9.81
 
@@ -129,6 +129,7 @@ LIBRARY = {
     "crank_slider": lambda: _compile(CrankSlider()),
     "wheel": lambda: _compile(Wheel()),
     "rolling_disk": lambda: _compile(RollingDisk()),
+    "angle_rolling_disk": lambda: _compile(AngleRollingDisk()),
     "differential_drive": lambda: _compile(DifferentialDrive()),
 }
 
@@ -267,29 +268,6 @@ def test_four_bar_linearizes_to_its_one_dof_energy_form():
     np.testing.assert_allclose(lin.eigenvalues.imag.max(), np.sqrt(stiffness / mass), rtol=1e-6)
 
 
-class AngleDisk(jd.Composite):
-    """Thin disk (R, m) on joint angles heading (about the vertical), lean, spin, over x, z
-    slides and a height slide that the rolling contact makes dependent: in steady upright
-    rolling every moving coordinate (x, z, spin) is cyclic."""
-
-    def __init__(self, R=0.25, m=1.0):
-        from jourdain.blocks import Prismatic, Revolute, RigidBody, RollingContact
-        from jourdain.library.wheel import disk_inertia
-
-        super().__init__()
-        self.x_s, self.y_s = Prismatic(axis=(1, 0, 0)), Prismatic(axis=(0, 0, -1))
-        self.height, self.heading = Prismatic(axis=(0, 1, 0)), Revolute(axis=(0, 1, 0))
-        self.lean, self.spin = Revolute(axis=(1, 0, 0)), Revolute(axis=(0, 0, -1))
-        self.disk = RigidBody(m=m, I=disk_inertia(m, R))
-        self.contact = RollingContact(R=R, axis=(0, 0, 1))
-        chain = [self.x_s, self.y_s, self.height, self.heading, self.lean, self.spin]
-        for a, b in zip(chain, chain[1:]):
-            self.connect(a.frame_b, b.frame_a)
-        self.connect(self.spin.frame_b, self.disk.frame_a)
-        self.connect(self.spin.frame_b, self.contact.frame_a)
-        self.expose(self.x_s.frame_a, "frame_a")
-
-
 @pytest.mark.parametrize("spin", [0.0, 2.0, 5.0, 10.0])
 def test_rolling_disk_about_steady_upright_rolling(spin):
     """Nonholonomic, steady motion; reference: the classical closed form for a thin disk
@@ -297,7 +275,7 @@ def test_rolling_disk_about_steady_upright_rolling(spin):
     (I_1 + mR²)·α̈ + (I_3(I_3 + mR²)Ω²/I_1 − mgR)·α = 0, i.e. λ² = (g − 3RΩ²)/(1.25·R),
     stable above Ω² = g/(3R). States: 5 coordinates (height dependent) + 3 speeds."""
     R = 0.25
-    system = _compile(AngleDisk(R=R))
+    system = _compile(AngleRollingDisk(R=R))
     lin = jd.linearize(system, z0={"cube.spin.w": spin})
     assert lin.kind == ("equilibrium" if spin == 0 else "steady motion")
     assert len(lin.state_names) == 8 and "cube.height.s" not in lin.state_names
@@ -310,7 +288,7 @@ def test_rolling_disk_about_steady_upright_rolling(spin):
 def test_free_joint_disk_rolling_is_flagged_time_varying():
     """The FreeJoint disk's body-fixed orientation turns with the spin, so A changes along
     the rolling motion: reported as such (its frozen eigenvalues differ from the closed form
-    above), not as a steady motion. At rest it is the same equilibrium as AngleDisk."""
+    above), not as a steady motion. At rest it is the same equilibrium as AngleRollingDisk."""
     system = _compile(RollingDisk(R=0.25))
     rest = jd.linearize(system)
     assert rest.kind == "equilibrium" and len(rest.state_names) == 8
