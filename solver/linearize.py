@@ -17,10 +17,11 @@ Operating points. At an equilibrium (ẋ = 0) A is the usual Jacobian. At a stea
 describes perturbations about the motion when the moving coordinates are cyclic (the
 equations do not depend on them). That is checked, not assumed: ż must stay 0 along the
 motion, z̈ = (A·ẋ)_z = 0 (else "not stationary": a pendulum passing its lowest point), and
-the rate of change of A and B, ∂(A, B)/∂x·ẋ, must vanish; otherwise the point is reported as a
-"time-varying motion" (a FreeJoint disk rolling upright: its body-fixed orientation turns
-with the disk, so A is periodic and its eigenvalues are meaningless; joint angles heading,
-lean, spin make the same motion steady).
+the rate of change of A and B along the motion (a central difference over a short time
+step) must vanish; otherwise the point is reported as a "time-varying motion" (a FreeJoint
+disk rolling upright: its body-fixed orientation turns with the disk, so A is periodic and
+its eigenvalues are meaningless; joint angles heading, lean, spin make the same motion
+steady: library AngleRollingDisk).
 
 Constraints (ConstrainedSystem, ConstraintMethod.PARTITIONING). The dependent coordinates
 are no states: the chart perturbs the independent coordinates and solves the dependent ones
@@ -192,20 +193,30 @@ def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None =
     A, B, C, D = (v.reshape(s) for v, s in zip(vals[1:5], shape))
     kind = _kind(xdot, len(chart.names), dx0)
     if kind == "steady motion":
-        kind = _steady_kind(vals[5], A, B, xdot, len(chart.names))
+        kind = _steady_kind(_rate_along(jac, t, dx0, u, p, xdot), A, B, xdot, len(chart.names))
     return LinearSystem(A, B, C, D, chart.names + system.x_names[ny:], list(system.u_names),
                         list(system.output_names), x_full, u, xdot, dx0, kind, chart)
 
 
 def _jacobians(F: ca.Function, t, dx, u, p) -> ca.Function:
-    """ẋ, A, B, C, D and the rate of change of (A, B) along the motion, d(A, B)/dt =
-    ∂(A, B)/∂x·ẋ (forward AD), which is 0 when the moving coordinates are cyclic."""
+    """ẋ, A, B, C, D in the chart (first derivatives only, so compiled systems work too)."""
     dxdot, out = F(t, dx, u, p)
-    A, B = ca.jacobian(dxdot, dx), ca.jacobian(dxdot, u)
-    rate = ca.jtimes(ca.vertcat(ca.vec(A), ca.vec(B)), dx, dxdot)
     return ca.Function("linearization", [t, dx, u, p],
-                       [dxdot, A, B, ca.jacobian(out, dx), ca.jacobian(out, u), rate],
-                       ["t", "dx", "u", "p"], ["dxdot", "A", "B", "C", "D", "AB_rate"])
+                       [dxdot, ca.jacobian(dxdot, dx), ca.jacobian(dxdot, u),
+                        ca.jacobian(out, dx), ca.jacobian(out, u)],
+                       ["t", "dx", "u", "p"], ["dxdot", "A", "B", "C", "D"])
+
+
+def _rate_along(jac: ca.Function, t, dx0, u, p, xdot) -> np.ndarray:
+    """d(A, B)/dt along the motion by a central difference over a time step h; exactly 0 up to
+    round-off when the moving coordinates are cyclic (A is then the same at both ends)."""
+    h = 1e-3 / max(1.0, float(np.abs(xdot).max()))
+
+    def AB(sign):
+        out = jac(t + sign * h, dx0 + sign * h * xdot, u, p)
+        return np.concatenate([np.array(out[1]).ravel(), np.array(out[2]).ravel()])
+
+    return (AB(1) - AB(-1)) / (2 * h)
 
 
 def _steady_kind(rate: np.ndarray, A: np.ndarray, B: np.ndarray, xdot: np.ndarray,
