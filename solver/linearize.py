@@ -40,6 +40,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .constrained import ConstraintMethod
 from .linear import LinearSystem
 from .system import System, _unknown
 
@@ -134,7 +135,7 @@ def _check_minimal(system: System) -> None:
     """Only the partitioning method has minimal states; the multiplier methods carry all joint
     speeds (and Baumgarte's artificial poles), which a linearization must not report."""
     method = getattr(system, "method", None)
-    if method is not None and method.value != "partitioning":
+    if method is not None and method is not ConstraintMethod.PARTITIONING:
         raise ModelError(
             f"linearize: this system was compiled with ConstraintMethod.{method.name}, whose "
             "state (y, w) holds all joint speeds, not minimal coordinates (its A would carry "
