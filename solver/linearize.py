@@ -80,12 +80,7 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     i = 0
     while i < len(y0):
         if i in starts:
-            norm = np.linalg.norm(y0[i:i + 4])
-            if not norm > 1e-12:
-                raise ModelError(f"linearize: the quaternion {starts[i]}.q0..q3 of the "
-                                 "operating point is zero; give a unit quaternion (or leave it "
-                                 "out for the identity)")
-            y0[i:i + 4] = y0[i:i + 4] / norm
+            y0[i:i + 4] = _unit(y0[i:i + 4], starts[i])
             th, q, th_of_y = _quaternion_chart(y0[i:i + 4], y[i:i + 4], starts[i])
             theta_parts.append(th)
             y_parts.append(q)
@@ -113,6 +108,15 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     return Chart(names, to_y, to_theta, y0)
 
 
+def _unit(q: np.ndarray, path: str) -> np.ndarray:
+    """The operating point's quaternion, normalized; a zero quaternion is a ModelError."""
+    norm = np.linalg.norm(q)
+    if not norm > 1e-12:
+        raise ModelError(f"linearize: the quaternion {path}.q0..q3 of the operating point is "
+                         "zero; give a unit quaternion (or leave it out for the identity)")
+    return q / norm
+
+
 def _quaternion_chart(q0: np.ndarray, q_sym: ca.SX, path: str) -> tuple:
     """(δθ, q(δθ), δθ(q)) of the Gibbs chart about the unit quaternion q0 (module docstring)."""
     th = ca.SX.sym(f"{path}.theta", 3)
@@ -127,6 +131,7 @@ def _projected(system: System, to_y: ca.Function, nth: int, p) -> ca.Function:
     differentiable by the implicit function theorem)."""
     theta = ca.MX.sym("theta", nth)
     nz = system.nx - len(system.y_names)
+    p = system.p_default if p is None else p
     x = system.functions["project"](ca.vertcat(to_y(theta), ca.DM.zeros(nz)), ca.DM(p))
     return ca.Function("to_y", [theta], [x[:len(system.y_names)]], ["theta"], ["y"])
 
