@@ -29,7 +29,13 @@ def _matrix(value, owner: str, name: str) -> np.ndarray:
 
 
 def _vector(value, size: int, owner: str, name: str) -> np.ndarray:
-    vec = np.broadcast_to(np.asarray(0.0 if value is None else value, dtype=float), (size,))
+    """A finite vector of ``size`` entries (a scalar is repeated), or a ModelError."""
+    try:
+        vec = np.broadcast_to(np.asarray(0.0 if value is None else value, dtype=float),
+                              (size,))
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{owner}: {name} must be a number or {size} numbers, got "
+                         f"{value!r}") from exc
     if not np.all(np.isfinite(vec)):
         raise ModelError(f"{owner}: {name} must be finite, got {value!r}")
     return np.array(vec)

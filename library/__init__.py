@@ -7,8 +7,8 @@ from .cube_corner import CubeOnCorner
 from .linkages import CrankSlider, FourBar
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 from .trees import RandomTree
-from .wheel import DifferentialDrive, RollingDisk, Wheel
+from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
-__all__ = ["BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole", "CrankSlider",
-           "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum", "FourBar",
-           "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "Wheel"]
+__all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
+           "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
+           "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "Wheel"]

@@ -61,6 +61,29 @@ class RollingDisk(Composite):
         self.expose(self.joint.frame_a, "frame_a")
 
 
+class AngleRollingDisk(Composite):
+    """The rolling disk of :class:`RollingDisk` on joint angles instead of a FreeJoint:
+    slides ``x_s.s``, ``y_s.s`` [m] (contact point in the ground plane, as in Wheel), the height
+    ``height.s`` [m] (dependent: the contact solves it from the lean), heading ``heading.phi``
+    (about the vertical), lean ``lean.phi`` (about the rolling direction) and rolling angle
+    ``spin.phi`` [rad]. In steady upright rolling every moving coordinate is cyclic, so
+    jd.linearize treats it as a steady motion (stable above Ω² = g/(3R) for a thin disk)."""
+
+    def __init__(self, R: float = 0.25, m: float = 1.0):
+        super().__init__()
+        self.x_s, self.y_s = Prismatic(axis=(1, 0, 0)), Prismatic(axis=(0, 0, -1))
+        self.height, self.heading = Prismatic(axis=(0, 1, 0)), Revolute(axis=(0, 1, 0))
+        self.lean, self.spin = Revolute(axis=(1, 0, 0)), Revolute(axis=(0, 0, -1))
+        self.disk = RigidBody(m=m, I=disk_inertia(m, R))
+        self.contact = RollingContact(R=R, axis=(0, 0, 1))
+        chain = [self.x_s, self.y_s, self.height, self.heading, self.lean, self.spin]
+        for a, b in zip(chain, chain[1:]):
+            self.connect(a.frame_b, b.frame_a)
+        self.connect(self.spin.frame_b, self.disk.frame_a)
+        self.connect(self.spin.frame_b, self.contact.frame_a)
+        self.expose(self.x_s.frame_a, "frame_a")
+
+
 class DifferentialDrive(Composite):
     """Two driven wheels (radius R [m], mass m_wheel [kg]) on an axle of half-track b [m]
     under a chassis (mass m_chassis [kg], inertia J_chassis about the vertical, center of

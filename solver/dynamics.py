@@ -7,7 +7,10 @@
 
 with v and ω in body axes (so I is constant and no R·Rᵀ products appear), partial velocities
 L_T = ∂v/∂z, L_R = ∂ω/∂z, and ā = ∂v/∂y·ẏ, ᾱ = ∂ω/∂y·ẏ at ẏ = v(y, z); the ω̃·v term is the
-transport term of differentiating body-axes components. Element forces are
+transport term of differentiating body-axes components. A wheel (axisymmetric about its
+revolute joint) is written in the joint's non-spinning frame_a axes instead, where I is still
+constant; its transport terms use those axes' angular velocity Ω: Ω̃·v and Ω̃·I·ω
+(solver.mechanics._body_terms). Element forces are
 F = −∂V/∂s − ∂D/∂w + f.
 """
 from __future__ import annotations
@@ -53,12 +56,13 @@ def jourdain(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
     M, k, q = ca.SX.zeros(n, n), ca.SX.zeros(n), ca.SX.zeros(n)
     for body in mech.bodies:
         v, w = to_speeds(body.v, mech, speeds), to_speeds(body.w, mech, speeds)
+        w_axes = to_speeds(body.axes_rate, mech, speeds)
         L_T, L_R = ca.jacobian(v, z), ca.jacobian(w, z)
         a_bar, alpha_bar = ca.jtimes(v, y, ydot), ca.jtimes(w, y, ydot)
         Iw = ca.mtimes(body.I, w)
         M += body.m * ca.mtimes(L_T.T, L_T) + ca.mtimes([L_R.T, body.I, L_R])
-        k += ca.mtimes(L_T.T, body.m * (a_bar + ca.cross(w, v))) + \
-            ca.mtimes(L_R.T, ca.mtimes(body.I, alpha_bar) + ca.cross(w, Iw))
+        k += ca.mtimes(L_T.T, body.m * (a_bar + ca.cross(w_axes, v))) + \
+            ca.mtimes(L_R.T, ca.mtimes(body.I, alpha_bar) + ca.cross(w_axes, Iw))
         q += ca.mtimes(L_T.T, body.m * ca.mtimes(body.R.T, mech.gravity))
     for elem in mech.elements:
         force = to_speeds(elem.spring_force + elem.damping_force + elem.force, mech, speeds)

@@ -70,7 +70,8 @@ def controllable_subspace(A: np.ndarray, B: np.ndarray, tol: float = RANK_TOL) -
 
 
 def _weights(spec, names: list[str], what: str) -> np.ndarray:
-    """A weight matrix from a matrix, a vector of diagonal entries or {name: weight}."""
+    """A weight matrix from a matrix, a vector of diagonal entries, a scalar (times the
+    identity) or {name: weight}; symmetric and positive semi-definite (R: definite)."""
     n = len(names)
     if isinstance(spec, dict):
         W = np.zeros((n, n))
@@ -79,13 +80,30 @@ def _weights(spec, names: list[str], what: str) -> np.ndarray:
                 raise ModelError(f"lqr: {what} weight for unknown name '{name}'; known names: "
                                  + ", ".join(names))
             W[names.index(name), names.index(name)] = float(value)
-        return W
-    W = np.asarray(spec, dtype=float)
-    W = np.diag(W) if W.ndim == 1 else W
+    else:
+        try:
+            W = np.asarray(spec, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ModelError(f"lqr: {what} must be a matrix of numbers, got {spec!r}") from exc
+        W = W * np.eye(n) if W.ndim == 0 else np.diag(W) if W.ndim == 1 else W
     if W.shape != (n, n):
-        raise ModelError(f"lqr: {what} must be {n}×{n} (or {n} diagonal entries, or a dict by "
-                         f"name), got shape {W.shape}")
+        raise ModelError(f"lqr: {what} must be {n}×{n} (or {n} diagonal entries, a scalar, or "
+                         f"a dict by name), got shape {W.shape}")
+    _check_weight(W, names, what)
     return W
+
+
+def _check_weight(W: np.ndarray, names: list[str], what: str) -> None:
+    scale = max(1.0, float(np.abs(W).max(initial=0.0)))
+    if not np.all(np.isfinite(W)) or np.abs(W - W.T).max(initial=0.0) > 1e-12 * scale:
+        raise ModelError(f"lqr: {what} must be finite and symmetric")
+    low = float(np.linalg.eigvalsh(W).min(initial=np.inf))
+    definite = what == "R"
+    if low < -1e-12 * scale or (definite and low <= 1e-12 * scale):
+        need = "positive definite (every input must cost something)" if definite else \
+            "positive semi-definite"
+        raise ModelError(f"lqr: {what} (rows {', '.join(names)}) must be {need}; its smallest "
+                         f"eigenvalue is {low:.3g}")
 
 
 def _split(lin: LinearSystem):
@@ -111,7 +129,8 @@ def lqr(lin: LinearSystem, Q, R) -> Feedback:
     """Linear-quadratic regulator: K minimizing ∫ δxᵀQδx + δuᵀRδu dt (python-control
     ``control.lqr``) on the controllable subspace (module docstring).
 
-    Q, R : matrices, diagonals, or {state name: weight} / {input name: weight} dicts.
+    Q, R : matrices, diagonals, scalars (times the identity), or {state name: weight} /
+    {input name: weight} dicts; Q symmetric positive semi-definite, R positive definite.
     """
     import control
 
@@ -133,5 +152,9 @@ def place(lin: LinearSystem, poles) -> Feedback:
     if poles.size != V.shape[1]:
         raise ModelError(f"place: {poles.size} poles given, the controllable subspace has "
                          f"dimension {V.shape[1]} ({len(hidden)} uncontrollable mode(s))")
-    Kc = control.place(V.T @ lin.A @ V, V.T @ lin.B, poles)
+    try:
+        Kc = control.place(V.T @ lin.A @ V, V.T @ lin.B, poles)
+    except ValueError as exc:   # python-control's own check, e.g. a pole without conjugate
+        raise ModelError(f"place: python-control cannot place the poles {poles.tolist()}: "
+                         f"{exc}") from exc
     return _feedback(lin, np.asarray(Kc) @ V.T, hidden)

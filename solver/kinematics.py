@@ -10,7 +10,7 @@ differentiating the positions, so the cost is O(1) per joint.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import casadi as ca
 
@@ -43,6 +43,21 @@ class RateInfo:
     derivative_of: str | None
 
 
+@dataclass(frozen=True)
+class AxialFrame:
+    """The velocities of a revolute joint's frame_b expressed in its frame_a axes F (which turn
+    with ``w_axes``, the parent's angular velocity): ω_F = ω_a + φ̇·a, v_F = v_a. A body on
+    frame_b whose inertia and center of mass are invariant under rotations about the axis a
+    (a wheel) may use them: its equations then carry no sin φ, cos φ that cancel only by
+    sin² + cos² = 1 (solver.mechanics)."""
+
+    axis: ca.DM
+    R: ca.SX
+    v_local: ca.SX
+    w_local: ca.SX
+    w_axes: ca.SX
+
+
 @dataclass
 class Kinematics:
     y: ca.SX
@@ -52,6 +67,7 @@ class Kinematics:
     rates: list[RateInfo]
     frames: dict[int, FrameState]     # net id -> pose and velocities (world coordinates)
     flanges: dict[int, FlangeState]   # net id -> position and rate
+    axial: dict = field(default_factory=dict)  # net id -> AxialFrame (frame_b of a revolute)
 
     @property
     def rates_are_derivatives(self) -> bool:
@@ -86,7 +102,7 @@ def build_kinematics(flat: FlatModel, topo: Topology, inst: dict) -> Kinematics:
     y_of, w_of = _slices([c.joint for c in coords]), _slices([r.joint for r in rates])
     zero = ca.SX.zeros(3)
     frames = {topo.root: FrameState(ca.SX.eye(3), zero, zero, zero, zero, zero)}
-    ydot_parts = {}
+    ydot_parts, axial = {}, {}
     for edge in topo.edges:
         joint = inst[edge.joint]
         q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
@@ -94,13 +110,31 @@ def build_kinematics(flat: FlatModel, topo: Topology, inst: dict) -> Kinematics:
         qd = ca.SX(joint.coordinate_rates(q, qw)) if q.numel() else ca.SX(0, 1)
         ydot_parts[edge.joint] = qd
         frames[edge.child] = _child_frame(frames[edge.parent], joint, q, qw, qd, edge.forward)
+        if edge.forward and q.numel():
+            axial.update(_axial_frame(frames[edge.parent], joint, q, qw, edge.child))
     ydot = ca.vertcat(*[ydot_parts[j] for j in dict.fromkeys(c.joint for c in coords)]) \
         if coords else ca.SX(0, 1)
     flanges: dict[int, FlangeState] = {}
     for edge in topo.edges:
         q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
         _add_flanges(flat, inst[edge.joint], q, y, ydot, flanges)
-    return Kinematics(y, w, ydot, coords, rates, frames, flanges)
+    return Kinematics(y, w, ydot, coords, rates, frames, flanges, axial)
+
+
+def _axial_frame(parent: FrameState, joint, q, qw, child: int) -> dict:
+    """{child: AxialFrame} for a joint that purely rotates about a constant axis (p_rel = 0,
+    ω_rel = a·w), else {}."""
+    axis = getattr(joint, "axis_direction", None)
+    if axis is None or qw.numel() != 1:
+        return {}
+    R_rel, p_rel = joint.relative_pose(q)
+    a = ca.DM(axis)
+    w_rel = ca.SX(joint.relative_angular_velocity(q, qw))
+    if not ca.SX(p_rel).is_zero() or not ca.is_equal(ca.simplify(w_rel - a * qw[0]),
+                                                      ca.SX.zeros(3)):
+        return {}
+    return {child: AxialFrame(a, parent.R, parent.v_local, parent.w_local + a * qw[0],
+                              parent.w_local)}
 
 
 def _slices(owners: list) -> dict:

@@ -37,7 +37,11 @@ class LinearSystem:
 
     ``x_op``, ``u_op`` are the operating point (full state x = (y, z) and inputs); ``xdot_op``
     the local state derivative there; ``kind`` is "equilibrium", "steady motion" (ż = 0,
-    ẏ ≠ 0) or "not stationary" (ż ≠ 0: the model is valid only instantaneously); ``dx_op``
+    ẏ ≠ 0, ż stays 0 and A, B constant along the motion: the moving coordinates are cyclic),
+    "time-varying motion" (ż = 0 but A, B change along the motion, e.g. a body-fixed
+    orientation that turns with a spinning body: the eigenvalues say nothing about stability;
+    model the motion with coordinates that are cyclic in it, e.g. joint angles) or "not
+    stationary" (ż ≠ 0: the model is valid only instantaneously); ``dx_op``
     the operating point in local states (0 for coordinates, the speeds z). ``chart``
     maps local states back to full states (:meth:`to_state`).
     """
@@ -125,6 +129,10 @@ class LinearSystem:
                 vec[self.index([name])[0]] = float(value)
         else:
             vec = np.asarray(dx, dtype=float).ravel()
+            if vec.size != len(self.state_names):
+                raise ModelError(f"LinearSystem.to_state: {vec.size} entries given for the "
+                                 f"{len(self.state_names)} states "
+                                 f"({', '.join(self.state_names)}); or pass a dict by name")
         nth = len(self.chart.names)
         y = np.array(self.chart.to_y(vec[:nth])).ravel()
         z = self.x_op[len(y):] + vec[nth:]
@@ -153,7 +161,9 @@ class LinearSystem:
     def __str__(self) -> str:
         residual = "" if self.is_equilibrium else \
             f", max |ẋ| = {np.abs(self.xdot_op).max():.3g} at the operating point"
-        point = {"equilibrium": "an equilibrium", "steady motion": "a steady motion"}.get(
+        point = {"equilibrium": "an equilibrium", "steady motion": "a steady motion",
+                 "time-varying motion": "a motion along which A and B change (eigenvalues do "
+                 "not decide stability; use coordinates that are cyclic in the motion)"}.get(
             self.kind, "a non-stationary point (valid only instantaneously)")
         lines = [f"LinearSystem about {point} ({len(self.state_names)} states, "
                  f"{len(self.input_names)} inputs, {len(self.output_names)} outputs{residual})"]

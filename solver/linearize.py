@@ -13,13 +13,23 @@ A spherical joint thus contributes 3 + 3 = 2·dim z states. The chart's local dy
 δθ̇ = ∂θ/∂y·ẏ(y(δθ), z) and ż, and A, B, C, D are their exact Jacobians (CasADi AD) at δθ = 0.
 
 Operating points. At an equilibrium (ẋ = 0) A is the usual Jacobian. At a steady motion
-(ż = 0 but ẏ ≠ 0, e.g. wheels spinning at constant rate) the same A describes perturbations
-about the motion when the moving coordinates are cyclic (the equations do not depend on
-them); the LinearSystem reports which kind of point it is and the residual ẋ.
+(ż = 0 but ẏ ≠ 0, e.g. wheels spinning at constant rate, a disk rolling upright) the same A
+describes perturbations about the motion when the moving coordinates are cyclic (the
+equations do not depend on them). That is checked, not assumed: ż must stay 0 along the
+motion, z̈ = (A·ẋ)_z = 0 (else "not stationary": a pendulum passing its lowest point), and
+the rate of change of A and B along the motion (a central difference over a short time
+step) must vanish; otherwise the point is reported as a "time-varying motion" (a FreeJoint
+disk rolling upright: its body-fixed orientation turns with the disk, so A is periodic and
+its eigenvalues are meaningless; joint angles heading, lean, spin make the same motion
+steady: library AngleRollingDisk).
 
-Closed loops (coordinate partitioning): f solves the dependent coordinates from c(y) = 0 by
-Newton, so it does not depend on their integrated values; the chart leaves them out (held at
-y0, f re-solves them) and A, B, C, D are in the independent coordinates and speeds only.
+Constraints (ConstrainedSystem, ConstraintMethod.PARTITIONING). The dependent coordinates
+are no states: the chart perturbs the independent coordinates and solves the dependent ones
+from c(y) = 0 with the system's Newton projection (differentiable by the implicit function
+theorem), and the speeds are the independent speeds z. A four-bar linearizes to 2 states, a
+rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). Velocity
+constraints that are not integrable keep all their coordinates (f > g, seed 002). The
+multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
 from __future__ import annotations
 
@@ -30,6 +40,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .constrained import ConstraintMethod
 from .linear import LinearSystem
 from .system import System, _unknown
 
@@ -54,33 +65,32 @@ def _quat_mult_matrix(p) -> ca.SX:
                       ca.horzcat(p[3], -p[2], p[1], p[0]))
 
 
-def local_chart(system: System, y0: np.ndarray) -> Chart:
+def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     """The chart about y0: identity offsets for scalar coordinates, the Gibbs-vector chart
     (module docstring) for every unit quaternion, whose entries are named
-    ``<joint>.theta_x``, ``theta_y``, ``theta_z`` (rotation vector in frame_b axes [rad])."""
+    ``<joint>.theta_x``, ``theta_y``, ``theta_z`` (rotation vector in frame_b axes [rad]).
+    Dependent coordinates of closed loops and contacts (ConstrainedSystem, partitioning) are
+    no chart coordinates: ``to_y`` solves them from c(y) = 0 by the system's own Newton
+    projection at the parameter values ``p``."""
     y0 = np.asarray(y0, dtype=float).copy()
     starts = {start: path for start, path in system.quaternions}
+    dependent = {system.y_names.index(n) for n in getattr(system, "dependent_coordinates", [])}
     theta_parts, names, y_parts, back = [], [], [], []
     y = ca.SX.sym("y", len(y0))
-    projected = system.dependent_coordinates if "project" in system.functions else []
     i = 0
     while i < len(y0):
-        if system.y_names[i] in projected:
-            y_parts.append(ca.SX(y0[i]))
-            i += 1
-            continue
         if i in starts:
-            q0 = y0[i:i + 4] / np.linalg.norm(y0[i:i + 4])
-            y0[i:i + 4] = q0
-            th = ca.SX.sym(f"{starts[i]}.theta", 3)
-            q = ca.mtimes(_quat_mult_matrix(ca.DM(q0)), ca.vertcat(1, 0.5 * th))
-            y_parts.append(q / ca.norm_2(q))
-            conj = ca.DM(q0 * np.array([1.0, -1.0, -1.0, -1.0]))
-            p = ca.mtimes(_quat_mult_matrix(conj), y[i:i + 4])
-            back.append(2 * p[1:4] / p[0])
+            y0[i:i + 4] = _unit(y0[i:i + 4], starts[i])
+            th, q, th_of_y = _quaternion_chart(y0[i:i + 4], y[i:i + 4], starts[i])
             theta_parts.append(th)
+            y_parts.append(q)
+            back.append(th_of_y)
             names += [f"{starts[i]}.theta_{c}" for c in "xyz"]
             i += 4
+            continue
+        if i in dependent:
+            y_parts.append(ca.SX(y0[i]))   # a first guess for Newton
+            i += 1
             continue
         th = ca.SX.sym(system.y_names[i])
         theta_parts.append(th)
@@ -91,9 +101,51 @@ def local_chart(system: System, y0: np.ndarray) -> Chart:
     theta = ca.vertcat(*theta_parts) if theta_parts else ca.SX(0, 1)
     to_y = ca.Function("to_y", [theta], [ca.vertcat(*y_parts) if y_parts else ca.SX(0, 1)],
                        ["theta"], ["y"])
+    if dependent:
+        to_y = _projected(system, to_y, theta.numel(), p)
     to_theta = ca.Function("to_theta", [y], [ca.vertcat(*back) if back else ca.SX(0, 1)],
                            ["y"], ["theta"])
     return Chart(names, to_y, to_theta, y0)
+
+
+def _unit(q: np.ndarray, path: str) -> np.ndarray:
+    """The operating point's quaternion, normalized; a zero quaternion is a ModelError."""
+    norm = np.linalg.norm(q)
+    if not norm > 1e-12:
+        raise ModelError(f"linearize: the quaternion {path}.q0..q3 of the operating point is "
+                         "zero; give a unit quaternion (or leave it out for the identity)")
+    return q / norm
+
+
+def _quaternion_chart(q0: np.ndarray, q_sym: ca.SX, path: str) -> tuple:
+    """(δθ, q(δθ), δθ(q)) of the Gibbs chart about the unit quaternion q0 (module docstring)."""
+    th = ca.SX.sym(f"{path}.theta", 3)
+    q = ca.mtimes(_quat_mult_matrix(ca.DM(q0)), ca.vertcat(1, 0.5 * th))
+    conj = ca.DM(q0 * np.array([1.0, -1.0, -1.0, -1.0]))
+    p_rel = ca.mtimes(_quat_mult_matrix(conj), q_sym)
+    return th, q / ca.norm_2(q), 2 * p_rel[1:4] / p_rel[0]
+
+
+def _projected(system: System, to_y: ca.Function, nth: int, p) -> ca.Function:
+    """to_y followed by the Newton projection of the dependent coordinates (MX, rootfinder;
+    differentiable by the implicit function theorem)."""
+    theta = ca.MX.sym("theta", nth)
+    nz = system.nx - len(system.y_names)
+    p = system.p_default if p is None else p
+    x = system.functions["project"](ca.vertcat(to_y(theta), ca.DM.zeros(nz)), ca.DM(p))
+    return ca.Function("to_y", [theta], [x[:len(system.y_names)]], ["theta"], ["y"])
+
+
+def _check_minimal(system: System) -> None:
+    """Only the partitioning method has minimal states; the multiplier methods carry all joint
+    speeds (and Baumgarte's artificial poles), which a linearization must not report."""
+    method = getattr(system, "method", None)
+    if method is not None and method is not ConstraintMethod.PARTITIONING:
+        raise ModelError(
+            f"linearize: this system was compiled with ConstraintMethod.{method.name}, whose "
+            "state (y, w) holds all joint speeds, not minimal coordinates (its A would carry "
+            "the dependent speeds and the stabilization's artificial eigenvalues); compile "
+            "with the default constraints=jd.ConstraintMethod.PARTITIONING to linearize")
 
 
 def local_dynamics(system: System, chart: Chart) -> ca.Function:
@@ -101,8 +153,8 @@ def local_dynamics(system: System, chart: Chart) -> ca.Function:
     (s: signal-block states, usually none)."""
     nth = len(chart.names)
     ny = len(system.y_names)
-    t, dx = ca.SX.sym("t"), ca.SX.sym("dx", nth + system.nx - ny)
-    u, p = ca.SX.sym("u", len(system.u_names)), ca.SX.sym("p", len(system.p_names))
+    t, dx = ca.MX.sym("t"), ca.MX.sym("dx", nth + system.nx - ny)
+    u, p = ca.MX.sym("u", len(system.u_names)), ca.MX.sym("p", len(system.p_names))
     y_sym = ca.SX.sym("y", len(system.y_names))
     J_back = ca.Function("J_back", [y_sym], [ca.jacobian(chart.to_theta(y_sym), y_sym)])
     y = chart.to_y(dx[:nth])
@@ -127,34 +179,70 @@ def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None =
     A, B, C, D are exact (automatic differentiation), so they agree with finite differences
     of the nonlinear model to round-off and truncation error.
     """
-    x_full = _operating_state(system, x0, y0, z0)
+    _check_minimal(system)
     p = system.parameters(params)
+    x_full = _operating_state(system, x0, y0, z0, params)
     u = _operating_inputs(system, u0 or {})
     ny = len(system.y_names)
-    chart = local_chart(system, x_full[:ny])
-    x_full[:ny] = chart.y0
+    chart = local_chart(system, x_full[:ny], p)
+    x_full[:ny] = np.array(chart.to_y(np.zeros(len(chart.names)))).ravel()
     F = local_dynamics(system, chart)
-    t_s, dx, u_s, p_s = (ca.SX.sym(n, k) for n, k in
+    t_s, dx, u_s, p_s = (ca.MX.sym(n, k) for n, k in
                          (("t", 1), ("dx", len(chart.names) + system.nx - ny),
                           ("u", len(u)), ("p", len(p))))
-    dxdot, out = F(t_s, dx, u_s, p_s)
-    jac = ca.Function("linearization", [t_s, dx, u_s, p_s],
-                      [dxdot, ca.jacobian(dxdot, dx), ca.jacobian(dxdot, u_s),
-                       ca.jacobian(out, dx), ca.jacobian(out, u_s)],
-                      ["t", "dx", "u", "p"], ["dxdot", "A", "B", "C", "D"])
+    jac = _jacobians(F, t_s, dx, u_s, p_s)
     dx0 = np.concatenate([np.zeros(len(chart.names)), x_full[ny:]])
     vals = [np.array(v, dtype=float) for v in jac(t, dx0, u, p)]
     xdot = vals[0].ravel()
     shape = [(len(dx0), len(dx0)), (len(dx0), len(u)), (len(system.output_names), len(dx0)),
              (len(system.output_names), len(u))]
-    A, B, C, D = (v.reshape(s) for v, s in zip(vals[1:], shape))
+    A, B, C, D = (v.reshape(s) for v, s in zip(vals[1:5], shape))
+    kind = _kind(xdot, len(chart.names), dx0)
+    if kind == "steady motion":
+        kind = _steady_kind(_rate_along(jac, t, dx0, u, p, xdot), A, B, xdot, len(chart.names))
     return LinearSystem(A, B, C, D, chart.names + system.x_names[ny:], list(system.u_names),
-                        list(system.output_names), x_full, u, xdot, dx0,
-                        _kind(xdot, len(chart.names), dx0), chart)
+                        list(system.output_names), x_full, u, xdot, dx0, kind, chart)
 
 
-def _operating_state(system: System, x0, y0, z0) -> np.ndarray:
+def _jacobians(F: ca.Function, t, dx, u, p) -> ca.Function:
+    """ẋ, A, B, C, D in the chart (first derivatives only, so compiled systems work too)."""
+    dxdot, out = F(t, dx, u, p)
+    return ca.Function("linearization", [t, dx, u, p],
+                       [dxdot, ca.jacobian(dxdot, dx), ca.jacobian(dxdot, u),
+                        ca.jacobian(out, dx), ca.jacobian(out, u)],
+                       ["t", "dx", "u", "p"], ["dxdot", "A", "B", "C", "D"])
+
+
+def _rate_along(jac: ca.Function, t, dx0, u, p, xdot) -> np.ndarray:
+    """d(A, B)/dt along the motion by a central difference over a time step h; exactly 0 up to
+    round-off when the moving coordinates are cyclic (A is then the same at both ends)."""
+    h = 1e-3 / max(1.0, float(np.abs(xdot).max()))
+
+    def AB(sign):
+        out = jac(t + sign * h, dx0 + sign * h * xdot, u, p)
+        return np.concatenate([np.array(out[1]).ravel(), np.array(out[2]).ravel()])
+
+    return (AB(1) - AB(-1)) / (2 * h)
+
+
+def _steady_kind(rate: np.ndarray, A: np.ndarray, B: np.ndarray, xdot: np.ndarray,
+                 nth: int) -> str:
+    """For ż = 0 with moving coordinates: "not stationary" if ż leaves 0 along the motion
+    (z̈ = (A·ẋ)_z ≠ 0, e.g. a pendulum passing its lowest point), "time-varying motion" if
+    A or B change along it, else "steady motion" (relative tolerance 1e-8)."""
+    scale = max(1.0, np.abs(A).max(initial=0.0), np.abs(B).max(initial=0.0)) * \
+        max(1.0, np.abs(xdot).max(initial=0.0))
+    if np.abs((A @ xdot)[nth:]).max(initial=0.0) > 1e-8 * scale:
+        return "not stationary"
+    if float(np.abs(rate).max(initial=0.0)) > 1e-8 * scale:
+        return "time-varying motion"
+    return "steady motion"
+
+
+def _operating_state(system: System, x0, y0, z0, params) -> np.ndarray:
     if x0 is None:
+        if getattr(system, "method", None) is not None:   # constrained: assembled here
+            return system.state(y0, z0, params)
         return system.state(y0, z0)
     if y0 is not None or z0 is not None:
         raise ModelError("linearize: give either x0 or y0/z0, not both")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import casadi as ca
+import numpy as np
 
 from jourdain.blocks.base import Component
 
@@ -28,6 +29,12 @@ class BodyTerms:
     r_cm: ca.SX       # position of the center of mass in world coordinates [m]
     v: ca.SX          # velocity of the center of mass in body axes [m/s]
     w: ca.SX          # angular velocity in body axes [rad/s]
+    w_axes: ca.SX = None  # angular velocity of the axes of v and w (None: the body's, = w)
+
+    @property
+    def axes_rate(self) -> ca.SX:
+        """Angular velocity of the axes in which v and ω are given (transport terms)."""
+        return self.w if self.w_axes is None else self.w_axes
 
 
 @dataclass
@@ -96,10 +103,37 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
 
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:
-    frame = kin.frames[flat.net_of[body.frame_a]]
+    """Velocities in body axes, or, for a body that is axisymmetric about the revolute joint
+    it sits on (inertia and center of mass invariant under rotations about the axis: a
+    wheel), in the joint's frame_a axes, which do not spin with the body (Kane's equations
+    hold in any axes when the transport terms use the axes' angular velocity; I stays
+    constant there because Q·I·Qᵀ = I for every rotation Q about the axis)."""
+    net = flat.net_of[body.frame_a]
+    frame = kin.frames[net]
+    axial = kin.axial.get(net)
+    if axial is not None and _axisymmetric(body.I, body.r_cm, np.array(axial.axis).ravel()):
+        v = axial.v_local + ca.cross(axial.w_local, body.r_cm)
+        return BodyTerms(path, body.m, body.I, axial.R,
+                         frame.r + ca.mtimes(axial.R, body.r_cm), v, axial.w_local,
+                         axial.w_axes)
     v = frame.v_local + ca.cross(frame.w_local, body.r_cm)
     return BodyTerms(path, body.m, body.I, frame.R, frame.r + ca.mtimes(frame.R, body.r_cm), v,
                      frame.w_local)
+
+
+def _axisymmetric(inertia, r_cm, a: np.ndarray, tol: float = 1e-12) -> bool:
+    """I = α·(1 − a·aᵀ) + β·a·aᵀ and r_cm ∥ a, for numeric (not symbolic) parameters."""
+    try:
+        I = np.array(ca.DM(inertia), dtype=float).reshape(3, 3)
+        r = np.array(ca.DM(r_cm), dtype=float).ravel()
+    except (NotImplementedError, RuntimeError, TypeError, ValueError):
+        return False    # symbolic parameters: keep body axes
+    beta = a @ I @ a
+    alpha = 0.5 * (np.trace(I) - beta)
+    scale = max(1.0, np.abs(I).max())
+    expected = alpha * (np.eye(3) - np.outer(a, a)) + beta * np.outer(a, a)
+    return bool(np.abs(I - expected).max() <= tol * scale and
+                np.linalg.norm(r - (r @ a) * a) <= tol * max(1.0, np.linalg.norm(r)))
 
 
 def _flange_terms(flat: FlatModel, kin: Kinematics, ctx, elem, original) -> FlangeTerms:

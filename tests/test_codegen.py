@@ -76,3 +76,21 @@ def test_column_jacobian_equals_expanded(monkeypatch):
     x = np.random.default_rng(1).normal(size=6)
     for a, b in zip(expanded(0, x, [], [], 0), columns(0, x, [], [], 0)):
         np.testing.assert_allclose(np.array(a), np.array(b), rtol=1e-12, atol=1e-12)
+
+
+@needs_cc
+def test_compiled_system_linearizes(tmp_path):
+    """Reference: the virtual machine's linearization (the compiled f supplies first
+    derivatives only; linearize needs no more), about an equilibrium and a steady motion."""
+    from jourdain.library import CubeOnEdge
+
+    system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge(C_psi=0.0)))
+    reference = [jd.linearize(system, z0=z0) for z0 in ({}, {"cube.bearing.w": 50.0})]
+    system.codegen(cache_dir=tmp_path)
+    assert not system.f.is_a("SXFunction")
+    for z0, ref in zip(({}, {"cube.bearing.w": 50.0}), reference):
+        lin = jd.linearize(system, z0=z0)
+        assert lin.kind == ref.kind
+        np.testing.assert_allclose(lin.A, ref.A, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(lin.B, ref.B, rtol=1e-12, atol=1e-12)
+    assert [r.kind for r in reference] == ["equilibrium", "steady motion"]

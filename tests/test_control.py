@@ -158,3 +158,53 @@ def test_state_count_mismatch_names_the_block():
 
     with pytest.raises(jd.ModelError, match="broken: derivatives"):
         jd.compile(jd.Model(world=World(), broken=Broken()))
+
+
+def test_closed_loop_with_pid_states_optimizes_like_any_model():
+    """The PID-controlled rotor (states φ, ω and the PID's s) as the plant of an optimal
+    control problem: the least ∫τ_dist² dt that brings φ back to 0 at T = 2 s against the PID's
+    reference 0.3. Reference: the closed form of minimum-energy control of the (linear)
+    closed loop, J* = (c·x_free(T))² / (cᵀ·W(T)·c) with the controllability Gramian W and
+    the free response x_free of ẋ = A·x + b; the transcriptions' piecewise-constant inputs
+    cost slightly more, and collocation and multiple shooting agree."""
+    from scipy.integrate import quad_vec
+    from scipy.linalg import expm
+
+    system, T = _pid_rotor(reference=0.3), 2.0
+    ocp = jd.TrajectoryProblem(system, horizon=T, intervals=20)
+    ocp.initial({"joint.phi": 0, "joint.w": 0, "pid.integral": 0, "pid.filter": 0.3})
+    ocp.final({"joint.phi": 0.0})
+    ocp.integral_cost(lambda v: v["disturbance.tau"] ** 2)
+    costs = [ocp.solve(t).cost for t in (jd.Collocation(3), jd.MultipleShooting())]
+    lin = jd.linearize(system)
+    A, B, b = lin.A, lin.B, lin.xdot_op - lin.A @ lin.dx_op
+    x0, c = np.array([0, 0, 0, 0.3]), np.array([1.0, 0, 0, 0])
+    free = expm(A * T) @ x0 + quad_vec(lambda t: expm(A * (T - t)) @ b, 0, T)[0]
+    W = quad_vec(lambda t: expm(A * (T - t)) @ B @ B.T @ expm(A.T * (T - t)), 0, T)[0]
+    best = (c @ free) ** 2 / (c @ W @ c)
+    assert costs[0] == pytest.approx(costs[1], rel=1e-4)
+    assert best * (1 - 1e-6) <= costs[0] <= best * 1.02
+
+
+def test_design_mistakes_are_model_errors_naming_the_fix():
+    """Weights that python-control would reject with a bare ValueError (or silently accept),
+    impossible pole sets and wrongly sized vectors are ModelErrors saying what is wrong."""
+    lin, Q, _ = _edge_design()
+    for R, match in (([[0.0]], "positive definite"), (-1.0, "positive definite"),
+                     ("a", "matrix of numbers"), (np.eye(2), "1×1")):
+        with pytest.raises(jd.ModelError, match=match):
+            jd.lqr(lin, Q, R)
+    with pytest.raises(jd.ModelError, match="semi-definite"):
+        jd.lqr(lin, -np.eye(3), 1.0)
+    with pytest.raises(jd.ModelError, match="symmetric"):
+        jd.lqr(lin, np.triu(np.ones((3, 3))), 1.0)
+    np.testing.assert_allclose(jd.lqr(lin, Q, 1e3).K, jd.lqr(lin, Q, [[1e3]]).K)  # scalar R
+    with pytest.raises(jd.ModelError, match="conjugate"):
+        jd.place(lin, [-1 + 1j, -2, -3])
+    with pytest.raises(jd.ModelError, match="x_ref must be a number or 3 numbers"):
+        StateFeedback([[1, 2, 3]], x_ref=[1, 2])
+    with pytest.raises(jd.ModelError, match="upper must be a number or 3 numbers"):
+        Saturation([1, 2], size=3)
+    full = jd.linearize(jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge())))
+    with pytest.raises(jd.ModelError, match="2 entries given for the 4 states"):
+        full.to_state(np.zeros(2))

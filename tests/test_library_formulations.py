@@ -32,6 +32,7 @@ FACTORIES = {
     "CrankSlider": library.CrankSlider,
     "Wheel": library.Wheel,
     "RollingDisk": library.RollingDisk,
+    "AngleRollingDisk": library.AngleRollingDisk,
     "DifferentialDrive": library.DifferentialDrive,
 }
 
