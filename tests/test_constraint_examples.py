@@ -1,6 +1,7 @@
 """The constraint examples (issue 3) run top to bottom, print their key numbers and save their
 figure. Reference: the residuals, energy drift and order of convergence they print (constraint
-residual, conservation law, seed 002's h²·[g1, g2] + O(h³)). About 10 s each: marked slow."""
+residual, conservation law, seed 002's h²·[g1, g2] + O(h³)). About 10 s each; they run in
+the default suite because the examples are part of what the project delivers."""
 import re
 import runpy
 from pathlib import Path
@@ -23,7 +24,6 @@ def _number(pattern: str, text: str) -> float:
     return float(re.search(pattern, text).group(1))
 
 
-@pytest.mark.slow
 def test_four_bar_example(tmp_path, monkeypatch, capsys):
     out = _run("four_bar.py", tmp_path, monkeypatch, capsys)
     assert "5 closure equations" in out and "rank 2" in out
@@ -32,21 +32,18 @@ def test_four_bar_example(tmp_path, monkeypatch, capsys):
         assert _number(method + r"\s+: crank angle vs partitioning over 5 s (\S+) rad", out) < 1e-5
 
 
-@pytest.mark.slow
 def test_rolling_disk_example(tmp_path, monkeypatch, capsys):
     out = _run("rolling_disk.py", tmp_path, monkeypatch, capsys)
     assert _number(r"max contact residual (\S+)", out) < 1e-9
     assert _number(r"energy drift (\S+) J", out) < 1e-6
 
 
-@pytest.mark.slow
 def test_parallel_parking_example(tmp_path, monkeypatch, capsys):
     out = _run("parallel_parking.py", tmp_path, monkeypatch, capsys)
     orders = re.search(r"observed order of the error when halving h: \[([^\]]+)\]", out).group(1)
     assert np.allclose([float(v) for v in orders.split()], 3.0, atol=0.1)
 
 
-@pytest.mark.slow
 def test_differential_drive_example(tmp_path, monkeypatch, capsys):
     out = _run("differential_drive.py", tmp_path, monkeypatch, capsys)
     assert _number(r"max no-slip residual (\S+);", out) < 1e-9

@@ -271,7 +271,7 @@ def test_readme_trajectory_example_runs(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("script, figure", [
     ("cartpole_swingup.py", "cartpole_swingup.png"),
     ("cube_swingup.py", "cube_swingup.png"),
-    pytest.param("parking_optimal.py", "parking_optimal.png", marks=pytest.mark.slow),
+    pytest.param("parking_optimal.py", "parking_optimal.png"),
 ])
 def test_examples_run(script, figure, tmp_path, monkeypatch, capsys):
     """The examples run top to bottom, print their re-simulation check and write their

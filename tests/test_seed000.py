@@ -86,3 +86,24 @@ def test_both_speed_choices_give_the_same_motion(speeds):
     a, b = default.simulate(2.0, **options), chosen.simulate(2.0, **options)
     assert np.allclose(a["cube.edge.phi"], b["cube.edge.phi"], atol=1e-6)
     assert np.allclose(a["cube.bearing.phi"], b["cube.bearing.phi"], atol=1e-6)
+
+
+def test_demo_example_prints_both_seed_forms(tmp_path, monkeypatch, capsys):
+    """examples/cube_on_edge.py (what `make demo` runs) prints eq. (1.15) and (1.19) and a fall
+    rate close to the linearized √(m·g·l_C / I_K) (reference: small-angle solution
+    φ = φ0·cosh(λ·t)), and saves its two figures."""
+    import re
+    import runpy
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "cube_on_edge.py"
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "I_R*u2' = C_psi*(u1 - u2) + T_M" in out
+    assert "I_R*ut1' + I_R*ut2' = -C_psi*ut2 + T_M" in out
+    rate, lam = map(float, re.search(r"cosh\(lambda\*t\): (\S+) 1/s \(linearized .* = (\S+) 1/s",
+                                     out).groups())
+    assert abs(rate - lam) < 0.01 * lam
+    for name in ("cube_on_edge_fall.png", "cube_on_edge_motor.png"):
+        assert (script.parents[1] / "out" / name).stat().st_size > 1000
