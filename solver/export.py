@@ -15,7 +15,8 @@ file. The cache is never pruned: delete the directory to reclaim space.
 The Jacobian is expanded symbolically (fast to evaluate) while its instruction count stays
 under ``JACOBIAN_EXPAND_LIMIT``; beyond, it is assembled column by column from the forward
 derivative (code size O(size of f) instead of O(n · size of f): gcc time grows much faster than
-the C file, PERFORMANCE_NOTES.md).
+the C file, PERFORMANCE_NOTES.md). A Jacobian source above ``JACOBIAN_O0_BYTES`` is compiled
+at -O0.
 """
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ from jourdain.blocks.errors import ModelError
 
 JACOBIAN_EXPAND_LIMIT = 100_000  # SX instructions of an expanded Jacobian worth compiling
 DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, dominates
+# appended for a jac_f source above JACOBIAN_O0_BYTES: gcc -O1 spends its time in register
+# allocation of the one huge function (random tree, n = 20: 1.8 MB, 17-34 s at -O1, 6 s at
+# -O0, evaluation 4x slower); the Jacobian runs only in BDF Newton iterations
+JACOBIAN_FLAGS = ("-O0",)
+JACOBIAN_O0_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -102,8 +108,9 @@ def library_key(f: ca.Function, options: CodegenOptions) -> str:
     The compiler's version is not part of it: the C code and the calling convention do not
     depend on it."""
     digest = hashlib.sha256(f.serialize().encode())
-    digest.update(repr((options.compiler, tuple(options.flags), JACOBIAN_EXPAND_LIMIT,
-                        ca.__version__, FORMAT, sys.platform, platform.machine())).encode())
+    rule = (JACOBIAN_FLAGS, JACOBIAN_O0_BYTES, JACOBIAN_EXPAND_LIMIT)
+    digest.update(repr((options.compiler, tuple(options.flags), rule, ca.__version__, FORMAT,
+                        sys.platform, platform.machine())).encode())
     return digest.hexdigest()
 
 
@@ -158,13 +165,15 @@ def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
     """Generate one C file per function, compile them in parallel (gcc time dominates) and link
     one shared library; returns the compiler's error text, empty on success."""
     jobs = []
-    for fn in functions:
+    for k, fn in enumerate(functions):  # f first, then jac_f
         source = f"{fn.name()}.c"
         gen = ca.CodeGenerator(source, {"with_header": False})
         gen.add(fn)
         gen.generate(str(tmp) + os.sep)
+        large = k > 0 and (tmp / source).stat().st_size > JACOBIAN_O0_BYTES
+        fn_flags = (*flags, *JACOBIAN_FLAGS) if large else flags
         # -w: the generated code has harmless int-to-pointer casts that gcc warns about
-        command = [compiler, *flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
+        command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
         jobs.append(subprocess.Popen(command, cwd=tmp, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True))
     for job in jobs:

@@ -149,7 +149,8 @@ import sys
 import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import NLinkPendulum
-system = jd.compile(jd.Model.on_world(World(), chain=NLinkPendulum(4))).codegen(cache_dir=sys.argv[1])
+system = jd.compile(jd.Model.on_world(World(), chain=NLinkPendulum(4)))
+system.codegen(cache_dir=sys.argv[1])
 assert system.library is not None and not system.f.is_a("SXFunction")
 print(system.library)
 """
