@@ -11,9 +11,10 @@ import pytest
 import jourdain as jd
 from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, FreeJoint, ModelError,
                              Prismatic, Revolute, RigidBody, Spherical, ViscousFriction, World)
-from jourdain.library import (BalancedCubeOnEdge, CartPole, CubeOnCorner, CubeOnEdge,
+from jourdain.library import (BalancedCubeOnCorner, BalancedCubeOnEdge, CartPole,
+                              CrankSlider, CubeOnCorner, CubeOnEdge, DifferentialDrive,
                               DoublePendulum, FourBar, NLinkPendulum, Pendulum, RandomTree,
-                              RollingDisk)
+                              RollingDisk, Wheel)
 
 TOL = 1e-10
 
@@ -56,14 +57,17 @@ def _agree(model, speeds=None, seed=0, parameters=()):
 @pytest.mark.parametrize("part", [Pendulum(d=0.3), DoublePendulum(m2=2.0, l2=0.5),
                                   CartPole(d=0.2), CubeOnEdge(C_phi=1e-3), NLinkPendulum(4),
                                   CubeOnCorner(),
-                                  BalancedCubeOnEdge(K=[[-3.0, -0.4, -0.01]], tau_max=0.2)],
+                                  BalancedCubeOnEdge(K=[[-3.0, -0.4, -0.01]], tau_max=0.2),
+                                  BalancedCubeOnCorner(K=0.1 * np.arange(27.0).reshape(3, 9),
+                                                       tau_max=0.5)],
                          ids=lambda c: type(c).__name__)
 def test_library_models_agree(part):
     """Every tree-structured library model (the closed-loop and rolling ones are refused)."""
     _agree(jd.Model.on_world(World(), part=part))
 
 
-@pytest.mark.parametrize("part", [FourBar(), RollingDisk()], ids=lambda c: type(c).__name__)
+@pytest.mark.parametrize("part", [FourBar(), CrankSlider(), RollingDisk(), Wheel(),
+                                  DifferentialDrive()], ids=lambda c: type(c).__name__)
 def test_constrained_models_are_refused(part):
     with pytest.raises(ModelError, match="Backend.PROJECTION"):
         jd.compile(jd.Model.on_world(World(), part=part), backend=jd.Backend.RECURSIVE)
