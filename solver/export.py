@@ -201,8 +201,11 @@ def load(f: ca.Function, path: Path, p: np.ndarray) -> ca.Function | None:
     rng = np.random.default_rng(0)
     args = [rng.uniform(-1, 1, f.nnz_in(i)) for i in range(f.n_in())]
     args[f.index_in("p")] = p
-    a, b = (np.array(fn(*args)[0] if f.n_out() > 1 else fn(*args), dtype=float)
-            for fn in (compiled, f))
+    try:
+        a, b = (np.array(fn(*args)[0] if f.n_out() > 1 else fn(*args), dtype=float)
+                for fn in (compiled, f))
+    except RuntimeError:  # f fails at the test point (an embedded rootfinder): shapes only
+        return compiled
     ok = np.allclose(a, b, rtol=1e-6, atol=1e-9 * max(1.0, float(np.nanmax(np.abs(b)))),
                      equal_nan=True)
     return compiled if ok else None

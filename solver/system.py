@@ -212,8 +212,9 @@ def compile(model, speeds: dict | None = None, parameters=(),
     if mech.constrained:
         from .constrained import ConstraintMethod
         from .constrained_system import compile_constrained
-        return compile_constrained(mech, speeds, formulation,
-                                   constraints or ConstraintMethod.PARTITIONING, baumgarte)
+        system = compile_constrained(mech, speeds, formulation,
+                                     constraints or ConstraintMethod.PARTITIONING, baumgarte)
+        return system.codegen() if codegen else system
     sp = choose_speeds(mech.kin, speeds)
     eom, used = _equations(mech, sp, formulation, backend)
     zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)

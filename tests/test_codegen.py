@@ -169,3 +169,14 @@ def test_two_processes_build_the_same_entry(tmp_path):
     assert all(job.returncode == 0 for job in jobs), outputs
     assert len({out.strip() for out, _ in outputs}) == 1
     assert [p.suffix for p in tmp_path.iterdir()] == [".so"]
+
+
+@needs_cc
+def test_codegen_flag_reaches_constrained_systems(tmp_path, monkeypatch):
+    """jd.compile(..., codegen=True) compiles closed loops too (Baumgarte: a plain ODE)."""
+    from jourdain.library import FourBar
+    monkeypatch.setenv("JOURDAIN_CACHE", str(tmp_path))
+    system = jd.compile(jd.Model.on_world(World(), bar=FourBar()),
+                        constraints=jd.ConstraintMethod.BAUMGARTE, codegen=True)
+    assert system.library is not None and system.library.parent == tmp_path
+    _vm_agrees(system)
