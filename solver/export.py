@@ -20,6 +20,7 @@ at -O0.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import platform
@@ -221,7 +222,8 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None):
     path = compile_library(f, options)
     compiled = load(f, path, system.p_default) if path is not None else None
     if path is not None and compiled is None:  # corrupt, truncated or foreign cache entry
-        path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a read-only cache: the warning below says so
+            path.unlink(missing_ok=True)
         path = compile_library(f, options)
         compiled = load(f, path, system.p_default) if path is not None else None
         if path is not None and compiled is None:
