@@ -136,12 +136,22 @@ def test_flags_given_as_a_string(tmp_path):
         jd.compile(_pendulum()).codegen(cache_dir=tmp_path, flags=2)
 
 
-def test_key_depends_on_platform(monkeypatch):
-    """A cache shared between machines of different kinds keeps their libraries apart."""
+@pytest.mark.parametrize("change", ["platform", "casadi", "compiler", "jacobian rule"])
+def test_key_depends_on_environment(monkeypatch, change):
+    """A cache shared between machines, CasADi versions, compilers or Jacobian rules keeps
+    their libraries apart."""
     f = jd.compile(_pendulum()).functions["f"]
-    here = export.library_key(f, export.CodegenOptions())
-    monkeypatch.setattr(export.platform, "machine", lambda: "another-cpu")
-    assert export.library_key(f, export.CodegenOptions()) != here
+    options = export.CodegenOptions()
+    here = export.library_key(f, options)
+    if change == "platform":
+        monkeypatch.setattr(export.platform, "machine", lambda: "another-cpu")
+    elif change == "casadi":
+        monkeypatch.setattr(export.ca, "__version__", "0.0.0")
+    elif change == "compiler":
+        options = export.CodegenOptions(compiler="clang")
+    else:
+        monkeypatch.setattr(export, "JACOBIAN_O0_BYTES", 1)
+    assert export.library_key(f, options) != here
 
 
 BUILD = """
