@@ -20,11 +20,14 @@ Columns: compile [s], one f evaluation [µs], one Jacobian evaluation [µs], 10 
 like the explicit RK45 of the peers), and the error of the final joint angles at t = 1 s and
 10 s against jourdain's compiled solution at rtol = atol = 1e-12 (the longer horizon shows
 chaos, not the integrator, for n ≳ 5).
-f and Jacobian calls of CasADi go through Function.buffer (no numpy conversions).
+f and Jacobian calls of CasADi go through Function.buffer (no numpy conversions); f_call_us is
+the same f called plainly from Python, f(t, x, u, p) with numpy arrays in and a DM out (the
+conversions cost ~30 µs), to set beside Pinocchio's pin.aba, which is timed as a Python call.
 
     python benchmarks/scale.py [--quick] [--chain 1 2 5 ...] [--trees 5 10 ...] [--cap 120]
 
-Writes benchmarks/results/scale.json and scale.png (scale_quick.* with --quick).
+Writes benchmarks/results/scale.json and scale.png (scale_quick.* with --quick,
+scale_partial.* with --chain or --trees).
 """
 from __future__ import annotations
 
@@ -120,7 +123,10 @@ def _evaluate(system, n: int, t_grid: np.ndarray) -> dict:
     result = system.simulate(T_END, y0=y0, t_out=t_grid, rtol=TOL, atol=TOL,
                              method=jd.Method.ADAMS, max_steps=10**7)
     sim_s = time.perf_counter() - start
-    return {"f_us": median_us(f_call), "jac_us": median_us(jac_call), "sim_s": sim_s,
+    f = system.f
+    plain = median_us(lambda: f(0.0, x, np.zeros(0), p))
+    return {"f_us": median_us(f_call), "f_call_us": plain, "jac_us": median_us(jac_call),
+            "sim_s": sim_s,
             "y_out": np.asarray(result.x)[:n].T.tolist()}
 
 
@@ -254,6 +260,8 @@ def _skipped(kind: str, n: int, method: str, args, state: dict) -> bool:
 
 def _brief(row: dict) -> str:
     parts = [f"compile {row['compile_s']:.3g} s", f"f {row['f_us']:.3g} µs"]
+    if row.get("f_call_us") is not None:
+        parts.append(f"f plain call {row['f_call_us']:.3g} µs")
     if row.get("jac_us") is not None:
         parts.append(f"jac {row['jac_us']:.3g} µs")
     parts += [f"sim {row['sim_s']:.3g} s", f"err(10 s) {row['err_10s']:.2g}"]
@@ -264,7 +272,8 @@ def _brief(row: dict) -> str:
 
 def print_table(results: dict) -> None:
     header = (f"{'model':6s} {'n':>4s} {'method':10s} {'compile s':>10s} {'f µs':>9s} "
-              f"{'jac µs':>9s} {'sim 10 s':>9s} {'err 1 s':>8s} {'err 10 s':>8s}")
+              f"{'call µs':>8s} {'jac µs':>9s} {'sim 10 s':>9s} {'err 1 s':>8s} "
+              f"{'err 10 s':>8s}")
     print("\n" + header + "\n" + "-" * len(header))
     for kind, cases in results["cases"].items():
         for n, rows in cases.items():
@@ -273,7 +282,8 @@ def print_table(results: dict) -> None:
                     print(f"{kind:6s} {n:>4} {method:10s} {row['error']}")
                     continue
                 print(f"{kind:6s} {n:>4} {method:10s} {row['compile_s']:10.3g} "
-                      f"{row['f_us']:9.3g} {_fmt(row.get('jac_us')):>9s} {row['sim_s']:9.3g} "
+                      f"{row['f_us']:9.3g} {_fmt(row.get('f_call_us')):>8s} "
+                      f"{_fmt(row.get('jac_us')):>9s} {row['sim_s']:9.3g} "
                       f"{_fmt(row.get('err_1s')):>8s} {_fmt(row['err_10s']):>8s}")
 
 
@@ -330,7 +340,9 @@ def main(argv=None) -> None:
             results["cases"][kind][n] = run_case(kind, n, args, state)
     out = ROOT / "benchmarks" / "results"
     out.mkdir(parents=True, exist_ok=True)
-    stem = "scale_quick" if args.quick else "scale"  # a quick run keeps the full results
+    # a quick or hand-picked run keeps the full results
+    partial = args.chain is not None or args.trees is not None
+    stem = "scale_quick" if args.quick else ("scale_partial" if partial else "scale")
     (out / f"{stem}.json").write_text(json.dumps(results, indent=1))
     plot(results, out / f"{stem}.png")
     print_table(results)

@@ -6,28 +6,45 @@ parallel and linked into one shared library. The library is named by a SHA-256 h
 serialized f, the compiler, its flags and the CasADi version, in ``$JOURDAIN_CACHE`` or
 ``~/.cache/jourdain``; the next run with the same model and options loads it without
 compiling. Without a working compiler the System keeps CasADi's virtual machine and a one-line
-warning says so.
+warning says so. A cached library that does not load or does not reproduce f at a test point
+(corrupt, truncated, built elsewhere) is rebuilt; a cache directory that cannot be written is
+replaced by a temporary one for this run (with a warning). Libraries are written to a private
+temporary directory and renamed into place, so processes sharing a cache never see a partial
+file. The cache is never pruned: delete the directory to reclaim space.
 
 The Jacobian is expanded symbolically (fast to evaluate) while its instruction count stays
 under ``JACOBIAN_EXPAND_LIMIT``; beyond, it is assembled column by column from the forward
 derivative (code size O(size of f) instead of O(n · size of f): gcc time grows much faster than
-the C file, PERFORMANCE_NOTES.md).
+the C file, PERFORMANCE_NOTES.md). A Jacobian source above ``JACOBIAN_O0_BYTES`` is compiled
+at -O0.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import platform
+import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
 
 JACOBIAN_EXPAND_LIMIT = 100_000  # SX instructions of an expanded Jacobian worth compiling
 DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, dominates
+# appended for a jac_f source above JACOBIAN_O0_BYTES: gcc -O1 spends its time in register
+# allocation of the one huge function (random tree, n = 20: 1.8 MB, 17-34 s at -O1, 6 s at
+# -O0, evaluation 4x slower); the Jacobian runs only in BDF Newton iterations
+JACOBIAN_FLAGS = ("-O0",)
+JACOBIAN_O0_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -88,10 +105,13 @@ FORMAT = 1  # bump when the generated library layout changes
 
 def library_key(f: ca.Function, options: CodegenOptions) -> str:
     """SHA-256 of the serialized f (its derivatives follow from it), the compiler, flags, the
-    Jacobian rule and the CasADi version."""
+    Jacobian rule, the CasADi version and the platform (a cache shared between machines).
+    The compiler's version is not part of it: the C code and the calling convention do not
+    depend on it."""
     digest = hashlib.sha256(f.serialize().encode())
-    digest.update(repr((options.compiler, tuple(options.flags), JACOBIAN_EXPAND_LIMIT,
-                        ca.__version__, FORMAT)).encode())
+    rule = (JACOBIAN_FLAGS, JACOBIAN_O0_BYTES, JACOBIAN_EXPAND_LIMIT)
+    digest.update(repr((options.compiler, tuple(options.flags), rule, ca.__version__, FORMAT,
+                        sys.platform, platform.machine())).encode())
     return digest.hexdigest()
 
 
@@ -104,19 +124,41 @@ def compile_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) 
         return target
     compiler = shutil.which(options.compiler)
     if compiler is None:
-        warnings.warn(f"jourdain: no C compiler '{options.compiler}' found; using CasADi's "
-                      "virtual machine (slower)", RuntimeWarning, stacklevel=3)
+        _warn(f"jourdain: no C compiler '{options.compiler}' found; using CasADi's virtual "
+              "machine (slower)")
         return None
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = _writable(target)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         error = _build(compiler, options.flags, derivative_functions(f), Path(tmp), target.name)
         if error:
             reason = next((line for line in error.splitlines() if "error" in line), error)
-            warnings.warn(f"jourdain: compiling {f.name()} failed ({reason.strip()[:160]}); "
-                          "using CasADi's virtual machine", RuntimeWarning, stacklevel=3)
+            _warn(f"jourdain: compiling {f.name()} failed ({reason.strip()[:160]}); using "
+                  "CasADi's virtual machine")
             return None
         os.replace(Path(tmp) / target.name, target)  # atomic: others see all or nothing
     return target
+
+
+def _writable(target: Path) -> Path:
+    """``target``, or the same file name in a fresh temporary directory (with a warning) when
+    the cache directory cannot be created or written."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target.parent):
+            return target
+    except OSError as exc:
+        fallback = Path(tempfile.mkdtemp(prefix="jourdain-"))
+        _warn(f"jourdain: cache directory {target.parent} is not writable ({exc.strerror}); "
+              f"compiling into {fallback} for this run only (set JOURDAIN_CACHE or cache_dir)")
+        return fallback / target.name
+
+
+def _warn(message: str) -> None:
+    """A RuntimeWarning attributed to the first caller outside jourdain (the user's line)."""
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("jourdain"):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, RuntimeWarning, stacklevel=level)
 
 
 def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
@@ -124,13 +166,15 @@ def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
     """Generate one C file per function, compile them in parallel (gcc time dominates) and link
     one shared library; returns the compiler's error text, empty on success."""
     jobs = []
-    for fn in functions:
+    for k, fn in enumerate(functions):  # f first, then jac_f
         source = f"{fn.name()}.c"
         gen = ca.CodeGenerator(source, {"with_header": False})
         gen.add(fn)
         gen.generate(str(tmp) + os.sep)
+        large = k > 0 and (tmp / source).stat().st_size > JACOBIAN_O0_BYTES
+        fn_flags = (*flags, *JACOBIAN_FLAGS) if large else flags
         # -w: the generated code has harmless int-to-pointer casts that gcc warns about
-        command = [compiler, *flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
+        command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
         jobs.append(subprocess.Popen(command, cwd=tmp, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True))
     for job in jobs:
@@ -143,18 +187,60 @@ def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
     return link.stderr.strip() if link.returncode != 0 else ""
 
 
-def load(f: ca.Function, path: Path) -> ca.Function:
-    """The compiled f from ``path`` (casadi.external finds jac_f there)."""
-    return ca.external(f.name(), str(path))
+def load(f: ca.Function, path: Path, p: np.ndarray) -> ca.Function | None:
+    """The compiled f from ``path`` (casadi.external finds jac_f there), or None when the file
+    does not load or disagrees with the virtual machine at a test point (parameters p)."""
+    try:
+        compiled = ca.external(f.name(), str(path))
+    except RuntimeError:
+        return None
+    same_shape = compiled.n_in() == f.n_in() and compiled.n_out() == f.n_out() and all(
+        compiled.sparsity_in(i) == f.sparsity_in(i) for i in range(f.n_in())) and all(
+        compiled.sparsity_out(i) == f.sparsity_out(i) for i in range(f.n_out()))
+    if not same_shape:
+        return None
+    rng = np.random.default_rng(0)
+    args = [rng.uniform(-1, 1, f.nnz_in(i)) for i in range(f.n_in())]
+    args[f.index_in("p")] = p
+    try:
+        a, b = (np.array(fn(*args)[0] if f.n_out() > 1 else fn(*args), dtype=float)
+                for fn in (compiled, f))
+    except RuntimeError:  # f fails at the test point (an embedded rootfinder): shapes only
+        return compiled
+    ok = np.allclose(a, b, rtol=1e-6, atol=1e-9 * max(1.0, float(np.nanmax(np.abs(b)))),
+                     equal_nan=True)
+    return compiled if ok else None
 
 
 def attach(system, compiler: str = "gcc", flags=None, cache_dir=None):
     """Compile ``system.f`` and make the System use it (``system.library`` names the file);
-    the virtual-machine function stays in ``system.functions["f"]``."""
-    options = CodegenOptions(compiler, DEFAULT_FLAGS if flags is None else tuple(flags),
-                             None if cache_dir is None else str(cache_dir))
-    path = compile_library(system.functions["f"], options)
-    system.library = path
-    if path is not None:
-        system.f = load(system.functions["f"], path)
+    the virtual-machine function stays in ``system.functions["f"]``. A cached library that
+    fails to load or to reproduce f is rebuilt once."""
+    options = CodegenOptions(compiler, _flags(flags), None if cache_dir is None
+                             else str(cache_dir))
+    f = system.functions["f"]
+    path = compile_library(f, options)
+    compiled = load(f, path, system.p_default) if path is not None else None
+    if path is not None and compiled is None:  # corrupt, truncated or foreign cache entry
+        with contextlib.suppress(OSError):  # a read-only cache: the warning below says so
+            path.unlink(missing_ok=True)
+        path = compile_library(f, options)
+        compiled = load(f, path, system.p_default) if path is not None else None
+        if path is not None and compiled is None:
+            _warn(f"jourdain: the compiled library {path} does not reproduce {f.name()}; "
+                  "using CasADi's virtual machine")
+    system.library = path if compiled is not None else None
+    if compiled is not None:
+        system.f = compiled
     return system
+
+
+def _flags(flags) -> tuple:
+    """Compiler flags as a tuple of strings; a string is split like a shell command line."""
+    if flags is None:
+        return DEFAULT_FLAGS
+    if isinstance(flags, str):
+        return tuple(shlex.split(flags))
+    if not isinstance(flags, (tuple, list)) or not all(isinstance(s, str) for s in flags):
+        raise ModelError(f"codegen: flags must be strings, e.g. ('-O2',), got {flags!r}")
+    return tuple(flags)

@@ -195,30 +195,32 @@ def newton_euler(links: list[Link], gravity, wdot: ca.SX, with_velocity: bool) -
 
 
 def composite_rigid_body(links: list[Link], n: int) -> ca.SX:
-    """Joint-space mass matrix M(y) by the composite-rigid-body algorithm (RBDA Table 6.2)."""
+    """Joint-space mass matrix M(y) by the composite-rigid-body algorithm (RBDA Table 6.2).
+
+    Each link passes the force columns F = I_c·S of all joints in its subtree to its parent as
+    one 6×k matrix, so the O(n·depth) entries of M cost O(n) matrix operations here."""
     Ic = [link.inertia for link in links]
     for i in reversed(range(len(links))):
         if links[i].parent >= 0:
             Ic[links[i].parent] = Ic[links[i].parent] + \
                 sp6.inertia_to_parent(links[i].R, links[i].p, Ic[i])
-    M = ca.SX.zeros(n, n)
-    for i, link in enumerate(links):
-        F = ca.mtimes(Ic[i], link.S)
-        _set_block(M, link.rows, link.rows, ca.mtimes(link.S.T, F))
-        j = i
-        while links[j].parent >= 0:
-            F = sp6.forces_to_parent(links[j].R, links[j].p, F)
-            j = links[j].parent
-            block = ca.mtimes(F.T, links[j].S)
-            _set_block(M, link.rows, links[j].rows, block)
-            _set_block(M, links[j].rows, link.rows, block.T)
-    return M
-
-
-def _set_block(M: ca.SX, rows: list[int], cols: list[int], block: ca.SX) -> None:
-    for a, r in enumerate(rows):
-        for b, col in enumerate(cols):
-            M[r, col] = block[a, b]
+    below: list[list] = [[] for _ in links]  # (rows, F) of the subtree, in this link's frame
+    rows, cols, values = [], [], []
+    for i in reversed(range(len(links))):
+        link = links[i]
+        sub_rows = list(link.rows) + [r for r_block, _ in below[i] for r in r_block]
+        F = ca.horzcat(ca.mtimes(Ic[i], link.S), *[F_j for _, F_j in below[i]])
+        block = ca.mtimes(F.T, link.S)  # M[sub_rows, link.rows]
+        for a, r in enumerate(sub_rows):
+            for b, c in enumerate(link.rows):
+                rows += [r, c] if r != c else [r]
+                cols += [c, r] if r != c else [c]
+                values += [block[a, b]] * (2 if r != c else 1)
+        if link.parent >= 0:
+            below[link.parent].append((sub_rows, sp6.forces_to_parent(link.R, link.p, F)))
+    if not values:
+        return ca.SX.zeros(n, n)
+    return ca.densify(ca.SX.triplet(rows, cols, ca.vertcat(*values), n, n))
 
 
 def joint_forces(mech: Mechanics) -> ca.SX:

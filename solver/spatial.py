@@ -31,9 +31,9 @@ def force_to_parent(R, p, f: tuple) -> tuple:
 
 
 def forces_to_parent(R, p, F: ca.SX) -> ca.SX:
-    """ᶜX_ₚᵀ·F for a 6×k matrix of force vectors (column by column)."""
-    cols = [stack(force_to_parent(R, p, split(F[:, j]))) for j in range(F.shape[1])]
-    return ca.horzcat(*cols)
+    """ᶜX_ₚᵀ·F for a 6×k matrix of force vectors (all columns at once)."""
+    f_p = ca.mtimes(R, F[3:, :])
+    return ca.vertcat(ca.mtimes(R, F[:3, :]) + ca.mtimes(skew(p), f_p), f_p)
 
 
 def cross_motion(a: tuple, m: tuple) -> tuple:

@@ -94,3 +94,117 @@ def test_compiled_system_linearizes(tmp_path):
         np.testing.assert_allclose(lin.A, ref.A, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(lin.B, ref.B, rtol=1e-12, atol=1e-12)
     assert [r.kind for r in reference] == ["equilibrium", "steady motion"]
+
+
+def _vm_agrees(system):
+    """The loaded C function reproduces the virtual machine (the reference)."""
+    x = np.random.default_rng(2).normal(size=system.nx)
+    p = system.p_default
+    np.testing.assert_allclose(np.array(system.f(0, x, [], p)),
+                               np.array(system.functions["f"](0, x, [], p)), rtol=1e-12,
+                               atol=1e-12)
+
+
+@needs_cc
+def test_corrupt_cache_entry_is_rebuilt(tmp_path):
+    """A truncated library under the expected name (a build killed mid-write by an older
+    version, a full disk) is rebuilt, not a traceback."""
+    system = jd.compile(_pendulum(d=0.3))
+    key = export.library_key(system.functions["f"], export.CodegenOptions())
+    planted = tmp_path / f"jd_f_{key[:24]}.so"
+    planted.write_bytes(b"not a shared library")
+    system.codegen(cache_dir=tmp_path)
+    assert system.library == planted and planted.read_bytes()[:4] == b"\x7fELF"
+    _vm_agrees(system)
+
+
+@needs_cc
+def test_foreign_cache_entry_is_rebuilt(tmp_path):
+    """A loadable library of another model under this model's name is detected by its values
+    and replaced."""
+    other = jd.compile(_pendulum(d=0.9)).codegen(cache_dir=tmp_path / "a")
+    system = jd.compile(_pendulum(d=0.2))
+    key = export.library_key(system.functions["f"], export.CodegenOptions())
+    planted = tmp_path / "b" / f"jd_f_{key[:24]}.so"
+    planted.parent.mkdir()
+    shutil.copy(other.library, planted)
+    system.codegen(cache_dir=tmp_path / "b")
+    assert system.library == planted and planted.read_bytes() != other.library.read_bytes()
+    _vm_agrees(system)
+
+
+@needs_cc
+def test_unwritable_cache_dir_compiles_into_a_temporary_one(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a directory")
+    system = jd.compile(_pendulum())
+    with pytest.warns(RuntimeWarning, match="not writable") as record:
+        system.codegen(cache_dir=blocker / "cache")
+    assert record[0].filename == __file__  # the notice points at the user's line
+    assert system.library is not None and not system.f.is_a("SXFunction")
+    _vm_agrees(system)
+
+
+@needs_cc
+def test_flags_given_as_a_string(tmp_path):
+    system = jd.compile(_pendulum()).codegen(cache_dir=tmp_path, flags="-O0 -g")
+    assert system.library is not None
+    _vm_agrees(system)
+    with pytest.raises(jd.ModelError, match="flags"):
+        jd.compile(_pendulum()).codegen(cache_dir=tmp_path, flags=2)
+
+
+@pytest.mark.parametrize("change", ["platform", "casadi", "compiler", "jacobian rule"])
+def test_key_depends_on_environment(monkeypatch, change):
+    """A cache shared between machines, CasADi versions, compilers or Jacobian rules keeps
+    their libraries apart."""
+    f = jd.compile(_pendulum()).functions["f"]
+    options = export.CodegenOptions()
+    here = export.library_key(f, options)
+    if change == "platform":
+        monkeypatch.setattr(export.platform, "machine", lambda: "another-cpu")
+    elif change == "casadi":
+        monkeypatch.setattr(export.ca, "__version__", "0.0.0")
+    elif change == "compiler":
+        options = export.CodegenOptions(compiler="clang")
+    else:
+        monkeypatch.setattr(export, "JACOBIAN_O0_BYTES", 1)
+    assert export.library_key(f, options) != here
+
+
+BUILD = """
+import sys
+import jourdain as jd
+from jourdain.blocks import World
+from jourdain.library import NLinkPendulum
+system = jd.compile(jd.Model.on_world(World(), chain=NLinkPendulum(4)))
+system.codegen(cache_dir=sys.argv[1])
+assert system.library is not None and not system.f.is_a("SXFunction")
+print(system.library)
+"""
+
+
+@needs_cc
+def test_two_processes_build_the_same_entry(tmp_path):
+    """Concurrent builds of one entry: both load a complete library, one file remains and no
+    temporary directory is left behind."""
+    import subprocess
+    import sys
+    jobs = [subprocess.Popen([sys.executable, "-c", BUILD, str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    outputs = [job.communicate(timeout=120) for job in jobs]
+    assert all(job.returncode == 0 for job in jobs), outputs
+    assert len({out.strip() for out, _ in outputs}) == 1
+    assert [p.suffix for p in tmp_path.iterdir()] == [".so"]
+
+
+@needs_cc
+def test_codegen_flag_reaches_constrained_systems(tmp_path, monkeypatch):
+    """jd.compile(..., codegen=True) compiles closed loops too (Baumgarte: a plain ODE)."""
+    from jourdain.library import FourBar
+    monkeypatch.setenv("JOURDAIN_CACHE", str(tmp_path))
+    system = jd.compile(jd.Model.on_world(World(), bar=FourBar()),
+                        constraints=jd.ConstraintMethod.BAUMGARTE, codegen=True)
+    assert system.library is not None and system.library.parent == tmp_path
+    _vm_agrees(system)
