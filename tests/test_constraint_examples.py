@@ -7,7 +7,6 @@ import runpy
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
