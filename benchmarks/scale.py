@@ -21,8 +21,9 @@ like the explicit RK45 of the peers), and the error of the final joint angles at
 10 s against jourdain's compiled solution at rtol = atol = 1e-12 (the longer horizon shows
 chaos, not the integrator, for n ≳ 5).
 f and Jacobian calls of CasADi go through Function.buffer (no numpy conversions); f_call_us is
-the same f called plainly from Python, f(t, x, u, p) with numpy arrays in and a DM out (the
-conversions cost ~30 µs), to set beside Pinocchio's pin.aba, which is timed as a Python call.
+the same f called from Python the recommended way, system.numeric("f")(t, x, u, p) with numpy
+arrays in and out (the fair counterpart of Pinocchio's pin.aba, timed as a Python call);
+f_plain_us is system.f(t, x, u, p) with DM conversions (~30 µs).
 
     python benchmarks/scale.py [--quick] [--chain 1 2 5 ...] [--trees 5 10 ...] [--cap 120]
 
@@ -123,9 +124,11 @@ def _evaluate(system, n: int, t_grid: np.ndarray) -> dict:
     result = system.simulate(T_END, y0=y0, t_out=t_grid, rtol=TOL, atol=TOL,
                              method=jd.Method.ADAMS, max_steps=10**7)
     sim_s = time.perf_counter() - start
-    f = system.f
+    f, numeric = system.f, system.numeric("f")
     plain = median_us(lambda: f(0.0, x, np.zeros(0), p))
-    return {"f_us": median_us(f_call), "f_call_us": plain, "jac_us": median_us(jac_call),
+    call = median_us(lambda: numeric(0.0, x, (), p))
+    return {"f_us": median_us(f_call), "f_call_us": call, "f_plain_us": plain,
+            "jac_us": median_us(jac_call),
             "sim_s": sim_s,
             "y_out": np.asarray(result.x)[:n].T.tolist()}
 
@@ -261,7 +264,7 @@ def _skipped(kind: str, n: int, method: str, args, state: dict) -> bool:
 def _brief(row: dict) -> str:
     parts = [f"compile {row['compile_s']:.3g} s", f"f {row['f_us']:.3g} µs"]
     if row.get("f_call_us") is not None:
-        parts.append(f"f plain call {row['f_call_us']:.3g} µs")
+        parts.append(f"f Python call {row['f_call_us']:.3g} µs")
     if row.get("jac_us") is not None:
         parts.append(f"jac {row['jac_us']:.3g} µs")
     parts += [f"sim {row['sim_s']:.3g} s", f"err(10 s) {row['err_10s']:.2g}"]

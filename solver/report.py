@@ -30,6 +30,9 @@ def structure_report(system) -> str:
                  (", ".join(system.output_names) or "none"))
     ops = {k: system.functions[k].n_instructions() for k in ("M", "k", "f")}
     lines.append("  operation counts: " + ", ".join(f"{k}: {v}" for k, v in ops.items()))
+    if getattr(s, "default_speed_ops", None):
+        lines.append("    (with the joint speeds as generalized speeds: " +
+                     ", ".join(f"{k}: {v}" for k, v in s.default_speed_ops.items()) + ")")
     return "\n".join(lines)
 
 

@@ -57,6 +57,7 @@ class Structure:
     speed_definitions: list[str]
     constants: dict = field(default_factory=dict)
     parameter_units: dict = field(default_factory=dict)
+    default_speed_ops: dict | None = None  # operation counts of M, k, f for z = w
 
 
 class System:
@@ -141,6 +142,15 @@ class System:
         from .export import attach
         return attach(self, compiler, flags, cache_dir)
 
+    def numeric(self, name: str = "f"):
+        """A fast numeric caller of one of the functions (e.g. ``system.numeric("f")(t, x, u,
+        p)`` → ẋ as a numpy array, a few µs instead of tens); see
+        :class:`jourdain.solver.evaluate.NumericFunction`. Built anew after ``codegen``."""
+        from .evaluate import NumericFunction
+        if name not in self.functions:
+            raise ModelError(_unknown("numeric", name, sorted(self.functions)))
+        return NumericFunction(getattr(self, name))
+
     def simulate(self, t_end: float, **options):
         """Integrate with CVODES; see :func:`jourdain.solver.simulate.simulate`."""
         from .simulate import simulate
@@ -223,11 +233,25 @@ def compile(model, speeds: dict | None = None, parameters=(),
     p_default = mech.params.defaults
     _check_mass_matrix(functions["M"], mech, sp, p_default)
     names = _names(mech, sp)
-    system = System(formulation, names, functions, p_default, structure_of(mech, sp))
+    structure = structure_of(mech, sp)
+    if not sp.identity:  # seed 000: show what the speed choice does to the equations' size
+        structure.default_speed_ops = _default_speed_ops(mech, used)
+    system = System(formulation, names, functions, p_default, structure)
     system.backend = used
     if codegen:
         system.codegen()
     return system
+
+
+def _default_speed_ops(mech: Mechanics, backend: Backend) -> dict:
+    """Operation counts of M, k and f had the joint speeds been the generalized speeds."""
+    sp = choose_speeds(mech.kin, None)
+    eom, _ = _equations(mech, sp, Formulation.JOURDAIN, backend)
+    y, z, p, t, u = mech.kin.y, sp.z, mech.params.p, mech.t, mech.ctx.u
+    terms = {"M": ([y, p], eom.M), "k": ([y, z, p], eom.k),
+             "f": ([t, y, z, u, p, mech.ctx.s], ca.vertcat(sp.ydot, eom.zdot))}
+    return {name: ca.Function(name, args, [expr]).n_instructions()
+            for name, (args, expr) in terms.items()}
 
 
 def _equations(mech: Mechanics, sp: Speeds, formulation: Formulation, backend: Backend):

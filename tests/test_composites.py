@@ -83,7 +83,8 @@ def test_structure_report_lists_everything():
     report = system.report()
     for text in ["bodies (2): cube.housing, cube.wheel", "joints (3): cube.edge, cube.mount, "
                  "cube.bearing", "cube.edge.phi [rad]", "u2 = (cube.edge.w+cube.bearing.w)",
-                 "inputs u (1): cube.motor.tau", "cube.wheel.m=0.204", "operation counts"]:
+                 "inputs u (1): cube.motor.tau", "cube.wheel.m=0.204", "operation counts",
+                 "(with the joint speeds as generalized speeds: M: "]:
         assert text in report, text
     assert "4 coordinates" not in repr(system) and "2 coordinates" in repr(system)
 
