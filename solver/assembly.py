@@ -2,9 +2,10 @@
 
 ``assemble`` solves c(y) = 0 for the coordinates the user did not fix by a damped Gauss–Newton
 iteration with minimum-norm steps (redundant equations are harmless); ``projector`` builds the
-differentiable map y ↦ (y_ind, y_dep(y_ind)) that keeps closed loops free of drift: y_dep is
-found by Newton's method (CasADi ``rootfinder``) from the integrated y_dep as first guess, and
-its derivative follows from the implicit function theorem.
+differentiable map that keeps closed loops free of drift: the dependent moves are found by
+Newton's method (CasADi ``rootfinder``) from the integrated coordinates as first guess, and
+their derivative follows from the implicit function theorem. Both move the coordinates along
+joint-speed directions (:mod:`.moves`), so a ball joint's quaternion stays on the unit sphere.
 """
 from __future__ import annotations
 
@@ -13,47 +14,49 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .moves import Mover, moved_coordinates, newton_guess, retraction
+
 ASSEMBLY_TOL = 1e-12   # residual norm accepted as assembled [m, rad]
 NEWTON_TOL = 1e-13     # rootfinder tolerance on the independent closure equations
 
 
-def assemble(c_fn: ca.Function, y_guess: np.ndarray, p: np.ndarray, free: list[int],
+def assemble(mv: Mover, y_guess: np.ndarray, p: np.ndarray, free: list[int],
              names: list[str], owners: list[str], max_iter: int = 100) -> np.ndarray:
-    """A configuration with c(y, p) = 0 near ``y_guess``, moving only the coordinates ``free``.
+    """A configuration with c(y, p) = 0 near ``y_guess``, moving only along the joint-speed
+    directions ``free`` (indices into w; a ball joint's directions are rotation-vector
+    components, :mod:`.moves`): δ = −J⁺·c with J = ∂c(y ⊕ δ)/∂δ = C·N, then y ← y ⊕ δ.
 
     Raises a ModelError naming the unsatisfied equations' owners and the coordinates held
     fixed when no such configuration is found.
     """
     y = np.asarray(y_guess, dtype=float).copy()
-    jac = c_fn.factory("c_jac", ["y", "p"], ["c", "jac:c:y"])
     for _ in range(max_iter):
-        res, J = (np.array(v, dtype=float) for v in jac(y, p))
+        res, J = (np.array(v, dtype=float) for v in mv.linear(y, p))
         res = res.ravel()
         if np.linalg.norm(res) <= ASSEMBLY_TOL:
             return y
-        step = np.linalg.lstsq(J[:, free], -res, rcond=None)[0]
-        y = _line_search(c_fn, y, p, free, step, np.linalg.norm(res))
-    res = np.array(c_fn(y, p)).ravel()
+        step = np.zeros(J.shape[1])
+        step[free] = np.linalg.lstsq(J[:, free], -res, rcond=None)[0]
+        y = _line_search(mv, y, p, step, np.linalg.norm(res))
+    res = np.array(mv.c(y, p)).ravel()
     if np.linalg.norm(res) <= 1e3 * ASSEMBLY_TOL:
         return y
-    raise _assembly_error(res, owners, names, free, y)
+    moved = {i for j in free for i in mv.moved[j]}
+    raise _assembly_error(res, owners, names, moved, y)
 
 
-def _line_search(c_fn, y, p, free, step, norm0):
+def _line_search(mv: Mover, y, p, step, norm0):
     for scale in 0.5 ** np.arange(12):
-        trial = y.copy()
-        trial[free] += scale * step
-        if np.linalg.norm(np.array(c_fn(trial, p)).ravel()) < norm0:
+        trial = np.array(mv.retract(y, scale * step)).ravel()
+        if np.linalg.norm(np.array(mv.c(trial, p)).ravel()) < norm0:
             return trial
-    trial = y.copy()
-    trial[free] += step
-    return trial
+    return np.array(mv.retract(y, step)).ravel()
 
 
-def _assembly_error(res, owners, names, free, y) -> ModelError:
+def _assembly_error(res, owners, names, moved, y) -> ModelError:
     worst = np.argsort(-np.abs(res))
     bad = list(dict.fromkeys(owners[i] for i in worst if abs(res[i]) > 1e-9))
-    fixed = [n for i, n in enumerate(names) if i not in free]
+    fixed = [n for i, n in enumerate(names) if i not in moved]
     return ModelError(
         "assembly failed: the constraints of " + ", ".join(bad) + " cannot be satisfied "
         f"(largest residual {np.abs(res).max():.3g}" +
@@ -62,24 +65,30 @@ def _assembly_error(res, owners, names, free, y) -> ModelError:
         "); check the link lengths and contact heights, or give other initial coordinates")
 
 
-def projector(c_ind: ca.SX, y: ca.SX, p: ca.SX, dep: list[int]) -> ca.Function:
-    """project(y, p) -> y: the dependent coordinates replaced by the root of c_ind = 0 near
-    their given values (Newton, CasADi rootfinder)."""
+def projector(c_ind: ca.SX, kin, p: ca.SX, dep: list[int]) -> ca.Function:
+    """project(y, p) -> y ⊕ δ*: the moves ``dep`` (joint-speed directions, :mod:`.moves`)
+    solved from c_ind(y ⊕ δ) = 0 by Newton (CasADi rootfinder) from the integrated
+    coordinates as first guess; differentiable by the implicit function theorem. The unknowns
+    of scalar moves are the dependent coordinates themselves, of a ball joint's moves its
+    rotation vector δθ (from 0)."""
+    y = kin.y
     ny = y.numel()
+    Y, P = ca.MX.sym("y", ny), ca.MX.sym("p", p.numel())
     if not dep:
-        Y, P = ca.MX.sym("y", ny), ca.MX.sym("p", p.numel())
         return ca.Function("project", [Y, P], [Y * 1], ["y", "p"], ["y_projected"])
-    yd = ca.SX.sym("y_dep", len(dep))
-    y_sub = ca.vertcat(*[yd[dep.index(i)] if i in dep else y[i] for i in range(ny)])
-    residual = ca.Function("closure", [yd, y, p], [ca.substitute(c_ind, y, y_sub)])
+    delta = ca.SX.sym("delta", len(dep))
+    moved = retraction(kin, delta, dep, absolute=True)
+    residual = ca.Function("closure", [delta, y, p], [ca.substitute(c_ind, y, moved)])
     solver = ca.rootfinder("closure_newton", "newton", residual,
                            {"abstol": NEWTON_TOL, "max_iter": 50})
-    Y, P = ca.MX.sym("y", ny), ca.MX.sym("p", p.numel())
-    root = solver(Y[dep], Y, P)
-    keep = np.ones(ny)
-    keep[dep] = 0
-    place = ca.DM.zeros(ny, len(dep))
-    for k, i in enumerate(dep):
+    root = solver(newton_guess(kin, Y, dep), Y, P)
+    # Only the moved coordinates are recomputed; the others pass through a selection matrix,
+    # so a loop of scalar joints gets exactly the arithmetic of Newton on its coordinates.
+    changed = sorted({i for j in dep for i in moved_coordinates(kin)[j]})
+    new_values = ca.Function("moved_values", [y, delta], [moved[changed]])
+    keep, place = np.ones(ny), ca.DM.zeros(ny, len(changed))
+    keep[changed] = 0
+    for k, i in enumerate(changed):
         place[i, k] = 1
-    out = ca.diag(ca.DM(keep)) @ Y + ca.mtimes(place, root)
+    out = ca.diag(ca.DM(keep)) @ Y + ca.mtimes(place, new_values(Y, root))
     return ca.Function("project", [Y, P], [out], ["y", "p"], ["y_projected"])

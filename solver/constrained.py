@@ -22,10 +22,11 @@ from jourdain.blocks.errors import ModelError
 
 from .assembly import assemble, projector
 from .constraints import (ConstraintEquations, Partition, collect_constraints, explicit_form,
-                          numeric_rank, partition, simple_coordinates)
+                          numeric_rank, partition)
 from .dynamics import to_speeds
 from .integrability import classify
 from .mechanics import Mechanics
+from .moves import Mover, mover
 from .multipliers import multiplier_equations
 from .speeds import Speeds, _parse, choose_speeds
 
@@ -73,31 +74,45 @@ def analyze(mech: Mechanics, spec: dict | None):
     eqs = collect_constraints(mech)
     y, p = mech.kin.y, mech.params.p
     p0 = mech.params.defaults
-    c_fn = ca.Function("c", [y, p], [eqs.c], ["y", "p"], ["c"])
+    mv = mover(mech.kin, eqs.c, p)
     y_default = np.array([c.default for c in mech.kin.coordinates], dtype=float)
     names = [c.name for c in mech.kin.coordinates]
-    y_ref = reference_assembly(c_fn, y_default, p0, simple_coordinates(mech), names,
-                               eqs.c_owner) if eqs.n_holonomic else y_default
+    y_ref = _reference(mv, y_default, p0, names, eqs.c_owner) if eqs.n_holonomic \
+        else y_default
     keep, user_names = kept_speeds(mech, spec)
     part = partition(mech, eqs, y_ref, p0, keep)
     A = eqs.A[part.velocity_rows, :]
     G = explicit_form(A, part.dependent_speeds, part.independent_speeds, mech.kin.w.numel())
-    return eqs, part, A, G, c_fn, user_names
+    return eqs, part, A, G, mv, user_names
 
 
-def reference_assembly(c_fn, y_default, p, free, names, owners, restarts: int = 8):
+def _reference(mv: Mover, y_default, p, names, owners):
+    """Reference assembly moving the scalar coordinates first (the defaults of the ball joints
+    are kept where that closes the loops, e.g. a disk's upright pose); only if that fails are
+    the quaternions moved too (a loop through a ball joint of the tree)."""
+    scalar = [j for j, m in enumerate(mv.moved) if len(m) == 1]
+    try:
+        return reference_assembly(mv, y_default, p, scalar, names, owners)
+    except ModelError:
+        if len(scalar) == len(mv.free_directions(set())):
+            raise
+    return reference_assembly(mv, y_default, p, mv.free_directions(set()), names, owners)
+
+
+def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: int = 8):
     """Assemble from the coordinate defaults; if that start is singular (e.g. every link of a
     loop stretched along one line, where Gauss–Newton cannot move), retry from reproducible
-    random perturbations of the free coordinates (±0.5) before reporting the first error."""
+    random moves of the free directions (±0.5 m or rad) before reporting the first error."""
     try:
-        return assemble(c_fn, y_default, p, free, names, owners)
+        return assemble(mv, y_default, p, free, names, owners)
     except ModelError as first:
         rng = np.random.default_rng(0)
         for _ in range(restarts):
-            start = y_default.copy()
-            start[free] += rng.uniform(-0.5, 0.5, len(free))
+            delta = np.zeros(len(mv.moved))
+            delta[free] = rng.uniform(-0.5, 0.5, len(free))
+            start = np.array(mv.retract(y_default, delta)).ravel()
             try:
-                return assemble(c_fn, start, p, free, names, owners)
+                return assemble(mv, start, p, free, names, owners)
             except ModelError:
                 continue
         raise first
@@ -117,13 +132,13 @@ def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, part: Partit
     }
 
 
-def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, c_fn) -> object:
+def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, mv: Mover) -> object:
     """Seed 002's classification of the distribution ẏ = N·G·z at y_ref and nearby assembled
     configurations (generic rank)."""
     kin, p0 = mech.kin, mech.params.defaults
     fields = ca.substitute(ca.mtimes(ca.jacobian(kin.ydot, kin.w), G), mech.params.p,
                            ca.DM(p0)) if p0.size else ca.mtimes(ca.jacobian(kin.ydot, kin.w), G)
-    points = [part.y_ref] + _nearby(mech, eqs, part, c_fn, 2)
+    points = [part.y_ref] + _nearby(mech, eqs, part, mv, 2)
     rows = None
     if kin.rates_are_derivatives:
         A_num = ca.substitute(A, mech.params.p, ca.DM(p0)) if p0.size else A
@@ -134,12 +149,12 @@ def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, c_fn) -> objec
                     [c.name for c in kin.coordinates], [r.name for r in kin.rates])
 
 
-def check_generic_rank(mech: Mechanics, eqs, part: Partition, c_fn) -> None:
+def check_generic_rank(mech: Mechanics, eqs, part: Partition, mv: Mover) -> None:
     """The rank found at y_ref must be the generic one: a larger rank at nearby assembled
     configurations means y_ref is a singular position, where equations look redundant that
     are not (a four-bar assembled flat, a disk lying on its face)."""
     A_fn = ca.Function("A_all", [mech.kin.y, mech.params.p], [eqs.A])
-    for y in _nearby(mech, eqs, part, c_fn, 2):
+    for y in _nearby(mech, eqs, part, mv, 2):
         rank = numeric_rank(np.array(A_fn(y, mech.params.defaults)))
         if rank > len(part.velocity_rows):
             owners = ", ".join(dict.fromkeys(eqs.c_owner + eqs.b_owner))
@@ -150,17 +165,20 @@ def check_generic_rank(mech: Mechanics, eqs, part: Partition, c_fn) -> None:
                 "mechanism is not assembled in a dead-centre or flat position")
 
 
-def _nearby(mech: Mechanics, eqs, part: Partition, c_fn, count: int) -> list:
+def _nearby(mech: Mechanics, eqs, part: Partition, mv: Mover, count: int) -> list:
+    """Assembled configurations near y_ref: random moves (±0.3) of the independent
+    directions, the dependent ones re-assembled."""
     rng = np.random.default_rng(7)
-    simple = simple_coordinates(mech)
-    free_y = [i for i in simple if i not in part.dependent_coordinates]
+    dep = part.dependent_moves
+    free = [j for j in mv.free_directions(set()) if j not in dep]
     out = []
     for _ in range(count):
-        y = part.y_ref.copy()
-        y[free_y] += rng.uniform(-0.3, 0.3, len(free_y))
+        delta = np.zeros(len(mv.moved))
+        delta[free] = rng.uniform(-0.3, 0.3, len(free))
+        y = np.array(mv.retract(part.y_ref, delta)).ravel()
         if eqs.n_holonomic:
             try:
-                y = assemble(c_fn, y, mech.params.defaults, part.dependent_coordinates,
+                y = assemble(mv, y, mech.params.defaults, dep,
                              [c.name for c in mech.kin.coordinates], eqs.c_owner)
             except ModelError:
                 continue
@@ -172,7 +190,7 @@ def partitioned_functions(mech: Mechanics, sp: Speeds, eom, c_ind, dep: list[int
     """f(t, x, u, p) with the dependent coordinates projected by Newton, and project(x, p)."""
     y, p = mech.kin.y, mech.params.p
     ny, nz = y.numel(), sp.z.numel()
-    proj_y = projector(c_ind, y, p, dep)
+    proj_y = projector(c_ind, mech.kin, p, dep)
     xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, mech.ctx.u, p],
                        [ca.vertcat(sp.ydot, eom.zdot)])
     t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz)

@@ -18,7 +18,6 @@ from .assembly import assemble, projector
 from .constrained import (ConstraintMethod, analyze, check_generic_rank, constraint_functions,
                           integrability_of, multiplier_functions, one_dof_mass,
                           partitioned_functions, speeds_for, state_expr)
-from .constraints import simple_coordinates
 from .dynamics import jourdain
 from .mechanics import Mechanics
 from .system import (Formulation, System, _by_name, _functions, _names, _unknown,
@@ -41,7 +40,7 @@ class ConstrainedSystem(System):
         self.dependent_speeds = [self.speed_names[j] for j in self.partition.dependent_speeds]
         self.independent_speeds = [self.speed_names[j]
                                    for j in self.partition.independent_speeds]
-        self._simple = info["simple"]
+        self._mover = info["mover"]
 
     @property
     def integrability(self):
@@ -75,14 +74,14 @@ class ConstrainedSystem(System):
         p = self.parameters(params)
         if not np.array(self.c(y, p)).size:
             return y
-        free = [i for i in self._simple if self.y_names[i] not in y0]
-        given_dep = [i for i in self.partition.dependent_coordinates if self.y_names[i] in y0]
+        held = {self.y_names.index(n) for n in y0}
+        given_dep = [i for i in self.partition.dependent_coordinates if i in held]
         try:
-            return self._assemble_from_reference(y, p, free)
+            return self._assemble_from_reference(y, p, held)
         except ModelError:
             if not given_dep:
                 raise
-        current = self._assemble_from_reference(y, p, free + given_dep)
+        current = self._assemble_from_reference(y, p, held - set(given_dep))
         unmet = [i for i in given_dep if abs(current[i] - y[i]) > 1e-6 * max(1.0, abs(y[i]))]
         if unmet:
             held = [n for n in y0 if self.y_names.index(n) not in given_dep]
@@ -98,19 +97,21 @@ class ConstrainedSystem(System):
 
     def _independent_coordinates(self) -> list[str]:
         dep = set(self.partition.dependent_coordinates)
-        return [self.y_names[i] for i in self._simple if i not in dep]
+        return [self.y_names[i] for i in range(len(self.y_names)) if i not in dep]
 
-    def _assemble_from_reference(self, y: np.ndarray, p: np.ndarray, free: list) -> np.ndarray:
+    def _assemble_from_reference(self, y: np.ndarray, p: np.ndarray, held: set) -> np.ndarray:
         """Continuation from the reference assembly in steps of at most 0.2 (rad or m) of the
-        fixed coordinates, so Newton stays on the reference's assembly branch (no flipped
-        elbow)."""
-        fixed = [i for i in range(len(y)) if i not in free]
+        held coordinates, so Newton stays on the reference's assembly branch (no flipped
+        elbow); only moves that change no held coordinate are free (a ball joint's quaternion
+        moves as a whole, so giving one of its entries holds it)."""
+        free = self._mover.free_directions(held)
+        fixed = sorted(held)
         steps = int(np.ceil(np.abs(y[fixed] - self.y_ref[fixed]).max(initial=0.0) / 0.2))
         current = self.y_ref.copy()
         for k in range(1, steps + 1):
             current[fixed] = self.y_ref[fixed] + k / steps * (y[fixed] - self.y_ref[fixed])
             try:
-                current = assemble(self.c, current, p, free, self.y_names,
+                current = assemble(self._mover, current, p, free, self.y_names,
                                    self.constraint_owners)
             except ModelError as exc:
                 wanted = ", ".join(f"{self.y_names[i]} = {y[i]:.6g}" for i in fixed)
@@ -118,7 +119,7 @@ class ConstrainedSystem(System):
                                  f"requested {wanted}]") from exc
         if steps:
             return current
-        return assemble(self.c, y, p, free, self.y_names, self.constraint_owners)
+        return assemble(self._mover, y, p, free, self.y_names, self.constraint_owners)
 
     def state(self, y0: dict | None = None, z0: dict | None = None,
               params: dict | None = None) -> np.ndarray:
@@ -250,8 +251,8 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     if not isinstance(method, ConstraintMethod):
         raise ModelError(f"constraints must be a jd.ConstraintMethod, got {method!r}")
     _check_baumgarte(baumgarte)
-    eqs, part, A, G, c_fn, user_names = analyze(mech, speeds)
-    check_generic_rank(mech, eqs, part, c_fn)
+    eqs, part, A, G, mv, user_names = analyze(mech, speeds)
+    check_generic_rank(mech, eqs, part, mv)
     if method is not ConstraintMethod.PARTITIONING and user_names:
         raise ModelError("speeds: user-chosen speeds apply to ConstraintMethod.PARTITIONING; the "
                          "Baumgarte and DAE methods integrate all joint speeds")
@@ -266,8 +267,8 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     names = _names(mech, sp)
     structure = structure_of(mech, sp)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
-            "integrability": lambda: integrability_of(mech, eqs, part, A, G, c_fn),
-            "speed_names": [r.name for r in mech.kin.rates], "simple": simple_coordinates(mech)}
+            "integrability": lambda: integrability_of(mech, eqs, part, A, G, mv),
+            "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
     base = (formulation, names, functions, mech.params.defaults, structure)
     return ConstrainedSystem(base, method, info)
 
@@ -290,10 +291,10 @@ def _method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
     coordinates, or None when nothing is projected."""
     c_ind = eqs.c[part.holonomic_rows] if part.holonomic_rows else ca.SX(0, 1)
     if method is ConstraintMethod.PARTITIONING:
-        if not part.dependent_coordinates:
+        if not part.dependent_moves:
             return None   # velocity constraints only: the plain SX f needs no projection
-        functions.update(partitioned_functions(mech, sp, eom, c_ind, part.dependent_coordinates))
-        return projector(c_ind, mech.kin.y, mech.params.p, part.dependent_coordinates)
+        functions.update(partitioned_functions(mech, sp, eom, c_ind, part.dependent_moves))
+        return projector(c_ind, mech.kin, mech.params.p, part.dependent_moves)
     alpha, beta = baumgarte
     functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
     return None

@@ -15,7 +15,8 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .mechanics import Mechanics
-from .topology import describe_loop, drives_flange, loop_joints
+from .moves import moved_coordinates
+from .topology import describe_loop, drives_flange
 
 RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
 
@@ -44,7 +45,6 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
             raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
                              " and is cut, but force elements act on its axis flange; move them "
                              "to another joint of the loop")
-        _check_scalar_loop(mech, joint)
         fa, fb = kin.frames[flat.net_of[joint.frame_a]], kin.frames[flat.net_of[joint.frame_b]]
         R = ca.mtimes(fa.R.T, fb.R)
         p = ca.mtimes(fa.R.T, fb.r - fa.r)
@@ -65,19 +65,6 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
     N = ca.jacobian(kin.ydot, kin.w)
     A = ca.vertcat(ca.mtimes(ca.jacobian(c, kin.y), N), ca.jacobian(b, kin.w))
     return ConstraintEquations(c, c_owner, b, b_owner, A)
-
-
-def _check_scalar_loop(mech: Mechanics, cut) -> None:
-    """Assembly and the dependent coordinates use scalar joint coordinates; a quaternion joint
-    (Spherical, FreeJoint) inside a loop's spanning tree cannot be moved by them yet."""
-    quaternion_joints = {r.joint for r in mech.kin.rates if r.derivative_of is None}
-    inside = [j.path for j in loop_joints(mech.flat, mech.topo, cut) if j in quaternion_joints]
-    if inside:
-        raise ModelError(
-            f"{', '.join(inside)} (quaternion coordinates) lies inside the loop closed by "
-            f"{cut.path} ({describe_loop(mech.flat, mech.topo, cut)}): loops through Spherical "
-            "or FreeJoint joints of the spanning tree are not supported yet; let the ball "
-            "joint close the loop (declare it last, one per loop) or build it from revolutes")
 
 
 def numeric_rank(mat: np.ndarray) -> int:
@@ -117,7 +104,8 @@ class Partition:
     redundant_rows: list[int]      # rows of c implied by the others (consistent at y_ref)
     velocity_rows: list[int]       # independent rows of A (holonomic rows first)
     velocity_redundant: list[int]  # rows of A implied by the others
-    dependent_coordinates: list[int]
+    dependent_moves: list[int]     # joint-speed directions solved by Newton (.moves)
+    dependent_coordinates: list[int]   # the coordinates those moves change
     dependent_speeds: list[int]
     independent_speeds: list[int]
 
@@ -131,19 +119,6 @@ def _preference(units: list[str], translational: str) -> list[int]:
         [i for i in idx if units[i] != translational]
 
 
-def simple_coordinates(mech: Mechanics) -> list[int]:
-    """Coordinates whose rate is one joint speed (ẏ_i = w_j), the candidates for dependent
-    coordinates: Newton on them leaves the quaternions untouched."""
-    N = ca.jacobian(mech.kin.ydot, mech.kin.w)
-    simple = []
-    for i in range(mech.kin.y.numel()):
-        row = N[i, :]
-        if row.nnz() != 1 or not row.nz[0].is_constant() or float(row.nz[0]) != 1.0:
-            continue
-        simple.append(i)
-    return simple
-
-
 def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: np.ndarray,
               keep_speeds: list[int]) -> Partition:
     """Rank analysis at y_ref: independent equations, dependent coordinates and speeds.
@@ -155,13 +130,15 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     A = np.array(ca.Function("A", [y, pp], [eqs.A])(y_ref, p))
     _check_finite(A, eqs, mech, y_ref)
     rows, vrows = independent_rows(C), independent_rows(A)
-    dep_y = _dependent_coordinates(mech, eqs, C[rows], rows, keep_speeds)
+    dep_m = _dependent_moves(mech, eqs, A[rows], rows, keep_speeds)
+    moved = moved_coordinates(mech.kin)
+    dep_y = sorted({i for j in dep_m for i in moved[j]})
     dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
     indep = [j for j in range(A.shape[1]) if j not in dep_w]
     indep = [j for j in keep_speeds] + [j for j in indep if j not in keep_speeds]
     red = [i for i in range(C.shape[0]) if i not in rows]
     vred = [i for i in range(A.shape[0]) if i not in vrows]
-    return Partition(y_ref, rows, red, vrows, vred, dep_y, dep_w, indep)
+    return Partition(y_ref, rows, red, vrows, vred, dep_m, dep_y, dep_w, indep)
 
 
 def _check_finite(A: np.ndarray, eqs, mech: Mechanics, y_ref: np.ndarray) -> None:
@@ -176,23 +153,21 @@ def _check_finite(A: np.ndarray, eqs, mech: Mechanics, y_ref: np.ndarray) -> Non
             "axle and that the default pose stands the disk up)")
 
 
-def _dependent_coordinates(mech: Mechanics, eqs, C: np.ndarray, rows: list,
-                           keep_speeds: list[int]) -> list[int]:
-    """One coordinate per independent closure equation, with a non-singular ∂c/∂y_dep."""
+def _dependent_moves(mech: Mechanics, eqs, CN: np.ndarray, rows: list,
+                     keep_speeds: list[int]) -> list[int]:
+    """One move (joint-speed direction, .moves) per independent closure equation with a
+    non-singular ∂c/∂δ_dep = (C·N)_dep; a ball joint's rotation-vector directions qualify."""
     kin = mech.kin
-    names_y = [c.name for c in kin.coordinates]
-    kept_y = [names_y.index(kin.rates[j].derivative_of) for j in keep_speeds
-              if kin.rates[j].derivative_of in names_y]
-    simple = simple_coordinates(mech)
-    candidates = [i for i in _preference([c.unit for c in kin.coordinates], "m")
-                  if i in simple and i not in kept_y]
-    dep_y = pick_columns(C, candidates, len(rows))
-    if len(dep_y) < len(rows):
+    moved = moved_coordinates(kin)
+    candidates = [j for j in _preference([r.unit for r in kin.rates], "m/s")
+                  if moved[j] and j not in keep_speeds]
+    dep = pick_columns(CN, candidates, len(rows))
+    if len(dep) < len(rows):
         raise ModelError("the closure equations of " + _owners(eqs.c_owner, rows) +
                          " cannot be solved for joint coordinates at the assembled "
                          "configuration (a singular position of the mechanism); assemble it "
                          "in a non-singular configuration")
-    return dep_y
+    return dep
 
 
 def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
