@@ -27,7 +27,9 @@ Constraints (ConstrainedSystem, ConstraintMethod.PARTITIONING). The dependent co
 are no states: the chart perturbs the independent coordinates and solves the dependent ones
 from c(y) = 0 with the system's Newton projection (differentiable by the implicit function
 theorem), and the speeds are the independent speeds z. A four-bar linearizes to 2 states, a
-rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). Velocity
+rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). A ball joint
+inside a loop keeps only its independent rotation directions as chart coordinates (the RSSR:
+crank angle and the coupler's spin, 2 + 2 states). Velocity
 constraints that are not integrable keep all their coordinates (f > g, seed 002). The
 multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
@@ -75,6 +77,7 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     y0 = np.asarray(y0, dtype=float).copy()
     starts = {start: path for start, path in system.quaternions}
     dependent = {system.y_names.index(n) for n in getattr(system, "dependent_coordinates", [])}
+    dep_moves = _dependent_move_names(system)
     theta_parts, names, y_parts, back = [], [], [], []
     y = ca.SX.sym("y", len(y0))
     i = 0
@@ -82,10 +85,13 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
         if i in starts:
             y0[i:i + 4] = _unit(y0[i:i + 4], starts[i])
             th, q, th_of_y = _quaternion_chart(y0[i:i + 4], y[i:i + 4], starts[i])
-            theta_parts.append(th)
-            y_parts.append(q)
-            back.append(th_of_y)
-            names += [f"{starts[i]}.theta_{c}" for c in "xyz"]
+            # Rotation directions solved by Newton (a ball joint inside a loop) are no states.
+            keep = [k for k, c in enumerate("xyz") if f"{starts[i]}.w{c}" not in dep_moves]
+            drop = [k for k in range(3) if k not in keep]
+            theta_parts.append(th[keep])
+            y_parts.append(ca.substitute(q, th[drop], ca.DM.zeros(len(drop))) if drop else q)
+            back.append(th_of_y[keep])
+            names += [f"{starts[i]}.theta_{'xyz'[k]}" for k in keep]
             i += 4
             continue
         if i in dependent:
@@ -106,6 +112,15 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     to_theta = ca.Function("to_theta", [y], [ca.vertcat(*back) if back else ca.SX(0, 1)],
                            ["y"], ["theta"])
     return Chart(names, to_y, to_theta, y0)
+
+
+def _dependent_move_names(system: System) -> set:
+    """Names of the joint speeds whose moves Newton solves (ConstrainedSystem), e.g. the
+    rotation directions of a ball joint inside a loop (solver/moves.py)."""
+    part = getattr(system, "partition", None)
+    if part is None:
+        return set()
+    return {system.speed_names[j] for j in part.dependent_moves}
 
 
 def _unit(q: np.ndarray, path: str) -> np.ndarray:

@@ -225,33 +225,6 @@ def test_inconsistent_x0_is_refused(method):
             system.simulate(0.05, x0=bad)
 
 
-class _BallRod(Composite):
-    """A rod between two ball joints, one at the origin and one at (1, 0, 0): the loop passes
-    through the first ball joint's quaternion, which assembly cannot move yet."""
-
-    def __init__(self):
-        from jourdain.blocks import Spherical
-        super().__init__()
-        self.ball1, self.ball2 = Spherical(), Spherical()
-        self.rod = RigidBody(m=1.0, r_cm=(0.5, 0, 0), I=(1e-3, 0.1, 0.1))
-        self.end, self.anchor = FixedTranslation(r=(1, 0, 0)), FixedTranslation(r=(1, 0, 0))
-        for a, b in ((self.ball1.frame_b, self.rod.frame_a),
-                     (self.ball1.frame_b, self.end.frame_a),
-                     (self.ball1.frame_a, self.anchor.frame_a),
-                     (self.end.frame_b, self.ball2.frame_a),
-                     (self.anchor.frame_b, self.ball2.frame_b)):
-            self.connect(a, b)
-        self.expose(self.ball1.frame_a, "frame_a")
-
-
-def test_loop_through_a_tree_ball_joint_is_refused():
-    """Not supported yet: said plainly, naming the joint and the loop (it used to be reported
-    as an assembly failure blaming the link lengths)."""
-    with pytest.raises(jd.ModelError, match=r"b\.ball1 \(quaternion coordinates\) lies inside the "
-                                            r"loop closed by b\.ball2.*not supported yet"):
-        _compile(b=_BallRod())
-
-
 class _FlatDisk(Composite):
     """A contact whose axle is the vertical y axis: the disk lies flat in its default pose."""
 

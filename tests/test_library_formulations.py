@@ -34,6 +34,7 @@ FACTORIES = {
     "RollingDisk": library.RollingDisk,
     "AngleRollingDisk": library.AngleRollingDisk,
     "DifferentialDrive": library.DifferentialDrive,
+    "RSSR": library.RSSR,
 }
 
 
