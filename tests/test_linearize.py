@@ -9,7 +9,7 @@ import pytest
 
 import jourdain as jd
 from jourdain.blocks import World
-from jourdain.library import (AngleRollingDisk, BalancedCubeOnCorner, BalancedCubeOnEdge,
+from jourdain.library import (RSSR, AngleRollingDisk, BalancedCubeOnCorner, BalancedCubeOnEdge,
                               CartPole, CrankSlider, CubeOnCorner, CubeOnEdge,
                               DifferentialDrive, DoublePendulum, FourBar, NLinkPendulum,
                               Pendulum, RandomTree, RollingDisk, Wheel)
@@ -49,19 +49,25 @@ def _qmul(p, q):
 def _fd_model(system, lin):
     """dx -> local dxdot using the module docstring's chart, written out in numpy. Dependent
     coordinates of constrained systems are no chart coordinates: they keep their operating
-    value as Newton's guess, and the nonlinear f projects them onto c(y) = 0 itself."""
+    value as Newton's guess, and the nonlinear model's projection puts them onto c(y) = 0
+    (as do the dependent rotation directions of a ball joint inside a loop)."""
     quats = dict(system.quaternions)
     dep = {system.y_names.index(n) for n in getattr(system, "dependent_coordinates", [])}
     y_op, nz = lin.x_op[:len(system.y_names)], len(system.z_names)
     p = system.p_default
+    kept = {i: [k for k, c in enumerate("xyz") if f"{path}.theta_{c}" in lin.state_names]
+            for i, path in quats.items()}
+    project = system.functions.get("project")
 
     def to_y(theta):
         y, i, k = [], 0, 0
         while i < len(y_op):
             if i in quats:
-                q = _qmul(y_op[i:i + 4], np.concatenate([[1.0], 0.5 * theta[k:k + 3]]))
+                th = np.zeros(3)   # dependent rotation directions (a ball in a loop): 0
+                th[kept[i]] = theta[k:k + len(kept[i])]
+                q = _qmul(y_op[i:i + 4], np.concatenate([[1.0], 0.5 * th]))
                 y += list(q / np.linalg.norm(q))
-                i, k = i + 4, k + 3
+                i, k = i + 4, k + len(kept[i])
             elif i in dep:
                 y.append(y_op[i])
                 i += 1
@@ -76,7 +82,7 @@ def _fd_model(system, lin):
             if i in quats:
                 conj = y_op[i:i + 4] * np.array([1, -1, -1, -1])
                 s, ds = _qmul(conj, y[i:i + 4]), _qmul(conj, ydot[i:i + 4])
-                out += list(2 * (ds[1:] * s[0] - s[1:] * ds[0]) / s[0]**2)
+                out += list((2 * (ds[1:] * s[0] - s[1:] * ds[0]) / s[0]**2)[kept[i]])
                 i += 4
             elif i in dep:
                 i += 1
@@ -87,6 +93,8 @@ def _fd_model(system, lin):
 
     def F(dx, u):
         y = to_y(dx[:-nz] if nz else dx)
+        if project is not None:   # the chart of a ball joint in a loop reads the solved q
+            y = np.array(project(np.concatenate([y, dx[-nz:]]), p)).ravel()[:len(y)]
         xdot = np.array(system.f(0.0, np.concatenate([y, dx[-nz:]]), u, p)).ravel()
         return np.concatenate([theta_dot(y, xdot[:len(y)]), xdot[len(y):]])
 
@@ -102,6 +110,8 @@ def _random_point(system, rng):
     y0 = {n: rng.uniform(-1, 1) for n in system.y_names
           if n not in getattr(system, "dependent_coordinates", [])}
     for start, _ in system.quaternions:
+        if system.y_names[start] in getattr(system, "dependent_coordinates", []):
+            continue   # a ball joint inside a loop: assembled, not given
         q = rng.normal(size=4)
         q /= np.linalg.norm(q)
         y0.update({system.y_names[start + k]: q[k] for k in range(4)})
@@ -131,6 +141,7 @@ LIBRARY = {
     "rolling_disk": lambda: _compile(RollingDisk()),
     "angle_rolling_disk": lambda: _compile(AngleRollingDisk()),
     "differential_drive": lambda: _compile(DifferentialDrive()),
+    "rssr": lambda: _compile(RSSR()),      # Newton on a ball joint's rotation vector
 }
 
 
