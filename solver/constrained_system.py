@@ -201,6 +201,21 @@ class ConstrainedSystem(System):
         from .report import structure_report
         return structure_report(self) + "\n" + self.constraint_report()
 
+    def _dependent_lines(self) -> list[str]:
+        """The dependent coordinates and, for ball joints inside loops, the rotation
+        directions Newton turns their quaternions about (solver/moves.py)."""
+        lines = ["    dependent coordinates (solved by Newton): " +
+                 (", ".join(self.dependent_coordinates) or "none") +
+                 " (∂c/∂y_dep non-singular; translations and later-declared joints first, so "
+                 "the first-declared joint stays independent)"]
+        turns = [self.speed_names[j] for j in self.partition.dependent_moves
+                 if len(self._mover.moved[j]) == 4]
+        if turns:
+            lines.append("    ball joints inside loops: Newton turns their quaternions about "
+                         "the rotation directions " + ", ".join(turns) + " (q ← q ⊗ (1, ½·δθ),"
+                         " normalized); their other directions stay independent")
+        return lines
+
     def constraint_report(self) -> str:
         """Plain words on what the constraint stage found and why (DESIGN.md §3.4)."""
         part, owners = self.partition, self.constraint_owners
@@ -221,10 +236,7 @@ class ConstrainedSystem(System):
                              "(satisfied identically or implied by the others, e.g. motion out "
                              "of the plane of a planar loop) and dropped: rows " +
                              ", ".join(map(str, part.redundant_rows)))
-            lines.append("    dependent coordinates (solved by Newton): " +
-                         (", ".join(self.dependent_coordinates) or "none") +
-                         " (∂c/∂y_dep non-singular; translations and later-declared joints "
-                         "first, so the first-declared joint stays independent)")
+            lines += self._dependent_lines()
         lines.append(f"    {len(part.velocity_rows)} independent velocity constraints A(y)·w = 0"
                      + (f" ({len(part.velocity_redundant)} redundant dropped)"
                         if part.velocity_redundant else ""))

@@ -84,14 +84,12 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     while i < len(y0):
         if i in starts:
             y0[i:i + 4] = _unit(y0[i:i + 4], starts[i])
-            th, q, th_of_y = _quaternion_chart(y0[i:i + 4], y[i:i + 4], starts[i])
-            # Rotation directions solved by Newton (a ball joint inside a loop) are no states.
-            keep = [k for k, c in enumerate("xyz") if f"{starts[i]}.w{c}" not in dep_moves]
-            drop = [k for k in range(3) if k not in keep]
-            theta_parts.append(th[keep])
-            y_parts.append(ca.substitute(q, th[drop], ca.DM.zeros(len(drop))) if drop else q)
-            back.append(th_of_y[keep])
-            names += [f"{starts[i]}.theta_{'xyz'[k]}" for k in keep]
+            th, q, th_of_y, kept = _reduced_quaternion_chart(y0[i:i + 4], y[i:i + 4],
+                                                             starts[i], dep_moves)
+            theta_parts.append(th)
+            y_parts.append(q)
+            back.append(th_of_y)
+            names += kept
             i += 4
             continue
         if i in dependent:
@@ -112,6 +110,18 @@ def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
     to_theta = ca.Function("to_theta", [y], [ca.vertcat(*back) if back else ca.SX(0, 1)],
                            ["y"], ["theta"])
     return Chart(names, to_y, to_theta, y0)
+
+
+def _reduced_quaternion_chart(q0: np.ndarray, q_sym: ca.SX, path: str, dep_moves: set):
+    """The Gibbs chart of one quaternion without the rotation directions that Newton solves
+    (a ball joint inside a loop: those are no states, held at 0 before the projection);
+    returns (δθ_kept, q(δθ_kept), δθ_kept(q), names of the kept chart coordinates)."""
+    th, q, th_of_y = _quaternion_chart(q0, q_sym, path)
+    keep = [k for k, c in enumerate("xyz") if f"{path}.w{c}" not in dep_moves]
+    drop = [k for k in range(3) if k not in keep]
+    if drop:
+        q = ca.substitute(q, th[drop], ca.DM.zeros(len(drop)))
+    return th[keep], q, th_of_y[keep], [f"{path}.theta_{'xyz'[k]}" for k in keep]
 
 
 def _dependent_move_names(system: System) -> set:

@@ -57,6 +57,8 @@ def test_rssr_structure(rssr):
     assert sorted(rssr.dependent_speeds) == ["m.ball_b.wy", "m.ball_b.wz", "m.rocker.w"]
     assert "m.ball_b.q0" in rssr.dependent_coordinates
     assert rssr.integrability.holonomic and rssr.f_dof == 2
+    assert "turns their quaternions about the rotation directions m.ball_b.wz, m.ball_b.wy" \
+        in rssr.report()
 
 
 @pytest.mark.parametrize("phi", [0.0, 1.0, 2.0, 3.0, 4.0, 5.5])
@@ -157,6 +159,16 @@ def test_given_dependent_rocker_angle_is_held():
     assert min(_angle_gap(1.2, b) for b in _freudenstein(phi)) < 1e-9
 
 
+def test_unreachable_rocker_angle_is_a_model_error(rssr):
+    """Bad input. Closed form: over a crank turn _freudenstein's branches cover ψ ∈ [0.171,
+    1.447] rad and [3.654, 4.401] rad (the other assembly circuit), so ψ = −1 rad cannot be
+    held; the error names the coordinate, the cut ball joint and an independent coordinate
+    to give instead."""
+    with pytest.raises(jd.ModelError, match=r"y0: m\.rocker\.phi = -1 cannot be met under the "
+                                            r"constraints of m\.ball_c.*m\.crank\.phi"):
+        rssr.assemble({"m.rocker.phi": -1.0})
+
+
 def test_impossible_rssr_is_a_model_error_naming_the_loop():
     """Bad input: a coupler too short to reach the rocker circle from any crank position
     (l = 0.1 m < distance ≥ 0.2 m) cannot be assembled; the error names the cut ball joint
@@ -196,4 +208,41 @@ def test_rod_between_ball_joints_only_spins():
     t = res.t
     assert np.abs(res["b.ball1.wx"] - 2.0).max() < 1e-9
     assert np.abs(np.abs(res["b.ball1.q1"]) - np.abs(np.sin(t))).max() < 1e-8
+    assert _max_residual(res) < 1e-9
+
+
+class _HingedFreeBody(Composite):
+    """A rod on a FreeJoint whose origin is pinned to the ground by a cut revolute (axis z):
+    5 closure equations solved for the three positions and two rotation directions of the
+    FreeJoint, leaving the rotation about z, i.e. a compound pendulum (``hinged=False``: the
+    same rod on a plain Revolute)."""
+
+    def __init__(self, hinged: bool = True):
+        super().__init__()
+        self.rod = rod(1.0, 0.6)
+        if hinged:
+            from jourdain.blocks import FreeJoint
+            self.joint, self.pin = FreeJoint(), Revolute(axis=(0, 0, 1))
+            self.connect(self.joint.frame_a, self.pin.frame_a)
+            self.connect(self.joint.frame_b, self.pin.frame_b)
+        else:
+            self.joint = Revolute(axis=(0, 0, 1))
+        self.connect(self.joint.frame_b, self.rod.frame_a)
+        self.expose(self.joint.frame_a, "frame_a")
+
+
+def test_free_joint_pinned_by_a_cut_revolute_is_a_compound_pendulum():
+    """Reference: the same mechanism on a Revolute. Released horizontally from rest (it swings
+    through −π/2 to −π), the FreeJoint's rotation angle 2·atan2(q3, q0) follows the revolute's
+    φ (to 1e-7 rad over 2 s), its position stays at the pin, and the only speed left is wz."""
+    hinged = jd.compile(jd.Model.on_world(World(), h=_HingedFreeBody()))
+    assert hinged.z_names == ["h.joint.wz"]
+    assert sorted(hinged.dependent_speeds) == ["h.joint.vx", "h.joint.vy", "h.joint.vz",
+                                               "h.joint.wx", "h.joint.wy"]
+    opts = {"rtol": 1e-11, "atol": 1e-11, "n_out": 41}
+    res = hinged.simulate(2.0, **opts)
+    ref = jd.compile(jd.Model.on_world(World(), h=_HingedFreeBody(False))).simulate(2.0, **opts)
+    angle = 2 * np.arctan2(res["h.joint.q3"], res["h.joint.q0"])
+    assert max(_angle_gap(a, b) for a, b in zip(angle, ref["h.joint.phi"])) < 1e-7
+    assert max(np.abs(res[f"h.joint.{c}"]).max() for c in "xyz") < 1e-9
     assert _max_residual(res) < 1e-9
