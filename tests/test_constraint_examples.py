@@ -31,6 +31,16 @@ def test_four_bar_example(tmp_path, monkeypatch, capsys):
         assert _number(method + r"\s+: crank angle vs partitioning over 5 s (\S+) rad", out) < 1e-5
 
 
+def test_rssr_example(tmp_path, monkeypatch, capsys):
+    """Reference: constraint residual, conservation law and the closed-form spatial
+    Freudenstein equation printed by the example."""
+    out = _run("rssr.py", tmp_path, monkeypatch, capsys)
+    assert "rotation directions m.ball_b.wz, m.ball_b.wy" in out
+    assert _number(r"max closure residual over 10 s: (\S+)", out) < 1e-9
+    assert _number(r"energy drift over 10 s: (\S+) J", out) < 1e-7
+    assert _number(r"spatial Freudenstein equation: (\S+) rad", out) < 1e-9
+
+
 def test_rolling_disk_example(tmp_path, monkeypatch, capsys):
     out = _run("rolling_disk.py", tmp_path, monkeypatch, capsys)
     assert _number(r"max contact residual (\S+)", out) < 1e-9
