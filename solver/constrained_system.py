@@ -81,7 +81,7 @@ class ConstrainedSystem(System):
         except ModelError:
             if not given_dep:
                 raise
-        current = self._assemble_from_reference(y, p, held - set(given_dep))
+        current = self._assemble_overdetermined(y, p, held, given_dep)
         unmet = [i for i in given_dep if abs(current[i] - y[i]) > 1e-6 * max(1.0, abs(y[i]))]
         if unmet:
             held = [n for n in y0 if self.y_names.index(n) not in given_dep]
@@ -94,6 +94,23 @@ class ConstrainedSystem(System):
                 "values, or only independent coordinates such as " +
                 ", ".join(self._independent_coordinates()))
         return current
+
+    def _assemble_overdetermined(self, y: np.ndarray, p: np.ndarray, held: set,
+                                 given_dep: list[int]) -> np.ndarray:
+        """Given dependent coordinates freed: Newton first from the given values themselves
+        (a complete y from an earlier result, whose ball-joint quaternions also carry
+        independent directions such as a coupler's spin that no continuation from the
+        reference can know), else by continuation from the reference."""
+        released = held - set(given_dep)
+        free = self._mover.free_directions(released)
+        try:
+            near = assemble(self._mover, y, p, free, self.y_names, self.constraint_owners)
+        except ModelError:
+            near = None
+        if near is not None and all(abs(near[i] - y[i]) <= 1e-6 * max(1.0, abs(y[i]))
+                                    for i in given_dep):
+            return near
+        return self._assemble_from_reference(y, p, released)
 
     def _independent_coordinates(self) -> list[str]:
         dep = set(self.partition.dependent_coordinates)

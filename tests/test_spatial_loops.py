@@ -246,3 +246,18 @@ def test_free_joint_pinned_by_a_cut_revolute_is_a_compound_pendulum():
     assert max(_angle_gap(a, b) for a, b in zip(angle, ref["h.joint.phi"])) < 1e-7
     assert max(np.abs(res[f"h.joint.{c}"]).max() for c in "xyz") < 1e-9
     assert _max_residual(res) < 1e-9
+
+
+def test_complete_y_from_a_result_is_accepted(rssr):
+    """A complete y from an earlier run (the ball joint's quaternion carries the coupler's
+    spin, an independent direction no continuation from the reference can know) assembles to
+    itself; a quaternion the loop cannot meet is a ModelError naming its entries."""
+    res = rssr.simulate(1.0, y0={"m.crank.phi": 0.5},
+                        z0={"m.crank.w": 8.0, "m.ball_b.wx": 1.0}, rtol=1e-10, atol=1e-10)
+    y_end = {n: res[n][-1] for n in rssr.y_names}
+    y = rssr.assemble(y_end)
+    assert np.abs(y - np.array(list(y_end.values()))).max() < 1e-12
+    identity = {"m.ball_b.q0": 1.0, "m.ball_b.q1": 0.0, "m.ball_b.q2": 0.0, "m.ball_b.q3": 0.0}
+    with pytest.raises(jd.ModelError, match=r"y0: m\.ball_b\.q0 = 1, .* cannot be met under "
+                                            r"the constraints of m\.ball_c"):
+        rssr.assemble(identity)
