@@ -137,7 +137,8 @@ class _BallFourBar(Composite):
 def test_planar_four_bar_with_a_ball_joint_in_the_tree_moves_like_four_bar():
     """Reference: the same mechanism. The ball joint's out-of-plane rotations are held by the
     cut revolute's axis equations (5 equations of rank 4 on 5 speeds: 1 DOF), so crank and
-    rocker follow FourBar's motion (to 1e-7 rad over 3 s, measured ~1e-10)."""
+    rocker follow FourBar's motion (to 1e-6 rad over 3 s; measured 4e-8 at rtol 1e-11, the
+    two integrate different state vectors)."""
     start = {"y0": {"fb.crank.phi": 0.5}, "z0": {"fb.crank.w": 2.0}, "rtol": 1e-11,
              "atol": 1e-11, "n_out": 61}
     ball = jd.compile(jd.Model.on_world(World(), fb=_BallFourBar()))
@@ -145,7 +146,7 @@ def test_planar_four_bar_with_a_ball_joint_in_the_tree_moves_like_four_bar():
     runs = [jd.compile(jd.Model.on_world(World(), fb=FourBar())).simulate(3.0, **start),
             ball.simulate(3.0, **start)]
     for name in ("fb.crank.phi", "fb.rocker.phi"):
-        assert np.abs(runs[0][name] - runs[1][name]).max() < 1e-7, name
+        assert np.abs(runs[0][name] - runs[1][name]).max() < 1e-6, name
     assert _max_residual(runs[1]) < 1e-9
 
 
@@ -234,7 +235,8 @@ class _HingedFreeBody(Composite):
 def test_free_joint_pinned_by_a_cut_revolute_is_a_compound_pendulum():
     """Reference: the same mechanism on a Revolute. Released horizontally from rest (it swings
     through −π/2 to −π), the FreeJoint's rotation angle 2·atan2(q3, q0) follows the revolute's
-    φ (to 1e-7 rad over 2 s), its position stays at the pin, and the only speed left is wz."""
+    φ (to 1e-7 rad over 2 s, measured 1.2e-8), its position stays at the pin, and the only
+    speed left is wz."""
     hinged = jd.compile(jd.Model.on_world(World(), h=_HingedFreeBody()))
     assert hinged.z_names == ["h.joint.wz"]
     assert sorted(hinged.dependent_speeds) == ["h.joint.vx", "h.joint.vy", "h.joint.vz",
