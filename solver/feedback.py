@@ -125,15 +125,28 @@ def _feedback(lin: LinearSystem, K: np.ndarray, hidden: np.ndarray) -> Feedback:
                     lin.dx_op.copy(), lin.u_op.copy(), closed[np.argsort(-closed.real)], hidden)
 
 
-def lqr(lin: LinearSystem, Q, R) -> Feedback:
+def _check_stationary(lin: LinearSystem, design: str, allow: bool) -> None:
+    """A constant gain designed about a point the motion leaves has no stability meaning."""
+    if allow or lin.kind in ("equilibrium", "steady motion"):
+        return
+    raise ModelError(f"{design}: the linearization is about a point that is '{lin.kind}' "
+                     "(the state does not stay there), so a constant-gain design has no "
+                     "stability guarantee; linearize about an equilibrium or a steady motion "
+                     "(e.g. with the input u0 that holds it), or pass "
+                     "allow_nonstationary=True to design anyway")
+
+
+def lqr(lin: LinearSystem, Q, R, allow_nonstationary: bool = False) -> Feedback:
     """Linear-quadratic regulator: K minimizing ∫ δxᵀQδx + δuᵀRδu dt (python-control
     ``control.lqr``) on the controllable subspace (module docstring).
 
     Q, R : matrices, diagonals, scalars (times the identity), or {state name: weight} /
     {input name: weight} dicts; Q symmetric positive semi-definite, R positive definite.
+    allow_nonstationary : design even about a point that is no equilibrium or steady motion.
     """
     import control
 
+    _check_stationary(lin, "lqr", allow_nonstationary)
     Qm = _weights(Q, lin.state_names, "Q")
     Rm = _weights(R, lin.input_names, "R")
     V, hidden = _split(lin)
@@ -142,11 +155,13 @@ def lqr(lin: LinearSystem, Q, R) -> Feedback:
     return _feedback(lin, np.asarray(Kc) @ V.T, hidden)
 
 
-def place(lin: LinearSystem, poles) -> Feedback:
+def place(lin: LinearSystem, poles, allow_nonstationary: bool = False) -> Feedback:
     """Pole placement (python-control ``control.place``) of the controllable modes; give as
-    many poles [1/s] as the controllable subspace has dimensions."""
+    many poles [1/s] as the controllable subspace has dimensions (``allow_nonstationary`` as
+    in :func:`lqr`)."""
     import control
 
+    _check_stationary(lin, "place", allow_nonstationary)
     V, hidden = _split(lin)
     poles = np.asarray(poles, dtype=complex).ravel()
     if poles.size != V.shape[1]:

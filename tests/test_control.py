@@ -208,3 +208,19 @@ def test_design_mistakes_are_model_errors_naming_the_fix():
     full = jd.linearize(jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge())))
     with pytest.raises(jd.ModelError, match="2 entries given for the 4 states"):
         full.to_state(np.zeros(2))
+
+
+def test_design_about_a_non_stationary_point_is_refused_unless_allowed():
+    """A cart-pole held at 0.5 rad with no force falls (ẋ ≠ 0): a constant LQR gain designed
+    there means nothing, so lqr/place say so; allow_nonstationary=True designs anyway."""
+    from jourdain.library import CartPole
+
+    cart = jd.compile(jd.Model.on_world(World(), cp=CartPole()))
+    lin = jd.linearize(cart, y0={"cp.hinge.phi": 0.5})
+    assert lin.kind == "not stationary"
+    with pytest.raises(jd.ModelError, match="lqr: the linearization is about a point that is "
+                                            "'not stationary'"):
+        jd.lqr(lin, Q=1.0, R=1.0)
+    with pytest.raises(jd.ModelError, match="place: .*allow_nonstationary=True"):
+        jd.place(lin, [-1, -2, -3, -4])
+    assert jd.lqr(lin, Q=1.0, R=1.0, allow_nonstationary=True).K.shape == (1, 4)
