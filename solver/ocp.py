@@ -48,16 +48,31 @@ class Variables:
             self._values.update(zip(system.u_names, ca.vertsplit(u)))
             out = system.h(t, x, u, p)
             self._values.update(zip(system.output_names, ca.vertsplit(out)))
+        else:  # at t_f the input is not defined: offer the outputs that do not depend on it
+            self._values.update(_input_free_outputs(system, t, x, p))
         self._known = list(system.x_names) + list(system.u_names) + list(system.p_names) + \
             list(system.output_names)
 
     def __getitem__(self, name: str):
         if name not in self._values:
             if name in self._known:
-                raise ModelError(f"{self._where}: '{name}' (an input or output) is not defined "
-                                 "here; terminal costs see states, parameters, t and T only")
+                raise ModelError(f"{self._where}: '{name}' (an input, or an output that depends "
+                                 "on the inputs) is not defined here; terminal costs see states, "
+                                 "parameters, outputs free of inputs, t and T")
             raise ModelError(_unknown(self._where, name, self._known))
         return self._values[name]
+
+
+def _input_free_outputs(system: System, t, x, p) -> dict:
+    """{output name: expression} for the outputs whose value does not depend on u (sensors),
+    evaluated with u = 0 (which they ignore)."""
+    if not system.output_names:
+        return {}
+    n_u = len(system.u_names)
+    uses_u = set(system.h.sparsity_jac(2, 0).get_triplet()[0]) if n_u else set()
+    out = ca.vertsplit(system.h(t, x, ca.DM.zeros(n_u), p))
+    return {name: expr for i, (name, expr) in enumerate(zip(system.output_names, out))
+            if i not in uses_u}
 
 
 @dataclass
@@ -172,8 +187,8 @@ class TrajectoryProblem:
         self.integral_costs.append(_callable(fn, "integral_cost"))
 
     def terminal_cost(self, fn) -> None:
-        """Add fn(v) at t_f (states, parameters, v.t and v.T) to the objective, e.g.
-        ``lambda v: v.T`` for minimum time."""
+        """Add fn(v) at t_f (states, parameters, outputs that do not depend on the inputs,
+        v.t and v.T) to the objective, e.g. ``lambda v: v.T`` for minimum time."""
         self.terminal_costs.append(_callable(fn, "terminal_cost"))
 
     def solve(self, transcription=None, guess=None, **options):

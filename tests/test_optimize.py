@@ -376,3 +376,35 @@ def test_closed_loop_starts_assembled_and_conserves_energy():
     assert np.ptp(sol["energy.total"]) < 1e-5
     check = sol.check()
     assert check.max_local < 5e-5 and check.max_open_loop < 5e-5
+
+
+def test_terminal_cost_on_a_sensor_output_equals_the_state_form():
+    """Reference: the same terminal penalty stated twice. A PositionSensor on the slider axis
+    outputs s, so 100·(s_sensor(T) − 1)² must give the optimum of 100·(x(T) − 1)²; an output
+    that depends on the input (a Gain of the force) is refused by name at t_f."""
+    from jourdain.blocks import PositionSensor, World
+
+    from ocp_problems import Slider
+
+    class SensedSlider(Slider):
+        def __init__(self):
+            super().__init__()
+            self.sensor = PositionSensor()
+            self.connect(self.sensor.flange, self.joint.axis)
+
+    system = jd.compile(jd.Model.on_world(World(), cart=SensedSlider()))
+
+    def solve(terminal):
+        ocp = jd.TrajectoryProblem(system, 1.0, intervals=20)
+        ocp.initial({"cart.joint.s": 0.0, "cart.joint.v": 0.0})
+        ocp.integral_cost(lambda v: v["cart.motor.f"] ** 2)
+        ocp.terminal_cost(terminal)
+        return ocp.solve(jd.Collocation(3))
+
+    by_state = solve(lambda v: 100 * (v["cart.joint.s"] - 1) ** 2)
+    by_output = solve(lambda v: 100 * (v["cart.sensor.s"] - 1) ** 2)
+    assert by_output.cost == pytest.approx(by_state.cost, rel=1e-9)
+    assert 0.5 < by_state["cart.joint.s"][-1] < 1.0
+    with pytest.raises(jd.ModelError, match="'cart.motor.f' \\(an input, or an output that "
+                                            "depends on the inputs\\) is not defined here"):
+        solve(lambda v: v["cart.motor.f"] ** 2)
