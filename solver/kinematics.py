@@ -102,36 +102,42 @@ def build_kinematics(flat: FlatModel, topo: Topology, inst: dict) -> Kinematics:
     y_of, w_of = _slices([c.joint for c in coords]), _slices([r.joint for r in rates])
     zero = ca.SX.zeros(3)
     frames = {topo.root: FrameState(ca.SX.eye(3), zero, zero, zero, zero, zero)}
-    ydot_parts, axial = {}, {}
+    ydot_parts, axial, flanges = {}, {}, {}
     for edge in topo.edges:
         joint = inst[edge.joint]
         q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
         qw = w[w_of[edge.joint]] if edge.joint in w_of else ca.SX(0, 1)
         qd = ca.SX(joint.coordinate_rates(q, qw)) if q.numel() else ca.SX(0, 1)
         ydot_parts[edge.joint] = qd
-        frames[edge.child] = _child_frame(frames[edge.parent], joint, q, qw, qd, edge.forward)
+        rel = _Relative(joint, q, qw, qd)
+        frames[edge.child] = _child_frame(frames[edge.parent], rel, edge.forward)
         if edge.forward and q.numel():
-            axial.update(_axial_frame(frames[edge.parent], joint, q, qw, edge.child))
+            axial.update(_axial_frame(frames[edge.parent], joint, rel, qw, edge.child))
+        _add_flanges(flat, joint, q, qd, flanges)
     ydot = ca.vertcat(*[ydot_parts[j] for j in dict.fromkeys(c.joint for c in coords)]) \
         if coords else ca.SX(0, 1)
-    flanges: dict[int, FlangeState] = {}
-    for edge in topo.edges:
-        q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
-        _add_flanges(flat, inst[edge.joint], q, y, ydot, flanges)
     return Kinematics(y, w, ydot, coords, rates, frames, flanges, axial)
 
 
-def _axial_frame(parent: FrameState, joint, q, qw, child: int) -> dict:
+class _Relative:
+    """A joint's relative pose (R, p), angular velocity ω_rel (frame_b axes) and ṗ, computed
+    once per joint and shared by the frame composition and the axial-frame test."""
+
+    def __init__(self, joint, q, qw, qd):
+        self.R, p = joint.relative_pose(q)
+        self.p = ca.SX(p)
+        self.w = ca.SX(joint.relative_angular_velocity(q, qw))
+        self.pd = ca.jtimes(self.p, q, qd) if q.numel() else ca.SX.zeros(3)
+
+
+def _axial_frame(parent: FrameState, joint, rel: _Relative, qw, child: int) -> dict:
     """{child: AxialFrame} for a joint that purely rotates about a constant axis (p_rel = 0,
     ω_rel = a·w), else {}."""
     axis = getattr(joint, "axis_direction", None)
     if axis is None or qw.numel() != 1:
         return {}
-    R_rel, p_rel = joint.relative_pose(q)
     a = ca.DM(axis)
-    w_rel = ca.SX(joint.relative_angular_velocity(q, qw))
-    if not ca.SX(p_rel).is_zero() or not ca.is_equal(ca.simplify(w_rel - a * qw[0]),
-                                                      ca.SX.zeros(3)):
+    if not rel.p.is_zero() or not ca.is_equal(ca.simplify(rel.w - a * qw[0]), ca.SX.zeros(3)):
         return {}
     return {child: AxialFrame(a, parent.R, parent.v_local, parent.w_local + a * qw[0],
                               parent.w_local)}
@@ -145,27 +151,27 @@ def _slices(owners: list) -> dict:
     return slices
 
 
-def _child_frame(parent: FrameState, joint, q, qw, qd, forward: bool) -> FrameState:
+def _child_frame(parent: FrameState, rel: _Relative, forward: bool) -> FrameState:
     """Compose the parent's frame with the joint. Velocities are propagated in local axes
     (ω_b = R_relᵀ·ω_a + ω_rel, v_b = R_relᵀ·(v_a + ω_a × p + ṗ)), as Pinocchio does: the
     body-axes quantities the dynamics needs stay free of R·Rᵀ products."""
-    R_rel, p_rel = joint.relative_pose(q)
-    w_rel = ca.SX(joint.relative_angular_velocity(q, qw))
-    pd_rel = ca.jtimes(ca.SX(p_rel), q, qd) if q.numel() else ca.SX.zeros(3)
+    R_rel, p_rel = rel.R, rel.p
     if forward:
         R = ca.mtimes(parent.R, R_rel)
         r = parent.r + ca.mtimes(parent.R, p_rel)
-        w_local = ca.mtimes(R_rel.T, parent.w_local) + w_rel
-        v_local = ca.mtimes(R_rel.T, parent.v_local + ca.cross(parent.w_local, p_rel) + pd_rel)
+        w_local = ca.mtimes(R_rel.T, parent.w_local) + rel.w
+        v_local = ca.mtimes(R_rel.T, parent.v_local + ca.cross(parent.w_local, p_rel) + rel.pd)
     else:  # parent is frame_b: invert the relative pose
         R = ca.mtimes(parent.R, R_rel.T)
         r = parent.r - ca.mtimes(R, p_rel)
-        w_local = ca.mtimes(R_rel, parent.w_local - w_rel)
-        v_local = ca.mtimes(R_rel, parent.v_local) - ca.cross(w_local, p_rel) - pd_rel
+        w_local = ca.mtimes(R_rel, parent.w_local - rel.w)
+        v_local = ca.mtimes(R_rel, parent.v_local) - ca.cross(w_local, p_rel) - rel.pd
     return FrameState(R, r, ca.mtimes(R, v_local), ca.mtimes(R, w_local), v_local, w_local)
 
 
-def _add_flanges(flat: FlatModel, joint, q, y, ydot, flanges: dict) -> None:
+def _add_flanges(flat: FlatModel, joint, q, qd, flanges: dict) -> None:
+    """Positions of the joint's flanges and their rates ṡ = ∂s/∂q·q̇ (s depends on this
+    joint's own coordinates only)."""
     for port, s in joint.flange_positions(q).items():
         net = flat.net_of[port]
         if net in flanges:
@@ -173,7 +179,7 @@ def _add_flanges(flat: FlatModel, joint, q, y, ydot, flanges: dict) -> None:
                              f"({flat.describe_net(port)}); rigidly coupling two joint axes is a "
                              "constraint: connect force elements between them instead")
         s = ca.SX(s)
-        flanges[net] = FlangeState(s, ca.jtimes(s, y, ydot) if y.numel() else ca.SX(0))
+        flanges[net] = FlangeState(s, ca.jtimes(s, q, qd) if q.numel() else ca.SX(0))
 
 
 def flange_state(kin: Kinematics, net: int) -> FlangeState:
