@@ -7,7 +7,7 @@ import pytest
 
 import jourdain as jd
 from ocp_problems import (CARTPOLE, F, V, X, cartpole_swingup, double_integrator,
-                          minimum_energy, zero_order_hold_optimum)
+                          minimum_energy, minimum_time, zero_order_hold_optimum)
 
 PIECEWISE_CONSTANT = [
     jd.Collocation(3, jd.Scheme.RADAU),
@@ -66,12 +66,7 @@ def test_transcriptions_agree_on_the_double_integrator(di):
 def test_free_final_time_minimum_time(di):
     """Reference: minimum-time rest-to-rest double integrator with |f| ≤ 1 is bang-bang with
     the switch at T/2 and T* = 2·√d (d = 1 m, m = 1 kg)."""
-    ocp = jd.TrajectoryProblem(di, jd.FreeTime(guess=3.0, lower=0.5, upper=5.0), intervals=20)
-    ocp.initial({X: 0.0, V: 0.0})
-    ocp.final({X: 1.0, V: 0.0})
-    ocp.bound(F, -1.0, 1.0)
-    ocp.terminal_cost(lambda v: v.T)
-    sol = ocp.solve(jd.Collocation(3))
+    sol = minimum_time(di, N=20).solve(jd.Collocation(3))
     assert sol.T == pytest.approx(2.0, rel=1e-6)
     np.testing.assert_allclose(sol.U[0, :, 0], np.r_[np.ones(10), -np.ones(10)], atol=1e-5)
 
