@@ -64,10 +64,12 @@ def zero_order_hold_optimum(T: float, N: int, distance: float = 1.0) -> float:
 CARTPOLE = ("cartpole.slider.s", "cartpole.hinge.phi", "cartpole.slider.v", "cartpole.hinge.w")
 
 
-def cartpole_swingup(N: int = 40, T: float = 2.0, f_max: float = 20.0, track: float = 1.0):
+def cartpole_swingup(N: int = 40, T: float = 2.0, f_max: float = 20.0, track: float = 1.0,
+                     system: jd.System | None = None):
     """Cart-pole from hanging (φ = π) to upright (φ = 0) at rest in T [s], min ∫ f² dt with
-    |f| ≤ f_max [N] and |s| ≤ track [m]."""
-    system = jd.compile(jd.Model.on_world(World(), cartpole=CartPole()))
+    |f| ≤ f_max [N] and |s| ≤ track [m]; ``system``: a compiled CartPole variant named
+    ``cartpole`` (default: the library's CartPole)."""
+    system = system or jd.compile(jd.Model.on_world(World(), cartpole=CartPole()))
     ocp = jd.TrajectoryProblem(system, T, intervals=N)
     ocp.initial(dict(zip(CARTPOLE, (0.0, np.pi, 0.0, 0.0))))
     ocp.final(dict(zip(CARTPOLE, (0.0, 0.0, 0.0, 0.0))))
