@@ -31,22 +31,7 @@ import jourdain as jd  # noqa: E402
 from jourdain.blocks import World  # noqa: E402
 from jourdain.library import NLinkPendulum  # noqa: E402
 
-
-def call_time_us(fn, args: list[np.ndarray], repeat: int = 2000) -> float:
-    """Median time of one call through a CasADi buffer (no Python-side conversions)."""
-    buf, trigger = fn.buffer()
-    arrays = [np.ascontiguousarray(a, dtype=float) for a in args]
-    for i, arr in enumerate(arrays):
-        buf.set_arg(i, memoryview(arr))
-    out = np.zeros(fn.numel_out(0))
-    buf.set_res(0, memoryview(out))
-    samples = []
-    for _ in range(7):
-        start = time.perf_counter()
-        for _ in range(repeat):
-            trigger()
-        samples.append((time.perf_counter() - start) / repeat * 1e6)
-    return float(np.median(samples))
+from benchmarks.scale import buffered, median_us  # noqa: E402
 
 
 def jourdain_case(n: int) -> dict:
@@ -55,7 +40,7 @@ def jourdain_case(n: int) -> dict:
     t_compile = time.perf_counter() - start
     probe = np.concatenate([np.full(n, 0.3), np.full(n, 0.5)])
     xdot = np.array(system.f(0.0, probe, [], [])).ravel()
-    t_rhs = call_time_us(system.f, [np.zeros(1), probe, np.zeros(0), np.zeros(0)])
+    t_rhs = median_us(buffered(system.f, [np.zeros(1), probe, np.zeros(0), np.zeros(0)]))
     y0 = {f"chain.joint{i}.phi": 0.3 for i in range(1, n + 1)}
     start = time.perf_counter()
     res = system.simulate(10.0, y0=y0, rtol=1e-8, atol=1e-8, n_out=11, method=jd.Method.ADAMS)

@@ -132,9 +132,7 @@ class TrajectoryProblem:
     def bound(self, name: str, lower: float = -np.inf, upper: float = np.inf) -> None:
         """lower ≤ name ≤ upper along the whole trajectory, for a state or an input by name
         (bounds of free parameters are given to :meth:`free_parameter`)."""
-        lower, upper = _bound(lower, name, -np.inf), _bound(upper, name, np.inf)
-        if not lower <= upper:
-            raise ModelError(f"bound '{name}': lower ({lower}) must not exceed upper ({upper})")
+        lower, upper = _limits(lower, upper, name, f"bound '{name}'")
         for names, limits in ((self.system.x_names, self.x_limits),
                               (self.system.u_names, self.u_limits)):
             if name in names:
@@ -162,10 +160,7 @@ class TrajectoryProblem:
             raise ModelError(_unknown("free_parameter", name, self.system.p_names) +
                              " (compile with jd.compile(..., parameters=[...]) to make a "
                              "parameter symbolic)")
-        lower, upper = _bound(lower, name, -np.inf), _bound(upper, name, np.inf)
-        if not lower <= upper:
-            raise ModelError(f"free_parameter '{name}': lower ({lower}) must not exceed upper "
-                             f"({upper})")
+        lower, upper = _limits(lower, upper, name, f"free_parameter '{name}'")
         value = self.p_values[self.system.p_names.index(name)] if guess is None else \
             _number(guess, f"free_parameter '{name}' guess")
         if not lower <= value <= upper:
@@ -176,10 +171,7 @@ class TrajectoryProblem:
                         name: str = "path") -> None:
         """lower ≤ fn(v) ≤ upper at every node (and collocation point); fn returns a scalar or
         a column of expressions of the :class:`Variables` view v."""
-        lower, upper = _bound(lower, name, -np.inf), _bound(upper, name, np.inf)
-        if not lower <= upper:
-            raise ModelError(f"path_constraint '{name}': lower ({lower}) must not exceed upper "
-                             f"({upper})")
+        lower, upper = _limits(lower, upper, name, f"path_constraint '{name}'")
         self.paths.append(_Path(_callable(fn, f"path_constraint '{name}'"), lower, upper, name))
 
     def integral_cost(self, fn) -> None:
@@ -286,6 +278,15 @@ def _bound(value, name: str, default: float) -> float:
     return number
 
 
+def _limits(lower, upper, name: str, where: str) -> tuple[float, float]:
+    """(lower, upper) as bounds (see :func:`_bound`), or a ModelError from ``where`` if
+    lower > upper."""
+    lower, upper = _bound(lower, name, -np.inf), _bound(upper, name, np.inf)
+    if not lower <= upper:
+        raise ModelError(f"{where}: lower ({lower}) must not exceed upper ({upper})")
+    return lower, upper
+
+
 def _callable(fn, where: str):
     if not callable(fn):
         raise ModelError(f"{where}: expected a function of the view v (e.g. "
@@ -310,7 +311,6 @@ def _closure(system: System, x, p):
     if method is None:
         return None, []
     from .constrained import ConstraintMethod
-    _refuse_dae(system)
     ny = len(system.y_names)
     y = x[:ny]
     rows = list(system.partition.holonomic_rows)

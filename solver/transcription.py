@@ -175,6 +175,36 @@ def _lagrange_polynomial(points: np.ndarray, r: int) -> np.poly1d:
     return basis
 
 
+def _march(prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess, u_tau: np.ndarray,
+           node_paths: bool, continuity: str, interval) -> Plan:
+    """The part both transcriptions share: free parameters and horizon, for each interval k
+    the node state x_k, the inputs (len(u_tau) values), the path constraints at the node (if
+    ``node_paths``), what ``interval(k, t_k, x_k, u_k, p, T, h) -> (x_end, cost terms)`` adds,
+    and continuity x_{k+1} = x_end; then the last node and the terminal cost."""
+    N, t0, Tg = prob.intervals, prob.t0, guess.T
+    p, T = _globals(prob, nlp, guess)
+    h = T / N
+    xs, us, cost = [], [], 0
+    x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
+    _consistent_start(fns, nlp, x_k, p)
+    for k in range(N):
+        xs.append(x_k)
+        u_k = _inputs(prob, nlp, k, len(u_tau), guess.u(t0 + (k + u_tau) * Tg / N))
+        us.append(u_k)
+        if node_paths:
+            _path(fns, nlp, f"node {k}", t0 + k * h, x_k, u_k, p, T)
+        x_end, costs = interval(k, t0 + k * h, x_k, u_k, p, T, h)
+        for term in costs:
+            cost += term
+        x_k = _node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0])
+        nlp.constraint("continuity", x_k - x_end, _dynamics_labels(prob, continuity, k))
+    xs.append(x_k)
+    if node_paths:
+        _path(fns, nlp, f"node {N}", t0 + T, x_k, us[-1], p, T)
+    cost += fns.E(t0 + T, x_k, p, T)
+    return Plan(ca.horzcat(*xs), ca.horzcat(*us), u_tau, T, p, cost)
+
+
 # ---- direct collocation --------------------------------------------------------------------
 @dataclass(frozen=True)
 class Collocation:
@@ -220,45 +250,31 @@ class Collocation:
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
         tau, C, D, B = self.coefficients()
-        d, N, f = self.degree, prob.intervals, prob.system.f
+        d, N, f, s = self.degree, prob.intervals, prob.system.f, prob.system
         collocated = self.inputs is Inputs.COLLOCATED
         u_tau = tau[1:] if collocated else np.zeros(1)
-        p, T = _globals(prob, nlp, guess)
-        h = T / N
-        t0, Tg = prob.t0, guess.T
-        xs, us, cost = [], [], 0
-        x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
-        _consistent_start(fns, nlp, x_k, p)
-        for k in range(N):
-            xs.append(x_k)
-            u_k = _inputs(prob, nlp, k, len(u_tau), guess.u(t0 + (k + u_tau) * Tg / N))
-            us.append(u_k)
+
+        def interval(k, t_k, x_k, u_k, p, T, h):
             if collocated:
                 _input_ends(prob, nlp, k, u_k, u_tau)
-            tc = t0 + (k + tau[1:]) * Tg / N
+            tc = prob.t0 + (k + tau[1:]) * guess.T / N
             xc = nlp.variable(f"xc_{k}", [f"collocation state {n}, interval {k}, point {j}"
-                                          for j in range(1, d + 1) for n in prob.system.x_names],
+                                          for j in range(1, d + 1) for n in s.x_names],
                               np.tile(prob.x_limits.lower, d), np.tile(prob.x_limits.upper, d),
                               guess.x(tc).T.ravel())
-            X = ca.horzcat(x_k, ca.reshape(xc, prob.system.nx, d))
-            if not collocated:
-                _path(fns, nlp, f"node {k}", t0 + k * h, x_k, u_k, p, T)
+            X = ca.horzcat(x_k, ca.reshape(xc, s.nx, d))
+            costs = []
             for j in range(1, d + 1):
-                t_j = t0 + (k + tau[j]) * h
+                t_j = prob.t0 + (k + tau[j]) * h
                 u_j = u_k[:, j - 1] if collocated else u_k
                 xp = ca.mtimes(X, C[:, j])
                 nlp.constraint("collocation", h * f(t_j, X[:, j], u_j, p) - xp,
                                _dynamics_labels(prob, f"collocation point {j}:", k))
                 _path(fns, nlp, f"interval {k}, point {j}", t_j, X[:, j], u_j, p, T)
-                cost += B[j] * h * fns.L(t_j, X[:, j], u_j, p, T)
-            x_end = ca.mtimes(X, D)
-            x_k = _node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0])
-            nlp.constraint("continuity", x_k - x_end, _dynamics_labels(prob, "continuity", k))
-        xs.append(x_k)
-        if not collocated:
-            _path(fns, nlp, f"node {N}", t0 + T, x_k, us[-1], p, T)
-        cost += fns.E(t0 + T, x_k, p, T)
-        return Plan(ca.horzcat(*xs), ca.horzcat(*us), u_tau, T, p, cost)
+                costs.append(B[j] * h * fns.L(t_j, X[:, j], u_j, p, T))
+            return ca.mtimes(X, D), costs
+
+        return _march(prob, fns, nlp, guess, u_tau, not collocated, "continuity", interval)
 
 
 # ---- multiple shooting ---------------------------------------------------------------------
@@ -313,25 +329,12 @@ class MultipleShooting:
         return ca.integrator("shoot", self.integrator.value, dae, 0.0, 1.0, opts)
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
-        N, t0, Tg = prob.intervals, prob.t0, guess.T
         F = self.shooting_function(prob, fns)
-        p, T = _globals(prob, nlp, guess)
-        h = T / N
-        xs, us, cost = [], [], 0
-        x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
-        _consistent_start(fns, nlp, x_k, p)
-        for k in range(N):
-            xs.append(x_k)
-            u_k = _inputs(prob, nlp, k, 1, guess.u(np.array([t0 + k * Tg / N])))
-            us.append(u_k)
-            _path(fns, nlp, f"node {k}", t0 + k * h, x_k, u_k, p, T)
-            step = F(x0=x_k, p=ca.vertcat(u_k, p, t0 + k * h, h, T))
-            cost += step["qf"]
-            x_k = _node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0])
-            nlp.constraint("continuity", x_k - step["xf"],
-                           _dynamics_labels(prob, "shooting continuity", k))
-        xs.append(x_k)
-        _path(fns, nlp, f"node {N}", t0 + T, x_k, us[-1], p, T)
-        cost += fns.E(t0 + T, x_k, p, T)
-        return Plan(ca.horzcat(*xs), ca.horzcat(*us), np.zeros(1), T, p, cost,
-                    exact_hessian=self.integrator is not Integrator.CVODES)
+
+        def interval(k, t_k, x_k, u_k, p, T, h):
+            step = F(x0=x_k, p=ca.vertcat(u_k, p, t_k, h, T))
+            return step["xf"], [step["qf"]]
+
+        plan = _march(prob, fns, nlp, guess, np.zeros(1), True, "shooting continuity", interval)
+        plan.exact_hessian = self.integrator is not Integrator.CVODES
+        return plan

@@ -39,6 +39,17 @@ def minimum_energy(system: jd.System, T: float = 1.0, N: int = 20, distance: flo
     return ocp
 
 
+def minimum_time(system: jd.System, N: int = 20, distance: float = 1.0, f_max: float = 1.0):
+    """min T, rest to rest over ``distance`` [m] with |f| ≤ f_max [N], T free in [0.5, 5] s
+    (guess 3 s); closed form for m = 1: bang-bang, T* = 2·√(d/f_max)."""
+    ocp = jd.TrajectoryProblem(system, jd.FreeTime(guess=3.0, lower=0.5, upper=5.0), intervals=N)
+    ocp.initial({X: 0.0, V: 0.0})
+    ocp.final({X: distance, V: 0.0})
+    ocp.bound(F, -f_max, f_max)
+    ocp.terminal_cost(lambda v: v.T)
+    return ocp
+
+
 def zero_order_hold_optimum(T: float, N: int, distance: float = 1.0) -> float:
     """Closed-form minimum of h·Σ f_k² for piecewise-constant f_k (m = 1) under
     v(T) = h·Σ f_k = 0 and x(T) = h²·Σ f_k·(N − k − ½) = d: the least-norm solution
@@ -53,10 +64,12 @@ def zero_order_hold_optimum(T: float, N: int, distance: float = 1.0) -> float:
 CARTPOLE = ("cartpole.slider.s", "cartpole.hinge.phi", "cartpole.slider.v", "cartpole.hinge.w")
 
 
-def cartpole_swingup(N: int = 40, T: float = 2.0, f_max: float = 20.0, track: float = 1.0):
+def cartpole_swingup(N: int = 40, T: float = 2.0, f_max: float = 20.0, track: float = 1.0,
+                     system: jd.System | None = None):
     """Cart-pole from hanging (φ = π) to upright (φ = 0) at rest in T [s], min ∫ f² dt with
-    |f| ≤ f_max [N] and |s| ≤ track [m]."""
-    system = jd.compile(jd.Model.on_world(World(), cartpole=CartPole()))
+    |f| ≤ f_max [N] and |s| ≤ track [m]; ``system``: a compiled CartPole variant named
+    ``cartpole`` (default: the library's CartPole)."""
+    system = system or jd.compile(jd.Model.on_world(World(), cartpole=CartPole()))
     ocp = jd.TrajectoryProblem(system, T, intervals=N)
     ocp.initial(dict(zip(CARTPOLE, (0.0, np.pi, 0.0, 0.0))))
     ocp.final(dict(zip(CARTPOLE, (0.0, 0.0, 0.0, 0.0))))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from ocp_problems import F, V, X, double_integrator, minimum_energy
+from ocp_problems import F, V, X, double_integrator, minimum_energy, minimum_time
 
 
 @pytest.fixture(scope="module")
@@ -160,12 +160,7 @@ def test_free_final_time_by_every_kind_of_transcription(di, transcription):
     """Reference: closed form, minimum-time rest-to-rest double integrator with |f| ≤ 1 N,
     T* = 2·√d = 2 s (d = 1 m, m = 1 kg), the same statement as in test_optimize; CVODES to its
     tolerance (measured 1.7e-7)."""
-    ocp = jd.TrajectoryProblem(di, jd.FreeTime(guess=3.0, lower=0.5, upper=5.0), intervals=20)
-    ocp.initial({X: 0.0, V: 0.0})
-    ocp.final({X: 1.0, V: 0.0})
-    ocp.bound(F, -1.0, 1.0)
-    ocp.terminal_cost(lambda v: v.T)
-    sol = ocp.solve(transcription)
+    sol = minimum_time(di, N=20).solve(transcription)
     adaptive = getattr(transcription, "integrator", None) is jd.Integrator.CVODES
     assert sol.T == pytest.approx(2.0, rel=1e-6 if adaptive else 1e-7)
     assert sol.check().max_open_loop < 1e-6
@@ -215,12 +210,7 @@ def test_collocated_inputs_respect_their_bounds_between_the_points(di, transcrip
     only the collocation points let the input polynomial reach 1.73 N at the nodes and T fall
     to 1.99965 s, below the true minimum. The applied input must stay within its bounds and T
     must not beat T*."""
-    ocp = jd.TrajectoryProblem(di, jd.FreeTime(guess=3.0, lower=0.5, upper=5.0), intervals=21)
-    ocp.initial({X: 0.0, V: 0.0})
-    ocp.final({X: 1.0, V: 0.0})
-    ocp.bound(F, -1.0, 1.0)
-    ocp.terminal_cost(lambda v: v.T)
-    sol = ocp.solve(transcription)
+    sol = minimum_time(di, N=21).solve(transcription)
     applied = sol.inputs_at(np.linspace(0.0, sol.T, 4001))[0]
     assert np.abs(applied).max() <= 1.0 + 1e-6
     assert 2.0 - 1e-8 <= sol.T < 2.002
