@@ -56,14 +56,15 @@ def build_links(mech: Mechanics) -> list[Link]:
     for edge in mech.topo.edges:
         joint = inst[edge.joint]
         idx = w_rows.get(edge.joint, [])
-        q, qw = _select(kin.y, y_rows.get(edge.joint, [])), _select(kin.w, idx)
+        y_idx = y_rows.get(edge.joint, [])
+        q, qw = _select(kin.y, y_idx), _select(kin.w, idx)
         R_pc, p_pc, w_c = _child_pose(joint, q, qw, edge.forward)
         parent, R_lp, p_lp = placement[edge.parent]
         R, p = ca.mtimes(R_lp, R_pc), p_lp + ca.mtimes(R_lp, p_pc)
         if not idx:
             placement[edge.child] = (parent, R, p)
             continue
-        qd = ca.SX(joint.coordinate_rates(q, qw))
+        qd = _select(kin.ydot, y_idx)  # q̇ = N(q)·w, as kinematics composed it
         twist = ca.vertcat(w_c, ca.mtimes(R_pc.T, ca.jtimes(p_pc, q, qd)))
         S = ca.jacobian(twist, qw)
         c_J = sp6.split(ca.jtimes(twist, q, qd))
