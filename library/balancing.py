@@ -11,17 +11,16 @@ import numpy as np
 
 from jourdain.blocks import (AngleSensor, AttitudeError, Composite, Demux, FrameSensor, Mux,
                              Saturation, StateFeedback)
+from jourdain.blocks.geometry import axis_rotation, unit_axis
 
 from .cube import CubeOnEdge
 from .cube_corner import UPRIGHT_ANGLE, UPRIGHT_AXIS, CubeOnCorner
 
 
-def _rotation(axis, angle: float) -> np.ndarray:
-    """Rodrigues' formula, R = cos·I + sin·[a]× + (1 − cos)·a·aᵀ."""
-    a = np.asarray(axis, dtype=float) / np.linalg.norm(axis)
-    skew = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
-    return np.cos(angle) * np.eye(3) + np.sin(angle) * skew + \
-        (1 - np.cos(angle)) * np.outer(a, a)
+def _upright_rotation() -> np.ndarray:
+    """The housing's upright orientation (the cube's fixed ``upright`` rotation), numeric."""
+    axis = unit_axis(UPRIGHT_AXIS, "BalancedCubeOnCorner")
+    return np.array(axis_rotation(axis, UPRIGHT_ANGLE), dtype=float)
 
 
 class BalancedCubeOnEdge(Composite):
@@ -61,7 +60,7 @@ class BalancedCubeOnCorner(Composite):
         super().__init__()
         self.cube = CubeOnCorner(**cube_options)
         self.imu = FrameSensor()
-        self.attitude = AttitudeError(_rotation(UPRIGHT_AXIS, UPRIGHT_ANGLE))
+        self.attitude = AttitudeError(_upright_rotation())
         self.state = Mux(3, 3, 1, 1, 1)
         self.controller = StateFeedback(K)
         self.limit = Saturation(tau_max, size=3)

@@ -33,9 +33,9 @@ class RandomTree(Composite):
                 axis=_unit(rng)))
             slide = rng.uniform() < prismatic
             joint = self.add(f"joint{i}", (Prismatic if slide else Revolute)(axis=_unit(rng)))
-            spring = TranslationalSpring if slide else RotationalSpring
-            self.add(f"spring{i}", spring(c=rng.uniform(0, 2)))
-            self.add(f"damper{i}", ViscousFriction(d=rng.uniform(0, 0.2)))
+            spring_type = TranslationalSpring if slide else RotationalSpring
+            spring = self.add(f"spring{i}", spring_type(c=rng.uniform(0, 2)))
+            damper = self.add(f"damper{i}", ViscousFriction(d=rng.uniform(0, 0.2)))
             body = self.add(f"body{i}", _random_body(rng))
             if i == 1:  # body 1 always hangs from the world side
                 self.expose(offset.frame_a, "frame_a")
@@ -44,8 +44,8 @@ class RandomTree(Composite):
                 self.connect(frames[parent - 1] if parent else root, offset.frame_a)
             self.connect(offset.frame_b, joint.frame_a)
             self.connect(joint.frame_b, body.frame_a)
-            self.connect(getattr(self, f"spring{i}").flange_b, joint.axis)
-            self.connect(getattr(self, f"damper{i}").flange_b, joint.axis)
+            self.connect(spring.flange_b, joint.axis)
+            self.connect(damper.flange_b, joint.axis)
             frames.append(joint.frame_b)
 
 

@@ -56,7 +56,7 @@ def jourdain(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
     M, k, q = ca.SX.zeros(n, n), ca.SX.zeros(n), ca.SX.zeros(n)
     for body in mech.bodies:
         v, w = to_speeds(body.v, mech, speeds), to_speeds(body.w, mech, speeds)
-        w_axes = to_speeds(body.axes_rate, mech, speeds)
+        w_axes = to_speeds(body.w_axes, mech, speeds)
         L_T, L_R = ca.jacobian(v, z), ca.jacobian(w, z)
         a_bar, alpha_bar = ca.jtimes(v, y, ydot), ca.jtimes(w, y, ydot)
         Iw = ca.mtimes(body.I, w)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import platform
 import shlex
@@ -84,19 +85,13 @@ def jacobian_function(f: ca.Function) -> ca.Function:
     out_name = f.name_out(0)
     out = ca.MX.sym("out_" + out_name, ca.Sparsity(f.size1_out(0), f.size2_out(0)))
     # Column j of the Jacobian is the forward derivative along the j-th unit seed.
+    ends = list(itertools.accumulate(f.nnz_in(i) for i in range(f.n_in())))
+    ranges = [slice(end - f.nnz_in(i), end) for i, end in enumerate(ends)]
     seeds = ca.DM.eye(n_dir)
-    seed_blocks, offset = [], 0
-    for i in range(f.n_in()):
-        seed_blocks.append(seeds[offset:offset + f.nnz_in(i), :])
-        offset += f.nnz_in(i)
     cols = f.forward(1).map(n_dir, "serial")(*args, ca.MX(f.size1_out(0), f.size2_out(0)),
-                                              *seed_blocks)
-    blocks, names, offset = [], [], 0
-    for i in range(f.n_in()):
-        blocks.append(cols[:, offset:offset + f.nnz_in(i)])
-        names.append(f"jac_{out_name}_{f.name_in(i)}")
-        offset += f.nnz_in(i)
-    return ca.Function("jac_" + f.name(), [*args, out], blocks,
+                                              *[seeds[r, :] for r in ranges])
+    names = [f"jac_{out_name}_{name}" for name in f.name_in()]
+    return ca.Function("jac_" + f.name(), [*args, out], [cols[:, r] for r in ranges],
                        [*f.name_in(), "out_" + out_name], names)
 
 

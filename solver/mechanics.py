@@ -29,12 +29,7 @@ class BodyTerms:
     r_cm: ca.SX       # position of the center of mass in world coordinates [m]
     v: ca.SX          # velocity of the center of mass in body axes [m/s]
     w: ca.SX          # angular velocity in body axes [rad/s]
-    w_axes: ca.SX = None  # angular velocity of the axes of v and w (None: the body's, = w)
-
-    @property
-    def axes_rate(self) -> ca.SX:
-        """Angular velocity of the axes in which v and ω are given (transport terms)."""
-        return self.w if self.w_axes is None else self.w_axes
+    w_axes: ca.SX     # angular velocity of the axes of v and w (transport terms; = w mostly)
 
 
 @dataclass
@@ -110,15 +105,13 @@ def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:
     constant there because Q·I·Qᵀ = I for every rotation Q about the axis)."""
     net = flat.net_of[body.frame_a]
     frame = kin.frames[net]
+    axes = (frame.R, frame.v_local, frame.w_local, frame.w_local)
     axial = kin.axial.get(net)
     if axial is not None and _axisymmetric(body.I, body.r_cm, np.array(axial.axis).ravel()):
-        v = axial.v_local + ca.cross(axial.w_local, body.r_cm)
-        return BodyTerms(path, body.m, body.I, axial.R,
-                         frame.r + ca.mtimes(axial.R, body.r_cm), v, axial.w_local,
-                         axial.w_axes)
-    v = frame.v_local + ca.cross(frame.w_local, body.r_cm)
-    return BodyTerms(path, body.m, body.I, frame.R, frame.r + ca.mtimes(frame.R, body.r_cm), v,
-                     frame.w_local)
+        axes = (axial.R, axial.v_local, axial.w_local, axial.w_axes)
+    R, v_origin, w, w_axes = axes
+    return BodyTerms(path, body.m, body.I, R, frame.r + ca.mtimes(R, body.r_cm),
+                     v_origin + ca.cross(w, body.r_cm), w, w_axes)
 
 
 def _axisymmetric(inertia, r_cm, a: np.ndarray, tol: float = 1e-12) -> bool:

@@ -56,14 +56,15 @@ def build_links(mech: Mechanics) -> list[Link]:
     for edge in mech.topo.edges:
         joint = inst[edge.joint]
         idx = w_rows.get(edge.joint, [])
-        q, qw = _select(kin.y, y_rows.get(edge.joint, [])), _select(kin.w, idx)
+        y_idx = y_rows.get(edge.joint, [])
+        q, qw = _select(kin.y, y_idx), _select(kin.w, idx)
         R_pc, p_pc, w_c = _child_pose(joint, q, qw, edge.forward)
         parent, R_lp, p_lp = placement[edge.parent]
         R, p = ca.mtimes(R_lp, R_pc), p_lp + ca.mtimes(R_lp, p_pc)
         if not idx:
             placement[edge.child] = (parent, R, p)
             continue
-        qd = ca.SX(joint.coordinate_rates(q, qw))
+        qd = _select(kin.ydot, y_idx)  # q̇ = N(q)·w, as kinematics composed it
         twist = ca.vertcat(w_c, ca.mtimes(R_pc.T, ca.jtimes(p_pc, q, qd)))
         S = ca.jacobian(twist, qw)
         c_J = sp6.split(ca.jtimes(twist, q, qd))
@@ -107,24 +108,21 @@ def _child_pose(joint, q, qw, forward: bool):
     return R_rel.T, -ca.mtimes(R_rel.T, p_rel), -ca.mtimes(R_rel, w_rel)
 
 
-def _velocities(links: list[Link]) -> list[tuple]:
-    """v_i = ⁱX_λ·v_λ + v_J (RBDA eq. 5.7, 7.34)."""
+def velocities(links: list[Link]) -> tuple[list, list]:
+    """Link velocities v_i = ⁱX_λ·v_λ + v_J and velocity-product accelerations
+    c_i = c_J + v_i ×ₘ v_J (RBDA eq. 5.7, 7.34), shared by ABA and RNEA."""
     v: list[tuple] = []
     for link in links:
         v_parent = v[link.parent] if link.parent >= 0 else (ca.SX.zeros(3), ca.SX.zeros(3))
         v.append(sp6.add(sp6.motion_to_child(link.R, link.p, v_parent), link.v_J))
-    return v
-
-
-def _joint_rows(vec: ca.SX, link: Link) -> ca.SX:
-    return _select(vec, link.rows)
-
-
-def articulated_body(links: list[Link], gravity, tau: ca.SX) -> ca.SX:
-    """ẇ by the articulated-body algorithm (RBDA Table 7.1), joint forces τ, base acceleration
-    a₀ = (0, −g) [m/s²]."""
-    v = _velocities(links)
     c = [sp6.add(link.c_J, sp6.cross_motion(v[i], link.v_J)) for i, link in enumerate(links)]
+    return v, c
+
+
+def articulated_body(links: list[Link], motion: tuple, gravity, tau: ca.SX) -> ca.SX:
+    """ẇ by the articulated-body algorithm (RBDA Table 7.1), joint forces τ, base acceleration
+    a₀ = (0, −g) [m/s²]; ``motion`` = velocities(links)."""
+    v, c = motion
     IA = [link.inertia for link in links]
     pA = [sp6.cross_force(v[i], sp6.inertia_times(link.inertia, v[i]))
           for i, link in enumerate(links)]
@@ -133,7 +131,7 @@ def articulated_body(links: list[Link], gravity, tau: ca.SX) -> ca.SX:
         link = links[i]
         U[i] = ca.mtimes(IA[i], link.S)
         D_inv[i] = _inverse(ca.mtimes(link.S.T, U[i]))
-        u[i] = _joint_rows(tau, link) - ca.mtimes(link.S.T, sp6.stack(pA[i]))
+        u[i] = _select(tau, link.rows) - ca.mtimes(link.S.T, sp6.stack(pA[i]))
         if link.parent < 0:
             continue
         UD = ca.mtimes(U[i], D_inv[i])
@@ -167,19 +165,19 @@ def _inverse(D: ca.SX) -> ca.SX:
     return ca.inv(D)
 
 
-def newton_euler(links: list[Link], gravity, wdot: ca.SX, with_velocity: bool) -> ca.SX:
+def newton_euler(links: list[Link], gravity, wdot: ca.SX, motion: tuple | None) -> ca.SX:
     """Inverse dynamics τ = M·ẇ + k − q_gravity by RNEA (RBDA Table 5.1), base acceleration
-    a₀ = (0, −g); ``with_velocity`` False sets w = 0."""
+    a₀ = (0, −g); ``motion`` = velocities(links), or None for w = 0."""
     zero = (ca.SX.zeros(3), ca.SX.zeros(3))
-    v = _velocities(links) if with_velocity else [zero] * len(links)
+    v = motion[0] if motion else [zero] * len(links)
     a: list[tuple] = []
     f: list[tuple] = []
     for i, link in enumerate(links):
         a_parent = a[link.parent] if link.parent >= 0 else (ca.SX.zeros(3), -ca.SX(gravity))
         a_i = sp6.add(sp6.motion_to_child(link.R, link.p, a_parent),
-                      sp6.split(ca.mtimes(link.S, _joint_rows(wdot, link))))
-        if with_velocity:
-            a_i = sp6.add(a_i, sp6.add(link.c_J, sp6.cross_motion(v[i], link.v_J)))
+                      sp6.split(ca.mtimes(link.S, _select(wdot, link.rows))))
+        if motion:
+            a_i = sp6.add(a_i, motion[1][i])
         a.append(a_i)
         f.append(sp6.add(sp6.inertia_times(link.inertia, a_i),
                          sp6.cross_force(v[i], sp6.inertia_times(link.inertia, v[i]))))
@@ -239,10 +237,11 @@ def recursive(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
     links = build_links(mech)
     n = mech.kin.w.numel()
     tau = joint_forces(mech)
-    wdot = articulated_body(links, mech.gravity, tau)
+    motion = velocities(links)
+    wdot = articulated_body(links, motion, mech.gravity, tau)
     M = composite_rigid_body(links, n)
-    k = newton_euler(links, ca.SX.zeros(3), ca.SX.zeros(n), True)
-    q = tau - newton_euler(links, mech.gravity, ca.SX.zeros(n), False)
+    k = newton_euler(links, ca.SX.zeros(3), ca.SX.zeros(n), motion)
+    q = tau - newton_euler(links, mech.gravity, ca.SX.zeros(n), None)
     if speeds.identity:
         return EquationsOfMotion(M, k, q, wdot)
     return _to_speeds(mech, speeds, M, k, q, wdot)

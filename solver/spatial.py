@@ -54,10 +54,6 @@ def add(a: tuple, b: tuple) -> tuple:
     return a[0] + b[0], a[1] + b[1]
 
 
-def scale(a: tuple, k) -> tuple:
-    return a[0] * k, a[1] * k
-
-
 def stack(m: tuple) -> ca.SX:
     """The 6-vector (angular; linear)."""
     return ca.vertcat(m[0], m[1])
