@@ -13,6 +13,7 @@ import numpy as np
 
 from .base import as_scalar
 from .errors import ModelError
+from .geometry import vex
 from .ports import RealInput, RealOutput
 from .signals import SignalBlock
 
@@ -201,6 +202,5 @@ class AttitudeError(SignalBlock):
     def outputs(self, ctx) -> dict:
         R = ca.reshape(ctx.value(self.R), 3, 3).T
         E = ca.mtimes(ca.DM(self.R_ref).T, R)
-        vex = ca.vertcat(E[2, 1] - E[1, 2], E[0, 2] - E[2, 0], E[1, 0] - E[0, 1])
-        return {self.theta: 2 * vex / (1 + ca.trace(E)),
+        return {self.theta: 2 * vex(E) / (1 + ca.trace(E)),
                 self.w_local: ca.mtimes(R.T, ctx.value(self.w))}

@@ -12,6 +12,12 @@ def skew(w) -> ca.SX:
                       ca.horzcat(-w[1], w[0], 0))
 
 
+def vex(M) -> ca.SX:
+    """(M₃₂ − M₂₃, M₁₃ − M₃₁, M₂₁ − M₁₂), the axial vector of M − Mᵀ: 2·ω for M = skew(ω);
+    2·sin θ·a for a rotation by θ about a."""
+    return ca.vertcat(M[2, 1] - M[1, 2], M[0, 2] - M[2, 0], M[1, 0] - M[0, 1])
+
+
 def axis_rotation(axis: np.ndarray, angle) -> ca.SX:
     """Rotation by ``angle`` [rad] about the unit vector ``axis`` (Rodrigues' formula).
 

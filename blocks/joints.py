@@ -12,7 +12,7 @@ import casadi as ca
 import numpy as np
 
 from .base import Component, Shape, as_scalar, as_vector3, param
-from .geometry import axis_rotation, quaternion_rates, quaternion_rotation, unit_axis
+from .geometry import axis_rotation, quaternion_rates, quaternion_rotation, unit_axis, vex
 from .ports import Flange, Frame, Motion
 
 
@@ -126,11 +126,6 @@ def _normals(axis) -> tuple:
     return e1, np.cross(n, e1)
 
 
-def _rotation_vector(R):
-    """vee((R − Rᵀ)/2): zero for R = I (small-angle orientation error)."""
-    return 0.5 * ca.vertcat(R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1])
-
-
 @dataclass(eq=False)
 class Prismatic(Joint):
     """Translation of frame_b along ``axis`` (in frame_a) by s [m]; speed v [m/s].
@@ -156,7 +151,8 @@ class Prismatic(Joint):
     def closure_residual(self, R, p):
         # 3 orientation equations and 2 position equations across the axis.
         e1, e2 = _normals(self.axis_direction)
-        return ca.vertcat(_rotation_vector(R), ca.dot(ca.DM(e1), p), ca.dot(ca.DM(e2), p))
+        # ½·vex(R − Rᵀ): zero for R = I (small-angle orientation error)
+        return ca.vertcat(0.5 * vex(R), ca.dot(ca.DM(e1), p), ca.dot(ca.DM(e2), p))
 
 
 @dataclass(eq=False)

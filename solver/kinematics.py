@@ -68,6 +68,9 @@ class Kinematics:
     frames: dict[int, FrameState]     # net id -> pose and velocities (world coordinates)
     flanges: dict[int, FlangeState]   # net id -> position and rate
     axial: dict = field(default_factory=dict)  # net id -> AxialFrame (frame_b of a revolute)
+    relative: dict = field(default_factory=dict)  # tree joint -> RelativeMotion
+    y_slices: dict = field(default_factory=dict)  # joint -> its slice of y
+    w_slices: dict = field(default_factory=dict)  # joint -> its slice of w
 
     @property
     def rates_are_derivatives(self) -> bool:
@@ -102,26 +105,27 @@ def build_kinematics(flat: FlatModel, topo: Topology, inst: dict) -> Kinematics:
     y_of, w_of = _slices([c.joint for c in coords]), _slices([r.joint for r in rates])
     zero = ca.SX.zeros(3)
     frames = {topo.root: FrameState(ca.SX.eye(3), zero, zero, zero, zero, zero)}
-    ydot_parts, axial, flanges = {}, {}, {}
+    ydot_parts, axial, flanges, relative = {}, {}, {}, {}
     for edge in topo.edges:
         joint = inst[edge.joint]
         q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
         qw = w[w_of[edge.joint]] if edge.joint in w_of else ca.SX(0, 1)
         qd = ca.SX(joint.coordinate_rates(q, qw)) if q.numel() else ca.SX(0, 1)
         ydot_parts[edge.joint] = qd
-        rel = _Relative(joint, q, qw, qd)
+        rel = relative[edge.joint] = RelativeMotion(joint, q, qw, qd)
         frames[edge.child] = _child_frame(frames[edge.parent], rel, edge.forward)
         if edge.forward and q.numel():
             axial.update(_axial_frame(frames[edge.parent], joint, rel, qw, edge.child))
         _add_flanges(flat, joint, q, qd, flanges)
     ydot = ca.vertcat(*[ydot_parts[j] for j in dict.fromkeys(c.joint for c in coords)]) \
         if coords else ca.SX(0, 1)
-    return Kinematics(y, w, ydot, coords, rates, frames, flanges, axial)
+    return Kinematics(y, w, ydot, coords, rates, frames, flanges, axial, relative, y_of, w_of)
 
 
-class _Relative:
+class RelativeMotion:
     """A joint's relative pose (R, p), angular velocity ω_rel (frame_b axes) and ṗ, computed
-    once per joint and shared by the frame composition and the axial-frame test."""
+    once per joint and shared by the frame composition, the axial-frame test and the
+    recursive back end."""
 
     def __init__(self, joint, q, qw, qd):
         self.R, p = joint.relative_pose(q)
@@ -130,7 +134,7 @@ class _Relative:
         self.pd = ca.jtimes(self.p, q, qd) if q.numel() else ca.SX.zeros(3)
 
 
-def _axial_frame(parent: FrameState, joint, rel: _Relative, qw, child: int) -> dict:
+def _axial_frame(parent: FrameState, joint, rel: RelativeMotion, qw, child: int) -> dict:
     """{child: AxialFrame} for a joint that purely rotates about a constant axis (p_rel = 0,
     ω_rel = a·w), else {}."""
     axis = getattr(joint, "axis_direction", None)
@@ -151,7 +155,7 @@ def _slices(owners: list) -> dict:
     return slices
 
 
-def _child_frame(parent: FrameState, rel: _Relative, forward: bool) -> FrameState:
+def _child_frame(parent: FrameState, rel: RelativeMotion, forward: bool) -> FrameState:
     """Compose the parent's frame with the joint. Velocities are propagated in local axes
     (ω_b = R_relᵀ·ω_a + ω_rel, v_b = R_relᵀ·(v_a + ω_a × p + ṗ)), as Pinocchio does: the
     body-axes quantities the dynamics needs stay free of R·Rᵀ products."""

@@ -50,21 +50,20 @@ class Link:
 def build_links(mech: Mechanics) -> list[Link]:
     """Links in breadth-first order (parents first), from the spanning tree of ``mech``."""
     inst, flat, kin = mech.ctx.inst, mech.flat, mech.kin
-    y_rows, w_rows = _rows(kin.coordinates), _rows(kin.rates)
     placement = {mech.topo.root: (-1, ca.SX.eye(3), ca.SX.zeros(3))}
     links: list[Link] = []
     for edge in mech.topo.edges:
-        joint = inst[edge.joint]
-        idx = w_rows.get(edge.joint, [])
-        y_idx = y_rows.get(edge.joint, [])
-        q, qw = _select(kin.y, y_idx), _select(kin.w, idx)
-        R_pc, p_pc, w_c = _child_pose(joint, q, qw, edge.forward)
+        y_of, w_of = kin.y_slices.get(edge.joint), kin.w_slices.get(edge.joint)
+        idx = list(range(w_of.start, w_of.stop)) if w_of else []
+        q = kin.y[y_of] if y_of else ca.SX(0, 1)
+        qw = kin.w[w_of] if w_of else ca.SX(0, 1)
+        R_pc, p_pc, w_c = _child_pose(kin.relative[edge.joint], edge.forward)
         parent, R_lp, p_lp = placement[edge.parent]
         R, p = ca.mtimes(R_lp, R_pc), p_lp + ca.mtimes(R_lp, p_pc)
         if not idx:
             placement[edge.child] = (parent, R, p)
             continue
-        qd = _select(kin.ydot, y_idx)  # q̇ = N(q)·w, as kinematics composed it
+        qd = kin.ydot[y_of]  # q̇ = N(q)·w, as kinematics composed it
         twist = ca.vertcat(w_c, ca.mtimes(R_pc.T, ca.jtimes(p_pc, q, qd)))
         S = ca.jacobian(twist, qw)
         c_J = sp6.split(ca.jtimes(twist, q, qd))
@@ -79,30 +78,14 @@ def build_links(mech: Mechanics) -> list[Link]:
     return links
 
 
-def _rows(infos) -> dict:
-    """Joint -> indices of its entries in y (CoordinateInfo) or w (RateInfo)."""
-    rows: dict = {}
-    for k, info in enumerate(infos):
-        rows.setdefault(info.joint, []).append(k)
-    return rows
-
-
 def _select(vec: ca.SX, idx: list[int]) -> ca.SX:
     return ca.vertcat(*[vec[i] for i in idx]) if idx else ca.SX(0, 1)
 
 
-def _as_vector(value) -> ca.SX:
-    if isinstance(value, (tuple, list)):
-        return ca.vertcat(*value)
-    return ca.SX(value)
-
-
-def _child_pose(joint, q, qw, forward: bool):
+def _child_pose(rel, forward: bool):
     """(R, p, ω): pose of the tree child frame in the tree parent frame and the child's angular
-    velocity relative to the parent in child coordinates."""
-    R_rel, p_rel = joint.relative_pose(q)
-    R_rel, p_rel = ca.SX(R_rel), _as_vector(p_rel)
-    w_rel = ca.SX(joint.relative_angular_velocity(q, qw)) if qw.numel() else ca.SX.zeros(3)
+    velocity relative to the parent in child coordinates, from the joint's RelativeMotion."""
+    R_rel, p_rel, w_rel = ca.SX(rel.R), rel.p, rel.w
     if forward:  # child = frame_b; w_rel is given in frame_b (child) axes
         return R_rel, p_rel, w_rel
     return R_rel.T, -ca.mtimes(R_rel.T, p_rel), -ca.mtimes(R_rel, w_rel)
