@@ -13,18 +13,42 @@ def rod(m: float, l: float) -> RigidBody:
     return RigidBody(m=m, r_cm=(l / 2, 0, 0), I=(1e-9 * J, J, J))
 
 
+def wire_four_bar(bar: Composite, joint_b, joint_c) -> None:
+    """Wire a four-bar whose children are named ``crank``, ``crank_rod``, ``crank_end``,
+    ``coupler_rod``, ``coupler_end``, ``ground``, ``rocker``, ``rocker_rod``, ``rocker_end``:
+    crank AB from frame_a, ``joint_b`` between crank and coupler at B, rocker DC from the
+    ground pivot D, and ``joint_c`` at C closing the loop; expose ``crank.frame_a``."""
+    for port_a, port_b in (
+            (bar.crank.frame_b, bar.crank_rod.frame_a),
+            (bar.crank.frame_b, bar.crank_end.frame_a),
+            (bar.crank_end.frame_b, joint_b.frame_a),
+            (joint_b.frame_b, bar.coupler_rod.frame_a),
+            (joint_b.frame_b, bar.coupler_end.frame_a),
+            (bar.crank.frame_a, bar.ground.frame_a),
+            (bar.ground.frame_b, bar.rocker.frame_a),
+            (bar.rocker.frame_b, bar.rocker_rod.frame_a),
+            (bar.rocker.frame_b, bar.rocker_end.frame_a),
+            (bar.coupler_end.frame_b, joint_c.frame_a),
+            (bar.rocker_end.frame_b, joint_c.frame_b)):
+        bar.connect(port_a, port_b)
+    bar.expose(bar.crank.frame_a, "frame_a")
+
+
 class FourBar(Composite):
     """Four-bar linkage: ground pivots A (origin) and D = (l0, 0, 0); crank AB (l1, m1),
     coupler BC (l2, m2), rocker DC (l3, m3) [m, kg]. Coordinates ``crank.phi`` (absolute),
     ``coupler.phi`` (relative to the crank) and ``rocker.phi`` (from the upward vertical,
     positive counter-clockwise); the joint ``pin`` at C closes the loop. The defaults form a
-    Grashof crank-rocker (the crank turns fully)."""
+    Grashof crank-rocker (the crank turns fully).
+
+    ``coupler_joint`` replaces the revolute ``coupler`` at B, e.g. a Spherical: the same planar
+    mechanism, since the cut revolute ``pin`` keeps the coupler in the plane."""
 
     def __init__(self, l0: float = 0.8, l1: float = 0.2, l2: float = 0.8, l3: float = 0.5,
-                 m1: float = 0.5, m2: float = 1.0, m3: float = 0.8):
+                 m1: float = 0.5, m2: float = 1.0, m3: float = 0.8, coupler_joint=None):
         super().__init__()
         self.crank = Revolute(axis=(0, 0, 1))
-        self.coupler = Revolute(axis=(0, 0, 1))
+        self.coupler = Revolute(axis=(0, 0, 1)) if coupler_joint is None else coupler_joint
         self.rocker = Revolute(axis=(0, 0, 1))
         self.pin = Revolute(axis=(0, 0, 1))
         self.crank_rod = rod(m1, l1)
@@ -34,18 +58,7 @@ class FourBar(Composite):
         self.coupler_end = FixedTranslation(r=(l2, 0, 0))
         self.rocker_end = FixedTranslation(r=(l3, 0, 0))
         self.ground = FixedRotation(r=(l0, 0, 0), angle=1.5707963267948966)  # rocker up at 0
-        self.connect(self.crank.frame_b, self.crank_rod.frame_a)
-        self.connect(self.crank.frame_b, self.crank_end.frame_a)
-        self.connect(self.crank_end.frame_b, self.coupler.frame_a)
-        self.connect(self.coupler.frame_b, self.coupler_rod.frame_a)
-        self.connect(self.coupler.frame_b, self.coupler_end.frame_a)
-        self.connect(self.crank.frame_a, self.ground.frame_a)
-        self.connect(self.ground.frame_b, self.rocker.frame_a)
-        self.connect(self.rocker.frame_b, self.rocker_rod.frame_a)
-        self.connect(self.rocker.frame_b, self.rocker_end.frame_a)
-        self.connect(self.coupler_end.frame_b, self.pin.frame_a)
-        self.connect(self.rocker_end.frame_b, self.pin.frame_b)
-        self.expose(self.crank.frame_a, "frame_a")
+        wire_four_bar(self, self.coupler, self.pin)
 
 
 class CrankSlider(Composite):

@@ -7,7 +7,7 @@ import math
 from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, Revolute, RigidBody,
                              Spherical)
 
-from .linkages import rod
+from .linkages import rod, wire_four_bar
 
 
 def cylinder(m: float, l: float, r: float) -> RigidBody:
@@ -56,17 +56,4 @@ class RSSR(Composite):
         self.rocker_end = FixedTranslation(r=(b, 0, 0))
         # Rocker frame: its z axis (the revolute's axis) along world x, its x axis along −z.
         self.ground = FixedRotation(r=tuple(d), axis=(0, 1, 0), angle=math.pi / 2)
-        for port_a, port_b in (
-                (self.crank.frame_b, self.crank_rod.frame_a),
-                (self.crank.frame_b, self.crank_end.frame_a),
-                (self.crank_end.frame_b, self.ball_b.frame_a),
-                (self.ball_b.frame_b, self.coupler_rod.frame_a),
-                (self.ball_b.frame_b, self.coupler_end.frame_a),
-                (self.crank.frame_a, self.ground.frame_a),
-                (self.ground.frame_b, self.rocker.frame_a),
-                (self.rocker.frame_b, self.rocker_rod.frame_a),
-                (self.rocker.frame_b, self.rocker_end.frame_a),
-                (self.coupler_end.frame_b, self.ball_c.frame_a),
-                (self.rocker_end.frame_b, self.ball_c.frame_b)):
-            self.connect(port_a, port_b)
-        self.expose(self.crank.frame_a, "frame_a")
+        wire_four_bar(self, self.ball_b, self.ball_c)

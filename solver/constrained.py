@@ -20,7 +20,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from .assembly import assemble, projector
+from .assembly import assemble
 from .constraints import (ConstraintEquations, Partition, collect_constraints, explicit_form,
                           numeric_rank, partition)
 from .dynamics import to_speeds
@@ -72,9 +72,8 @@ def constrained_speeds(mech: Mechanics, G: ca.SX, part: Partition, names: list[s
 def analyze(mech: Mechanics, spec: dict | None):
     """Constraint equations, the assembled reference configuration and the partition."""
     eqs = collect_constraints(mech)
-    y, p = mech.kin.y, mech.params.p
     p0 = mech.params.defaults
-    mv = mover(mech.kin, eqs.c, p)
+    mv = mover(mech.kin, eqs.c, mech.params.p)
     y_default = np.array([c.default for c in mech.kin.coordinates], dtype=float)
     names = [c.name for c in mech.kin.coordinates]
     y_ref = _reference(mv, y_default, p0, names, eqs.c_owner) if eqs.n_holonomic \
@@ -118,8 +117,7 @@ def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: i
         raise first
 
 
-def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, part: Partition, A, G,
-                         w_expr) -> dict:
+def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, A, G, w_expr) -> dict:
     """Named functions: A(y, p), G(y, p), c(y, p) and the residuals of all equations."""
     y, p, w = mech.kin.y, mech.params.p, mech.kin.w
     v_res = ca.substitute(ca.mtimes(eqs.A, w), w, w_expr[1])
@@ -136,8 +134,8 @@ def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, mv: Mover) -> 
     """Seed 002's classification of the distribution ẏ = N·G·z at y_ref and nearby assembled
     configurations (generic rank)."""
     kin, p0 = mech.kin, mech.params.defaults
-    fields = ca.substitute(ca.mtimes(ca.jacobian(kin.ydot, kin.w), G), mech.params.p,
-                           ca.DM(p0)) if p0.size else ca.mtimes(ca.jacobian(kin.ydot, kin.w), G)
+    fields = ca.mtimes(ca.jacobian(kin.ydot, kin.w), G)
+    fields = ca.substitute(fields, mech.params.p, ca.DM(p0)) if p0.size else fields
     points = [part.y_ref] + _nearby(mech, eqs, part, mv, 2)
     rows = None
     if kin.rates_are_derivatives:
@@ -186,11 +184,11 @@ def _nearby(mech: Mechanics, eqs, part: Partition, mv: Mover, count: int) -> lis
     return out
 
 
-def partitioned_functions(mech: Mechanics, sp: Speeds, eom, c_ind, dep: list[int]) -> dict:
-    """f(t, x, u, p) with the dependent coordinates projected by Newton, and project(x, p)."""
+def partitioned_functions(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function) -> dict:
+    """f(t, x, u, p) with the dependent coordinates projected by Newton (``proj_y``, from
+    :func:`.assembly.projector`), and project(x, p)."""
     y, p = mech.kin.y, mech.params.p
     ny, nz = y.numel(), sp.z.numel()
-    proj_y = projector(c_ind, mech.kin, p, dep)
     xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, mech.ctx.u, p],
                        [ca.vertcat(sp.ydot, eom.zdot)])
     t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz)

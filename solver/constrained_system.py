@@ -289,7 +289,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     eom = jourdain(mech, sp)
     functions = _functions(mech, sp, eom, eom.zdot)
     proj_y = _method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
-    functions.update(constraint_functions(mech, eqs, part, A, G, state_expr(mech, sp)))
+    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
     _check_mass(functions["M"], part.y_ref, mech, sp)
     _check_explicit_form(functions, part.y_ref, mech.params.defaults)
@@ -322,8 +322,9 @@ def _method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
     if method is ConstraintMethod.PARTITIONING:
         if not part.dependent_moves:
             return None   # velocity constraints only: the plain SX f needs no projection
-        functions.update(partitioned_functions(mech, sp, eom, c_ind, part.dependent_moves))
-        return projector(c_ind, mech.kin, mech.params.p, part.dependent_moves)
+        proj_y = projector(c_ind, mech.kin, mech.params.p, part.dependent_moves)
+        functions.update(partitioned_functions(mech, sp, eom, proj_y))
+        return proj_y
     alpha, beta = baumgarte
     functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
     return None

@@ -72,7 +72,7 @@ def numeric_rank(mat: np.ndarray) -> int:
     if mat.size == 0:
         return 0
     sv = np.linalg.svd(mat, compute_uv=False)
-    return int(np.sum(sv > RANK_TOL * max(1.0, sv[0] if sv.size else 1.0)))
+    return int(np.sum(sv > RANK_TOL * max(1.0, sv[0])))
 
 
 def independent_rows(mat: np.ndarray) -> list[int]:
@@ -130,8 +130,8 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     A = np.array(ca.Function("A", [y, pp], [eqs.A])(y_ref, p))
     _check_finite(A, eqs, mech, y_ref)
     rows, vrows = independent_rows(C), independent_rows(A)
-    dep_m = _dependent_moves(mech, eqs, A[rows], rows, keep_speeds)
     moved = moved_coordinates(mech.kin)
+    dep_m = _dependent_moves(mech, eqs, A[rows], rows, keep_speeds, moved)
     dep_y = sorted({i for j in dep_m for i in moved[j]})
     dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
     indep = [j for j in range(A.shape[1]) if j not in dep_w]
@@ -154,11 +154,11 @@ def _check_finite(A: np.ndarray, eqs, mech: Mechanics, y_ref: np.ndarray) -> Non
 
 
 def _dependent_moves(mech: Mechanics, eqs, CN: np.ndarray, rows: list,
-                     keep_speeds: list[int]) -> list[int]:
+                     keep_speeds: list[int], moved: list[list[int]]) -> list[int]:
     """One move (joint-speed direction, .moves) per independent closure equation with a
-    non-singular ∂c/∂δ_dep = (C·N)_dep; a ball joint's rotation-vector directions qualify."""
+    non-singular ∂c/∂δ_dep = (C·N)_dep; a ball joint's rotation-vector directions qualify
+    (``moved``: moves.moved_coordinates)."""
     kin = mech.kin
-    moved = moved_coordinates(kin)
     candidates = [j for j in _preference([r.unit for r in kin.rates], "m/s")
                   if moved[j] and j not in keep_speeds]
     dep = pick_columns(CN, candidates, len(rows))

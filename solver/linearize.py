@@ -44,6 +44,7 @@ from jourdain.blocks.errors import ModelError
 
 from .constrained import ConstraintMethod
 from .linear import LinearSystem
+from .moves import quat_mult
 from .system import System, _unknown
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
@@ -57,14 +58,6 @@ class Chart:
     to_y: ca.Function      # (theta) -> y
     to_theta: ca.Function  # (y) -> theta
     y0: np.ndarray
-
-
-def _quat_mult_matrix(p) -> ca.SX:
-    """L(p) with p ⊗ q = L(p)·q (Hamilton product, scalar first)."""
-    return ca.vertcat(ca.horzcat(p[0], -p[1], -p[2], -p[3]),
-                      ca.horzcat(p[1], p[0], -p[3], p[2]),
-                      ca.horzcat(p[2], p[3], p[0], -p[1]),
-                      ca.horzcat(p[3], -p[2], p[1], p[0]))
 
 
 def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
@@ -145,9 +138,9 @@ def _unit(q: np.ndarray, path: str) -> np.ndarray:
 def _quaternion_chart(q0: np.ndarray, q_sym: ca.SX, path: str) -> tuple:
     """(δθ, q(δθ), δθ(q)) of the Gibbs chart about the unit quaternion q0 (module docstring)."""
     th = ca.SX.sym(f"{path}.theta", 3)
-    q = ca.mtimes(_quat_mult_matrix(ca.DM(q0)), ca.vertcat(1, 0.5 * th))
+    q = quat_mult(ca.DM(q0), ca.vertcat(1, 0.5 * th))
     conj = ca.DM(q0 * np.array([1.0, -1.0, -1.0, -1.0]))
-    p_rel = ca.mtimes(_quat_mult_matrix(conj), q_sym)
+    p_rel = quat_mult(conj, q_sym)
     return th, q / ca.norm_2(q), 2 * p_rel[1:4] / p_rel[0]
 
 

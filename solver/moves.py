@@ -26,7 +26,7 @@ import casadi as ca
 from .kinematics import Kinematics
 
 
-def _quat_mult(p, q) -> ca.SX:
+def quat_mult(p, q) -> ca.SX:
     """Hamilton product p ⊗ q (scalar first)."""
     return ca.vertcat(p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3],
                       p[0] * q[1] + p[1] * q[0] + p[2] * q[3] - p[3] * q[2],
@@ -44,11 +44,7 @@ def newton_guess(kin: Kinematics, y, directions: list[int]):
 def quaternion_blocks(kin: Kinematics) -> list[tuple[int, list[int]]]:
     """(index of q0 in y, indices of the three angular speeds in w) per unit quaternion."""
     blocks, y_start, w_start = [], 0, 0
-    seen = []
-    for info in kin.coordinates:
-        if info.joint not in seen:
-            seen.append(info.joint)
-    for joint in seen:
+    for joint in dict.fromkeys(info.joint for info in kin.coordinates):
         offset = joint.UNIT_QUATERNION
         if offset is not None:
             w0 = w_start + len(joint.SPEEDS) - 3   # angular part last (Spherical, FreeJoint)
@@ -91,7 +87,7 @@ def retraction(kin: Kinematics, delta: ca.SX, directions: list[int],
         if not any(d in directions for d in dirs):
             continue
         half = [0.5 * delta[directions.index(d)] if d in directions else 0 for d in dirs]
-        q = _quat_mult(y[q0:q0 + 4], ca.vertcat(1, *half))
+        q = quat_mult(y[q0:q0 + 4], ca.vertcat(1, *half))
         q = q / ca.sqrt(ca.sumsqr(q))
         for m in range(4):
             entries[q0 + m] = q[m]

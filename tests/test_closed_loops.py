@@ -121,6 +121,7 @@ class _PistonLoop(jd.Composite):
 
     def __init__(self, wrist, cut_wrist: bool, r=0.1, l=0.35):
         from jourdain.blocks import FixedTranslation, Prismatic, Revolute, RigidBody
+        from jourdain.library.linkages import rod
         super().__init__()
         self.crank, self.rod = Revolute(), Revolute()
         if cut_wrist:
@@ -128,9 +129,7 @@ class _PistonLoop(jd.Composite):
         self.wrist = wrist
         if not cut_wrist:
             self.slider = Prismatic(axis=(1, 0, 0))
-        J1, J2 = 0.4 * r**2 / 12, 0.6 * l**2 / 12       # slender rods, as library.linkages.rod
-        self.crank_body = RigidBody(m=0.4, r_cm=(r / 2, 0, 0), I=(0, J1, J1))
-        self.rod_body = RigidBody(m=0.6, r_cm=(l / 2, 0, 0), I=(0, J2, J2))
+        self.crank_body, self.rod_body = rod(0.4, r), rod(0.6, l)
         self.piston = RigidBody(m=1.0)
         self.crank_end, self.rod_end = FixedTranslation(r=(r, 0, 0)), FixedTranslation(r=(l, 0, 0))
         for a, b in ((self.crank.frame_b, self.crank_body.frame_a),

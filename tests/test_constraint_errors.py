@@ -254,6 +254,7 @@ class _SkewFourBar(Composite):
 
     def __init__(self, dz: float):
         from jourdain.blocks import FixedRotation
+        from jourdain.library.linkages import rod, wire_four_bar
         super().__init__()
         self.crank, self.coupler = Revolute(), Revolute()
         self.rocker, self.pin = Revolute(), Revolute()
@@ -261,21 +262,9 @@ class _SkewFourBar(Composite):
         self.coupler_end = FixedTranslation(r=(0.8, 0, 0))
         self.rocker_end = FixedTranslation(r=(0.5, 0, 0))
         self.ground = FixedRotation(r=(0.8, 0, dz), angle=np.pi / 2)
-        self.links = [self.add(f"link{i}", RigidBody(m=1.0, r_cm=(0.1, 0, 0), I=(1e-3,) * 3))
-                      for i in range(3)]
-        for a, b in ((self.crank.frame_b, self.crank_end.frame_a),
-                     (self.crank_end.frame_b, self.coupler.frame_a),
-                     (self.coupler.frame_b, self.coupler_end.frame_a),
-                     (self.crank.frame_a, self.ground.frame_a),
-                     (self.ground.frame_b, self.rocker.frame_a),
-                     (self.rocker.frame_b, self.rocker_end.frame_a),
-                     (self.coupler_end.frame_b, self.pin.frame_a),
-                     (self.rocker_end.frame_b, self.pin.frame_b),
-                     (self.crank.frame_b, self.links[0].frame_a),
-                     (self.coupler.frame_b, self.links[1].frame_a),
-                     (self.rocker.frame_b, self.links[2].frame_a)):
-            self.connect(a, b)
-        self.expose(self.crank.frame_a, "frame_a")
+        self.crank_rod, self.coupler_rod = rod(1.0, 0.2), rod(1.0, 0.8)
+        self.rocker_rod = rod(1.0, 0.5)
+        wire_four_bar(self, self.coupler, self.pin)
 
 
 def test_redundant_loop_equations_that_are_inconsistent():

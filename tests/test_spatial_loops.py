@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, Revolute, RigidBody,
-                             Spherical, World)
+from jourdain.blocks import (Composite, FixedTranslation, Revolute, RigidBody, Spherical,
+                             World)
 from jourdain.library import RSSR, FourBar
 from jourdain.library.linkages import rod
 
@@ -105,35 +105,6 @@ def test_rssr_methods_agree_over_2s():
         assert _max_residual(run) < 1e-7
 
 
-class _BallFourBar(Composite):
-    """FourBar's planar geometry (defaults) with a ball joint instead of the revolute between
-    crank and coupler: the same mechanism, since the cut revolute ``pin`` keeps the coupler in
-    the plane."""
-
-    def __init__(self, l0=0.8, l1=0.2, l2=0.8, l3=0.5, m1=0.5, m2=1.0, m3=0.8):
-        super().__init__()
-        self.crank, self.coupler = Revolute(axis=(0, 0, 1)), Spherical()
-        self.rocker, self.pin = Revolute(axis=(0, 0, 1)), Revolute(axis=(0, 0, 1))
-        self.crank_rod, self.coupler_rod, self.rocker_rod = rod(m1, l1), rod(m2, l2), rod(m3, l3)
-        self.crank_end = FixedTranslation(r=(l1, 0, 0))
-        self.coupler_end = FixedTranslation(r=(l2, 0, 0))
-        self.rocker_end = FixedTranslation(r=(l3, 0, 0))
-        self.ground = FixedRotation(r=(l0, 0, 0), angle=np.pi / 2)
-        for a, b in ((self.crank.frame_b, self.crank_rod.frame_a),
-                     (self.crank.frame_b, self.crank_end.frame_a),
-                     (self.crank_end.frame_b, self.coupler.frame_a),
-                     (self.coupler.frame_b, self.coupler_rod.frame_a),
-                     (self.coupler.frame_b, self.coupler_end.frame_a),
-                     (self.crank.frame_a, self.ground.frame_a),
-                     (self.ground.frame_b, self.rocker.frame_a),
-                     (self.rocker.frame_b, self.rocker_rod.frame_a),
-                     (self.rocker.frame_b, self.rocker_end.frame_a),
-                     (self.coupler_end.frame_b, self.pin.frame_a),
-                     (self.rocker_end.frame_b, self.pin.frame_b)):
-            self.connect(a, b)
-        self.expose(self.crank.frame_a, "frame_a")
-
-
 def test_planar_four_bar_with_a_ball_joint_in_the_tree_moves_like_four_bar():
     """Reference: the same mechanism. The ball joint's out-of-plane rotations are held by the
     cut revolute's axis equations (5 equations of rank 4 on 5 speeds: 1 DOF), so crank and
@@ -141,7 +112,7 @@ def test_planar_four_bar_with_a_ball_joint_in_the_tree_moves_like_four_bar():
     two integrate different state vectors)."""
     start = {"y0": {"fb.crank.phi": 0.5}, "z0": {"fb.crank.w": 2.0}, "rtol": 1e-11,
              "atol": 1e-11, "n_out": 61}
-    ball = jd.compile(jd.Model.on_world(World(), fb=_BallFourBar()))
+    ball = jd.compile(jd.Model.on_world(World(), fb=FourBar(coupler_joint=Spherical())))
     assert ball.z_names == ["fb.crank.w"] and len(ball.partition.holonomic_rows) == 4
     runs = [jd.compile(jd.Model.on_world(World(), fb=FourBar())).simulate(3.0, **start),
             ball.simulate(3.0, **start)]
