@@ -19,7 +19,7 @@ import numpy as np
 import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import Wheel
-from jourdain.solver.integrability import field_bracket, kinematic_flow, switching_displacement
+from jourdain.solver.constraints.integrability import field_bracket, kinematic_flow, switching_displacement
 
 # %% Compile the wheel and classify its constraints (seed 002).
 system = jd.compile(jd.Model.on_world(World(), wheel=Wheel(R=0.3)))

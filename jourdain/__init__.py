@@ -9,10 +9,29 @@
     gain = jd.lqr(linear, Q, R)            # python-control LQR with named rows/columns
 """
 from jourdain.blocks import Composite, Model, ModelError, SimulationError
-from jourdain.solver import (Backend, Collocation, ConstraintMethod, Feedback, Formulation,
-                             FreeTime, Inputs, Integrator, LinearSystem, Method, MultipleShooting,
-                             OptimizationError, Result, Scheme, Solution, System,
-                             TrajectoryProblem, compile, linearize, lqr, place)
+from jourdain.solver import (
+                             Backend,
+                             Collocation,
+                             ConstraintMethod,
+                             Feedback,
+                             Formulation,
+                             FreeTime,
+                             Inputs,
+                             Integrator,
+                             LinearSystem,
+                             Method,
+                             MultipleShooting,
+                             OptimizationError,
+                             Result,
+                             Scheme,
+                             Solution,
+                             System,
+                             TrajectoryProblem,
+                             compile,
+                             linearize,
+                             lqr,
+                             place,
+)
 
 __version__ = "0.1.0"
 

@@ -1,19 +1,41 @@
-"""The pipeline, one module per stage: flatten → topology → kinematics → speeds → dynamics
-(Jourdain/Kane and Lagrange) → System → consumers (simulate, linearize, feedback design,
-trajectory optimization). Knows the block contracts, never a concrete block class."""
-from .feedback import Feedback, lqr, place
-from .linear import LinearSystem, Mode
-from .linearize import linearize
-from .ocp import FreeTime, TrajectoryProblem
-from .optimize import OptimizationError
-from .result import Result
-from .constrained import ConstraintMethod
-from .simulate import Method
-from .system import Backend, Formulation, System, compile
-from .trajectory import Solution
-from .transcription import Collocation, Inputs, Integrator, MultipleShooting, Scheme
+"""The solver: the pipeline from a model to a compiled System, and the consumers of a System.
+It knows the block contracts, never a concrete block class. One subpackage per family,
+imports pointing one way (docs/architecture.md):
 
-__all__ = ["Backend", "Collocation", "ConstraintMethod", "Feedback", "Formulation", "FreeTime",
-           "Inputs", "Integrator", "LinearSystem", "Method", "Mode", "MultipleShooting",
-           "OptimizationError", "Result", "Scheme", "Solution", "System", "TrajectoryProblem",
-           "compile", "linearize", "lqr", "place"]
+    model/        what the components mean: flatten, parameters, topology, kinematics,
+                  signals, speeds, mechanics
+    equations/    the equations of motion: Jourdain/Kane projection, Lagrange, the recursive
+                  O(n) back end, the named functions, reports and pretty-printing
+    constraints/  closed loops and contacts: closure equations, partition, assembly, moves,
+                  multipliers, integrability, the three constraint methods, initial states
+    simulation/   CVODES/IDAS simulation, Result, fast numeric calls, C code generation
+    control/      linearization, LinearSystem, LQR and pole placement
+    optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
+    system.py     the compiled System, its methods delegating to the wings
+    compile.py    the pipeline in one call
+"""
+from .compile import compile
+from .constraints.methods import ConstraintMethod
+from .control.feedback import Feedback, lqr, place
+from .control.linear import LinearSystem, Mode
+from .control.linearize import linearize
+from .equations.backends import Backend, Formulation
+from .optimal.functions import FreeTime
+from .optimal.problem import TrajectoryProblem
+from .optimal.solution import Solution
+from .optimal.solve import OptimizationError
+from .optimal.transcription import (
+           Collocation,
+           Inputs,
+           Integrator,
+           MultipleShooting,
+           Scheme,
+)
+from .simulation.result import Result
+from .simulation.simulate import Method
+from .system import ConstrainedSystem, System
+
+__all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
+           "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
+           "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place"]

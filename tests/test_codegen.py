@@ -11,7 +11,7 @@ import pytest
 import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import DoublePendulum, NLinkPendulum, Pendulum
-from jourdain.solver import export
+from jourdain.solver.simulation import codegen as export
 
 needs_cc = pytest.mark.skipif(shutil.which("gcc") is None, reason="no C compiler")
 

@@ -1,5 +1,5 @@
 """Controller signal blocks and feedback design (jourdain.blocks.controllers,
-jourdain.solver.feedback).
+jourdain.solver.control.feedback).
 
 References: the blocks' defining formulas evaluated by hand; python-control's own lqr/place on
 the same matrices; the closed loop compiled as one model, whose linearization must reproduce

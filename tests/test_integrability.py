@@ -6,7 +6,7 @@ import pytest
 import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import Wheel
-from jourdain.solver.integrability import field_bracket, kinematic_flow, switching_displacement
+from jourdain.solver.constraints.integrability import field_bracket, kinematic_flow, switching_displacement
 
 R = 0.3
 

@@ -13,7 +13,7 @@ import pytest
 import jourdain as jd
 from jourdain import library
 from jourdain.blocks import World
-from jourdain.solver.system import Backend
+from jourdain.solver import Backend
 
 K_EDGE = [[-3.0, -0.4, -0.01]]
 K_CORNER = np.hstack([np.eye(3) * -2.0, np.eye(3) * -0.3, np.eye(3) * -0.001])

@@ -1,4 +1,4 @@
-"""Linearization in minimal coordinates (jourdain.solver.linearize).
+"""Linearization in minimal coordinates (jourdain.solver.control.linearize).
 
 References: seed 000's equations (1.15) of the cube on an edge linearized by hand; central
 finite differences of the nonlinear model in the same chart (an independent numpy

@@ -1,4 +1,4 @@
-"""Tests for jourdain.solver.pretty (CasADi SX -> sympy conversion).
+"""Tests for jourdain.solver.equations.pretty (CasADi SX -> sympy conversion).
 
 Numerical reference: the CasADi Function built from the same SX expression,
 evaluated in double precision.  The sympy result is evaluated with
@@ -17,7 +17,7 @@ import pytest
 import sympy
 from sympy.printing.pycode import MpmathPrinter
 
-from jourdain.solver.pretty import (
+from jourdain.solver.equations.pretty import (
     SUPPORTED_OPS,
     format_equations,
     latex_equations,

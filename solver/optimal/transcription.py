@@ -21,14 +21,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .functions import FreeTime, Functions
 from .nlp import NLP
-from .ocp import FreeTime, Functions, TrajectoryProblem
+
+if TYPE_CHECKING:
+    from .problem import TrajectoryProblem
 
 
 class Scheme(Enum):

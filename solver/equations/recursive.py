@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import casadi as ca
 
+from ..model.mechanics import Mechanics
+from ..model.speeds import Speeds
 from . import spatial as sp6
-from .dynamics import EquationsOfMotion, to_speeds
-from .mechanics import Mechanics
-from .speeds import Speeds
+from .projection import EquationsOfMotion, to_speeds
 
 
 @dataclass

@@ -8,16 +8,25 @@ import numpy as np
 
 from jourdain.blocks.errors import SimulationError
 
-from .constrained import ConstraintMethod
+from ..constraints.initial import check_consistent
+from ..constraints.methods import ConstraintMethod
 from .result import Result
 from .simulate import Method, _grid, _input_expressions, simulate
 
 
-def simulate_constrained(system, t_end: float, x0: np.ndarray, inputs: dict | None = None,
+def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
+                         x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
                          max_steps: int = 100000, method: Method = Method.BDF) -> Result:
-    """Integrate a ConstrainedSystem from the assembled state x0 (see ``simulate``)."""
+    """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
+    ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
+    Baumgarte run on CVODES, the DAE method on IDAS."""
+    if x0 is None:
+        x0 = system.state(y0, z0, params)
+    else:
+        x0 = np.asarray(x0, dtype=float)
+        check_consistent(system, x0, system.parameters(params))
     if system.method is not ConstraintMethod.DAE:
         return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                         t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,

@@ -42,10 +42,10 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from .constrained import ConstraintMethod
+from ..constraints.methods import ConstraintMethod
+from ..constraints.moves import quat_mult
+from ..model.names import unknown
 from .linear import LinearSystem
-from .moves import quat_mult
-from .system import System, _unknown
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
 
@@ -60,7 +60,7 @@ class Chart:
     y0: np.ndarray
 
 
-def local_chart(system: System, y0: np.ndarray, p=None) -> Chart:
+def local_chart(system, y0: np.ndarray, p=None) -> Chart:
     """The chart about y0: identity offsets for scalar coordinates, the Gibbs-vector chart
     (module docstring) for every unit quaternion, whose entries are named
     ``<joint>.theta_x``, ``theta_y``, ``theta_z`` (rotation vector in frame_b axes [rad]).
@@ -117,7 +117,7 @@ def _reduced_quaternion_chart(q0: np.ndarray, q_sym: ca.SX, path: str, dep_moves
     return th[keep], q, th_of_y[keep], [f"{path}.theta_{'xyz'[k]}" for k in keep]
 
 
-def _dependent_move_names(system: System) -> set:
+def _dependent_move_names(system) -> set:
     """Names of the joint speeds whose moves Newton solves (ConstrainedSystem), e.g. the
     rotation directions of a ball joint inside a loop (solver/moves.py)."""
     part = getattr(system, "partition", None)
@@ -144,7 +144,7 @@ def _quaternion_chart(q0: np.ndarray, q_sym: ca.SX, path: str) -> tuple:
     return th, q / ca.norm_2(q), 2 * p_rel[1:4] / p_rel[0]
 
 
-def _projected(system: System, to_y: ca.Function, nth: int, p) -> ca.Function:
+def _projected(system, to_y: ca.Function, nth: int, p) -> ca.Function:
     """to_y followed by the Newton projection of the dependent coordinates (MX, rootfinder;
     differentiable by the implicit function theorem)."""
     theta = ca.MX.sym("theta", nth)
@@ -154,7 +154,7 @@ def _projected(system: System, to_y: ca.Function, nth: int, p) -> ca.Function:
     return ca.Function("to_y", [theta], [x[:len(system.y_names)]], ["theta"], ["y"])
 
 
-def _check_minimal(system: System) -> None:
+def _check_minimal(system) -> None:
     """Only the partitioning method has minimal states; the multiplier methods carry all joint
     speeds (and Baumgarte's artificial poles), which a linearization must not report."""
     method = getattr(system, "method", None)
@@ -166,7 +166,7 @@ def _check_minimal(system: System) -> None:
             "with the default constraints=jd.ConstraintMethod.PARTITIONING to linearize")
 
 
-def local_dynamics(system: System, chart: Chart) -> ca.Function:
+def local_dynamics(system, chart: Chart) -> ca.Function:
     """F(t, dx, u, p) -> (dxdot, out): the system in the chart's coordinates dx = (δθ, z, s)
     (s: signal-block states, usually none)."""
     nth = len(chart.names)
@@ -184,7 +184,7 @@ def local_dynamics(system: System, chart: Chart) -> ca.Function:
                        ["t", "dx", "u", "p"], ["dxdot", "out"])
 
 
-def linearize(system: System, x0=None, y0: dict | None = None, z0: dict | None = None,
+def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
               u0: dict | None = None, t: float = 0.0,
               params: dict | None = None) -> LinearSystem:
     """Linearize ``system`` about the operating point (x0 or y0/z0 by name, inputs u0 by
@@ -257,7 +257,7 @@ def _steady_kind(rate: np.ndarray, A: np.ndarray, B: np.ndarray, xdot: np.ndarra
     return "steady motion"
 
 
-def _operating_state(system: System, x0, y0, z0, params) -> np.ndarray:
+def _operating_state(system, x0, y0, z0, params) -> np.ndarray:
     if x0 is None:
         if getattr(system, "method", None) is not None:   # constrained: assembled here
             return system.state(y0, z0, params)
@@ -271,11 +271,11 @@ def _operating_state(system: System, x0, y0, z0, params) -> np.ndarray:
     return x
 
 
-def _operating_inputs(system: System, u0: dict) -> np.ndarray:
+def _operating_inputs(system, u0: dict) -> np.ndarray:
     u = np.zeros(len(system.u_names))
     for name, value in u0.items():
         if name not in system.u_names:
-            raise ModelError(_unknown("u0", name, system.u_names))
+            raise ModelError(unknown("u0", name, system.u_names))
         u[system.u_names.index(name)] = float(value)
     return u
 

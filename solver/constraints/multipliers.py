@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import casadi as ca
 
-from .dynamics import solve_spd
+from ..equations.projection import solve_spd
 
 
 @dataclass

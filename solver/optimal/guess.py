@@ -4,15 +4,18 @@ start, which also hands IPOPT the previous multipliers when the NLP has the same
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from .ocp import TrajectoryProblem
-from .result import Result
-from .system import _unknown
-from .trajectory import Solution
+from ..model.names import unknown
+from ..simulation.result import Result
+from .solution import Solution
+
+if TYPE_CHECKING:
+    from .problem import TrajectoryProblem
 
 
 @dataclass
@@ -87,7 +90,7 @@ def _from_dict(prob: TrajectoryProblem, spec: dict) -> dict:
     out = {}
     for name, value in spec.items():
         if name not in s.x_names + s.u_names:
-            raise ModelError(_unknown("guess", name, s.x_names + s.u_names))
+            raise ModelError(unknown("guess", name, s.x_names + s.u_names))
         if callable(value):
             out[name] = lambda t, fn=value, name=name: np.array([_scalar(fn, ti, name)
                                                                 for ti in t])

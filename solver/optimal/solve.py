@@ -5,6 +5,7 @@ constraints that stay violated instead of returning a meaningless trajectory.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import casadi as ca
 import numpy as np
@@ -13,9 +14,11 @@ from jourdain.blocks.errors import ModelError, SimulationError
 
 from .guess import make_guess
 from .nlp import NLP
-from .ocp import TrajectoryProblem
-from .trajectory import Solution
+from .solution import Solution
 from .transcription import Collocation, MultipleShooting, Plan
+
+if TYPE_CHECKING:
+    from .problem import TrajectoryProblem
 
 
 class OptimizationError(SimulationError):

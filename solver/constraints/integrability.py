@@ -21,7 +21,7 @@ from itertools import combinations
 import casadi as ca
 import numpy as np
 
-from .constraints import numeric_rank
+from .partition import numeric_rank
 
 
 def lie_bracket(g1: ca.SX, g2: ca.SX, y: ca.SX) -> ca.SX:

@@ -7,15 +7,16 @@ during integration.
 """
 from __future__ import annotations
 
+from enum import Enum
+
 import casadi as ca
 import numpy as np
 
-from enum import Enum
-
 from jourdain.blocks.errors import ModelError, SimulationError
 
+from ..model.names import unknown
 from .result import Result
-from .system import System, _unknown
+
 
 class Method(Enum):
     """CVODES multistep method."""
@@ -27,7 +28,7 @@ class Method(Enum):
 INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-linear)
 
 
-def simulate(system: System, t_end: float, y0: dict | None = None, z0: dict | None = None,
+def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
              max_steps: int = 100000, method: Method = Method.BDF,
@@ -83,11 +84,11 @@ def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
     return np.linspace(t0, t_end, int(n_out))
 
 
-def _input_expressions(system: System, inputs: dict, grid: np.ndarray, t):
+def _input_expressions(system, inputs: dict, grid: np.ndarray, t):
     """u(t): constants as numbers, tables and callables as clamped linear interpolants."""
     for name in inputs:
         if name not in system.u_names:
-            raise ModelError(_unknown("inputs", name, system.u_names) +
+            raise ModelError(unknown("inputs", name, system.u_names) +
                              (" (the model has no free inputs)" if not system.u_names else ""))
     entries = []
     for name in system.u_names:
@@ -122,7 +123,7 @@ def _samples(name: str, spec, grid: np.ndarray):
                          f"table, got {spec!r}") from exc
 
 
-def _check_initial_state(system: System, x0: np.ndarray, p: np.ndarray) -> None:
+def _check_initial_state(system, x0: np.ndarray, p: np.ndarray) -> None:
     ny = len(system.y_names)
     mass = np.array(system.M(x0[:ny], p))
     if mass.size and np.linalg.eigvalsh(0.5 * (mass + mass.T))[0] <= 1e-14 * max(1, np.abs(mass).max()):
@@ -130,7 +131,7 @@ def _check_initial_state(system: System, x0: np.ndarray, p: np.ndarray) -> None:
                          f"{dict(zip(system.y_names, x0[:ny]))}; choose another configuration")
 
 
-def _diagnose(system: System, dae, grid, x0, opts, p) -> SimulationError:
+def _diagnose(system, dae, grid, x0, opts, p) -> SimulationError:
     """Re-run interval by interval to find where the integrator failed, and say why."""
     x, t_ok, failure = np.asarray(x0, dtype=float), grid[0], ""
     for ta, tb in zip(grid[:-1], grid[1:]):

@@ -14,7 +14,7 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
-from .result import Result
+from ..simulation.result import Result
 
 
 def lagrange_basis(tau, points: np.ndarray):

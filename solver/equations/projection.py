@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import casadi as ca
 
-from .mechanics import Mechanics
-from .speeds import Speeds
+from ..model.mechanics import Mechanics
+from ..model.speeds import Speeds
 
 
 @dataclass

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import casadi as ca
 
-from .kinematics import Kinematics
+from ..model.kinematics import Kinematics
 
 
 def quat_mult(p, q) -> ca.SX:

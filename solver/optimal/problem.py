@@ -13,78 +13,16 @@ Costs and path constraints are Python callables of a :class:`Variables` view, in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from .system import System, _unknown
-
-
-@dataclass(frozen=True)
-class FreeTime:
-    """A free horizon length T [s]: guess, and bounds lower < T ≤ upper."""
-
-    guess: float
-    lower: float = 1e-3
-    upper: float = np.inf
-
-    def __post_init__(self):
-        if not 0 < self.lower <= self.guess <= self.upper:
-            raise ModelError(f"FreeTime: need 0 < lower ({self.lower}) ≤ guess ({self.guess}) "
-                             f"≤ upper ({self.upper})")
-
-
-class Variables:
-    """Named view of (t, x, u, p) handed to cost and constraint callables."""
-
-    def __init__(self, system: System, t, x, u, p, T, where: str):
-        self.t, self.T, self._where = t, T, where
-        self._values = dict(zip(system.x_names, ca.vertsplit(x)))
-        self._values.update(zip(system.p_names, ca.vertsplit(p)))
-        if u is not None:
-            self._values.update(zip(system.u_names, ca.vertsplit(u)))
-            out = system.h(t, x, u, p)
-            self._values.update(zip(system.output_names, ca.vertsplit(out)))
-        else:  # at t_f the input is not defined: offer the outputs that do not depend on it
-            self._values.update(_input_free_outputs(system, t, x, p))
-        self._known = list(system.x_names) + list(system.u_names) + list(system.p_names) + \
-            list(system.output_names)
-
-    def __getitem__(self, name: str):
-        if name not in self._values:
-            if name in self._known:
-                raise ModelError(f"{self._where}: '{name}' (an input, or an output that depends "
-                                 "on the inputs) is not defined here; terminal costs see states, "
-                                 "parameters, outputs free of inputs, t and T")
-            raise ModelError(_unknown(self._where, name, self._known))
-        return self._values[name]
-
-
-def _input_free_outputs(system: System, t, x, p) -> dict:
-    """{output name: expression} for the outputs whose value does not depend on u (sensors),
-    evaluated with u = 0 (which they ignore)."""
-    if not system.output_names:
-        return {}
-    n_u = len(system.u_names)
-    uses_u = set(system.h.sparsity_jac(2, 0).get_triplet()[0]) if n_u else set()
-    out = ca.vertsplit(system.h(t, x, ca.DM.zeros(n_u), p))
-    return {name: expr for i, (name, expr) in enumerate(zip(system.output_names, out))
-            if i not in uses_u}
-
-
-@dataclass
-class Limits:
-    """Lower and upper bounds by position in x or u."""
-
-    lower: np.ndarray
-    upper: np.ndarray
-
-    @classmethod
-    def free(cls, n: int) -> "Limits":
-        return cls(np.full(n, -np.inf), np.full(n, np.inf))
+from ..constraints.methods import ConstraintMethod
+from ..model.names import require_system, unknown
+from .functions import FreeTime, Functions, Limits
+from .solve import solve
 
 
 @dataclass
@@ -104,10 +42,9 @@ class TrajectoryProblem:
     params : values of the System's symbolic parameters (others keep their defaults).
     """
 
-    def __init__(self, system: System, horizon, intervals: int = 50, t0: float = 0.0,
+    def __init__(self, system, horizon, intervals: int = 50, t0: float = 0.0,
                  params: dict | None = None):
-        if not isinstance(system, System):
-            raise ModelError(f"TrajectoryProblem: expected a compiled jd.System, got {system!r}")
+        require_system(system, "TrajectoryProblem")
         if not isinstance(intervals, (int, np.integer, float)) or \
                 not 1 <= intervals < np.inf or int(intervals) != intervals:
             raise ModelError(f"TrajectoryProblem: intervals must be a positive integer, "
@@ -143,7 +80,7 @@ class TrajectoryProblem:
             raise ModelError(f"bound: '{name}' is an output or a parameter; bound states and "
                              "inputs here, outputs with path_constraint(lambda v: v[name], "
                              "lower, upper) and free parameters with free_parameter")
-        raise ModelError(_unknown("bound", name, self.system.x_names + self.system.u_names))
+        raise ModelError(unknown("bound", name, self.system.x_names + self.system.u_names))
 
     def initial(self, values: dict) -> None:
         """Boundary conditions x_i(t0) = value by state name; unnamed states are free."""
@@ -157,7 +94,7 @@ class TrajectoryProblem:
                        guess: float | None = None) -> None:
         """Make a symbolic parameter of the System a decision variable (design optimization)."""
         if name not in self.system.p_names:
-            raise ModelError(_unknown("free_parameter", name, self.system.p_names) +
+            raise ModelError(unknown("free_parameter", name, self.system.p_names) +
                              " (compile with jd.compile(..., parameters=[...]) to make a "
                              "parameter symbolic)")
         lower, upper = _limits(lower, upper, name, f"free_parameter '{name}'")
@@ -185,8 +122,7 @@ class TrajectoryProblem:
 
     def solve(self, transcription=None, guess=None, **options):
         """Transcribe, solve with IPOPT and return a Solution; see
-        :func:`jourdain.solver.optimize.solve` for guess and options."""
-        from .optimize import solve
+        :func:`jourdain.solver.optimal.solve.solve` for guess and options."""
         return solve(self, transcription, guess, **options)
 
     # ---- helpers -----------------------------------------------------------------------------
@@ -196,7 +132,7 @@ class TrajectoryProblem:
         out = {}
         for name, value in values.items():
             if name not in self.system.x_names:
-                raise ModelError(_unknown(what, name, self.system.x_names) +
+                raise ModelError(unknown(what, name, self.system.x_names) +
                                  " (boundary conditions are given on states)")
             out[name] = _number(value, f"{what} condition '{name}'")
         return out
@@ -209,48 +145,6 @@ class TrajectoryProblem:
     def functions(self) -> "Functions":
         """Trace the user's callables into named CasADi functions."""
         return Functions.build(self)
-
-
-@dataclass
-class Functions:
-    """The problem's functions of (t, x, u, p, T), traced once from the user's callables:
-    L (integral cost integrand), E(t, x, p, T) (terminal cost), c (path constraints, stacked)
-    with bounds and row labels."""
-
-    L: ca.Function
-    E: ca.Function
-    c: ca.Function
-    c_lower: np.ndarray
-    c_upper: np.ndarray
-    c_labels: list[str] = field(default_factory=list)
-    closure: ca.Function | None = None
-    closure_labels: list[str] = field(default_factory=list)
-
-    @classmethod
-    def build(cls, prob: TrajectoryProblem) -> "Functions":
-        s = prob.system
-        t, T = ca.SX.sym("t"), ca.SX.sym("T")
-        x, u, p = ca.SX.sym("x", s.nx), ca.SX.sym("u", len(s.u_names)), ca.SX.sym("p",
-                                                                                   len(s.p_names))
-        run = Variables(s, t, x, u, p, T, "cost or path constraint")
-        end = Variables(s, t, x, None, p, T, "terminal cost")
-        L = _total(prob.integral_costs, run, "integral_cost")
-        E = _total(prob.terminal_costs, end, "terminal_cost")
-        rows, lo, hi, labels = [], [], [], []
-        for path in prob.paths:
-            expr = ca.vec(_traced(path.fn, run, f"path_constraint '{path.name}'"))
-            rows.append(expr)
-            lo += [path.lower] * expr.numel()
-            hi += [path.upper] * expr.numel()
-            labels += [path.name if expr.numel() == 1 else f"{path.name}[{i}]"
-                       for i in range(expr.numel())]
-        c = ca.vertcat(*rows) if rows else ca.SX(0, 1)
-        args, names = [t, x, u, p, T], ["t", "x", "u", "p", "T"]
-        closure, closure_labels = _closure(s, x, p)
-        return cls(ca.Function("L", args, [L], names, ["L"]),
-                   ca.Function("E", [t, x, p, T], [E], ["t", "x", "p", "T"], ["E"]),
-                   ca.Function("c", args, [c], names, ["c"]),
-                   np.array(lo, float), np.array(hi, float), labels, closure, closure_labels)
 
 
 def _number(value, what: str) -> float:
@@ -294,66 +188,8 @@ def _callable(fn, where: str):
     return fn
 
 
-def _refuse_dae(system: System) -> None:
-    from .constrained import ConstraintMethod
+def _refuse_dae(system) -> None:
     if getattr(system, "method", None) is ConstraintMethod.DAE:
         raise ModelError("TrajectoryProblem: a System compiled with ConstraintMethod.DAE has "
                          "no explicit ẋ = f; compile with the default PARTITIONING (or "
                          "BAUMGARTE) for trajectory optimization")
-
-
-def _closure(system: System, x, p):
-    """Consistency of the initial state of a constrained System: the independent closure
-    equations c(y) = 0 (partitioning keeps them along the motion, ẏ = G(y)·z, once they hold
-    at t0) and, for Baumgarte's method whose speeds are all joint speeds w, also A(y)·w = 0.
-    None for an unconstrained System."""
-    method = getattr(system, "method", None)
-    if method is None:
-        return None, []
-    from .constrained import ConstraintMethod
-    ny = len(system.y_names)
-    y = x[:ny]
-    rows = list(system.partition.holonomic_rows)
-    parts = [system.c(y, p)[rows]] if rows else []
-    labels = [f"closure c[{r}] at t0" for r in rows]
-    if method is ConstraintMethod.BAUMGARTE:
-        velocity = ca.mtimes(system.A(y, p), x[ny:])
-        parts.append(velocity)
-        labels += [f"velocity constraint A·w[{i}] at t0" for i in range(velocity.numel())]
-    if not parts:
-        return None, []
-    return ca.Function("closure", [x, p], [ca.vertcat(*parts)], ["x", "p"], ["r"]), labels
-
-
-def _traced(fn, view: Variables, where: str):
-    """fn(view) as an SX column; a ModelError if it fails, returns no expression, or returns
-    a constant NaN (what float() or numpy make of a symbolic value)."""
-    try:
-        value = fn(view)
-    except ModelError:
-        raise
-    except Exception as exc:  # the user's callable failed while tracing: say which one
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ModelError(f"{where}: evaluating the callable failed: {first}") from exc
-    try:
-        expr = ca.SX(ca.vertcat(*value) if isinstance(value, (list, tuple)) else value)
-    except Exception:
-        raise ModelError(f"{where}: the callable returned {type(value).__name__} {value!r:.40}, "
-                         "not an expression of v (a CasADi expression or a number)") from None
-    for i in range(expr.numel()):
-        if expr[i].is_constant() and not np.isfinite(float(expr[i])):
-            raise ModelError(f"{where}: the callable returned {float(expr[i])}, not an "
-                             "expression: float(), math.* and numpy cannot take a symbolic "
-                             "v[...]; use CasADi operations (ca.sin, ca.sqrt, ...)")
-    return expr
-
-
-def _total(fns: list, view: Variables, where: str):
-    total = ca.SX(0)
-    for fn in fns:
-        term = _traced(fn, view, where)
-        if term.numel() != 1:
-            raise ModelError(f"{where}: the callable must return a scalar, got shape "
-                             f"{term.shape}")
-        total += term
-    return total

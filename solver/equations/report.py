@@ -4,6 +4,8 @@ from __future__ import annotations
 import casadi as ca
 import sympy as sp
 
+from .pretty import format_equations, simplify_matrix, sx_to_sympy
+
 
 def structure_report(system) -> str:
     s = system.structure
@@ -49,8 +51,6 @@ def _symbol_map(system, symbols: dict) -> dict:
 
 def sympy_equations(system, symbols: dict, simplify: bool):
     """(M, k, q) as sympy matrices, symbols renamed through ``symbols``."""
-    from .pretty import simplify_matrix, sx_to_sympy
-
     mapping = _symbol_map(system, symbols)
     ny, nz, nu, np_ = (len(system.y_names), len(system.z_names), len(system.u_names),
                        len(system.p_names))
@@ -69,8 +69,6 @@ def sympy_equations(system, symbols: dict, simplify: bool):
 
 
 def equations_text(system, symbols: dict, simplify: bool) -> str:
-    from .pretty import format_equations
-
     M, k, q = sympy_equations(system, symbols, simplify)
     zdots = [sp.Symbol(str(_symbol_map(system, symbols)[n]) + "'") for n in system.z_names]
     return format_equations(M, k, q, zdots)

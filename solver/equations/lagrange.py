@@ -13,9 +13,9 @@ import casadi as ca
 
 from jourdain.blocks.errors import ModelError
 
-from .dynamics import solve_spd, to_speeds
-from .mechanics import Mechanics
-from .speeds import Speeds
+from ..model.mechanics import Mechanics
+from ..model.speeds import Speeds
+from .projection import solve_spd, to_speeds
 
 
 def lagrange_accelerations(mech: Mechanics) -> tuple[ca.SX, ca.SX]:

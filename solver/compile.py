@@ -1,0 +1,111 @@
+"""The pipeline in one call (DESIGN.md §3): flatten → parameters → topology → kinematics →
+signals (:func:`.model.mechanics.build_mechanics`) → [constraints: analysis, partition,
+method] → speeds → equations → named functions → System or ConstrainedSystem.
+
+This module is the top of the solver: it imports the wings and the System class, nothing
+imports it but the package's ``__init__``.
+"""
+from __future__ import annotations
+
+from jourdain.blocks.errors import ModelError
+
+from .constraints.analysis import analyze, check_generic_rank, integrability_of
+from .constraints.methods import (
+    ConstraintMethod,
+    check_baumgarte,
+    check_explicit_form,
+    check_mass,
+    constraint_functions,
+    method_functions,
+    one_dof_mass,
+    speeds_for,
+    state_expr,
+)
+from .equations.backends import Backend, Formulation, default_speed_ops, equations
+from .equations.functions import (
+    check_mass_matrix,
+    named_functions,
+    names_of,
+    structure_of,
+)
+from .equations.lagrange import lagrange_zdot
+from .equations.projection import jourdain
+from .model.mechanics import Mechanics, build_mechanics
+from .model.speeds import choose_speeds
+from .system import ConstrainedSystem, System
+
+
+def compile(model, speeds: dict | None = None, parameters=(),
+            formulation: Formulation = Formulation.JOURDAIN, constraints=None,
+            baumgarte: tuple = (10.0, 10.0), backend: Backend = Backend.AUTO,
+            codegen: bool = False) -> System:
+    """Compile a model into a System.
+
+    model : a jd.Model (or any Composite) holding one World.
+    speeds : optional {name: expression} generalized speeds z = W(y)·ẏ, e.g.
+        {"u1": "cube.edge.phi.der", "u2": "cube.edge.phi.der + cube.bearing.phi.der"}.
+    parameters : names of parameters (or components) to keep symbolic, in p.
+    formulation : Formulation.JOURDAIN (default) or Formulation.LAGRANGE.
+    constraints : for closed loops and contacts, a jd.ConstraintMethod (default PARTITIONING;
+        BAUMGARTE or DAE); see :mod:`jourdain.solver.constraints.methods`.
+    baumgarte : (α, β) [1/s], the stabilization rates of the BAUMGARTE and DAE methods.
+    backend : Backend.AUTO (default: recursive for tree systems with more than
+        AUTO_RECURSIVE_SPEEDS speeds, user-chosen or not, else projection), PROJECTION or
+        RECURSIVE.
+    codegen : generate, compile (cached on disk) and load C code for f and its Jacobian
+        (see :mod:`jourdain.solver.simulation.codegen`).
+    """
+    if not isinstance(formulation, Formulation):
+        raise ModelError(f"formulation must be a jd.Formulation, got {formulation!r}")
+    mech = build_mechanics(model, parameters)
+    if mech.constrained and backend is Backend.RECURSIVE:
+        raise ModelError("Backend.RECURSIVE needs a tree-structured system; this model has "
+                         "closed loops or contacts: use backend=Backend.PROJECTION")
+    if mech.constrained:
+        system = compile_constrained(mech, speeds, formulation,
+                                     constraints or ConstraintMethod.PARTITIONING, baumgarte)
+        return system.codegen() if codegen else system
+    sp = choose_speeds(mech.kin, speeds)
+    eom, used = equations(mech, sp, formulation, backend)
+    zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)
+    functions = named_functions(mech, sp, eom, zdot)
+    p_default = mech.params.defaults
+    check_mass_matrix(functions["M"], mech, sp, p_default)
+    structure = structure_of(mech, sp)
+    if not sp.identity:  # seed 000: show what the speed choice does to the equations' size
+        structure.default_speed_ops = default_speed_ops(mech, used)
+    system = System(formulation, names_of(mech, sp), functions, p_default, structure)
+    system.backend = used
+    if codegen:
+        system.codegen()
+    return system
+
+
+def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formulation,
+                        method: ConstraintMethod, baumgarte: tuple) -> ConstrainedSystem:
+    """Stages 4–8 for a model with cut joints or contacts."""
+    if formulation is not Formulation.JOURDAIN:
+        raise ModelError("closed loops and contacts need Formulation.JOURDAIN (the projection "
+                         "onto the constrained speeds); Lagrange's equations here are for trees")
+    if not isinstance(method, ConstraintMethod):
+        raise ModelError(f"constraints must be a jd.ConstraintMethod, got {method!r}")
+    check_baumgarte(baumgarte)
+    eqs, part, A, G, mv, user_names = analyze(mech, speeds)
+    check_generic_rank(mech, eqs, part, mv)
+    if method is not ConstraintMethod.PARTITIONING and user_names:
+        raise ModelError("speeds: user-chosen speeds apply to ConstraintMethod.PARTITIONING; the "
+                         "Baumgarte and DAE methods integrate all joint speeds")
+    sp = speeds_for(mech, method, G, part, user_names)
+    eom = jourdain(mech, sp)
+    functions = named_functions(mech, sp, eom, eom.zdot)
+    proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
+    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
+    functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
+    check_mass(functions["M"], part.y_ref, mech, sp)
+    check_explicit_form(functions, part.y_ref, mech.params.defaults)
+    info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
+            "integrability": lambda: integrability_of(mech, eqs, part, A, G, mv),
+            "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
+    base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
+            structure_of(mech, sp))
+    return ConstrainedSystem(base, method, info)

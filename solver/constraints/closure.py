@@ -1,0 +1,63 @@
+"""Stage 4, constraints (DESIGN.md §3.4, seed 002): the holonomic closure equations c(y) = 0 of
+the cut joints and contacts and the velocity constraints of the contacts, each row with its
+owner for messages. Their rank analysis and the partition are in :mod:`.partition`.
+
+All velocity constraints are written in the joint speeds w (ẏ = N(y)·w, w = ẏ for scalar
+joints):  A(y)·w = 0 with A = [C(y)·N(y); B(y)], C = ∂c/∂y, B·w the contacts' slip velocities.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+
+from jourdain.blocks.errors import ModelError
+
+from ..model.mechanics import Mechanics
+from ..model.topology import describe_loop, drives_flange
+
+
+@dataclass
+class ConstraintEquations:
+    """Every constraint equation before the rank analysis, with its owner for messages."""
+
+    c: ca.SX                 # holonomic residuals c(y, p)
+    c_owner: list[str]       # per row: the cut joint (with its loop) or the contact
+    b: ca.SX                 # velocity constraints B(y)·w (in y, w, p)
+    b_owner: list[str]
+    A: ca.SX                 # [C·N; B]: all rows in the joint speeds w
+
+    @property
+    def n_holonomic(self) -> int:
+        return self.c.numel()
+
+
+def collect_constraints(mech: Mechanics) -> ConstraintEquations:
+    """Closure equations of the cut joints and the contacts' hook equations."""
+    kin, flat = mech.kin, mech.flat
+    c_rows, c_owner, b_rows, b_owner = [], [], [], []
+    for joint in mech.topo.cut_joints:
+        if drives_flange(flat, joint):
+            raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
+                             " and is cut, but force elements act on its axis flange; move them "
+                             "to another joint of the loop")
+        fa, fb = kin.frames[flat.net_of[joint.frame_a]], kin.frames[flat.net_of[joint.frame_b]]
+        R = ca.mtimes(fa.R.T, fb.R)
+        p = ca.mtimes(fa.R.T, fb.r - fa.r)
+        rows = ca.SX(mech.inst[joint].closure_residual(R, p))
+        c_rows.append(rows)
+        c_owner += [f"{joint.path} (closing the loop {describe_loop(flat, mech.topo, joint)})"
+                    ] * rows.numel()
+    for contact in flat.contacts:
+        frame = kin.frames[flat.net_of[contact.frame_a]]
+        hol, vel = (ca.SX(h) for h in (mech.inst[contact].holonomic(frame),
+                                       mech.inst[contact].velocity(frame)))
+        c_rows.append(hol)
+        c_owner += [contact.path] * hol.numel()
+        b_rows.append(vel)
+        b_owner += [contact.path] * vel.numel()
+    c = ca.vertcat(*c_rows) if c_rows else ca.SX(0, 1)
+    b = ca.vertcat(*b_rows) if b_rows else ca.SX(0, 1)
+    N = ca.jacobian(kin.ydot, kin.w)
+    A = ca.vertcat(ca.mtimes(ca.jacobian(c, kin.y), N), ca.jacobian(b, kin.w))
+    return ConstraintEquations(c, c_owner, b, b_owner, A)

@@ -1,0 +1,169 @@
+"""The three ways of integrating a constrained model (DESIGN.md §3.7), and the named functions
+each adds to the System:
+
+* ``ConstraintMethod.PARTITIONING`` (default): x = (y, z) with z the independent speeds; the
+  dependent coordinates are recomputed by Newton on the closure equations wherever the
+  equations are evaluated (their integrated values only serve as first guess), so the
+  closure residual stays at the Newton tolerance; Jourdain's projection with L = ∂v/∂z.
+* ``ConstraintMethod.BAUMGARTE``: x = (y, w) with all joint speeds, multipliers eliminated,
+  constraint drift damped by Baumgarte's terms.
+* ``ConstraintMethod.DAE``: x = (y, w) and the multipliers λ algebraic, integrated by IDAS.
+
+Consistent initial states come from :mod:`.assembly` and :mod:`.initial`.
+"""
+from __future__ import annotations
+
+from enum import Enum
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from ..equations.projection import to_speeds
+from ..model.mechanics import Mechanics
+from ..model.speeds import Speeds, choose_speeds
+from .analysis import constrained_speeds
+from .assembly import projector
+from .closure import ConstraintEquations
+from .multipliers import multiplier_equations
+from .partition import Partition
+
+M_GEN_STEPS = 16   # continuation steps of m_gen(q)
+
+
+class ConstraintMethod(Enum):
+    """How constrained equations of motion are integrated."""
+
+    PARTITIONING = "partitioning"   # independent coordinates, dependent ones by Newton
+    BAUMGARTE = "baumgarte"         # all speeds, stabilized ODE
+    DAE = "dae"                     # all speeds, index-1 DAE with multipliers (IDAS)
+
+
+def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, A, G, w_expr) -> dict:
+    """Named functions: A(y, p), G(y, p), c(y, p) and the residuals of all equations."""
+    y, p, w = mech.kin.y, mech.params.p, mech.kin.w
+    v_res = ca.substitute(ca.mtimes(eqs.A, w), w, w_expr[1])
+    return {
+        "A": ca.Function("A", [y, p], [A], ["y", "p"], ["A"]),
+        "G": ca.Function("G", [y, p], [G], ["y", "p"], ["G"]),
+        "c": ca.Function("c", [y, p], [eqs.c], ["y", "p"], ["c"]),
+        "residuals": ca.Function("residuals", [w_expr[0], p], [eqs.c, v_res],
+                                 ["x", "p"], ["position", "velocity"]),
+    }
+
+
+def partitioned_functions(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function) -> dict:
+    """f(t, x, u, p) with the dependent coordinates projected by Newton (``proj_y``, from
+    :func:`.assembly.projector`), and project(x, p)."""
+    y, p = mech.kin.y, mech.params.p
+    ny, nz = y.numel(), sp.z.numel()
+    xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, mech.ctx.u, p],
+                       [ca.vertcat(sp.ydot, eom.zdot)])
+    t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz)
+    u, pp = ca.MX.sym("u", mech.ctx.u.numel()), ca.MX.sym("p", p.numel())
+    yc = proj_y(x[:ny], pp)
+    return {
+        "f": ca.Function("f", [t, x, u, pp], [xdot(t, yc, x[ny:], u, pp)],
+                         ["t", "x", "u", "p"], ["xdot"]),
+        "project": ca.Function("project", [x, pp], [ca.vertcat(yc, x[ny:])],
+                               ["x", "p"], ["x_projected"]),
+    }
+
+
+def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: float) -> dict:
+    """Baumgarte ODE f, the DAE (ode, alg) and the explicit multipliers, in x = (y, w)."""
+    kin, p = mech.kin, mech.params.p
+    t, u, x = mech.t, mech.ctx.u, ca.vertcat(kin.y, kin.w)
+    me = multiplier_equations(eom.M, eom.k, eom.q, A, c_ind, kin.y, kin.w, kin.ydot,
+                              alpha, beta)
+    return {
+        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(kin.ydot, me.wdot)],
+                         ["t", "x", "u", "p"], ["xdot"]),
+        "dae": ca.Function("dae", [t, x, me.lam, u, p],
+                           [ca.vertcat(kin.ydot, me.wdot_of_lam), me.alg],
+                           ["t", "x", "lambda", "u", "p"], ["ode", "alg"]),
+        "multipliers": ca.Function("multipliers", [t, x, u, p], [me.lam_explicit],
+                                   ["t", "x", "u", "p"], ["lambda"]),
+    }
+
+
+def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
+                 part: Partition) -> dict:
+    """m_gen(q, p) for one-DOF mechanisms whose speed is a coordinate rate (seed 003):
+    the 1×1 mass matrix with the other coordinates assembled from q."""
+    kin = mech.kin
+    if sp.z.numel() != 1 or not kin.rates_are_derivatives:
+        return {}
+    j = part.independent_speeds[0]
+    i = [c.name for c in kin.coordinates].index(kin.rates[j].derivative_of)
+    q, pp = ca.MX.sym("q"), ca.MX.sym("p", mech.params.p.numel())
+    y_ref = ca.DM(part.y_ref)
+    y = ca.MX(y_ref)
+    # Newton continuation from the reference assembly in M_GEN_STEPS steps keeps the
+    # reference's assembly branch for any q within ±π of it.
+    for k in range(1, M_GEN_STEPS + 1):
+        qk = y_ref[i] + k / M_GEN_STEPS * (q - y_ref[i])
+        entries = ca.vertsplit(y)  # (MX slices of empty ranges are 1×0, not 0×1)
+        entries[i] = qk
+        y = ca.vertcat(*entries)
+        y = proj_y(y, pp) if proj_y is not None else y
+    M = ca.Function("M_sx", [kin.y, mech.params.p], [eom.M])
+    return {"m_gen": ca.Function("m_gen", [q, pp], [M(y, pp)], ["q", "p"], ["m_gen"])}
+
+
+def speeds_for(mech: Mechanics, method: ConstraintMethod, G, part, names) -> Speeds:
+    """Independent speeds z (partitioning) or all joint speeds w (multiplier methods)."""
+    if method is ConstraintMethod.PARTITIONING:
+        return constrained_speeds(mech, G, part, names)
+    return choose_speeds(mech.kin, None)
+
+
+def state_expr(mech: Mechanics, sp: Speeds):
+    """(x, w(x)): the state symbol and the joint speeds it implies."""
+    x = ca.vertcat(mech.kin.y, sp.z)
+    return x, to_speeds(mech.kin.w, mech, sp)
+
+
+def check_baumgarte(baumgarte) -> None:
+    """(α, β): two finite rates ≥ 0 [1/s] (negative ones would amplify the drift)."""
+    try:
+        ok = len(baumgarte) == 2 and all(np.isfinite(float(v)) and float(v) >= 0
+                                         for v in baumgarte)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ModelError(f"baumgarte must be a pair (alpha, beta) of rates >= 0 [1/s], got "
+                         f"{baumgarte!r}")
+
+
+def method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
+                      method: ConstraintMethod, baumgarte: tuple):
+    """Add the method's f (and project, dae, multipliers); return the Newton projection of the
+    coordinates, or None when nothing is projected."""
+    c_ind = eqs.c[part.holonomic_rows] if part.holonomic_rows else ca.SX(0, 1)
+    if method is ConstraintMethod.PARTITIONING:
+        if not part.dependent_moves:
+            return None   # velocity constraints only: the plain SX f needs no projection
+        proj_y = projector(c_ind, mech.kin, mech.params.p, part.dependent_moves)
+        functions.update(partitioned_functions(mech, sp, eom, proj_y))
+        return proj_y
+    alpha, beta = baumgarte
+    functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
+    return None
+
+
+def check_explicit_form(functions: dict, y: np.ndarray, p: np.ndarray) -> None:
+    """A·G = 0 (seed 002), checked numerically at the assembled configuration."""
+    A, G = np.array(functions["A"](y, p)), np.array(functions["G"](y, p))
+    if A.size and np.abs(A @ G).max() > 1e-9 * max(1.0, np.abs(A).max() * np.abs(G).max()):
+        raise ModelError("internal error: the explicit form G violates A·G = 0 at the assembled "
+                         f"configuration (max |A·G| = {np.abs(A @ G).max():.3g}); please report")
+
+
+def check_mass(M: ca.Function, y_ref: np.ndarray, mech: Mechanics, sp) -> None:
+    mass = np.array(M(y_ref, mech.params.defaults))
+    if mass.size and np.linalg.eigvalsh(0.5 * (mass + mass.T))[0] <= \
+            1e-12 * max(1.0, np.abs(mass).max()):
+        raise ModelError("the mass matrix of the speeds " + ", ".join(sp.names) + " is singular "
+                         "at the assembled configuration: a speed moves no mass; attach bodies")

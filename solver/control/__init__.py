@@ -1,0 +1,1 @@
+"""Control: linearization in minimal coordinates, the LinearSystem, LQR and pole placement."""
