@@ -71,9 +71,14 @@ def compiled(make):
     return jd.compile(jd.Model.on_world(World(), m=make()))
 
 
-def cpu(fn):
-    start = time.process_time()
+WALL: dict = {}   # label -> wall-clock seconds of the calls timed under it (JSON only)
+
+
+def cpu(fn, label: str | None = None):
+    """(CPU seconds, result) of fn(); its wall time is appended to WALL[label]."""
+    start, wall = time.process_time(), time.perf_counter()
     out = fn()
+    WALL.setdefault(label, []).append(time.perf_counter() - wall)
     return time.process_time() - start, out
 
 
@@ -96,20 +101,23 @@ def answers(info) -> dict:
 def case(label: str, make, repeat: int, base) -> dict:
     t_compile, system = cpu(lambda: compiled(make))
     fresh = [compiled(make) for _ in range(2 * repeat)]     # the classification is cached
-    t_after, info = zip(*[cpu(lambda: s.integrability) for s in fresh[:repeat]])
+    t_after, info = zip(*[cpu(lambda: s.integrability, (label, "after"))
+                           for s in fresh[:repeat]])
     t_report = [cpu(s.report)[0] for s in fresh[repeat:]]
     row = {"model": label, "coordinates": len(system.y_names),
            "velocity_constraints": len(system.partition.velocity_rows),
            "t_compile": t_compile, "t_after": float(np.median(t_after)),
-           "t_report": float(np.median(t_report)), "after": answers(info[0])}
+           "t_report": float(np.median(t_report)), "after": answers(info[0]),
+           "t_after_wall": float(np.median(WALL[(label, "after")]))}
     args, kwargs = classify_inputs(system)
     kwargs.pop("bound", None)
     t_free = [cpu(lambda: analysis.classify(*args, **kwargs))[0] for _ in range(repeat)]
     row["t_unbounded"] = float(np.median(t_free))
     if base is not None:
-        t_before, old = zip(*[cpu(lambda: base.classify(*args, **kwargs))
+        t_before, old = zip(*[cpu(lambda: base.classify(*args, **kwargs), (label, "before"))
                               for _ in range(repeat)])
         row.update(t_before=float(np.median(t_before)), before=answers(old[0]))
+        row["t_before_wall"] = float(np.median(WALL[(label, "before")]))
         row["same_answers"] = all(row["before"][k] == row["after"][k]
                                   for k in ("f", "g", "involutive"))
     return row

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, Prismatic, Revolute,
-                             RigidBody, RollingContact)
+from jourdain.blocks import (
+    Composite,
+    FixedRotation,
+    FixedTranslation,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    RollingContact,
+)
 
 # The benchmark's axes (x forward, y right, z down) in the model's (x forward, y up, z right).
 _TO_MODEL = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])

@@ -7,8 +7,12 @@ import pytest
 
 import jourdain as jd
 from jourdain.blocks import World
-from jourdain.library import WhippleBicycle, Wheel
-from jourdain.solver.constraints.integrability import field_bracket, kinematic_flow, switching_displacement
+from jourdain.library import Wheel, WhippleBicycle
+from jourdain.solver.constraints.integrability import (
+    field_bracket,
+    kinematic_flow,
+    switching_displacement,
+)
 
 R = 0.3
 
