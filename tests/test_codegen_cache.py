@@ -189,6 +189,17 @@ def test_interrupted_build_kills_its_compilers(tmp_path, monkeypatch):
     assert _gone(int(pidfile.read_text()))
 
 
+@pytest.mark.skipif(shutil.which("true") is None, reason="no 'true' command")
+def test_compiler_that_writes_nothing_falls_back(tmp_path):
+    """A "compiler" that exits 0 without writing anything (here the shell's ``true``) is a
+    failed build: a warning, the virtual machine, and nothing left in the cache."""
+    system = _pendulum()
+    with pytest.warns(RuntimeWarning, match="wrote no library"):
+        system.codegen(compiler="true", cache_dir=tmp_path)
+    assert system.library is None and system.f.is_a("SXFunction")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_codegen_timeout_is_checked():
     with pytest.raises(jd.ModelError, match="timeout must be a positive number"):
         _pendulum().codegen(timeout=-1)

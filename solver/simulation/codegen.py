@@ -137,15 +137,20 @@ def library_name(f: ca.Function, options: CodegenOptions) -> str:
     return f"jd_{f.name()}_{library_key(f, options)[:24]}.so"
 
 
-def cached_library(f: ca.Function, options: CodegenOptions) -> Path | None:
-    """The cached library of f for ``options`` (or this run's temporary one), marked as used;
-    None when there is none."""
+def cached_libraries(f: ca.Function, options: CodegenOptions) -> list[Path]:
+    """The cached libraries of f for ``options``: in the cache, then in this run's temporary
+    directory (a read-only cache holding a bad entry); each marked as used."""
     name = library_name(f, options)
-    for directory in (cache_dir(options), current_fallback()):
-        if directory is not None and (directory / name).exists():
-            mark_used(directory / name)
-            return directory / name
-    return None
+    found = [d / name for d in (cache_dir(options), current_fallback())
+             if d is not None and (d / name).exists()]
+    for path in found:
+        mark_used(path)
+    return found
+
+
+def cached_library(f: ca.Function, options: CodegenOptions) -> Path | None:
+    """The first of :func:`cached_libraries`, None when there is none (unverified)."""
+    return next(iter(cached_libraries(f, options)), None)
 
 
 def build_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) -> Path | None:
@@ -166,6 +171,8 @@ def build_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) ->
     with tempfile.TemporaryDirectory(prefix=BUILD_PREFIX, dir=directory) as tmp:
         error = _build(compiler, options.flags, derivative_functions(f), Path(tmp),
                        target.name, options.timeout)
+        if not error and not (Path(tmp) / target.name).is_file():
+            error = f"error: {options.compiler} reported success but wrote no library"
         if error:
             reason = next((line for line in error.splitlines() if "error" in line), error)
             _warn(f"jourdain: compiling {f.name()} failed ({reason.strip()[:160]}); using "
@@ -194,36 +201,43 @@ def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
            name: str, timeout: float | None = None) -> str:
     """Generate one C file per function, compile them in parallel (gcc time dominates) and link
     one shared library; returns the compiler's error text, empty on success. No compiler
-    process outlives the call: on a failure, the timeout or an exception the others are
+    process outlives the call: on a failure, the timeout [s] or an exception the others are
     killed, and all are waited for."""
-    deadline = None if timeout is None else time.monotonic() + timeout
     jobs: list[tuple[subprocess.Popen, Path]] = []
     try:
-        for k, fn in enumerate(functions):  # f first, then jac_f
-            source = f"{fn.name()}.c"
-            gen = ca.CodeGenerator(source, {"with_header": False})
-            gen.add(fn)
-            gen.generate(str(tmp) + os.sep)
-            large = k > 0 and (tmp / source).stat().st_size > JACOBIAN_O0_BYTES
-            fn_flags = (*flags, *JACOBIAN_FLAGS) if large else flags
-            # -w: the generated code has harmless int-to-pointer casts that gcc warns about
-            command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
-            jobs.append(_spawn(command, tmp, tmp / f"{fn.name()}.err"))
-        for job, log in jobs:
-            if not _wait(job, deadline):
-                return f"error: the compiler took longer than the timeout of {timeout:g} s"
-            if job.returncode != 0:
-                return log.read_text(errors="replace").strip() or f"error: exit {job.returncode}"
-        objects = [f"{fn.name()}.o" for fn in functions]
-        link, log = _spawn([compiler, "-shared", *objects, "-o", name, "-lm"], tmp,
-                           tmp / "link.err")
-        jobs.append((link, log))
-        if not _wait(link, deadline):
-            return f"error: linking took longer than the timeout of {timeout:g} s"
-        return log.read_text(errors="replace").strip() if link.returncode != 0 else ""
+        return _compile_and_link(compiler, flags, functions, tmp, name, timeout, jobs)
+    except OSError as exc:      # the compiler cannot be run (permissions, not an executable)
+        return f"error: cannot run {compiler}: {exc.strerror or exc}"
     finally:
         _reap(jobs)
 
+
+def _compile_and_link(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
+                      name: str, timeout: float | None, jobs: list) -> str:
+    """The body of :func:`_build`; every started process is appended to ``jobs``."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    for k, fn in enumerate(functions):  # f first, then jac_f
+        source = f"{fn.name()}.c"
+        gen = ca.CodeGenerator(source, {"with_header": False})
+        gen.add(fn)
+        gen.generate(str(tmp) + os.sep)
+        large = k > 0 and (tmp / source).stat().st_size > JACOBIAN_O0_BYTES
+        fn_flags = (*flags, *JACOBIAN_FLAGS) if large else flags
+        # -w: the generated code has harmless int-to-pointer casts that gcc warns about
+        command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
+        jobs.append(_spawn(command, tmp, tmp / f"{fn.name()}.err"))
+    for job, log in jobs:
+        if not _wait(job, deadline):
+            return f"error: the compiler took longer than the timeout of {timeout:g} s"
+        if job.returncode != 0:
+            return log.read_text(errors="replace").strip() or f"error: exit {job.returncode}"
+    objects = [f"{fn.name()}.o" for fn in functions]
+    jobs.append(_spawn([compiler, "-shared", *objects, "-o", name, "-lm"], tmp,
+                       tmp / "link.err"))
+    link, log = jobs[-1]
+    if not _wait(link, deadline):
+        return f"error: linking took longer than the timeout of {timeout:g} s"
+    return log.read_text(errors="replace").strip() if link.returncode != 0 else ""
 
 def _spawn(command: list[str], cwd: Path, log: Path) -> tuple[subprocess.Popen, Path]:
     """Start a compiler process with its messages in a file (no pipe to fill and block)."""
@@ -305,28 +319,25 @@ def verify(f: ca.Function, compiled: ca.Function, x_ref: np.ndarray, p: np.ndarr
     worst = {"f": 0.0, "its Jacobian": 0.0}
     for args in _test_points(f, x_ref, p, count):
         try:
-            ref = np.array(f(*args), dtype=float)
+            outs = f.call(args)
         except RuntimeError:    # f fails here (an embedded rootfinder): try the next point
             continue
+        ref = np.array(outs[0], dtype=float)
         seeds = [rng.uniform(-1, 1, f.nnz_in(i)) for i in range(f.n_in())]
         try:
-            got = np.array(compiled(*args), dtype=float)
-            blocks = [np.array(b, dtype=float) for b in _as_list(jac(*args, ref))]
+            got = np.array(compiled.call(args)[0], dtype=float)
+            blocks = [np.array(b, dtype=float) for b in jac.call([*args, *outs])[:f.n_in()]]
         except RuntimeError as exc:
             return f"fails to evaluate ({str(exc).splitlines()[0][:120]})"
         jv = sum(b @ v for b, v in zip(blocks, seeds)).ravel()
         scale = sum(np.abs(b) @ np.abs(v) for b, v in zip(blocks, seeds)).ravel()
-        jv_ref = np.array(forward(*args, ref, *seeds), dtype=float).ravel()
+        jv_ref = np.array(forward.call([*args, *outs, *seeds])[0], dtype=float).ravel()
         worst["f"] = max(worst["f"], _deviation(got.ravel(), ref.ravel(), np.abs(ref)))
         worst["its Jacobian"] = max(worst["its Jacobian"], _deviation(jv, jv_ref, scale))
     bad = [f"{what} (deviation {dev:.2g} of the values' scale)" for what, dev in worst.items()
            if not dev <= VERIFY_RTOL]
     return ("does not reproduce " + " nor ".join(bad) + " at random states and parameters"
             if bad else "")
-
-
-def _as_list(out) -> list:
-    return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
 def load(f: ca.Function, path: Path, p: np.ndarray, x_ref: np.ndarray | None = None
@@ -358,12 +369,13 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
                              else str(cache_dir), _timeout(timeout))
     f = system.functions["f"]
     x_ref = _reference_state(system, f)
-    compiled, path = None, cached_library(f, options)
-    if path is not None:
+    compiled, path = None, None
+    for path in cached_libraries(f, options):
         compiled, problem = _load_verified(f, path, system.p_default, x_ref)
-        if compiled is None:    # corrupt, truncated or foreign cache entry
-            _warn(f"jourdain: the cached library {path} {problem}; rebuilding it")
-            _discard(path)
+        if compiled is not None:
+            break
+        _warn(f"jourdain: the cached library {path} {problem}; rebuilding it")
+        _discard(path)      # corrupt, truncated or foreign
     if compiled is None:
         path = build_library(f, options)
         if path is not None:
