@@ -19,7 +19,11 @@ def main(argv: list[str] | None = None) -> int:
     _cache_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "cache":
-        return _cache_command(args)
+        from jourdain.blocks.errors import ModelError
+        try:
+            return _cache_command(args)
+        except ModelError as exc:       # e.g. a negative limit
+            parser.error(str(exc))
     if args.command == "report":
         import jourdain as jd
         from jourdain import library

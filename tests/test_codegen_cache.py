@@ -266,3 +266,6 @@ def test_cache_command_lists_and_prunes(tmp_path, capsys):
     assert [e.path for e in export.cache_entries(tmp_path)] == paths[2:]
     assert cli(["cache", "--dir", str(tmp_path), "--clear"]) == 0
     assert export.cache_entries(tmp_path) == []
+    with pytest.raises(SystemExit):
+        cli(["cache", "--dir", str(tmp_path), "--prune", "--max-mb", "-1"])
+    assert "max_bytes must be a number" in capsys.readouterr().err

@@ -239,6 +239,7 @@ def _compile_and_link(compiler: str, flags: tuple, functions: list[ca.Function],
         return f"error: linking took longer than the timeout of {timeout:g} s"
     return log.read_text(errors="replace").strip() if link.returncode != 0 else ""
 
+
 def _spawn(command: list[str], cwd: Path, log: Path) -> tuple[subprocess.Popen, Path]:
     """Start a compiler process with its messages in a file (no pipe to fill and block)."""
     with open(log, "w") as err:
@@ -304,7 +305,9 @@ def verify(f: ca.Function, compiled: ca.Function, x_ref: np.ndarray, p: np.ndarr
     """Empty when ``compiled`` reproduces the virtual machine's f and Jacobian at ``count``
     random states and parameter values, else what differs. The Jacobian is checked as J·v
     against the virtual machine's forward derivative (no expanded Jacobian needed), relative
-    to the scale Σ|J_ij·v_j| of the product."""
+    to the scale Σ|J_ij·v_j| of the product. Points where the virtual machine itself fails
+    (an embedded Newton projection far from the constraint manifold) are skipped; if it fails
+    at all of them only the shapes are checked."""
     same_shape = compiled.n_in() == f.n_in() and compiled.n_out() == f.n_out() and all(
         compiled.sparsity_in(i) == f.sparsity_in(i) for i in range(f.n_in())) and all(
         compiled.sparsity_out(i) == f.sparsity_out(i) for i in range(f.n_out()))
