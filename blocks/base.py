@@ -224,3 +224,8 @@ class Context:
     def state(self, block) -> Any:  # pragma: no cover - interface
         """The internal states of a signal block with memory (its ``STATES``), a vector."""
         raise NotImplementedError
+
+    def discrete(self, component) -> dict:  # pragma: no cover - interface
+        """The discrete variables of a hybrid component (its ``DISCRETE``) by name: symbols
+        that are constant between events (modes, held values; jourdain.blocks.hybrid)."""
+        raise NotImplementedError

@@ -30,6 +30,7 @@ from .equations.functions import (
 )
 from .equations.lagrange import lagrange_zdot
 from .equations.projection import jourdain
+from .hybrid import build_hybrid
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds
 from .system import ConstrainedSystem, System
@@ -69,6 +70,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
     eom, used = equations(mech, sp, formulation, backend)
     zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)
     functions = named_functions(mech, sp, eom, zdot)
+    hybrid = build_hybrid(mech, sp, eom.M, functions)
     p_default = mech.params.defaults
     check_mass_matrix(functions["M"], mech, sp, p_default)
     structure = structure_of(mech, sp)
@@ -76,6 +78,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
+    system.hybrid = hybrid
     if codegen:
         system.codegen()
     return system

@@ -9,12 +9,13 @@ from jourdain.blocks.bodies import Body
 from jourdain.blocks.contacts import Contact
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
+from jourdain.blocks.hybrid.base import Hybrid
 from jourdain.blocks.joints import Joint
 from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
-KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock)
+KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock, Hybrid)
 
 
 @dataclass
@@ -30,6 +31,7 @@ class FlatModel:
     forces: list[FlangeForce] = field(default_factory=list)
     signals: list[SignalBlock] = field(default_factory=list)
     contacts: list[Contact] = field(default_factory=list)
+    hybrid: list[Hybrid] = field(default_factory=list)  # also listed under their other kind
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
@@ -118,10 +120,14 @@ def _classify(flat: FlatModel, comp: Component) -> None:
     buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
                FlangeForce: flat.forces, Contact: flat.contacts,
                SignalBlock: flat.signals}
+    if isinstance(comp, Hybrid):
+        flat.hybrid.append(comp)
     for kind, bucket in buckets.items():
         if isinstance(comp, kind):
             bucket.append(comp)
             return
+    if isinstance(comp, Hybrid):
+        return
     raise ModelError(f"{comp.path}: {type(comp).__name__} is not a known component kind; "
                      f"derive it from one of {', '.join(k.__name__ for k in KINDS)}")
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from jourdain.blocks.base import Component
 
+from .discrete import DiscreteSet, collect_discrete, with_discrete
 from .flatten import FlatModel, flatten
 from .kinematics import Kinematics, build_kinematics, flange_state
 from .parameters import ParameterSet, instantiate
@@ -58,6 +59,7 @@ class Mechanics:
     bodies: list[BodyTerms]
     elements: list[FlangeTerms]
     inst: dict = None   # component -> its parameterized copy (for the constraint hooks)
+    discrete: DiscreteSet = None  # discrete variables of hybrid elements (entries of p)
 
     @property
     def constrained(self) -> bool:
@@ -91,10 +93,14 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     kin = build_kinematics(flat, topo, inst)
     t = ca.SX.sym("t")
     ctx = SignalContext(flat, kin, inst, t)
+    discrete = collect_discrete(flat.components)
+    params = with_discrete(params, discrete)
+    ctx.attach_discrete(discrete.symbols)
     gravity = ca.SX(inst[flat.worlds[0]].g)
     bodies = [_body_terms(flat, kin, inst[b], b.path) for b in flat.bodies]
     elements = [_flange_terms(flat, kin, ctx, inst[e], e) for e in flat.forces]
-    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements, inst)
+    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements, inst,
+                     discrete)
 
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:

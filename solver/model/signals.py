@@ -55,6 +55,13 @@ class SignalContext(Context):
     def state(self, block) -> ca.SX:
         return self._state[block.path]
 
+    def attach_discrete(self, symbols: dict) -> None:
+        """The discrete variables' symbols by component path (:mod:`.discrete`)."""
+        self._discrete = symbols
+
+    def discrete(self, component) -> dict:
+        return getattr(self, "_discrete", {}).get(component.path, {})
+
     def state_derivatives(self) -> ca.SX:
         """ṡ of all signal-block states, in the order of ``state_names``."""
         parts = []

@@ -18,6 +18,8 @@ class Result:
     ``power.dissipated`` [W].
     """
 
+    events = None   # EventLog of a hybrid simulation (jourdain.solver.simulation.eventlog)
+
     def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray):
         self.t = t
         self.series = series
@@ -27,7 +29,9 @@ class Result:
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,
                     p: np.ndarray) -> "Result":
         n = t.size
-        P = np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), n, axis=1)
+        # p may vary along the result (discrete variables of hybrid elements): one column each
+        P = np.asarray(p, dtype=float) if np.ndim(p) == 2 else \
+            np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), n, axis=1)
         fns = system.functions
         if "project" in fns:  # closed loops: dependent coordinates from the Newton projection
             xs = np.array(fns["project"].map(n)(xs, P))

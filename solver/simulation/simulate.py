@@ -15,6 +15,8 @@ import numpy as np
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from ..model.names import unknown
+from .events import needs_events
+from .hybrid import simulate_events
 from .result import Result
 
 
@@ -32,7 +34,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
              max_steps: int = 100000, method: Method = Method.BDF,
-             x0: np.ndarray | None = None) -> Result:
+             x0: np.ndarray | None = None, events=None, samplers=None,
+             event_step: float | None = None, chatter: tuple | None = None,
+             max_events: int | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -44,6 +48,14 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         pendulums; avoids forming the Jacobian).
     x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
         system.
+    events : jd.Event / jd.TimeEvent objects (zero crossings, resets, stops; docs/hybrid.md).
+    samplers : SampledCallback objects (Python callbacks run at a sample period).
+    event_step : [s] spacing of the guard samples (default: a quarter of the output interval).
+    chatter : (n, span): n events in a row, each within span [s] of the previous, end in a
+        ChatteringError (default (100, 1e-9·horizon)). max_events : total limit.
+    Models with hybrid elements (stops, friction with stiction, contacts, sampled blocks), and
+    any run with events or samplers, go through the event loop (:mod:`.events`); the Result
+    then carries the event log ``res.events``.
     """
     grid = _grid(t0, t_end, n_out, t_out)
     x0 = system.state(y0, z0) if x0 is None else np.asarray(x0, dtype=float)
@@ -52,6 +64,11 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     # expression graph, about 3× faster than an MX graph wrapping the same function. MX only
     # when f embeds a rootfinder (closed loops), which SX cannot hold, or is compiled C code
     # (System.codegen), which is called, not expanded.
+    if needs_events(system, events, samplers):
+        _check_initial_state(system, x0, p)
+        return simulate_events(system, grid, x0, p, _input_builder(system, inputs or {}, grid),
+                               _options(rtol, atol, max_steps, method), events, samplers,
+                               event_step, chatter, max_events)
     sym = ca.SX if system.f.is_a("SXFunction") else ca.MX
     t, x, pp = sym.sym("t"), sym.sym("x", system.nx), sym.sym("p", len(p))
     u = _input_expressions(system, inputs or {}, grid, t)
@@ -69,6 +86,21 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         raise _diagnose(system, dae, grid, x0, opts, p) from exc
     us = np.array(ca.Function("u_of_t", [t], [u]).map(len(grid))(grid))
     return Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+
+
+def _options(rtol, atol, max_steps, method) -> dict:
+    if not isinstance(method, Method):
+        raise ModelError(f"simulate: method must be a jd.Method, got {method!r}")
+    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    if method is Method.ADAMS:
+        opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
+    return opts
+
+
+def _input_builder(system, inputs: dict, grid: np.ndarray):
+    """t ↦ u(t) as expressions (the event loop builds them in its own time variable)."""
+    _input_expressions(system, inputs, grid, ca.SX.sym("t"))   # checks names and values now
+    return lambda t: _input_expressions(system, inputs, grid, t)
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:

@@ -1,0 +1,124 @@
+"""The equations of motion of a hybrid model in its present modes (DESIGN.md §6): the smooth
+ż of the back end plus the forces of the switching rows,
+
+    M·ż = q − k + Jᵀ·λ,        J = ∂γ/∂z  (γ: the rows' relative velocities),
+
+with λ from one linear system whose rows depend on the modes (entries of p):
+
+    active row i:    J_i·ż + J̇_i·z + 2·ω·γ_i + ω²·g_i = 0       (a constraint; Baumgarte)
+    inactive row i:  λ_i = b_i + Σ_j C_ij·λ_j                     (its force law)
+
+i.e. (A·(D + ε) + (I − A)·(I − C))·λ = −A·(J·ż_s + J̇·z + stab) + (I − A)·b, with
+D = J·M⁻¹·Jᵀ (the Delassus matrix), A = diag(active), ż_s = M⁻¹·(q − k) and ε a small
+compliance of the rows that may be redundant. The linear algebra runs numerically inside the
+CasADi graph (sparse LDLᵀ for M, sparse QR for λ): the expressions stay O(size of J) whatever
+the number of rows, and CVODES never calls Python.
+
+Named functions added to the System:
+  f(t, x, u, p) -> xdot                 (replaces the smooth f)
+  hybrid(t, x, u, p) -> gamma, lambda, gap, gamma_dot, guards, monitors
+  impact(t, x, u, p) -> M, J, gamma, active   (impact maps and velocity projections)
+  update:<path>(t, x, u, p) -> d        (each sampled block's new discrete values)
+  dissipation(t, x, u, p) -> P          (adds the power −λ·γ of sliding rows)
+"""
+from __future__ import annotations
+
+import casadi as ca
+
+from jourdain.blocks.errors import ModelError
+
+from ..equations.projection import to_speeds
+from ..model.mechanics import Mechanics
+from ..model.speeds import Speeds
+from .collect import HybridModel
+
+OMEGA = 20.0  # [rad/s] Baumgarte rate of the active rows (γ̇ + 2ωγ + ω²g = 0)
+
+
+def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
+                     functions: dict) -> dict:
+    """The hybrid f, the event-time functions and the sampled updates (module docstring)."""
+    t, y, z, u, p, s = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p, mech.ctx.s
+    x = ca.vertcat(y, z, s)
+
+    def conv(expr):
+        return to_speeds(expr, mech, sp)
+
+    out = {name: ca.Function(f"update:{name}", [t, x, u, p], [conv(expr)],
+                             ["t", "x", "u", "p"], ["d"])
+           for name, expr in model.updates.items()}
+    if not model.rows and not model.guards and not model.monitors:
+        return out
+    gamma, lam = conv(model.gamma), model.lam
+    J = ca.jacobian(gamma, z)
+    inert = [i for i in range(J.size1()) if J[i, :].nnz() == 0]
+    active, force = _inert_rows(model, inert, conv)
+    C = ca.jacobian(force, lam)
+    if ca.depends_on(C, lam):
+        raise ModelError("hybrid rows: a row's force law must be linear in the other rows' "
+                         "forces (ctx.multiplier)")
+    b = ca.substitute(force, lam, ca.SX.zeros(lam.numel()))
+    gap = conv(model.gap)
+    bias = ca.jtimes(gamma, y, sp.ydot) + ca.jacobian(gamma, t)
+    target = bias + 2 * OMEGA * gamma + OMEGA**2 * gap
+    parts = ca.Function("hybrid_parts", [t, x, u, p], [M, J, target, bias, active, C, b],
+                        ["t", "x", "u", "p"], ["M", "J", "target", "bias", "active", "C", "b"])
+    others = ca.Function("hybrid_others", [t, x, u, p, lam],
+                         [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr)])
+    compliance = ca.DM([r.compliance for r in model.rows])
+    out.update(_mx_functions(functions, parts, others, compliance, y.numel(), z.numel()))
+    out["impact"] = ca.Function("impact", [t, x, u, p], [M, J, gamma, active],
+                                ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
+    return out
+
+
+def _inert_rows(model: HybridModel, inert: list[int], conv):
+    """Rows whose velocity does not depend on any speed (a tangential row across the plane
+    of a planar mechanism) carry no force and are never constraints."""
+    active, force = conv(model.active), conv(model.force)
+    for i in inert:
+        active[i] = 0
+        force[i] = 0
+    return active, force
+
+
+def _mx_functions(functions: dict, parts: ca.Function, others: ca.Function,
+                  compliance: ca.DM, ny: int, nz: int) -> dict:
+    f_smooth, dissipation = functions["f"], functions["dissipation"]
+    t, u = ca.MX.sym("t"), ca.MX.sym("u", f_smooth.size1_in(2))
+    x, p = ca.MX.sym("x", f_smooth.size1_in(1)), ca.MX.sym("p", f_smooth.size1_in(3))
+    xdot_s = f_smooth(t, x, u, p)
+    M, J, target, bias, active, C, b = parts(t, x, u, p)
+    zdot_s = xdot_s[ny:ny + nz]
+    lam, MinvJT = multipliers(M, J, J @ zdot_s + target, active, C, b, compliance)
+    dz = MinvJT @ lam
+    nx = x.numel()
+    xdot = xdot_s + ca.vertcat(ca.MX(ny, 1), dz, ca.MX(nx - ny - nz, 1))
+    gamma, gap, guards, monitors = others(t, x, u, p, lam)
+    gamma_dot = J @ (zdot_s + dz) + bias
+    sliding = (1 - active) * lam * gamma
+    return {
+        "f": ca.Function("f", [t, x, u, p], [xdot], ["t", "x", "u", "p"], ["xdot"]),
+        "hybrid": ca.Function("hybrid", [t, x, u, p], [gamma, lam, gap, gamma_dot, guards,
+                                                        monitors],
+                              ["t", "x", "u", "p"], ["gamma", "lambda", "gap", "gamma_dot",
+                                                     "guards", "monitors"]),
+        "dissipation": ca.Function("dissipation", [t, x, u, p],
+                                   [dissipation(t, x, u, p) - ca.sum1(sliding)],
+                                   ["t", "x", "u", "p"], ["P"]),
+    }
+
+
+def multipliers(M, J, rhs, active, C, b, compliance):
+    """λ of the rows and M⁻¹·Jᵀ (MX): the mode-dependent linear system of the module
+    docstring, with rhs = J·ż_s + J̇·z + stab."""
+    n = J.size1()
+    if n == 0:
+        return ca.MX(0, 1), ca.MX(M.size1(), 0)
+    MinvJT = ca.solve(M, J.T, "ldl")
+    D = J @ MinvJT
+    eye = ca.MX.eye(n)
+    K = ca.diag(active) @ (D + ca.diag(compliance * ca.diag(D))) + \
+        ca.diag(1 - active) @ (eye - C)
+    r = -active * rhs + (1 - active) * b
+    return ca.solve(K, r, "qr"), MinvJT

@@ -1,0 +1,135 @@
+"""Impact maps and velocity projections on the speeds z (numbers, numpy).
+
+An impact changes the speeds by impulses Λ along rows of J (M·Δz = Jᵀ·Λ, Pfeiffer & Glocker,
+*Multibody Dynamics with Unilateral Contacts*, 1996), the positions stay:
+
+* bilateral rows that are constraints now (a stuck clutch): γ⁺ = 0;
+* unilateral rows (stops, contact normals) that are closed or impacting: Newton's law
+  γ⁺ ≥ −e·γ⁻ (γ⁻ < 0, approaching), Λ ≥ 0, and one of the two holds with equality
+  (complementarity); closed rows have γ⁻ = 0, so γ⁺ ≥ 0;
+* tangential rows of those normals: Coulomb's law in the impulses, |Λ_t| ≤ μ·Λ_n with
+  γ_t⁺ = 0 (sticking impact) or Λ_t = −μ·Λ_n·γ_t⁺/|γ_t⁺| (sliding impact).
+
+The complementarity problem is solved by an active-set iteration on the Delassus matrix
+D = J·M⁻¹·Jᵀ (exact in a few steps for the small sets of one impact instant; the least-squares
+solution where rows are redundant, as four corners of a box landing flat). The kinetic
+energy lost is ½·z⁻ᵀ·M·z⁻ − ½·z⁺ᵀ·M·z⁺; for one frictionless row it is
+(1 − e²)·½·m_eff·γ⁻² with m_eff = 1/D.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from jourdain.blocks.errors import SimulationError
+
+MAX_ITER = 60
+
+
+@dataclass
+class ImpactRows:
+    """The rows taking part in one impact and their laws (indices into J's rows)."""
+
+    bilateral: list[int] = field(default_factory=list)
+    unilateral: dict = field(default_factory=dict)     # row -> restitution e
+    tangents: dict = field(default_factory=dict)       # normal row -> (tangent rows, μ)
+
+    @property
+    def rows(self) -> list[int]:
+        out = list(self.bilateral) + list(self.unilateral)
+        for tangent_rows, _ in self.tangents.values():
+            out += list(tangent_rows)
+        return list(dict.fromkeys(out))
+
+
+def solve_impact(M: np.ndarray, J: np.ndarray, gamma: np.ndarray, rows: ImpactRows,
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Impulses Λ (one per row of J; 0 off the impact) and the speed jump Δz."""
+    P = rows.rows
+    Lam = np.zeros(J.shape[0])
+    if not P:
+        return Lam, np.zeros(M.shape[0])
+    MinvJT = np.linalg.solve(M, J[P].T)
+    D = J[P] @ MinvJT
+    pos = {r: k for k, r in enumerate(P)}
+    target = {r: -e * min(gamma[r], 0.0) for r, e in rows.unilateral.items()}
+    closed = {r for r in rows.unilateral}            # rows in the equality set
+    slide: dict = {}                                   # normal -> slip direction
+    for _ in range(MAX_ITER):
+        lam = _equalities(D, gamma[P], P, pos, rows, closed, target, slide)
+        post = gamma[P] + D @ lam
+        if not _update(lam, post, pos, rows, closed, target, slide, D):
+            Lam[P] = lam
+            return Lam, MinvJT @ lam
+    raise SimulationError("impact: the complementarity iteration did not settle in "
+                          f"{MAX_ITER} steps (rows {P}); the contacts may be inconsistent")
+
+
+def _equalities(D, g, P, pos, rows: ImpactRows, closed, target, slide) -> np.ndarray:
+    """Solve the linear equations of the present guess (least squares where redundant)."""
+    n = len(P)
+    A, b = np.zeros((n, n)), np.zeros(n)
+    for r in rows.bilateral:
+        A[pos[r]], b[pos[r]] = D[pos[r]], -g[pos[r]]
+    for r in rows.unilateral:
+        k = pos[r]
+        if r in closed:
+            A[k], b[k] = D[k], target[r] - g[k]
+        else:
+            A[k, k] = 1.0
+    for normal, (tangent_rows, mu) in rows.tangents.items():
+        direction = slide.get(normal)
+        for j, r in enumerate(tangent_rows):
+            k = pos[r]
+            if normal not in closed:           # no normal impulse: no friction impulse
+                A[k, k] = 1.0
+            elif direction is None:            # sticking: γ_t⁺ = 0
+                A[k], b[k] = D[k], -g[k]
+            else:                              # sliding: Λ_t = −μ·Λ_n·d
+                A[k, k], A[k, pos[normal]] = 1.0, mu * direction[j]
+    return np.linalg.lstsq(A, b, rcond=1e-13)[0]
+
+
+def _update(lam, post, pos, rows: ImpactRows, closed, target, slide, D) -> bool:
+    """Move one row between the sets where the guess violates a law; True if changed."""
+    scale = 1e-10 * (1.0 + np.abs(lam).max())
+    worst = min(((lam[pos[r]], r) for r in closed), default=(0.0, None))
+    if worst[0] < -scale:                     # a normal impulse would pull: open the row
+        closed.discard(worst[1])
+        return True
+    for r in rows.unilateral:
+        if r not in closed and post[pos[r]] < target[r] - 1e-12 * (1 + abs(target[r])):
+            closed.add(r)                     # an open row would penetrate: close it
+            return True
+    for normal, (tangent_rows, mu) in rows.tangents.items():
+        if normal not in closed:
+            continue
+        k = [pos[r] for r in tangent_rows]
+        lam_t, lam_n = lam[k], lam[pos[normal]]
+        if normal not in slide and np.linalg.norm(lam_t) > mu * lam_n + scale:
+            slide[normal] = -lam_t / np.linalg.norm(lam_t)
+            return True
+        if normal in slide:
+            v = post[k]
+            if np.linalg.norm(v) > 1e-12:
+                new = v / np.linalg.norm(v)
+                if np.linalg.norm(new - slide[normal]) > 1e-9:
+                    slide[normal] = new
+                    return True
+    return False
+
+
+def project_velocities(M: np.ndarray, J: np.ndarray, gamma: np.ndarray,
+                       rows: list[int]) -> np.ndarray:
+    """The smallest change Δz in the kinetic-energy metric that makes γ = 0 on ``rows``
+    (their constraints hold exactly after a mode change): Δz = −M⁻¹·Jᵀ·(J·M⁻¹·Jᵀ)⁺·γ."""
+    if not rows:
+        return np.zeros(M.shape[0])
+    MinvJT = np.linalg.solve(M, J[rows].T)
+    D = J[rows] @ MinvJT
+    return -MinvJT @ np.linalg.lstsq(D, gamma[rows], rcond=1e-13)[0]
+
+
+def kinetic_energy(M: np.ndarray, z: np.ndarray) -> float:
+    return 0.5 * float(z @ M @ z)

@@ -1,0 +1,54 @@
+"""What a compiled System knows of its hybrid elements: the elements, their rows, guards and
+monitors (labels and owners), the discrete variables' positions in p, the sampled blocks and
+their periods, and the time events of signal sources. No CasADi expressions: the System stays
+picklable; the numbers come from its named functions (:mod:`.dynamics`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..model.mechanics import Mechanics
+from ..model.speeds import Speeds
+from .collect import GuardInfo, RowInfo, collect_hybrid
+from .dynamics import hybrid_functions
+
+
+@dataclass
+class HybridInfo:
+    """The hybrid part of a System (see the module docstring)."""
+
+    elements: list
+    rows: list[RowInfo] = field(default_factory=list)
+    guards: list[GuardInfo] = field(default_factory=list)
+    monitors: list[tuple] = field(default_factory=list)
+    discrete_names: list[str] = field(default_factory=list)
+    discrete_index: dict = field(default_factory=dict)   # component path -> {name: index in p}
+    samplers: list = field(default_factory=list)          # Sampled components
+    time_events: list[float] = field(default_factory=list)
+
+    @property
+    def has_dynamics(self) -> bool:
+        """True when the equations of motion depend on the modes (rows exist)."""
+        return bool(self.rows)
+
+    def discrete_values(self, element, p: np.ndarray) -> dict:
+        return {name: float(p[i]) for name, i in self.discrete_index.get(element.path,
+                                                                          {}).items()}
+
+
+def build_hybrid(mech: Mechanics, sp: Speeds, M, functions: dict) -> HybridInfo | None:
+    """Collect the hybrid elements and add their functions to ``functions`` (None when the
+    model has none)."""
+    model = collect_hybrid(mech)
+    if model.empty:
+        return None
+    functions.update(hybrid_functions(mech, sp, model, M, functions))
+    names = list(mech.params.names)
+    index: dict = {}
+    for comp in model.elements:
+        own = {d.name: names.index(f"{comp.path}.{d.name}") for d in comp.DISCRETE}
+        if own:
+            index[comp.path] = own
+    return HybridInfo(model.elements, model.rows, model.guards, model.monitors,
+                      list(mech.discrete.names), index, model.samplers)

@@ -1,0 +1,192 @@
+"""The numbers at an event instant: the HybridState the elements' transitions read and change,
+and the resolution of one instant (DESIGN.md §6): the fired guards' transitions, the impacts
+they ask for (solved together), then Modelica's event iteration — every element's ``settle``
+until none changes — and a projection of the speeds onto the rows that are constraints now.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import SimulationError
+from jourdain.blocks.hybrid.base import HybridState, RowValue
+
+from .impact import ImpactRows, kinetic_energy, project_velocities, solve_impact
+from .info import HybridInfo
+
+MAX_SETTLE = 50   # passes of the event iteration before giving up
+
+
+class ChatteringError(SimulationError):
+    """Events pile up: too many in too little time (a Zeno bounce, a chattering mode)."""
+
+
+@dataclass
+class Change:
+    """One recorded change at an event: a discrete value, or an impact."""
+
+    element: str
+    kind: str                  # "mode" (a discrete value changed) or "impact"
+    detail: str
+    energy_lost: float | None = None
+
+
+@dataclass
+class EventState(HybridState):
+    """Numeric HybridState at (t, x, u, p) of a System with hybrid elements."""
+
+    system: object
+    t: float
+    x: np.ndarray
+    u: np.ndarray
+    p: np.ndarray
+    changes: list[Change] = field(default_factory=list)
+    requests: list = field(default_factory=list)      # (element, normal, tangents, e, μ)
+
+    def __post_init__(self):
+        info: HybridInfo = self.system.hybrid
+        self.info = info
+        self.x, self.p = np.array(self.x, dtype=float), np.array(self.p, dtype=float)
+        self._row_index = {(r.owner.path, r.name): i for i, r in enumerate(info.rows)}
+        self._monitor_index = {(o.path, n): i for i, (o, n) in enumerate(info.monitors)}
+        self._numbers = None
+
+    # ---- the HybridState interface ---------------------------------------------------
+    def discrete(self, element) -> dict:
+        return self.info.discrete_values(element, self.p)
+
+    def set(self, element, **values) -> None:
+        index = self.info.discrete_index.get(element.path, {})
+        for name, value in values.items():
+            i = index[name]
+            if float(value) != self.p[i]:
+                self.changes.append(Change(element.path, "mode",
+                                           f"{name} {_fmt(self.p[i])} → {_fmt(value)}"))
+                self.p[i] = float(value)
+                self._numbers = None
+
+    def row(self, element, name: str) -> RowValue:
+        i = self._row_index[(element.path, name)]
+        n = self.numbers()
+        gap = float(n["gap"][i]) if self.info.rows[i].unilateral else None
+        return RowValue(float(n["gamma"][i]), float(n["lambda"][i]), gap,
+                        float(n["gamma_dot"][i]))
+
+    def monitor(self, element, name: str) -> float:
+        return float(self.numbers()["monitors"][self._monitor_index[(element.path, name)]])
+
+    def impact(self, element, normal: str, tangents: tuple = (), restitution: float = 0.0,
+               mu: float = 0.0) -> None:
+        self.requests.append((element, normal, tuple(tangents), float(restitution),
+                              float(mu)))
+
+    # ---- numbers -----------------------------------------------------------------------
+    def numbers(self) -> dict:
+        if self._numbers is None:
+            out = self.system.functions["hybrid"](self.t, self.x, self.u, self.p)
+            names = ("gamma", "lambda", "gap", "gamma_dot", "guards", "monitors")
+            self._numbers = {k: np.array(v, dtype=float).ravel() for k, v in zip(names, out)}
+        return self._numbers
+
+    def set_x(self, x: np.ndarray) -> None:
+        self.x = np.array(x, dtype=float)
+        self._numbers = None
+
+    def active_rows(self) -> list[int]:
+        """Rows that are constraints in the present modes."""
+        if not self.info.rows:
+            return []
+        act = np.array(self.system.functions["impact"](self.t, self.x, self.u, self.p)[3]
+                       ).ravel()
+        return [i for i, a in enumerate(act) if a > 0.5]
+
+
+def resolve(state: EventState, fired: list) -> None:
+    """Run one event instant: transitions of the fired guards (GuardInfo, in order), the
+    impacts they ask for, the event iteration and the velocity projection."""
+    for guard in fired:
+        guard.owner.on_event(guard.name, state)
+    if state.requests:
+        _impacts(state)
+    settle(state)
+    _project(state)
+
+
+def settle(state: EventState) -> None:
+    """Modelica's event iteration: every element's ``settle`` until a pass changes nothing."""
+    for _ in range(MAX_SETTLE):
+        changed = False
+        for element in state.info.elements:
+            changed |= bool(element.settle(state))
+        if not changed:
+            return
+    raise ChatteringError(f"the modes did not settle at t = {state.t:.9g} s after "
+                          f"{MAX_SETTLE} passes of the event iteration; last changes: " +
+                          "; ".join(f"{c.element}: {c.detail}" for c in state.changes[-6:]))
+
+
+def _impacts(state: EventState) -> None:
+    """Solve all impacts asked for at this instant together (with the rows that are
+    constraints now) and let the elements choose their modes from the new speeds."""
+    M, J, gamma = _impact_data(state)
+    rows = ImpactRows()
+    index = state._row_index
+    active = set(state.active_rows())
+    for i in active:   # constraints now: closed normals (e = 0) and sticking rows
+        if state.info.rows[i].unilateral:
+            rows.unilateral.setdefault(i, 0.0)
+        else:
+            rows.bilateral.append(i)
+    for element, normal, tangents, e, mu in state.requests:
+        i = index[(element.path, normal)]
+        rows.unilateral[i] = e
+        if tangents:
+            tangent_rows = [index[(element.path, t)] for t in tangents]
+            rows.bilateral = [r for r in rows.bilateral if r not in tangent_rows]
+            rows.tangents[i] = (tangent_rows, mu)
+    z_slice = _z_slice(state)
+    z = state.x[z_slice]
+    _, dz = solve_impact(M, J, gamma, rows)
+    before = kinetic_energy(M, z)
+    x = state.x.copy()
+    x[z_slice] = z + dz
+    state.set_x(x)
+    lost = before - kinetic_energy(M, z + dz)
+    owners = ", ".join(dict.fromkeys(r[0].path for r in state.requests))
+    state.changes.append(Change(owners, "impact", f"kinetic energy lost {lost:.6g} J", lost))
+    requesters = list(dict.fromkeys(r[0] for r in state.requests))
+    state.requests = []
+    for element in requesters:
+        element.after_impact(state)
+
+
+def _project(state: EventState) -> None:
+    """Make γ = 0 hold exactly on the rows that are constraints now."""
+    rows = [i for i in state.active_rows()]
+    if not rows:
+        return
+    M, J, gamma = _impact_data(state)
+    if np.abs(gamma[rows]).max() == 0.0:
+        return
+    z_slice = _z_slice(state)
+    x = state.x.copy()
+    x[z_slice] += project_velocities(M, J, gamma, rows)
+    state.set_x(x)
+
+
+def _impact_data(state: EventState):
+    M, J, gamma, _ = state.system.functions["impact"](state.t, state.x, state.u, state.p)
+    return (np.array(M, dtype=float), np.array(ca.densify(J), dtype=float),
+            np.array(gamma, dtype=float).ravel())
+
+
+def _z_slice(state: EventState) -> slice:
+    ny, nz = len(state.system.y_names), len(state.system.z_names)
+    return slice(ny, ny + nz)
+
+
+def _fmt(value) -> str:
+    value = float(value)
+    return str(int(value)) if value.is_integer() else f"{value:.6g}"

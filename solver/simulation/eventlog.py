@@ -1,0 +1,59 @@
+"""The event log of a hybrid simulation: one record per event instant (time, element, kind,
+what changed, the state before and after, the kinetic energy an impact removed)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class EventRecord:
+    """One event instant.
+
+    t : [s] time; element : dotted path of the element (or the user event's name);
+    kind : "guard" (a zero crossing), "time", "sample", "initial" or "terminal";
+    cause : the guard's name (``hit_lower``) or the sampler; changes : what changed, in words
+    (``mode 0 → -1``, ``kinetic energy lost 0.12 J``); x_before, x_after : states;
+    discrete_before, discrete_after : the discrete variables by name; energy_lost : [J]
+    kinetic energy an impact removed (None without impact).
+    """
+
+    t: float
+    element: str
+    kind: str
+    cause: str
+    changes: list[str] = field(default_factory=list)
+    x_before: np.ndarray | None = None
+    x_after: np.ndarray | None = None
+    discrete_before: dict = field(default_factory=dict)
+    discrete_after: dict = field(default_factory=dict)
+    energy_lost: float | None = None
+
+    def __str__(self) -> str:
+        what = "; ".join(self.changes) if self.changes else "no change"
+        return f"t = {self.t:.9g} s  {self.element}  {self.kind} {self.cause}: {what}"
+
+
+class EventLog(list):
+    """The events of a simulation in time order (a list of EventRecord) with filters."""
+
+    def times(self, element: str | None = None, cause: str | None = None) -> np.ndarray:
+        """Times [s] of the events of ``element`` (path prefix) and/or ``cause``."""
+        return np.array([r.t for r in self.select(element, cause)])
+
+    def select(self, element: str | None = None, cause: str | None = None) -> "EventLog":
+        return EventLog(r for r in self if (element is None or r.element.startswith(element))
+                        and (cause is None or r.cause == cause))
+
+    @property
+    def energy_lost(self) -> float:
+        """Total kinetic energy removed by impacts [J]."""
+        return float(sum(r.energy_lost or 0.0 for r in self))
+
+    def table(self, limit: int = 40) -> str:
+        """The first ``limit`` records, one per line."""
+        lines = [str(r) for r in self[:limit]]
+        if len(self) > limit:
+            lines.append(f"... {len(self) - limit} more")
+        return "\n".join(lines) if lines else "(no events)"

@@ -1,0 +1,491 @@
+"""The event loop of hybrid simulation (DESIGN.md §6, docs/hybrid.md).
+
+The horizon is integrated in segments (:mod:`.segments`). In each segment the guards —
+the hybrid elements' and the user's :class:`~jourdain.solver.hybrid.events.Event` — are
+sampled on SUNDIALS' dense output (spacing ``event_step``); a sign change in a guard's
+direction is localized by Brent's method on fresh integrations from the last sample before
+it, so the event time is as accurate as the integration. Guards whose roots coincide (within
+1e-12·(1 + |t|) s) fire together, in declaration order: a box landing flat hits with four
+corners at once. At the event instant the transitions run (:func:`.hybrid.state.resolve`:
+impacts, Modelica's event iteration, the projection onto the constraints that hold now), the
+record goes to the event log, and the integrator restarts from the new state.
+
+Time events are segment ends: samples of the sampled callbacks (model blocks such as a
+ZeroOrderHold, or Python callbacks), the user's TimeEvents and the step times of signal
+sources. Chattering — ``chatter[0]`` events in a row, each within ``chatter[1]`` s of the
+previous — ends in a :class:`~jourdain.solver.hybrid.state.ChatteringError` with the time,
+the state and the elements involved.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+from scipy.optimize import brentq
+
+from jourdain.blocks.errors import ModelError, SimulationError
+from jourdain.blocks.hybrid.base import Direction
+
+from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
+from ..hybrid.state import ChatteringError, EventState, resolve, settle
+from .eventlog import EventLog, EventRecord
+from .segments import Segments
+
+SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
+ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event times
+SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire together
+BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
+
+
+@dataclass
+class GuardSlot:
+    """One watched zero-crossing function: its label, direction and origin."""
+
+    label: str
+    direction: Direction
+    owner: object = None      # hybrid element (GuardInfo) or None for a user event
+    info: object = None       # GuardInfo or Event
+
+
+def needs_events(system, events, samplers) -> bool:
+    """True when the simulation needs the event loop."""
+    return bool(getattr(system, "hybrid", None) is not None or events or samplers)
+
+
+class EventLoop:
+    """One hybrid simulation (see the module docstring). Build, then ``run()``."""
+
+    def __init__(self, system, grid, x0, p, u_expr_of, u_numeric, opts, events=(),
+                 samplers=(), event_step=None, chatter=(100, None), max_events=200000):
+        self.system, self.grid, self.opts = system, grid, opts
+        self.t, self.x, self.p = float(grid[0]), np.array(x0, dtype=float), p.copy()
+        self.nu = len(system.u_names)
+        self.u_held = np.zeros(self.nu)
+        self.held_mask = np.zeros(self.nu, dtype=bool)
+        self.u_numeric = u_numeric
+        user = [e for e in events if isinstance(e, Event)]
+        self.time_events = [e for e in events if isinstance(e, TimeEvent)]
+        bad = [e for e in events if not isinstance(e, (Event, TimeEvent))]
+        if bad:
+            raise ModelError(f"simulate: events must be jd.Event or jd.TimeEvent objects, got "
+                             f"{bad[0]!r:.60}")
+        self.samplers = self._samplers(samplers)
+        self.segments = Segments(system, u_expr_of, self.held_mask, opts)
+        self.slots, self.G = self._guards(user)
+        self.resets = {id(e): trace_reset(system, e.reset, f"Event '{e.name}'")
+                       for e in list(user) + self.time_events if e.reset is not None}
+        span = float(grid[-1] - grid[0])
+        self.event_step = float(event_step) if event_step else \
+            float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT
+        if not self.event_step > 0:
+            raise ModelError(f"simulate: event_step must be positive, got {event_step!r}")
+        self.chatter = (int(chatter[0]), chatter[1] if chatter[1] is not None
+                        else 1e-9 * max(1.0, span))
+        self.max_events = int(max_events)
+        self.log = EventLog()
+        self._run_length, self._chatter_run = 0, 0
+        self._maps: dict = {}
+        self.stopped = False
+
+    # ---- set-up ------------------------------------------------------------------------
+    def _samplers(self, extra) -> list[SampledCallback]:
+        """The model's sampled blocks as callbacks (dependency order), then the user's."""
+        out = []
+        info = self.system.hybrid
+        for order, block in enumerate(_sampled_order(self.system)):
+            index = info.discrete_index[block.path]
+            fn = self.system.functions[f"update:{block.path}"]
+            idx = list(index.values())
+            out.append(SampledCallback(block.sample_period, _block_update(fn),
+                                       [self.system.p_names[i] for i in idx],
+                                       block.start_time, block.path, order))
+        for k, sampler in enumerate(extra):
+            if not isinstance(sampler, SampledCallback):
+                raise ModelError(f"simulate: samplers must be SampledCallback objects, got "
+                                 f"{sampler!r:.60}")
+            for name in sampler.targets:
+                if name in self.system.u_names:
+                    self.held_mask[self.system.u_names.index(name)] = True
+                elif name not in self.system.p_names:
+                    raise ModelError(f"{sampler.label}: target '{name}' is neither an input "
+                                     "nor a discrete variable or parameter of the system")
+            sampler.order = len(out) + k
+            out.append(sampler)
+        return out
+
+    def _guards(self, user: list[Event]):
+        """One function of all guards, G(t, x, u, p) (MX), and the slots describing them."""
+        slots, parts = [], []
+        t, x = ca.MX.sym("t"), ca.MX.sym("x", self.system.nx)
+        u, p = ca.MX.sym("u", self.nu), ca.MX.sym("p", len(self.system.p_names))
+        info = self.system.hybrid
+        if info is not None and info.guards:
+            parts.append(self.system.functions["hybrid"](t, x, u, p)[4])
+            slots += [GuardSlot(g.label, g.direction, g.owner, g) for g in info.guards]
+        if user:
+            parts.append(trace_guards(self.system, user)(t, x, u, p))
+            slots += [GuardSlot(e.name, e.direction, None, e) for e in user]
+        G = ca.Function("guards", [t, x, u, p], [ca.vertcat(*parts) if parts else
+                                                 ca.MX(0, 1)])
+        return slots, G
+
+    # ---- numbers -----------------------------------------------------------------------
+    def _u(self, t) -> np.ndarray:
+        u = np.array(self.u_numeric(t), dtype=float).ravel()
+        return np.where(self.held_mask, self.u_held, u) if self.nu else u
+
+    def _guard_values(self, times, X) -> np.ndarray:
+        n = len(times)
+        if not self.slots:
+            return np.zeros((0, n))
+        fn = self._maps.get(n)
+        if fn is None:
+            fn = self._maps[n] = self.G.map(n)
+        row = np.asarray(times, dtype=float).reshape(1, n)
+        U = np.array(self.u_numeric.map(n)(row), dtype=float).reshape(self.nu, n)
+        if self.nu:
+            U = np.where(self.held_mask[:, None], self.u_held[:, None], U)
+        P = np.repeat(self.p[:, None], n, axis=1)
+        return np.array(fn(row, X, U, P), dtype=float).reshape(len(self.slots), n)
+
+    def _watched(self) -> np.ndarray:
+        """Which guards are watched in the present modes."""
+        info = self.system.hybrid
+        out = np.ones(len(self.slots), dtype=bool)
+        for k, slot in enumerate(self.slots):
+            if slot.owner is not None:
+                out[k] = slot.info.guard.watched(info.discrete_values(slot.owner, self.p))
+        return out
+
+    # ---- the loop ----------------------------------------------------------------------
+    def run(self):
+        """Integrate over the grid; returns (X, P, U, n) with n the number of grid outputs
+        recorded (fewer than the grid after a terminal event)."""
+        grid, n = self.grid, len(self.grid)
+        X = np.zeros((self.system.nx, n))
+        P = np.zeros((len(self.p), n))
+        U = np.zeros((self.nu, n))
+        self._initialize()
+        X[:, 0], P[:, 0], U[:, 0] = self.x, self.p, self._u(self.t)
+        k_out = 1
+        span = grid[-1] - grid[0]
+        length = span
+        while k_out < n and not self.stopped:
+            eps = 1e-12 * (1 + abs(self.t))
+            t_hard, kind = self._next_hard(eps)
+            t_b = min(t_hard, self.t + length)
+            if t_b < t_hard and t_hard - t_b < 0.25 * length:
+                t_b = t_hard             # no sliver segments before a time event
+            times = self._segment_times(k_out, t_b)
+            Xs, _ = self.segments.run(self.t, times, self.x, self.p, self.u_held)
+            crossing = self._first_crossing(times, Xs)
+            if crossing is not None:
+                t_e, x_e, fired = self._localize(times, Xs, crossing)
+                k_out = self._record(X, P, U, times, Xs, k_out, t_e, inclusive=True)
+                length = max(4 * self.event_step, 2 * (t_e - self.t))
+                self._guard_event(t_e, x_e, fired)
+                continue
+            k_out = self._record(X, P, U, times, Xs, k_out, t_b, inclusive=True)
+            self.t, self.x = float(t_b), Xs[:, -1].copy()
+            length = min(2 * length, span)
+            if t_b == t_hard and kind != "end":
+                self._time_event(t_b)
+        return X, P, U, k_out
+
+    def _segment_times(self, k_out: int, t_b: float) -> np.ndarray:
+        """Output times in (t, t_b], guard samples at most event_step apart, and t_b."""
+        outs = self.grid[k_out:]
+        outs = outs[(outs > self.t) & (outs <= t_b)]
+        m = max(1, int(np.ceil((t_b - self.t) / self.event_step)))
+        samples = self.t + (t_b - self.t) * np.arange(1, m + 1) / m
+        times = np.union1d(outs, samples)
+        keep = np.concatenate([[True], np.diff(times) > 1e-14 * (1 + abs(t_b))])
+        times = times[keep]
+        times[-1] = t_b
+        return times
+
+    def _record(self, X, P, U, times, Xs, k_out, t_stop, inclusive) -> int:
+        """Copy the grid outputs up to t_stop from the segment's samples."""
+        n = len(self.grid)
+        while k_out < n and self.grid[k_out] <= t_stop + 1e-14 * (1 + abs(t_stop)):
+            j = int(np.argmin(np.abs(times - self.grid[k_out])))
+            if abs(times[j] - self.grid[k_out]) > 1e-12 * (1 + abs(times[j])):
+                break   # the output lies after the event: recorded in a later segment
+            X[:, k_out], P[:, k_out] = Xs[:, j], self.p
+            U[:, k_out] = self._u(self.grid[k_out])
+            k_out += 1
+        return k_out
+
+    def _next_hard(self, eps: float) -> tuple[float, str]:
+        """The next time event after t: a sample, a TimeEvent, a source's step, or t_end."""
+        best, kind = float(self.grid[-1]), "end"
+        for sampler in self.samplers:
+            t_s = sampler.next_time(self.t + 2 * eps, 0.0)
+            if t_s < best - eps:
+                best, kind = t_s, "sample"
+        for event in self.time_events:
+            later = event.times[event.times > self.t + eps]
+            if later.size and later[0] < best - eps:
+                best, kind = float(later[0]), "time"
+        for t_s in getattr(self.system.hybrid, "time_events", None) or []:
+            if self.t + eps < t_s < best - eps:
+                best, kind = float(t_s), "time"
+        return best, kind
+
+    # ---- zero crossings ----------------------------------------------------------------
+    def _first_crossing(self, times, Xs):
+        """(index of the sample after the crossing, guards crossing there) or None."""
+        if not self.slots:
+            return None
+        start = self._guard_values(np.array([self.t]), self.x[:, None])
+        G = np.hstack([start, self._guard_values(times, Xs)])
+        watched = self._watched()
+        band = BAND * (1 + np.abs(G).max(axis=1))
+        sign = np.where(G > band[:, None], 1, np.where(G < -band[:, None], -1, 0))
+        first, hits = None, []
+        for k, slot in enumerate(self.slots):
+            if not watched[k]:
+                continue
+            _force_start(sign[k], slot.direction)
+            j = _crossing(sign[k], slot.direction)
+            if j is None:
+                continue
+            if first is None or j < first:
+                first, hits = j, [k]
+            elif j == first:
+                hits.append(k)
+        if first is None:
+            return None
+        return first, hits, G, sign
+
+    def _localize(self, times, Xs, crossing):
+        """The earliest root among the crossing guards, the state there, the guards firing."""
+        j, hits, G, sign = crossing
+        all_t = np.concatenate([[self.t], times])
+        all_x = np.hstack([self.x[:, None], Xs])
+        roots = {}
+        for k in hits:
+            a = _bracket_start(sign[k], j)
+            t_a, x_a = all_t[a], all_x[:, a]
+            if abs(G[k, a]) <= BAND * (1 + abs(G[k, j])):   # starts at zero: look closer
+                t_a, x_a, t_b = self._refine(k, t_a, x_a, all_t[j])
+            else:
+                t_b = all_t[j]
+            roots[k] = self._root(k, t_a, x_a, t_b)
+        t_e = min(r for r, _ in roots.values())
+        tol = SIMULTANEOUS * (1 + abs(t_e))
+        fired = [k for k in hits if roots[k][0] - t_e <= tol]
+        start_t, start_x = roots[fired[0]][1]
+        x_e, _ = self.segments.probe(start_t, t_e - start_t, start_x, self.p, self.u_held)
+        return t_e, x_e, fired
+
+    def _refine(self, k, t_a, x_a, t_b, pieces: int = 32):
+        """A guard that starts at zero (right after an event) and crosses before the next
+        sample: sample [t_a, t_b] densely for the last instant on the start's side (a flight
+        shorter than the sample spacing); (t_a, x_a) is returned when it crosses at once."""
+        times = t_a + (t_b - t_a) * np.arange(1, pieces + 1) / pieces
+        Xs, _ = self.segments.run(t_a, times, x_a, self.p, self.u_held)
+        g = self._guard_values(times, Xs)[k]
+        sign = np.concatenate([[0], np.where(g > 0, 1, np.where(g < 0, -1, 0))])
+        _force_start(sign, self.slots[k].direction)
+        j = _crossing(sign, self.slots[k].direction)
+        if j is None or j == 1 and sign[0] != np.sign(g[0]):
+            return t_a, x_a, t_a + (t_b - t_a) / pieces
+        a = _bracket_start(sign, j)
+        if a == 0:
+            return t_a, x_a, times[j - 1]
+        return times[a - 1], Xs[:, a - 1], times[j - 1]
+
+    def _root(self, k, t_a, x_a, t_b):
+        """Brent's method on h ↦ g_k(x(t_a + h)), integrating from x_a each time."""
+        def g(h):
+            x, _ = self.segments.probe(t_a, h, x_a, self.p, self.u_held)
+            return float(self._guard_values(np.array([t_a + h]), x[:, None])[k, 0])
+        g_a = g(0.0)
+        if abs(g_a) <= BAND * (1 + abs(g_a)) or t_b <= t_a:
+            return t_a, (t_a, x_a)    # crosses at once (e.g. pushed through a gap at rest)
+        try:
+            h = brentq(g, 0.0, t_b - t_a, xtol=ROOT_TOL * (1 + abs(t_b)),
+                       maxiter=200)
+        except ValueError:   # the fresh integration lost the sign change (|g| at the noise)
+            h = t_b - t_a
+        return t_a + h, (t_a, x_a)
+
+    # ---- event instants ----------------------------------------------------------------
+    def _state(self, t: float, x: np.ndarray) -> EventState | None:
+        if self.system.hybrid is None:
+            return None
+        return EventState(self.system, t, x, self._u(t), self.p)
+
+    def _initialize(self) -> None:
+        """Modelica's initial(): elements choose consistent modes; samplers due at t0 run."""
+        x_before, d_before = self.x.copy(), self._discrete()
+        state = self._state(self.t, self.x)
+        if state is not None:
+            for element in self.system.hybrid.elements:
+                element.initialize(state)
+            settle(state)
+            resolve(state, [])
+            self.x, self.p = state.x, state.p
+        for sampler in self._due(self.t):
+            self._sample(sampler)
+        changes = state.changes if state is not None else []
+        self.log.append(EventRecord(self.t, "simulation", "initial", "start",
+                                    [f"{c.element}: {c.detail}" for c in changes], x_before,
+                                    self.x.copy(), d_before, self._discrete()))
+
+    def _guard_event(self, t_e: float, x_e: np.ndarray, fired: list[int]) -> None:
+        x_before, d_before = x_e.copy(), self._discrete()
+        self.t, self.x = float(t_e), np.array(x_e, dtype=float)
+        user = [self.slots[k] for k in fired if self.slots[k].owner is None]
+        element = [self.slots[k].info for k in fired if self.slots[k].owner is not None]
+        for slot in user:
+            self._reset(slot.info)
+            self.stopped |= slot.info.terminal
+        changes, lost = self._resolve(element)
+        labels = [self.slots[k].label for k in fired]
+        owner = ", ".join(dict.fromkeys(label.rsplit(".", 1)[0] if self.slots[k].owner
+                                        is not None else label
+                                        for k, label in zip(fired, labels)))
+        causes = ", ".join(label.rsplit(".", 1)[-1] if self.slots[k].owner is not None
+                           else "crossing" for k, label in zip(fired, labels))
+        self._log(owner, "guard", causes, changes, x_before, d_before, lost)
+
+    def _time_event(self, t: float) -> None:
+        x_before, d_before = self.x.copy(), self._discrete()
+        logged, changes = False, []
+        for event in self.time_events:
+            if np.any(np.abs(event.times - t) <= 1e-12 * (1 + abs(t))):
+                self._reset(event)
+                changes.append(f"{event.name}")
+                logged = True
+        for sampler in self._due(t):
+            self._sample(sampler)
+            logged |= sampler.log
+        more, lost = self._resolve([])
+        changes += more
+        if logged or more:
+            self._log("simulation", "time", "time event", changes, x_before, d_before, lost)
+
+    def _due(self, t: float) -> list[SampledCallback]:
+        eps = 1e-9 * max(1e-3, min((s.period for s in self.samplers), default=1.0))
+        return sorted((s for s in self.samplers if abs(s.next_time(t, eps) - t) <= eps),
+                      key=lambda s: s.order)
+
+    def _sample(self, sampler: SampledCallback) -> None:
+        values = np.atleast_1d(np.asarray(sampler.callback(self.t, self.x, self._u(self.t),
+                                                            self.p), dtype=float)).ravel()
+        if values.size != len(sampler.targets):
+            raise SimulationError(f"{sampler.label}: the sampled callback returned "
+                                  f"{values.size} values for {len(sampler.targets)} targets")
+        for name, value in zip(sampler.targets, values):
+            if name in self.system.u_names:
+                self.u_held[self.system.u_names.index(name)] = value
+            else:
+                self.p[self.system.p_names.index(name)] = value
+
+    def _reset(self, event) -> None:
+        fn = self.resets.get(id(event))
+        if fn is not None:
+            self.x = np.array(fn(self.t, self.x, self._u(self.t), self.p), dtype=float).ravel()
+
+    def _resolve(self, fired_guards: list) -> tuple[list[str], float | None]:
+        state = self._state(self.t, self.x)
+        if state is None:
+            return [], None
+        resolve(state, fired_guards)
+        self.x, self.p = state.x, state.p
+        lost = [c.energy_lost for c in state.changes if c.energy_lost is not None]
+        return ([f"{c.element}: {c.detail}" for c in state.changes],
+                float(sum(lost)) if lost else None)
+
+    def _discrete(self) -> dict:
+        info = self.system.hybrid
+        if info is None:
+            return {}
+        return {name: float(self.p[self.system.p_names.index(name)])
+                for name in info.discrete_names}
+
+    def _log(self, element, kind, cause, changes, x_before, d_before, lost) -> None:
+        record = EventRecord(self.t, element, kind, cause, changes, x_before, self.x.copy(),
+                             d_before, self._discrete(), lost)
+        self.log.append(record)
+        self._check_chatter(record)
+
+    def _check_chatter(self, record: EventRecord) -> None:
+        guards = [r for r in self.log if r.kind == "guard"]
+        if len(guards) > self.max_events:
+            raise ChatteringError(f"more than {self.max_events} events by t = {record.t:.9g} s "
+                                  f"(raise max_events=); last: {record}")
+        if record.kind != "guard" or len(guards) < 2:
+            return
+        self._chatter_run = self._chatter_run + 1 \
+            if record.t - guards[-2].t <= self.chatter[1] else 0
+        if self._chatter_run >= self.chatter[0]:
+            state = ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
+            elements = ", ".join(dict.fromkeys(r.element for r in guards[-self.chatter[0]:]))
+            raise ChatteringError(
+                f"chattering: {self.chatter[0]} events in a row, each within "
+                f"{self.chatter[1]:.3g} s of the previous, at t = {record.t:.12g} s "
+                f"(elements: {elements}; state: {state}). Typical causes: a bounce that never "
+                "comes to rest (give the stop or contact a rest speed v_rest > 0) or a mode "
+                "that switches back and forth; see docs/hybrid.md")
+
+
+def _crossing(sign: np.ndarray, direction: Direction):
+    """Index (into the samples, start = 0) where the signs cross in ``direction``."""
+    last = 0
+    for j, s in enumerate(sign):
+        if s == 0:
+            continue
+        if last and s != last:
+            rising = s > 0
+            if direction is Direction.BOTH or (direction is Direction.RISING) == rising:
+                return j
+        last = s
+    return None
+
+
+def _force_start(sign: np.ndarray, direction: Direction) -> None:
+    """A directional guard at zero at the segment start (just after an event) counts as on
+    the side it must leave to cross: positive for FALLING, negative for RISING."""
+    if sign[0] == 0 and direction is not Direction.BOTH:
+        sign[0] = 1 if direction is Direction.FALLING else -1
+
+
+def _bracket_start(sign: np.ndarray, j: int) -> int:
+    """The last sample before j with the opposite strict sign."""
+    for a in range(j - 1, -1, -1):
+        if sign[a] == -sign[j]:
+            return a
+    return 0
+
+
+def _sampled_order(system) -> list:
+    """The model's sampled blocks, each after the sampled blocks it reads (a topological order
+    of the signal graph; declaration order breaks ties and cycles)."""
+    info = system.hybrid
+    if info is None:
+        return []
+    blocks = list(info.samplers)
+    deps = {b.path: set() for b in blocks}
+    for b in blocks:
+        fn = system.functions[f"update:{b.path}"]
+        used = set(np.flatnonzero(np.array(ca.DM(fn.sparsity_jac("p", "d")).full()).any(axis=0)))
+        for other in blocks:
+            if other is not b and used & set(info.discrete_index[other.path].values()):
+                deps[b.path].add(other.path)
+    order, done = [], set()
+    while len(order) < len(blocks):
+        ready = [b for b in blocks if b.path not in done and deps[b.path] <= done] or \
+            [next(b for b in blocks if b.path not in done)]
+        order.append(ready[0])
+        done.add(ready[0].path)
+    return order
+
+
+def _block_update(fn: ca.Function):
+    def update(t, x, u, p):
+        return np.array(fn(t, x, u, p), dtype=float).ravel()
+    return update

@@ -1,0 +1,83 @@
+"""Integration segments of the event loop: CVODES (or IDAS) over [t_a, t_a + h] in normalized
+time τ ∈ [0, 1], t = t_a + τ·h, with (t_a, h, p, u_held) as the integrator's parameters.
+
+One integrator object thus serves every segment with the same relative output pattern (the
+objects are cached by their τ-grid), each call restarts SUNDIALS from the given state (the
+proper restart after an event: order 1, a fresh step size), and the outputs inside a segment
+come from SUNDIALS' dense output, so sampling the guards densely costs no extra steps.
+
+Inputs driven by sampled callbacks (``u_held``) replace the interpolated inputs while they are
+held: u(t) = mask·u_held + (1 − mask)·u_interp(t).
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import casadi as ca
+import numpy as np
+
+CACHE_SIZE = 64   # integrator objects kept per simulation
+
+
+class Segments:
+    """Integrate the system's ODE (or DAE) over segments; see the module docstring."""
+
+    def __init__(self, system, u_expr_of, held_mask: np.ndarray, opts: dict, dae=None):
+        """u_expr_of(t) builds the interpolated inputs as an expression of t; ``dae`` is
+        (dae function, number of algebraic variables) for IDAS, else None (CVODES on f)."""
+        self.system, self.opts = system, opts
+        f = system.f if dae is None else dae[0]
+        sym = ca.SX if f.is_a("SXFunction") else ca.MX
+        tau, ta, h = sym.sym("tau"), sym.sym("t_a"), sym.sym("h")
+        x = sym.sym("x", system.nx)
+        p = sym.sym("p", f.size1_in(4 if dae is not None else 3))
+        nu = len(system.u_names)
+        held = sym.sym("u_held", nu)
+        t = ta + tau * h
+        mask = ca.DM(held_mask.astype(float))
+        u = mask * held + (1 - mask) * u_expr_of(t) if nu else u_expr_of(t)
+        self.solver = "cvodes" if dae is None else "idas"
+        params = ca.vertcat(ta, h, p, held)
+        if dae is None:
+            self.problem = {"t": tau, "x": x, "p": params, "ode": h * f(t, x, u, p)}
+        else:
+            lam = sym.sym("lambda", dae[1])
+            ode, alg = f(t, x, lam, u, p)
+            self.problem = {"t": tau, "x": x, "z": lam, "p": params, "ode": h * ode,
+                            "alg": alg}
+        self._cache: OrderedDict = OrderedDict()
+        self.calls = 0
+
+    def _integrator(self, taus: tuple):
+        if taus not in self._cache:
+            self._cache[taus] = ca.integrator(f"segment_{len(self._cache)}", self.solver,
+                                              self.problem, 0.0, list(taus), self.opts)
+            if len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        self._cache.move_to_end(taus)
+        return self._cache[taus]
+
+    def run(self, t_a: float, times: np.ndarray, x0: np.ndarray, p: np.ndarray,
+            u_held: np.ndarray, z0=None):
+        """States at ``times`` (all > t_a, increasing) from x0 at t_a; (X, Z) with one column
+        per time (Z: algebraic variables, None for ODEs)."""
+        h = float(times[-1] - t_a)
+        taus = tuple(np.round((np.asarray(times) - t_a) / h, 14))
+        integ = self._integrator(taus)
+        args = {"x0": x0, "p": np.concatenate([[t_a, h], p, u_held])}
+        if z0 is not None:
+            args["z0"] = z0
+        self.calls += 1
+        sol = integ(**args)
+        X = np.array(sol["xf"], dtype=float).reshape(len(x0), -1)
+        Z = np.array(sol["zf"], dtype=float).reshape(-1, X.shape[1]) if z0 is not None \
+            else None
+        return X, Z
+
+    def probe(self, t_a: float, dt: float, x0: np.ndarray, p: np.ndarray,
+              u_held: np.ndarray, z0=None):
+        """The state (and algebraic variables) at t_a + dt."""
+        if dt <= 0.0:
+            return np.array(x0, dtype=float), z0
+        X, Z = self.run(t_a, np.array([t_a + dt]), x0, p, u_held, z0)
+        return X[:, -1], (None if Z is None else Z[:, -1])
