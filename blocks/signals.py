@@ -70,6 +70,10 @@ class Step(_Source):
     def outputs(self, ctx) -> dict:
         return {self.y: self.offset + self.height * (ctx.t >= self.t_step)}
 
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """The step time: hybrid simulation restarts the integrator there."""
+        return [self.t_step] if t0 < self.t_step < t_end else []
+
 
 @dataclass(eq=False)
 class Sine(_Source):
@@ -107,3 +111,37 @@ class Table(_Source):
     def outputs(self, ctx) -> dict:
         t_held = ca.fmin(ca.fmax(ctx.t, self.t_samples[0]), self.t_samples[-1])
         return {self.y: ca.pw_lin(t_held, ca.DM(self.t_samples), ca.DM(self.y_samples))}
+
+
+@dataclass(eq=False)
+class Pulse(_Source):
+    """Rectangular pulses (MSL Blocks.Sources.Pulse): y = offset + amplitude during the first
+    width % of each period from start_time on, else offset [s, %]."""
+
+    amplitude: float = param(1.0, "1", "pulse amplitude")
+    width: float = param(50.0, "%", "width of a pulse in % of the period")
+    period: float = param(1.0, "s", "time of one period")
+    offset: float = param(0.0, "1", "value outside the pulses")
+    start_time: float = param(0.0, "s", "time of the first pulse")
+
+    def __post_init__(self):
+        for name in ("amplitude", "width", "period", "offset", "start_time"):
+            setattr(self, name, as_scalar(getattr(self, name), "Pulse", name))
+        if not self.period > 0 or not 0 <= self.width <= 100:
+            raise ModelError(f"Pulse: need period > 0 and 0 ≤ width ≤ 100 %, got period "
+                             f"{self.period} s, width {self.width} %")
+        self._make_output()
+
+    def outputs(self, ctx) -> dict:
+        phase = ctx.t - self.start_time
+        within = phase - self.period * ca.floor(phase / self.period)
+        on = ca.logic_and(phase >= 0, within < self.width / 100 * self.period)
+        return {self.y: self.offset + self.amplitude * on}
+
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """The pulses' edges in (t0, t_end): hybrid simulation restarts there."""
+        k = np.arange(max(0, np.floor((t0 - self.start_time) / self.period)),
+                      np.ceil((t_end - self.start_time) / self.period) + 1)
+        edges = np.concatenate([self.start_time + k * self.period,
+                                self.start_time + (k + self.width / 100) * self.period])
+        return sorted(float(t) for t in edges if t0 < t < t_end)

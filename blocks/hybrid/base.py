@@ -70,10 +70,11 @@ class Row:
         restitution and its lift-off is a guard of the element.
     friction_of : for a tangential row, the name of the normal row whose force bounds it
         (impacts use Coulomb's cone |Λ_t| ≤ μ·Λ_n on it).
-    compliance : regularization of the row relative to its diagonal of J·M⁻¹·Jᵀ: 0 for a row
-        that is never redundant, small and positive where several rows may hold the same
-        motion (four corners of a box resting on a face); it resolves the indeterminate
-        distribution of their forces as the least-squares one.
+    compliance : regularization of the row relative to its diagonal of J·M⁻¹·Jᵀ (default
+        1e-8): where several rows hold the same motion (four corners of a box resting on a
+        face, a stop and a stuck friction on one joint) it resolves the indeterminate split
+        of their forces as the least-squares one; elsewhere iterative refinement makes its
+        effect O(ε²).
     """
 
     name: str
@@ -83,7 +84,7 @@ class Row:
     gap: Any = None
     unilateral: bool = False
     friction_of: str | None = None
-    compliance: float = 1e-13
+    compliance: float = 1e-8
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ with λ from one linear system whose rows depend on the modes (entries of p):
     active row i:    J_i·ż + J̇_i·z + 2·ω·γ_i + ω²·g_i = 0       (a constraint; Baumgarte)
     inactive row i:  λ_i = b_i + Σ_j C_ij·λ_j                     (its force law)
 
-i.e. (A·(D + ε) + (I − A)·(I − C))·λ = −A·(J·ż_s + J̇·z + stab) + (I − A)·b, with
-D = J·M⁻¹·Jᵀ (the Delassus matrix), A = diag(active), ż_s = M⁻¹·(q − k) and ε a small
-compliance of the rows that may be redundant. The linear algebra runs numerically inside the
+i.e. (A·D + (I − A)·(I − C))·λ = −A·(J·ż_s + J̇·z + stab) + (I − A)·b, with
+D = J·M⁻¹·Jᵀ (the Delassus matrix), A = diag(active), ż_s = M⁻¹·(q − k). The active rows'
+diagonal is regularized by a small compliance ε·D_ii (rows may be redundant: four corners of
+a box resting on a face) and one step of iterative refinement removes its bias to O(ε²). The linear algebra runs numerically inside the
 CasADi graph (sparse LDLᵀ for M, sparse QR for λ): the expressions stay O(size of J) whatever
 the number of rows, and CVODES never calls Python.
 
@@ -44,8 +45,8 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     def conv(expr):
         return to_speeds(expr, mech, sp)
 
-    out = {name: ca.Function(f"update:{name}", [t, x, u, p], [conv(expr)],
-                             ["t", "x", "u", "p"], ["d"])
+    out = {f"update:{name}": ca.Function("update_" + name.replace(".", "_"), [t, x, u, p],
+                                         [conv(expr)], ["t", "x", "u", "p"], ["d"])
            for name, expr in model.updates.items()}
     if not model.rows and not model.guards and not model.monitors:
         return out
@@ -118,7 +119,11 @@ def multipliers(M, J, rhs, active, C, b, compliance):
     MinvJT = ca.solve(M, J.T, "ldl")
     D = J @ MinvJT
     eye = ca.MX.eye(n)
-    K = ca.diag(active) @ (D + ca.diag(compliance * ca.diag(D))) + \
-        ca.diag(1 - active) @ (eye - C)
+    K = ca.diag(active) @ D + ca.diag(1 - active) @ (eye - C)
+    K_reg = K + ca.diag(active * compliance * ca.diag(D))
     r = -active * rhs + (1 - active) * b
-    return ca.solve(K, r, "qr"), MinvJT
+    lam = ca.solve(K_reg, r, "qr")
+    # one step of iterative refinement removes the regularization's bias to O(ε²) where the
+    # rows are independent; where they are redundant it keeps the least-squares split
+    lam = lam + ca.solve(K_reg, r - K @ lam, "qr")
+    return lam, MinvJT

@@ -25,7 +25,11 @@ class HybridInfo:
     discrete_names: list[str] = field(default_factory=list)
     discrete_index: dict = field(default_factory=dict)   # component path -> {name: index in p}
     samplers: list = field(default_factory=list)          # Sampled components
-    time_events: list[float] = field(default_factory=list)
+    sources: list = field(default_factory=list)   # components with time_events(t0, t_end)
+
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """Times of known jumps of signal sources (a Step's step time) in (t0, t_end)."""
+        return sorted(t for c in self.sources for t in c.time_events(t0, t_end))
 
     @property
     def has_dynamics(self) -> bool:
@@ -50,5 +54,6 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, functions: dict) -> HybridInfo 
         own = {d.name: names.index(f"{comp.path}.{d.name}") for d in comp.DISCRETE}
         if own:
             index[comp.path] = own
+    sources = [c for c in mech.flat.components if callable(getattr(c, "time_events", None))]
     return HybridInfo(model.elements, model.rows, model.guards, model.monitors,
-                      list(mech.discrete.names), index, model.samplers)
+                      list(mech.discrete.names), index, model.samplers, sources)

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
-from scipy.optimize import brentq
 
 from jourdain.blocks.errors import ModelError, SimulationError
 from jourdain.blocks.hybrid.base import Direction
@@ -83,6 +82,8 @@ class EventLoop:
         self.chatter = (int(chatter[0]), chatter[1] if chatter[1] is not None
                         else 1e-9 * max(1.0, span))
         self.max_events = int(max_events)
+        info = system.hybrid
+        self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
         self.log = EventLog()
         self._run_length, self._chatter_run = 0, 0
         self._maps: dict = {}
@@ -228,7 +229,7 @@ class EventLoop:
             later = event.times[event.times > self.t + eps]
             if later.size and later[0] < best - eps:
                 best, kind = float(later[0]), "time"
-        for t_s in getattr(self.system.hybrid, "time_events", None) or []:
+        for t_s in self.source_times:
             if self.t + eps < t_s < best - eps:
                 best, kind = float(t_s), "time"
         return best, kind
@@ -267,12 +268,8 @@ class EventLoop:
         roots = {}
         for k in hits:
             a = _bracket_start(sign[k], j)
-            t_a, x_a = all_t[a], all_x[:, a]
-            if abs(G[k, a]) <= BAND * (1 + abs(G[k, j])):   # starts at zero: look closer
-                t_a, x_a, t_b = self._refine(k, t_a, x_a, all_t[j])
-            else:
-                t_b = all_t[j]
-            roots[k] = self._root(k, t_a, x_a, t_b)
+            crossed = _crossed(self.slots[k].direction, G[k, a], G[k, j])
+            roots[k] = self._root(k, all_t[a], all_x[:, a], all_t[j], crossed)
         t_e = min(r for r, _ in roots.values())
         tol = SIMULTANEOUS * (1 + abs(t_e))
         fired = [k for k in hits if roots[k][0] - t_e <= tol]
@@ -280,36 +277,29 @@ class EventLoop:
         x_e, _ = self.segments.probe(start_t, t_e - start_t, start_x, self.p, self.u_held)
         return t_e, x_e, fired
 
-    def _refine(self, k, t_a, x_a, t_b, pieces: int = 32):
-        """A guard that starts at zero (right after an event) and crosses before the next
-        sample: sample [t_a, t_b] densely for the last instant on the start's side (a flight
-        shorter than the sample spacing); (t_a, x_a) is returned when it crosses at once."""
+    def _root(self, k, t_a, x_a, t_b, crossed, pieces: int = 32):
+        """The crossing of guard k in (t_a, t_b]: a dense scan of the bracket on one
+        integration (a flight shorter than the sample spacing lands between two scan points),
+        then Illinois' regula falsi with bisection as a safeguard on fresh integrations from
+        the scan point before it. The time returned is the bracket's far end, where the
+        guard has crossed (a guard that jumps, e.g. on a step input, is seen crossed)."""
+        def g(t0, x0, h):
+            x, _ = self.segments.probe(t0, h, x0, self.p, self.u_held)
+            return float(self._guard_values(np.array([t0 + h]), x[:, None])[k, 0])
         times = t_a + (t_b - t_a) * np.arange(1, pieces + 1) / pieces
         Xs, _ = self.segments.run(t_a, times, x_a, self.p, self.u_held)
-        g = self._guard_values(times, Xs)[k]
-        sign = np.concatenate([[0], np.where(g > 0, 1, np.where(g < 0, -1, 0))])
-        _force_start(sign, self.slots[k].direction)
-        j = _crossing(sign, self.slots[k].direction)
-        if j is None or j == 1 and sign[0] != np.sign(g[0]):
-            return t_a, x_a, t_a + (t_b - t_a) / pieces
-        a = _bracket_start(sign, j)
-        if a == 0:
-            return t_a, x_a, times[j - 1]
-        return times[a - 1], Xs[:, a - 1], times[j - 1]
-
-    def _root(self, k, t_a, x_a, t_b):
-        """Brent's method on h ↦ g_k(x(t_a + h)), integrating from x_a each time."""
-        def g(h):
-            x, _ = self.segments.probe(t_a, h, x_a, self.p, self.u_held)
-            return float(self._guard_values(np.array([t_a + h]), x[:, None])[k, 0])
-        g_a = g(0.0)
-        if abs(g_a) <= BAND * (1 + abs(g_a)) or t_b <= t_a:
-            return t_a, (t_a, x_a)    # crosses at once (e.g. pushed through a gap at rest)
-        try:
-            h = brentq(g, 0.0, t_b - t_a, xtol=ROOT_TOL * (1 + abs(t_b)),
-                       maxiter=200)
-        except ValueError:   # the fresh integration lost the sign change (|g| at the noise)
-            h = t_b - t_a
+        values = self._guard_values(times, Xs)[k]
+        hit = next((m for m, v in enumerate(values) if crossed(v)), None)
+        if hit is None:
+            return t_b, (t_a, x_a)     # the fresh integration lost the crossing: take t_b
+        if hit > 0:
+            t_a, x_a = times[hit - 1], Xs[:, hit - 1]
+        t_b = times[hit]
+        g_a = g(t_a, x_a, 0.0)
+        if crossed(g_a):
+            return t_a, (t_a, x_a)
+        h = _illinois(lambda h: g(t_a, x_a, h), crossed, 0.0, t_b - t_a, g_a, values[hit],
+                      ROOT_TOL * (1 + abs(t_b)))
         return t_a + h, (t_a, x_a)
 
     # ---- event instants ----------------------------------------------------------------
@@ -445,6 +435,39 @@ def _crossing(sign: np.ndarray, direction: Direction):
                 return j
         last = s
     return None
+
+
+def _crossed(direction: Direction, g_a: float, g_b: float):
+    """The predicate 'has crossed' of a guard bracketed by g_a (before) and g_b (after)."""
+    if direction is Direction.FALLING:
+        return lambda g: g < 0
+    if direction is Direction.RISING:
+        return lambda g: g > 0
+    side = np.sign(g_a) if g_a != 0 else -np.sign(g_b)
+    return lambda g: np.sign(g) == -side
+
+
+def _illinois(g, crossed, a: float, b: float, g_a: float, g_b: float, tol: float,
+              max_iter: int = 200) -> float:
+    """The far end b of a bracket [a, b] (g(a) not crossed, g(b) crossed), shrunk below
+    tol: regula falsi with Illinois' halving of a stale end, bisection when it stalls."""
+    side = 0
+    for _ in range(max_iter):
+        if b - a <= tol:
+            break
+        c = b - g_b * (b - a) / (g_b - g_a) if g_b != g_a else 0.5 * (a + b)
+        if not a < c < b or abs(side) >= 2:
+            c, side = 0.5 * (a + b), 0          # bisection when the secant stalls
+        g_c = g(c)
+        if crossed(g_c):
+            b, g_b = c, g_c
+            g_a *= 0.5 if side > 0 else 1.0     # Illinois: halve the stale end
+            side = max(side, 0) + 1
+        else:
+            a, g_a = c, g_c
+            g_b *= 0.5 if side < 0 else 1.0
+            side = min(side, 0) - 1
+    return b
 
 
 def _force_start(sign: np.ndarray, direction: Direction) -> None:

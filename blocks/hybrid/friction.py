@@ -1,0 +1,298 @@
+"""Coulomb friction with true stiction, by state events — the Modelica Standard Library's
+Rotational friction elements (Interfaces.PartialFriction; Otter, Elmqvist & Mattsson, "Hybrid
+Modeling in Modelica based on the Synchronous Data Flow Principle", CACSD 1999), with MSL's
+names and parameters.
+
+Each element acts on the relative motion of its flanges, w_rel = w_b − w_a (connect flange_b
+to a joint's ``axis`` and leave flange_a free for friction against the joint's own housing).
+Its ``mode`` is MSL's: BACKWARD (−1), STUCK (0), FORWARD (1), FREE (2). Sliding, the friction
+torque is the characteristic τ(|w_rel|) against the motion; stuck, the relative motion is a
+constraint (ẇ_rel = 0) whose reaction is the friction torque; the element breaks away when
+that torque exceeds the static limit τ0_max = peak·τ0 and sticks again when w_rel returns to
+zero with the static limit holding. The friction torque ``<path>.tau`` in the Result follows
+MSL's sign (positive against w_rel: the torque on flange_b is −tau).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import ClassVar
+
+import casadi as ca
+import numpy as np
+
+from ..base import as_scalar, param
+from ..errors import ModelError
+from ..forces import FlangeForce
+from ..ports import Motion, RealInput
+from .base import Direction, Discrete, Guard, Hybrid, Row
+
+SPEED_TOL = 1e-9   # [rad/s or m/s] a relative speed this small counts as zero
+
+
+class FrictionMode(IntEnum):
+    """MSL's friction modes (PartialFriction.mode)."""
+
+    BACKWARD = -1
+    STUCK = 0
+    FORWARD = 1
+    FREE = 2
+
+
+def friction_table(table, owner: str, name: str) -> np.ndarray:
+    """A characteristic [[w, value], …] with w ≥ 0 increasing (MSL's *_pos tables)."""
+    try:
+        arr = np.atleast_2d(np.asarray(table, dtype=float))
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{owner}: {name} must be a table [[w, value], ...], got "
+                         f"{table!r}") from exc
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 1 or not np.all(np.isfinite(arr)):
+        raise ModelError(f"{owner}: {name} must be a finite table with two columns "
+                         f"[[w, value], ...], got shape {arr.shape}")
+    if arr[0, 0] < 0 or np.any(np.diff(arr[:, 0]) <= 0):
+        raise ModelError(f"{owner}: the speeds in the first column of {name} must start at ≥ 0 "
+                         "and increase")
+    if np.any(arr[:, 1] < 0):
+        raise ModelError(f"{owner}: {name} must not hold negative values")
+    return arr
+
+
+def interpolate(table: np.ndarray, w):
+    """The table at w ≥ 0, linear between rows and through the last two rows outside (MSL's
+    Extrapolation.LastTwoPoints); a one-row table is constant."""
+    if table.shape[0] == 1:
+        return float(table[0, 1]) + 0 * w
+    return ca.pw_lin(w, ca.DM(table[:, 0]), ca.DM(table[:, 1]))
+
+
+class PartialFriction(FlangeForce, Hybrid):
+    """Stick/slip logic of MSL's PartialFriction on w_rel = w_b − w_a; subclasses give the
+    sliding characteristic ``_sliding(ctx, w)`` (w ≥ 0), the static limit ``_tau0_max(ctx)``
+    and the normal force ``_normal(ctx)`` (> 0: engaged; ≤ 0: FREE)."""
+
+    DISCRETE: ClassVar = (Discrete("mode", FrictionMode.STUCK,
+                                   "friction mode: -1 backward, 0 stuck, 1 forward, 2 free"),)
+    BACKWARD_SLIDING: ClassVar[bool] = True
+
+    def _sliding(self, ctx, w):
+        raise NotImplementedError
+
+    def _tau0_max(self, ctx):
+        raise NotImplementedError
+
+    def _normal(self, ctx):
+        return 1.0
+
+    def _w_rel(self, ctx):
+        return ctx.flange(self.flange_b).w - ctx.flange(self.flange_a).w
+
+    def rows(self, ctx):
+        mode = ctx.discrete(self)["mode"]
+        w = self._w_rel(ctx)
+        force = ca.if_else(mode == FrictionMode.FORWARD, -self._sliding(ctx, w),
+                           ca.if_else(mode == FrictionMode.BACKWARD, self._sliding(ctx, -w), 0))
+        return [Row("tau", w, mode == FrictionMode.STUCK, force)]
+
+    def guards(self, ctx):
+        w, lam = self._w_rel(ctx), ctx.multiplier(self, "tau")
+        limit = self._tau0_max(ctx)
+        out = [Guard("stop_forward", w, Direction.FALLING, {"mode": (FrictionMode.FORWARD,)}),
+               Guard("break_forward", -lam - limit, Direction.RISING,
+                     {"mode": (FrictionMode.STUCK,)})]
+        if self.BACKWARD_SLIDING:
+            out += [Guard("stop_backward", w, Direction.RISING,
+                          {"mode": (FrictionMode.BACKWARD,)}),
+                    Guard("break_backward", lam - limit, Direction.RISING,
+                          {"mode": (FrictionMode.STUCK,)})]
+        engaged = (FrictionMode.STUCK, FrictionMode.FORWARD, FrictionMode.BACKWARD)
+        out += [Guard("release", self._normal(ctx), Direction.FALLING, {"mode": engaged}),
+                Guard("engage", self._normal(ctx), Direction.RISING,
+                      {"mode": (FrictionMode.FREE,)})]
+        return out
+
+    def monitors(self, ctx):
+        return {"fn": self._normal(ctx), "tau0_max": self._tau0_max(ctx)}
+
+    def on_event(self, guard, state):
+        mode = {"stop_forward": FrictionMode.STUCK, "stop_backward": FrictionMode.STUCK,
+                "break_forward": FrictionMode.FORWARD, "break_backward": FrictionMode.BACKWARD,
+                "release": FrictionMode.FREE}.get(guard)
+        if mode is not None:
+            state.set(self, mode=mode)
+        elif guard == "engage":
+            self._engage(state)
+
+    def initialize(self, state):
+        if state.monitor(self, "fn") > 0:
+            self._engage(state)
+        else:
+            state.set(self, mode=FrictionMode.FREE)
+
+    def _engage(self, state):
+        w = state.row(self, "tau").velocity
+        if w > SPEED_TOL:
+            state.set(self, mode=FrictionMode.FORWARD)
+        elif w < -SPEED_TOL and self.BACKWARD_SLIDING:
+            state.set(self, mode=FrictionMode.BACKWARD)
+        else:
+            state.set(self, mode=FrictionMode.STUCK)
+
+    def settle(self, state):
+        """MSL's finite state machine on the present numbers."""
+        mode = round(state.discrete(self)["mode"])
+        engaged = state.monitor(self, "fn") > 0
+        if mode == FrictionMode.FREE:
+            if engaged:
+                self._engage(state)
+                return round(state.discrete(self)["mode"]) != mode
+            return False
+        if not engaged:
+            state.set(self, mode=FrictionMode.FREE)
+            return True
+        row = state.row(self, "tau")
+        if mode == FrictionMode.STUCK:
+            limit = state.monitor(self, "tau0_max")
+            tol = 1e-10 * (1 + abs(limit))
+            if -row.force > limit + tol:
+                state.set(self, mode=FrictionMode.FORWARD)
+                return True
+            if self.BACKWARD_SLIDING and row.force > limit + tol:
+                state.set(self, mode=FrictionMode.BACKWARD)
+                return True
+            return False
+        sign = 1 if mode == FrictionMode.FORWARD else -1
+        if sign * row.velocity <= SPEED_TOL and sign * row.acceleration <= 0:
+            state.set(self, mode=FrictionMode.STUCK)   # at rest and not driven on: stick
+            return True
+        return False
+
+
+def _peak(value, owner: str) -> float:
+    peak = as_scalar(value, owner, "peak")
+    if not peak >= 1:
+        raise ModelError(f"{owner}: peak must be ≥ 1 (static limit = peak × sliding friction "
+                         f"at w = 0), got {peak}")
+    return peak
+
+
+@dataclass(eq=False)
+class BearingFriction(PartialFriction):
+    """Coulomb friction in a bearing (MSL Rotational.Components.BearingFriction): sliding
+    torque tau_pos(|w|) [N·m] from a table [[w [rad/s], tau [N·m]], …], static limit
+    tau0_max = peak·tau_pos(0). Connect flange_b to a joint's axis."""
+
+    MOTION: ClassVar[Motion] = Motion.ROTATIONAL
+    tau_pos: object = ((0.0, 1.0),)
+    peak: float = param(1.0, "1", "static limit / sliding friction at w = 0")
+
+    def __post_init__(self):
+        self.tau_pos = friction_table(self.tau_pos, type(self).__name__, "tau_pos")
+        self.peak = _peak(self.peak, type(self).__name__)
+        self._make_flanges()
+
+    def _sliding(self, ctx, w):
+        return interpolate(self.tau_pos, w)
+
+    def _tau0_max(self, ctx):
+        return self.peak * float(interpolate(self.tau_pos, 0.0))
+
+
+@dataclass(eq=False)
+class SupportFriction(BearingFriction):
+    """Coulomb friction of a sliding mass on its support (MSL Translational.Components.
+    SupportFriction): sliding force f_pos(|v|) [N] from a table [[v [m/s], f [N]], …],
+    static limit peak·f_pos(0). Use :func:`stribeck_table` for a Stribeck curve."""
+
+    MOTION: ClassVar[Motion] = Motion.TRANSLATIONAL
+    tau_pos: object = None
+    f_pos: object = ((0.0, 1.0),)
+
+    def __post_init__(self):
+        self.tau_pos = self.f_pos if self.tau_pos is None else self.tau_pos
+        super().__post_init__()
+        self.f_pos = self.tau_pos
+
+
+def stribeck_table(F_prop: float, F_Coulomb: float, F_Stribeck: float, fexp: float,
+                   v_max: float, nTable: int = 100) -> np.ndarray:
+    """MSL Translational.Examples.Utilities.GenerateStribeckFrictionTable:
+    f(v) = F_Coulomb + F_prop·v + F_Stribeck·exp(−fexp·v) at nTable speeds in [0, v_max]."""
+    v = np.linspace(0.0, v_max, int(nTable))
+    return np.column_stack([v, F_Coulomb + F_prop * v + F_Stribeck * np.exp(-fexp * v)])
+
+
+@dataclass(eq=False)
+class Clutch(PartialFriction):
+    """Clutch between two flanges (MSL Rotational.Components.Clutch): sliding torque
+    cgeo·mu_pos(|w_rel|)·fn with the normal force fn = fn_max·f_normalized (input
+    ``f_normalized``, 0…1; free when ≤ 0), static limit peak·cgeo·mu_pos(0)·fn.
+
+    mu_pos : table [[w_rel [rad/s], mu [1]], …]; peak [1] ≥ 1; cgeo [m] geometry constant
+    (N·(r_o + r_i)/2 for N friction interfaces); fn_max [N] maximum normal force.
+    """
+
+    MOTION: ClassVar[Motion] = Motion.ROTATIONAL
+    mu_pos: object = ((0.0, 0.5),)
+    peak: float = param(1.0, "1", "static limit / sliding friction at w = 0")
+    cgeo: float = param(1.0, "m", "geometry constant")
+    fn_max: float = param(1.0, "N", "maximum normal force")
+
+    def __post_init__(self):
+        owner = type(self).__name__
+        self.mu_pos = friction_table(self.mu_pos, owner, "mu_pos")
+        self.peak = _peak(self.peak, owner)
+        self.cgeo, self.fn_max = as_scalar(self.cgeo, owner, "cgeo"), \
+            as_scalar(self.fn_max, owner, "fn_max")
+        self._make_flanges()
+        self.f_normalized = RealInput(self, "f_normalized")
+
+    def validate(self) -> None:
+        self._check_nonnegative(cgeo=self.cgeo, fn_max=self.fn_max)
+
+    def _normal(self, ctx):
+        return self.fn_max * ctx.value(self.f_normalized)
+
+    def _sliding(self, ctx, w):
+        return self.cgeo * interpolate(self.mu_pos, w) * self._normal(ctx)
+
+    def _tau0_max(self, ctx):
+        return self.peak * self.cgeo * float(interpolate(self.mu_pos, 0.0)) * self._normal(ctx)
+
+
+@dataclass(eq=False)
+class Brake(Clutch):
+    """Brake (MSL Rotational.Components.Brake and Translational.Components.Brake): a Clutch
+    between a flange and the housing — connect flange_b to the braked joint's axis and leave
+    flange_a free (the housing) or on the support. Input ``f_normalized`` (0…1)."""
+
+    MOTION: ClassVar[Motion] = Motion.ANY
+
+
+@dataclass(eq=False)
+class OneWayClutch(Clutch):
+    """Freewheel in parallel with a clutch (MSL Rotational.Components.OneWayClutch): locked
+    (STUCK) whenever w_rel would turn negative, forward sliding with the clutch's torque; it
+    breaks away forward when the locked torque exceeds peak·τ0 (or a tiny limit
+    eps0·mu0·cgeo·fn_max when the clutch is released). There is no backward sliding and no
+    FREE mode: released, the freewheel still locks. Start with w_rel ≥ 0."""
+
+    BACKWARD_SLIDING: ClassVar[bool] = False
+    EPS0: ClassVar[float] = 1.0e-4
+
+    def _tau0_max(self, ctx):
+        mu0 = float(interpolate(self.mu_pos, 0.0))
+        low = self.EPS0 * mu0 * self.cgeo * self.fn_max
+        engaged = ca.fmax(self.peak, 1 + self.EPS0) * self.cgeo * mu0 * self._normal(ctx)
+        return ca.if_else(self._normal(ctx) > 0, engaged, low)
+
+    def _sliding(self, ctx, w):
+        return self.cgeo * interpolate(self.mu_pos, w) * ca.fmax(self._normal(ctx), 0)
+
+    def guards(self, ctx):
+        return [g for g in super().guards(ctx) if g.name in ("stop_forward", "break_forward")]
+
+    def monitors(self, ctx):
+        return {"fn": 1.0, "tau0_max": self._tau0_max(ctx)}
+
+    def initialize(self, state):
+        self._engage(state)
