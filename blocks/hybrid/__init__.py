@@ -1,17 +1,27 @@
 """Hybrid blocks: elements with discrete modes, impacts and sampled (discrete-time) blocks.
 
 The contract (discrete variables, switching rows, guards, transitions) is in :mod:`.base`;
-:mod:`.stops` (Stop, ElastoGap), :mod:`.friction` (BearingFriction, SupportFriction, Brake,
+:mod:`.stops` (Stop, ElastoGap), :mod:`.contacts` (GroundContact, BoxContact), :mod:`.friction` (BearingFriction, SupportFriction, Brake,
 Clutch, OneWayClutch: MSL's stick/slip friction), :mod:`.sampled` (ZeroOrderHold,
 DiscreteStateFeedback, DiscretePID).
 """
 from .base import Direction, Discrete, Guard, Hybrid, HybridState, Row, RowValue, Sampled
-from .friction import (BearingFriction, Brake, Clutch, FrictionMode, OneWayClutch,
-                       PartialFriction, SupportFriction, stribeck_table)
+from .contacts import BoxContact, ContactLaw, ContactMode, GroundContact, box_corners, tangents
+from .friction import (
+                       BearingFriction,
+                       Brake,
+                       Clutch,
+                       FrictionMode,
+                       OneWayClutch,
+                       PartialFriction,
+                       SupportFriction,
+                       stribeck_table,
+)
 from .sampled import DiscretePID, DiscreteStateFeedback, ZeroOrderHold
 from .stops import ElastoGap, Stop, StopLaw, StopMode
 
-__all__ = ["BearingFriction", "Brake", "Clutch", "Direction", "Discrete", "DiscretePID",
+__all__ = ["BoxContact", "ContactLaw", "ContactMode", "GroundContact", "box_corners",
+           "tangents", "BearingFriction", "Brake", "Clutch", "Direction", "Discrete", "DiscretePID",
            "DiscreteStateFeedback", "ElastoGap", "ZeroOrderHold",
            "FrictionMode", "Guard", "Hybrid", "HybridState", "OneWayClutch", "PartialFriction",
            "Row", "RowValue", "Sampled", "Stop", "StopLaw", "StopMode", "SupportFriction",

@@ -24,7 +24,8 @@ import numpy as np
 
 from jourdain.blocks.errors import SimulationError
 
-MAX_ITER = 60
+MAX_ITER = 200
+MAX_TURNS = 40   # refinements of a sliding impact's direction (3-D slip may turn)
 
 
 @dataclass
@@ -56,10 +57,11 @@ def solve_impact(M: np.ndarray, J: np.ndarray, gamma: np.ndarray, rows: ImpactRo
     target = {r: -e * min(gamma[r], 0.0) for r, e in rows.unilateral.items()}
     closed = {r for r in rows.unilateral}            # rows in the equality set
     slide: dict = {}                                   # normal -> slip direction
+    turns: dict = {}
     for _ in range(MAX_ITER):
         lam = _equalities(D, gamma[P], P, pos, rows, closed, target, slide)
         post = gamma[P] + D @ lam
-        if not _update(lam, post, pos, rows, closed, target, slide, D):
+        if not _update(lam, post, pos, rows, closed, target, slide, turns):
             Lam[P] = lam
             return Lam, MinvJT @ lam
     raise SimulationError("impact: the complementarity iteration did not settle in "
@@ -91,9 +93,30 @@ def _equalities(D, g, P, pos, rows: ImpactRows, closed, target, slide) -> np.nda
     return np.linalg.lstsq(A, b, rcond=1e-13)[0]
 
 
-def _update(lam, post, pos, rows: ImpactRows, closed, target, slide, D) -> bool:
-    """Move one row between the sets where the guess violates a law; True if changed."""
+def _update(lam, post, pos, rows: ImpactRows, closed, target, slide, turns) -> bool:
+    """Move one row between the sets where the guess violates a law; True if changed.
+    Friction first (a sticking guess can make the normal impulse pull where sliding does
+    not), then the normal rows."""
     scale = 1e-10 * (1.0 + np.abs(lam).max())
+    for normal, (tangent_rows, mu) in rows.tangents.items():
+        if normal not in closed:
+            continue
+        k = [pos[r] for r in tangent_rows]
+        lam_t, lam_n = lam[k], lam[pos[normal]]
+        if normal not in slide and np.linalg.norm(lam_t) > mu * max(lam_n, 0.0) + scale:
+            norm = np.linalg.norm(lam_t)
+            slide[normal] = -lam_t / norm if norm > 0 else np.eye(len(k))[0]
+            turns[normal] = 0
+            return True
+        if normal in slide and turns[normal] < MAX_TURNS:
+            v = post[k]                      # slip after the impact: align d with it
+            if np.linalg.norm(v) > 1e-12:
+                new = slide[normal] + v / np.linalg.norm(v)
+                new /= max(np.linalg.norm(new), 1e-300)
+                if np.linalg.norm(new - slide[normal]) > 1e-9:
+                    slide[normal] = new      # damped fixed point on the direction
+                    turns[normal] += 1
+                    return True
     worst = min(((lam[pos[r]], r) for r in closed), default=(0.0, None))
     if worst[0] < -scale:                     # a normal impulse would pull: open the row
         closed.discard(worst[1])
@@ -102,21 +125,6 @@ def _update(lam, post, pos, rows: ImpactRows, closed, target, slide, D) -> bool:
         if r not in closed and post[pos[r]] < target[r] - 1e-12 * (1 + abs(target[r])):
             closed.add(r)                     # an open row would penetrate: close it
             return True
-    for normal, (tangent_rows, mu) in rows.tangents.items():
-        if normal not in closed:
-            continue
-        k = [pos[r] for r in tangent_rows]
-        lam_t, lam_n = lam[k], lam[pos[normal]]
-        if normal not in slide and np.linalg.norm(lam_t) > mu * lam_n + scale:
-            slide[normal] = -lam_t / np.linalg.norm(lam_t)
-            return True
-        if normal in slide:
-            v = post[k]
-            if np.linalg.norm(v) > 1e-12:
-                new = v / np.linalg.norm(v)
-                if np.linalg.norm(new - slide[normal]) > 1e-9:
-                    slide[normal] = new
-                    return True
     return False
 
 

@@ -458,6 +458,7 @@ def _illinois(g, crossed, a: float, b: float, g_a: float, g_b: float, tol: float
         c = b - g_b * (b - a) / (g_b - g_a) if g_b != g_a else 0.5 * (a + b)
         if not a < c < b or abs(side) >= 2:
             c, side = 0.5 * (a + b), 0          # bisection when the secant stalls
+        c = min(max(c, a + 0.5 * tol), b - 0.5 * tol)   # a root at an end: step past it
         g_c = g(c)
         if crossed(g_c):
             b, g_b = c, g_c
