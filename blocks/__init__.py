@@ -8,17 +8,30 @@ AttitudeError).
 Blocks know CasADi expressions only, nothing of the solver.
 """
 from .actuators import LinearMotor, Motor
-from .base import (Component, Composite, Context, FlangeState, FrameState, Model, Shape,
-                   param)
+from .base import Component, Composite, Context, FlangeState, FrameState, Model, Shape, param
 from .bodies import Body, RigidBody
 from .contacts import Contact, RollingContact
-from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Saturation,
-                          StateFeedback)
+from .controllers import PID, Add, AttitudeError, Demux, Gain, Mux, Saturation, StateFeedback
 from .errors import ModelError, SimulationError
-from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
-                     TranslationalSpring, ViscousFriction)
-from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
-                     Revolute, Speed, Spherical)
+from .forces import (
+                   CoulombFriction,
+                   FlangeForce,
+                   QuadraticDrag,
+                   RotationalSpring,
+                   TranslationalSpring,
+                   ViscousFriction,
+)
+from .joints import (
+                   Coordinate,
+                   FixedRotation,
+                   FixedTranslation,
+                   FreeJoint,
+                   Joint,
+                   Prismatic,
+                   Revolute,
+                   Speed,
+                   Spherical,
+)
 from .ports import Flange, Frame, Motion, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, SignalBlock, Sine, Step, Table

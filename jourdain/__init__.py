@@ -11,8 +11,11 @@
 from jourdain.blocks import Composite, Model, ModelError, SimulationError
 from jourdain.solver import (
                              Backend,
+                             ChatteringError,
                              Collocation,
                              ConstraintMethod,
+                             Direction,
+                             Event,
                              Feedback,
                              Formulation,
                              FreeTime,
@@ -23,9 +26,11 @@ from jourdain.solver import (
                              MultipleShooting,
                              OptimizationError,
                              Result,
+                             SampledCallback,
                              Scheme,
                              Solution,
                              System,
+                             TimeEvent,
                              TrajectoryProblem,
                              compile,
                              linearize,
@@ -39,4 +44,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__"]
+           "__version__",
+           "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent"]

@@ -11,15 +11,20 @@ imports pointing one way (docs/architecture.md):
     simulation/   CVODES/IDAS simulation, Result, fast numeric calls, C code generation
     control/      linearization, LinearSystem, LQR and pole placement
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
+    hybrid/       guards, modes, impact maps, user events and sampled callbacks
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
+from jourdain.blocks.hybrid.base import Direction
+
 from .compile import compile
 from .constraints.methods import ConstraintMethod
 from .control.feedback import Feedback, lqr, place
 from .control.linear import LinearSystem, Mode
 from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
+from .hybrid.events import Event, SampledCallback, TimeEvent
+from .hybrid.state import ChatteringError
 from .optimal.functions import FreeTime
 from .optimal.problem import TrajectoryProblem
 from .optimal.solution import Solution
@@ -38,4 +43,6 @@ from .system import ConstrainedSystem, System
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place"]
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place",
+           # hybrid simulation (issue 13)
+           "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent"]

@@ -104,6 +104,8 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
     functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
+    hybrid = build_hybrid(mech, sp, eom.M, functions,
+                          rows_allowed=method is ConstraintMethod.PARTITIONING)
     check_mass(functions["M"], part.y_ref, mech, sp)
     check_explicit_form(functions, part.y_ref, mech.params.defaults)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
@@ -111,4 +113,6 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
-    return ConstrainedSystem(base, method, info)
+    system = ConstrainedSystem(base, method, info)
+    system.hybrid = hybrid
+    return system

@@ -68,9 +68,20 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                          [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr)])
     compliance = ca.DM([r.compliance for r in model.rows])
     out.update(_mx_functions(functions, parts, others, compliance, y.numel(), z.numel()))
-    out["impact"] = ca.Function("impact", [t, x, u, p], [M, J, gamma, active],
-                                ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
+    impact = ca.Function("impact", [t, x, u, p], [M, J, gamma, active],
+                         ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
+    out["impact"] = _projected(impact, functions.get("project"))
     return out
+
+
+def _projected(fn: ca.Function, project: ca.Function | None) -> ca.Function:
+    """fn(t, project(x, p), u, p) where the coordinates are partitioned, else fn."""
+    if project is None:
+        return fn
+    t, u = ca.MX.sym("t"), ca.MX.sym("u", fn.size1_in(2))
+    x, p = ca.MX.sym("x", fn.size1_in(1)), ca.MX.sym("p", fn.size1_in(3))
+    return ca.Function(fn.name(), [t, x, u, p], fn(t, project(x, p), u, p), fn.name_in(),
+                       fn.name_out())
 
 
 def _inert_rows(model: HybridModel, inert: list[int], conv):
@@ -88,24 +99,28 @@ def _mx_functions(functions: dict, parts: ca.Function, others: ca.Function,
     f_smooth, dissipation = functions["f"], functions["dissipation"]
     t, u = ca.MX.sym("t"), ca.MX.sym("u", f_smooth.size1_in(2))
     x, p = ca.MX.sym("x", f_smooth.size1_in(1)), ca.MX.sym("p", f_smooth.size1_in(3))
+    x0 = x
     xdot_s = f_smooth(t, x, u, p)
+    if "project" in functions:   # partitioning: the terms at the projected coordinates
+        x = functions["project"](x, p)
     M, J, target, bias, active, C, b = parts(t, x, u, p)
     zdot_s = xdot_s[ny:ny + nz]
     lam, MinvJT = multipliers(M, J, J @ zdot_s + target, active, C, b, compliance)
     dz = MinvJT @ lam
-    nx = x.numel()
+    nx = x0.numel()
     xdot = xdot_s + ca.vertcat(ca.MX(ny, 1), dz, ca.MX(nx - ny - nz, 1))
     gamma, gap, guards, monitors = others(t, x, u, p, lam)
     gamma_dot = J @ (zdot_s + dz) + bias
     sliding = (1 - active) * lam * gamma
+    x_in = x0
     return {
-        "f": ca.Function("f", [t, x, u, p], [xdot], ["t", "x", "u", "p"], ["xdot"]),
-        "hybrid": ca.Function("hybrid", [t, x, u, p], [gamma, lam, gap, gamma_dot, guards,
-                                                        monitors],
+        "f": ca.Function("f", [t, x_in, u, p], [xdot], ["t", "x", "u", "p"], ["xdot"]),
+        "hybrid": ca.Function("hybrid", [t, x_in, u, p], [gamma, lam, gap, gamma_dot,
+                                                           guards, monitors],
                               ["t", "x", "u", "p"], ["gamma", "lambda", "gap", "gamma_dot",
                                                      "guards", "monitors"]),
-        "dissipation": ca.Function("dissipation", [t, x, u, p],
-                                   [dissipation(t, x, u, p) - ca.sum1(sliding)],
+        "dissipation": ca.Function("dissipation", [t, x_in, u, p],
+                                   [dissipation(t, x_in, u, p) - ca.sum1(sliding)],
                                    ["t", "x", "u", "p"], ["P"]),
     }
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from jourdain.blocks.errors import ModelError
+
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from .collect import GuardInfo, RowInfo, collect_hybrid
@@ -41,12 +43,19 @@ class HybridInfo:
                                                                           {}).items()}
 
 
-def build_hybrid(mech: Mechanics, sp: Speeds, M, functions: dict) -> HybridInfo | None:
+def build_hybrid(mech: Mechanics, sp: Speeds, M, functions: dict,
+                 rows_allowed: bool = True) -> HybridInfo | None:
     """Collect the hybrid elements and add their functions to ``functions`` (None when the
-    model has none)."""
+    model has none). ``rows_allowed`` is False for the Baumgarte and DAE constraint methods,
+    whose multipliers do not yet include the hybrid rows."""
     model = collect_hybrid(mech)
     if model.empty:
         return None
+    if model.rows and not rows_allowed:
+        owners = ", ".join(dict.fromkeys(r.owner.path for r in model.rows))
+        raise ModelError(f"{owners}: stops, stick-slip friction and contacts in a closed loop "
+                         "need ConstraintMethod.PARTITIONING (the Baumgarte and DAE methods "
+                         "do not combine their multipliers with the hybrid rows yet)")
     functions.update(hybrid_functions(mech, sp, model, M, functions))
     names = list(mech.params.names)
     index: dict = {}

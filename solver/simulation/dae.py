@@ -10,18 +10,22 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
+from .events import needs_events
+from .hybrid import simulate_events
 from .result import Result
-from .simulate import Method, _grid, _input_expressions, simulate
+from .simulate import Method, _grid, _input_builder, _input_expressions, simulate
 
 
 def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-                         max_steps: int = 100000, method: Method = Method.BDF) -> Result:
+                         max_steps: int = 100000, method: Method = Method.BDF,
+                         **hybrid) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
-    Baumgarte run on CVODES, the DAE method on IDAS."""
+    Baumgarte run on CVODES, the DAE method on IDAS; ``hybrid`` holds simulate's event
+    options (events, samplers, event_step, chatter, max_events)."""
     if x0 is None:
         x0 = system.state(y0, z0, params)
     else:
@@ -30,9 +34,13 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     if system.method is not ConstraintMethod.DAE:
         return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                         t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                        method=method)
+                        method=method, **hybrid)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
+    if needs_events(system, hybrid.get("events"), hybrid.get("samplers")):
+        opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+        return simulate_events(system, grid, x0, p, _input_builder(system, inputs or {}, grid),
+                               opts, dae=True, **hybrid)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])

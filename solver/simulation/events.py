@@ -56,7 +56,8 @@ class EventLoop:
     """One hybrid simulation (see the module docstring). Build, then ``run()``."""
 
     def __init__(self, system, grid, x0, p, u_expr_of, u_numeric, opts, events=(),
-                 samplers=(), event_step=None, chatter=(100, None), max_events=200000):
+                 samplers=(), event_step=None, chatter=(100, None), max_events=200000,
+                 dae: bool = False):
         self.system, self.grid, self.opts = system, grid, opts
         self.t, self.x, self.p = float(grid[0]), np.array(x0, dtype=float), p.copy()
         self.nu = len(system.u_names)
@@ -70,7 +71,12 @@ class EventLoop:
             raise ModelError(f"simulate: events must be jd.Event or jd.TimeEvent objects, got "
                              f"{bad[0]!r:.60}")
         self.samplers = self._samplers(samplers)
-        self.segments = Segments(system, u_expr_of, self.held_mask, opts)
+        dae_spec = None
+        if dae:   # IDAS on the constrained DAE; λ at each start from the explicit formula
+            dae_spec = (system.dae, system.dae.size1_in(2),
+                        lambda t, x, p, u_held: np.array(system.multipliers(
+                            t, x, self._u(t), p), dtype=float).ravel())
+        self.segments = Segments(system, u_expr_of, self.held_mask, opts, dae_spec)
         self.slots, self.G = self._guards(user)
         self.resets = {id(e): trace_reset(system, e.reset, f"Event '{e.name}'")
                        for e in list(user) + self.time_events if e.reset is not None}
@@ -244,6 +250,8 @@ class EventLoop:
         watched = self._watched()
         band = BAND * (1 + np.abs(G).max(axis=1))
         sign = np.where(G > band[:, None], 1, np.where(G < -band[:, None], -1, 0))
+        if np.any(sign[:, 0] == 0):
+            sign[:, 0] = np.where(sign[:, 0] == 0, self._leaving(G[:, 0], band), sign[:, 0])
         first, hits = None, []
         for k, slot in enumerate(self.slots):
             if not watched[k]:
@@ -259,6 +267,16 @@ class EventLoop:
         if first is None:
             return None
         return first, hits, G, sign
+
+    def _leaving(self, g0: np.ndarray, band: np.ndarray) -> np.ndarray:
+        """For guards at zero at the segment start (right after an event): the side they
+        leave to, from an Euler step of δ = 1e-6·event_step (0 where they stay)."""
+        delta = 1e-6 * self.event_step
+        u = self._u(self.t)
+        xdot = np.array(self.system.f(self.t, self.x, u, self.p), dtype=float).ravel()
+        g1 = self._guard_values(np.array([self.t + delta]), (self.x + delta * xdot)[:, None])
+        step = g1[:, 0] - g0
+        return np.where(step > 1e-3 * band, 1, np.where(step < -1e-3 * band, -1, 0))
 
     def _localize(self, times, Xs, crossing):
         """The earliest root among the crossing guards, the state there, the guards firing."""

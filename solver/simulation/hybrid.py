@@ -12,7 +12,7 @@ from .result import Result
 
 def simulate_events(system, grid: np.ndarray, x0: np.ndarray, p: np.ndarray, u_expr_of,
                     opts: dict, events=(), samplers=(), event_step=None, chatter=None,
-                    max_events=None) -> Result:
+                    max_events=None, dae: bool = False) -> Result:
     """Run the event loop from x0 over ``grid`` and collect the Result."""
     t = ca.SX.sym("t")
     u_numeric = ca.Function("u_of_t", [t], [u_expr_of(t)])
@@ -22,7 +22,7 @@ def simulate_events(system, grid: np.ndarray, x0: np.ndarray, p: np.ndarray, u_e
     if max_events is not None:
         extra["max_events"] = max_events
     loop = EventLoop(system, grid, x0, p, u_expr_of, u_numeric, opts, list(events or ()),
-                     list(samplers or ()), event_step, **extra)
+                     list(samplers or ()), event_step, dae=dae, **extra)
     X, P, U, n = loop.run()
     t_out = grid[:n]
     X, P, U = X[:, :n], P[:, :n], U[:, :n]

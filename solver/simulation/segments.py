@@ -24,12 +24,15 @@ class Segments:
 
     def __init__(self, system, u_expr_of, held_mask: np.ndarray, opts: dict, dae=None):
         """u_expr_of(t) builds the interpolated inputs as an expression of t; ``dae`` is
-        (dae function, number of algebraic variables) for IDAS, else None (CVODES on f)."""
+        (dae function, number of algebraic variables, z0_of) for IDAS — z0_of(t, x, p,
+        u_held) gives consistent algebraic variables at a segment start — else None (CVODES
+        on f)."""
+        self.z0_of = dae[2] if dae is not None else None
         self.system, self.opts = system, opts
         f = system.f if dae is None else dae[0]
         sym = ca.SX if f.is_a("SXFunction") else ca.MX
         tau, ta, h = sym.sym("tau"), sym.sym("t_a"), sym.sym("h")
-        x = sym.sym("x", system.nx)
+        x = sym.sym("x", f.size1_in(1))
         p = sym.sym("p", f.size1_in(4 if dae is not None else 3))
         nu = len(system.u_names)
         held = sym.sym("u_held", nu)
@@ -58,15 +61,16 @@ class Segments:
         return self._cache[taus]
 
     def run(self, t_a: float, times: np.ndarray, x0: np.ndarray, p: np.ndarray,
-            u_held: np.ndarray, z0=None):
+            u_held: np.ndarray):
         """States at ``times`` (all > t_a, increasing) from x0 at t_a; (X, Z) with one column
         per time (Z: algebraic variables, None for ODEs)."""
         h = float(times[-1] - t_a)
         taus = tuple(np.round((np.asarray(times) - t_a) / h, 14))
         integ = self._integrator(taus)
         args = {"x0": x0, "p": np.concatenate([[t_a, h], p, u_held])}
-        if z0 is not None:
-            args["z0"] = z0
+        z0 = None
+        if self.z0_of is not None:
+            z0 = args["z0"] = self.z0_of(t_a, x0, p, u_held)
         self.calls += 1
         sol = integ(**args)
         X = np.array(sol["xf"], dtype=float).reshape(len(x0), -1)
@@ -75,9 +79,9 @@ class Segments:
         return X, Z
 
     def probe(self, t_a: float, dt: float, x0: np.ndarray, p: np.ndarray,
-              u_held: np.ndarray, z0=None):
+              u_held: np.ndarray):
         """The state (and algebraic variables) at t_a + dt."""
         if dt <= 0.0:
-            return np.array(x0, dtype=float), z0
-        X, Z = self.run(t_a, np.array([t_a + dt]), x0, p, u_held, z0)
+            return np.array(x0, dtype=float), None
+        X, Z = self.run(t_a, np.array([t_a + dt]), x0, p, u_held)
         return X[:, -1], (None if Z is None else Z[:, -1])
