@@ -75,6 +75,8 @@ class Row:
         face, a stop and a stuck friction on one joint) it resolves the indeterminate split
         of their forces as the least-squares one; elsewhere iterative refinement makes its
         effect O(ε²).
+    sign : the force's sign in the Result (``<path>.<name>`` shows sign·λ; MSL's friction
+        torque, positive against w_rel, is −λ).
     """
 
     name: str
@@ -85,6 +87,7 @@ class Row:
     unilateral: bool = False
     friction_of: str | None = None
     compliance: float = 1e-8
+    sign: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ class PartialFriction(FlangeForce, Hybrid):
         w = self._w_rel(ctx)
         force = ca.if_else(mode == FrictionMode.FORWARD, -self._sliding(ctx, w),
                            ca.if_else(mode == FrictionMode.BACKWARD, self._sliding(ctx, -w), 0))
-        return [Row("tau", w, mode == FrictionMode.STUCK, force)]
+        return [Row("tau", w, mode == FrictionMode.STUCK, force, sign=-1.0)]
 
     def guards(self, ctx):
         w, lam = self._w_rel(ctx), ctx.multiplier(self, "tau")

@@ -26,6 +26,7 @@ class RowInfo:
     unilateral: bool
     friction_of: int | None     # index of the normal row bounding a tangential row
     compliance: float
+    sign: float = 1.0           # sign of the force as the Result shows it
 
     @property
     def label(self) -> str:
@@ -129,7 +130,7 @@ def _rows(model: HybridModel, rows: list[Row], owners: list, hctx: HybridContext
                                  f"'{row.friction_of}', which is not one of its rows")
             friction = index[(owner.path, row.friction_of)]
         infos.append(RowInfo(owner, row.name, bool(row.unilateral), friction,
-                             float(row.compliance)))
+                             float(row.compliance), float(row.sign)))
     model.rows = infos
     lam = [hctx.multiplier(o, r.name) for r, o in zip(rows, owners)]
     model.lam = ca.vertcat(*lam) if lam else ca.SX(0, 1)

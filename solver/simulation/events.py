@@ -28,6 +28,7 @@ from jourdain.blocks.hybrid.base import Direction
 
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
 from ..hybrid.state import ChatteringError, EventState, resolve, settle
+from .crossings import bracket_start, crossed_predicate, first_crossing, force_start, illinois
 from .eventlog import EventLog, EventRecord
 from .segments import Segments
 
@@ -35,6 +36,8 @@ SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step
 ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event times
 SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire together
 BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
+AT_EVENT = 1e-9            # right after an event, guards within ±AT_EVENT·(1 + scale) are
+                           # at their zero (see EventLoop._first_crossing)
 
 
 @dataclass
@@ -91,6 +94,7 @@ class EventLoop:
         info = system.hybrid
         self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
         self.log = EventLog()
+        self._after_event, self._offsets = True, np.zeros(0)
         self._run_length, self._chatter_run = 0, 0
         self._maps: dict = {}
         self.stopped = False
@@ -192,11 +196,13 @@ class EventLoop:
                 k_out = self._record(X, P, U, times, Xs, k_out, t_e, inclusive=True)
                 length = max(4 * self.event_step, 2 * (t_e - self.t))
                 self._guard_event(t_e, x_e, fired)
+                self._after_event = True
                 continue
             k_out = self._record(X, P, U, times, Xs, k_out, t_b, inclusive=True)
             self.t, self.x = float(t_b), Xs[:, -1].copy()
             length = min(2 * length, span)
-            if t_b == t_hard and kind != "end":
+            self._after_event = t_b == t_hard and kind != "end"
+            if self._after_event:
                 self._time_event(t_b)
         return X, P, U, k_out
 
@@ -242,22 +248,34 @@ class EventLoop:
 
     # ---- zero crossings ----------------------------------------------------------------
     def _first_crossing(self, times, Xs):
-        """(index of the sample after the crossing, guards crossing there) or None."""
+        """(index of the sample after the crossing, guards crossing there, the guard
+        values, their signs) or None.
+
+        Right after an event a guard that fired sits at zero up to the localization error
+        (on either side); in the first segment after an event every guard within
+        AT_EVENT·(1 + scale) of zero is measured from its start value (g − g0, so it starts
+        exactly at zero) and counted on the side it is leaving to: a bounce shorter than the
+        sample spacing is still seen landing."""
         if not self.slots:
             return None
         start = self._guard_values(np.array([self.t]), self.x[:, None])
         G = np.hstack([start, self._guard_values(times, Xs)])
-        watched = self._watched()
-        band = BAND * (1 + np.abs(G).max(axis=1))
+        self._offsets = np.zeros(len(self.slots))
+        scale = 1 + np.abs(G).max(axis=1)
+        if self._after_event:
+            self._offsets = np.where(np.abs(G[:, 0]) <= AT_EVENT * scale, G[:, 0], 0.0)
+            G = G - self._offsets[:, None]
+        band = BAND * scale
         sign = np.where(G > band[:, None], 1, np.where(G < -band[:, None], -1, 0))
         if np.any(sign[:, 0] == 0):
             sign[:, 0] = np.where(sign[:, 0] == 0, self._leaving(G[:, 0], band), sign[:, 0])
+        watched = self._watched()
         first, hits = None, []
         for k, slot in enumerate(self.slots):
             if not watched[k]:
                 continue
-            _force_start(sign[k], slot.direction)
-            j = _crossing(sign[k], slot.direction)
+            force_start(sign[k], slot.direction)
+            j = first_crossing(sign[k], slot.direction)
             if j is None:
                 continue
             if first is None or j < first:
@@ -266,27 +284,27 @@ class EventLoop:
                 hits.append(k)
         if first is None:
             return None
-        return first, hits, G, sign
+        return first, hits, G, sign, band
 
     def _leaving(self, g0: np.ndarray, band: np.ndarray) -> np.ndarray:
-        """For guards at zero at the segment start (right after an event): the side they
-        leave to, from an Euler step of δ = 1e-6·event_step (0 where they stay)."""
+        """The side each guard at zero is leaving to at the segment start, from an Euler
+        step of δ = 1e-6·event_step (0 where it stays)."""
         delta = 1e-6 * self.event_step
         u = self._u(self.t)
         xdot = np.array(self.system.f(self.t, self.x, u, self.p), dtype=float).ravel()
         g1 = self._guard_values(np.array([self.t + delta]), (self.x + delta * xdot)[:, None])
-        step = g1[:, 0] - g0
+        step = g1[:, 0] - self._offsets - g0
         return np.where(step > 1e-3 * band, 1, np.where(step < -1e-3 * band, -1, 0))
 
     def _localize(self, times, Xs, crossing):
         """The earliest root among the crossing guards, the state there, the guards firing."""
-        j, hits, G, sign = crossing
+        j, hits, G, sign, bands = crossing
         all_t = np.concatenate([[self.t], times])
         all_x = np.hstack([self.x[:, None], Xs])
         roots = {}
         for k in hits:
-            a = _bracket_start(sign[k], j)
-            crossed = _crossed(self.slots[k].direction, G[k, a], G[k, j])
+            a = bracket_start(sign[k], j)
+            crossed = crossed_predicate(self.slots[k].direction, G[k, a], G[k, j], bands[k])
             roots[k] = self._root(k, all_t[a], all_x[:, a], all_t[j], crossed)
         t_e = min(r for r, _ in roots.values())
         tol = SIMULTANEOUS * (1 + abs(t_e))
@@ -301,12 +319,14 @@ class EventLoop:
         then Illinois' regula falsi with bisection as a safeguard on fresh integrations from
         the scan point before it. The time returned is the bracket's far end, where the
         guard has crossed (a guard that jumps, e.g. on a step input, is seen crossed)."""
+        offset = self._offsets[k]
+
         def g(t0, x0, h):
             x, _ = self.segments.probe(t0, h, x0, self.p, self.u_held)
-            return float(self._guard_values(np.array([t0 + h]), x[:, None])[k, 0])
+            return float(self._guard_values(np.array([t0 + h]), x[:, None])[k, 0]) - offset
         times = t_a + (t_b - t_a) * np.arange(1, pieces + 1) / pieces
         Xs, _ = self.segments.run(t_a, times, x_a, self.p, self.u_held)
-        values = self._guard_values(times, Xs)[k]
+        values = self._guard_values(times, Xs)[k] - offset
         hit = next((m for m, v in enumerate(values) if crossed(v)), None)
         if hit is None:
             return t_b, (t_a, x_a)     # the fresh integration lost the crossing: take t_b
@@ -316,7 +336,7 @@ class EventLoop:
         g_a = g(t_a, x_a, 0.0)
         if crossed(g_a):
             return t_a, (t_a, x_a)
-        h = _illinois(lambda h: g(t_a, x_a, h), crossed, 0.0, t_b - t_a, g_a, values[hit],
+        h = illinois(lambda h: g(t_a, x_a, h), crossed, 0.0, t_b - t_a, g_a, values[hit],
                       ROOT_TOL * (1 + abs(t_b)))
         return t_a + h, (t_a, x_a)
 
@@ -348,10 +368,12 @@ class EventLoop:
         self.t, self.x = float(t_e), np.array(x_e, dtype=float)
         user = [self.slots[k] for k in fired if self.slots[k].owner is None]
         element = [self.slots[k].info for k in fired if self.slots[k].owner is not None]
+        changes = []
         for slot in user:
-            self._reset(slot.info)
+            changes += self._reset(slot.info)
             self.stopped |= slot.info.terminal
-        changes, lost = self._resolve(element)
+        more, lost = self._resolve(element)
+        changes += more
         labels = [self.slots[k].label for k in fired]
         owner = ", ".join(dict.fromkeys(label.rsplit(".", 1)[0] if self.slots[k].owner
                                         is not None else label
@@ -365,8 +387,7 @@ class EventLoop:
         logged, changes = False, []
         for event in self.time_events:
             if np.any(np.abs(event.times - t) <= 1e-12 * (1 + abs(t))):
-                self._reset(event)
-                changes.append(f"{event.name}")
+                changes += [f"{event.name}: {c}" for c in self._reset(event)] or [event.name]
                 logged = True
         for sampler in self._due(t):
             self._sample(sampler)
@@ -393,10 +414,15 @@ class EventLoop:
             else:
                 self.p[self.system.p_names.index(name)] = value
 
-    def _reset(self, event) -> None:
+    def _reset(self, event) -> list[str]:
+        """Apply a user event's reset; the changes in words."""
         fn = self.resets.get(id(event))
-        if fn is not None:
-            self.x = np.array(fn(self.t, self.x, self._u(self.t), self.p), dtype=float).ravel()
+        if fn is None:
+            return []
+        before = self.x
+        self.x = np.array(fn(self.t, self.x, self._u(self.t), self.p), dtype=float).ravel()
+        return [f"{name} {a:.6g} → {b:.6g}" for name, a, b in
+                zip(self.system.x_names, before, self.x) if a != b]
 
     def _resolve(self, fired_guards: list) -> tuple[list[str], float | None]:
         state = self._state(self.t, self.x)
@@ -439,69 +465,6 @@ class EventLoop:
                 f"(elements: {elements}; state: {state}). Typical causes: a bounce that never "
                 "comes to rest (give the stop or contact a rest speed v_rest > 0) or a mode "
                 "that switches back and forth; see docs/hybrid.md")
-
-
-def _crossing(sign: np.ndarray, direction: Direction):
-    """Index (into the samples, start = 0) where the signs cross in ``direction``."""
-    last = 0
-    for j, s in enumerate(sign):
-        if s == 0:
-            continue
-        if last and s != last:
-            rising = s > 0
-            if direction is Direction.BOTH or (direction is Direction.RISING) == rising:
-                return j
-        last = s
-    return None
-
-
-def _crossed(direction: Direction, g_a: float, g_b: float):
-    """The predicate 'has crossed' of a guard bracketed by g_a (before) and g_b (after)."""
-    if direction is Direction.FALLING:
-        return lambda g: g < 0
-    if direction is Direction.RISING:
-        return lambda g: g > 0
-    side = np.sign(g_a) if g_a != 0 else -np.sign(g_b)
-    return lambda g: np.sign(g) == -side
-
-
-def _illinois(g, crossed, a: float, b: float, g_a: float, g_b: float, tol: float,
-              max_iter: int = 200) -> float:
-    """The far end b of a bracket [a, b] (g(a) not crossed, g(b) crossed), shrunk below
-    tol: regula falsi with Illinois' halving of a stale end, bisection when it stalls."""
-    side = 0
-    for _ in range(max_iter):
-        if b - a <= tol:
-            break
-        c = b - g_b * (b - a) / (g_b - g_a) if g_b != g_a else 0.5 * (a + b)
-        if not a < c < b or abs(side) >= 2:
-            c, side = 0.5 * (a + b), 0          # bisection when the secant stalls
-        c = min(max(c, a + 0.5 * tol), b - 0.5 * tol)   # a root at an end: step past it
-        g_c = g(c)
-        if crossed(g_c):
-            b, g_b = c, g_c
-            g_a *= 0.5 if side > 0 else 1.0     # Illinois: halve the stale end
-            side = max(side, 0) + 1
-        else:
-            a, g_a = c, g_c
-            g_b *= 0.5 if side < 0 else 1.0
-            side = min(side, 0) - 1
-    return b
-
-
-def _force_start(sign: np.ndarray, direction: Direction) -> None:
-    """A directional guard at zero at the segment start (just after an event) counts as on
-    the side it must leave to cross: positive for FALLING, negative for RISING."""
-    if sign[0] == 0 and direction is not Direction.BOTH:
-        sign[0] = 1 if direction is Direction.FALLING else -1
-
-
-def _bracket_start(sign: np.ndarray, j: int) -> int:
-    """The last sample before j with the opposite strict sign."""
-    for a in range(j - 1, -1, -1):
-        if sign[a] == -sign[j]:
-            return a
-    return 0
 
 
 def _sampled_order(system) -> list:

@@ -50,4 +50,4 @@ def _hybrid_series(system, res: Result, t, X, U, P) -> None:
     out = system.functions["hybrid"].map(n)(t.reshape(1, -1), X, U, P)
     lam = np.array(out[1], dtype=float).reshape(len(info.rows), n)
     for row, values in zip(info.rows, lam):
-        res.series[row.label] = values
+        res.series[row.label] = row.sign * values

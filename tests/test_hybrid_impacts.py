@@ -1,0 +1,92 @@
+"""Impacts and hard stops (issue 13). References: the bouncing ball's closed form (impact
+times t_1 = √(2h/g), t_{k+1} = t_k + 2·e^k·v_0/g; apex heights h·e^(2k)); Newton's
+impact law for one frictionless row (energy lost (1 − e²)·½·m_eff·v_n², m_eff = 1/(J·M⁻¹·Jᵀ));
+energy conservation of an elastic stop (e = 1)."""
+import numpy as np
+import pytest
+from hybrid_models import ball, pendulum
+
+import jourdain as jd
+from jourdain.blocks.hybrid import Stop
+
+G = 9.81
+
+
+def test_bouncing_ball_impact_times_and_apex_heights():
+    h, e = 1.0, 0.8
+    system = jd.compile(ball(e=e))
+    apex = jd.Event(lambda v: v["slide.v"], jd.Direction.FALLING, name="apex")
+    res = system.simulate(3.5, y0={"slide.s": h}, events=[apex], rtol=1e-12, atol=1e-12)
+    v0 = np.sqrt(2 * G * h)
+    hits = res.events.times("floor", "hit_lower")[:10]    # the first ten bounces
+    expected = np.sqrt(2 * h / G) + np.concatenate(
+        [[0.0], np.cumsum(2 * e ** np.arange(1, hits.size) * v0 / G)])
+    assert hits.size >= 8
+    assert np.max(np.abs(hits - expected)) < 1e-9
+    heights = np.array([r.x_after[0] for r in res.events.select("apex")])
+    assert heights.size >= 6
+    assert np.allclose(heights, h * e ** (2 * np.arange(1, heights.size + 1)), atol=1e-9)
+
+
+def test_ball_comes_to_rest_and_stays_on_the_floor():
+    """The bounces shrink geometrically until the rebound speed drops below v_rest; the stop
+    then holds the ball (a constraint) at s = 0 with the weight as its reaction."""
+    system = jd.compile(ball(m=0.5, e=0.7, v_rest=1e-2))
+    res = system.simulate(5.0, y0={"slide.s": 0.5}, n_out=101)
+    assert res["floor.mode"][-1] == -1       # StopMode.LOWER: resting
+    assert abs(res["slide.s"][-1]) < 1e-9 and abs(res["slide.v"][-1]) < 1e-9
+    assert res["floor.lower"][-1] == pytest.approx(0.5 * G, rel=1e-6)
+
+
+@pytest.mark.parametrize("e", [0.0, 0.5, 0.9])
+def test_energy_lost_per_impact_matches_newton(e):
+    """Pendulum against a stop: each impact removes (1 − e²)·½·J·ω⁻² (m_eff = J, the moment
+    of inertia about the joint, for the row γ = ω)."""
+    m, l = 1.0, 0.5
+    model = jd.Model(world=jd.blocks.World())
+    joint, _ = pendulum(model, m=m, l=l)
+    model.stop = Stop(lower=-0.4, e=e, v_rest=0.0 if e > 0 else 1e-3)
+    model.connect(model.stop.flange_b, joint.axis)
+    system = jd.compile(model)
+    res = system.simulate(1.5, y0={"joint.phi": 1.0}, rtol=1e-10, atol=1e-10,
+                          chatter=(100, 1e-12))
+    hits = res.events.select("stop", "hit_lower")
+    assert len(hits) >= 1
+    for rec in hits:
+        w_minus = rec.x_before[1]
+        assert rec.energy_lost == pytest.approx((1 - e**2) * 0.5 * m * l**2 * w_minus**2,
+                                                rel=1e-9, abs=1e-12)
+        assert rec.x_after[1] == pytest.approx(-e * w_minus, rel=1e-9, abs=1e-12)
+
+
+def test_elastic_stop_conserves_energy():
+    """e = 1: the pendulum bounces between two stops for ten impacts and more; the total
+    energy stays at its initial value to the integration tolerance."""
+    model = jd.Model(world=jd.blocks.World())
+    joint, _ = pendulum(model)
+    model.stop = Stop(lower=-0.3, upper=0.3, e=1.0, v_rest=0.0)
+    model.connect(model.stop.flange_b, joint.axis)
+    system = jd.compile(model)
+    res = system.simulate(4.0, y0={"joint.phi": 0.0}, z0={"joint.w": 3.0}, rtol=1e-11,
+                          atol=1e-11)
+    assert len(res.events.select("stop")) >= 10
+    energy = res["energy.total"]
+    assert np.max(np.abs(energy - energy[0])) < 1e-8 * max(1.0, abs(energy[0]))
+    assert res.events.energy_lost == pytest.approx(0.0, abs=1e-12)
+    assert np.all(np.abs(res["joint.phi"]) <= 0.3 + 1e-9)
+
+
+def test_compliant_stop_penetration_and_contact_events():
+    """A compliant (Hunt–Crossley) floor, force c·δ^1.5·(1 + d·δ̇): contact begins and ends
+    with a guard event each; the deepest penetration stays below the undamped energy bound
+    δ* (c·δ*^2.5/2.5 = m·g·(h + δ*)) and comes close to it; damping removes energy."""
+    from scipy.optimize import brentq
+    m, h, c = 0.5, 0.3, 1e5
+    system = jd.compile(ball(m=m, law=jd.blocks.hybrid.StopLaw.COMPLIANT, c=c, d=0.5, n=1.5))
+    res = system.simulate(0.6, y0={"slide.s": h}, n_out=241, rtol=1e-10, atol=1e-12)
+    contacts = res.events.select("floor", "contact_lower")
+    assert len(contacts) >= 2
+    bound = brentq(lambda d: c * d**2.5 / 2.5 - m * G * (h + d), 1e-6, 1.0)
+    deepest = -res["slide.s"].min()
+    assert 0.7 * bound < deepest < bound
+    assert res["energy.total"][-1] < res["energy.total"][0] - 1e-3
