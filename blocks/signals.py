@@ -7,7 +7,6 @@ kinematics of its mechanical ports.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 import casadi as ca
 import numpy as np
@@ -21,18 +20,12 @@ class SignalBlock(Component):
     """Contract of a signal block: RealInput/RealOutput ports and ``outputs(ctx)``.
 
     A block with memory (a PID's integral, a filter) names its internal states in ``STATES``
-    (they become system states s, appended to x = (y, z, s), initially 0) and returns their
-    time derivatives from ``derivatives(ctx)``; both hooks read them with ``ctx.state(self)``.
+    and returns their time derivatives from ``derivatives(ctx)``, as every component with
+    states does (:class:`~jourdain.blocks.base.Component`, docs/domains.md).
     """
-
-    STATES: ClassVar[tuple[str, ...]] = ()
 
     def outputs(self, ctx) -> dict:
         raise NotImplementedError
-
-    def derivatives(self, ctx) -> list:
-        """ds/dt of the block's STATES, in their order (none for memoryless blocks)."""
-        return []
 
 
 class _Source(SignalBlock):
