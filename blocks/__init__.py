@@ -31,7 +31,7 @@ from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joi
                      Revolute, Speed, Spherical)
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
-from .signals import Constant, SignalBlock, Sine, Step, Table
+from .signals import Constant, KinematicPTP, SignalBlock, Sine, Step, Table
 from .world import World
 
 __all__ = [
@@ -50,5 +50,5 @@ __all__ = [
     "IdealRollingWheel", "Inertia", "Mass", "TorqueSensor", "Capacitor", "ConstantCurrent",
     "ConstantVoltage", "CurrentSensor", "EMF", "Ground", "HBridge", "Inductor", "Pin",
     "Resistor", "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
-    "VoltageSensor",
+    "VoltageSensor", "KinematicPTP",
 ]

@@ -39,6 +39,8 @@ class Structure:
     constants: dict = field(default_factory=dict)
     parameter_units: dict = field(default_factory=dict)
     default_speed_ops: dict | None = None  # operation counts of M, k, f for z = w
+    one_dim: list[str] = field(default_factory=list)      # 1-D bodies and couplings
+    electrical: list[str] = field(default_factory=list)   # electrical components
 
 
 def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
@@ -47,7 +49,9 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
         [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
-        mech.params.constants, mech.params.units)
+        mech.params.constants, mech.params.units, None,
+        [c.path for c in mech.flat.inertias + mech.flat.couplings],
+        [c.path for c in mech.flat.electrical])
 
 
 def names_of(mech: Mechanics, sp: Speeds) -> dict:

@@ -335,4 +335,11 @@ def _check_sensors_open(flat: FlatModel, plan: FlangePlan, closure: ca.SX, owner
 
 
 def _nets_text(flat: FlatModel, rel: Relation) -> str:
-    return ", ".join(_describe(flat, n) for n in rel.terms)
+    """The flanges a coupling joins, named by what else sits on their nets."""
+    names = []
+    for net in rel.terms:
+        ports = flat.net_ports_of(net)
+        others = [p.path for p in ports if p.owner is not rel.owner]
+        if others:
+            names.append(others[0])
+    return ", ".join(names) or _describe(flat, next(iter(rel.terms)))

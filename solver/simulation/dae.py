@@ -11,7 +11,7 @@ from jourdain.blocks.errors import SimulationError
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
 from .result import Result
-from .simulate import Method, _grid, _input_expressions, simulate
+from .simulate import Method, _grid, _input_expressions, simulate, start_states
 
 
 def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
@@ -24,6 +24,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     Baumgarte run on CVODES, the DAE method on IDAS."""
     if x0 is None:
         x0 = system.state(y0, z0, params)
+        x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
+                          system.parameters(params), z0)
     else:
         x0 = np.asarray(x0, dtype=float)
         check_consistent(system, x0, system.parameters(params))

@@ -15,6 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from ..model.names import unknown
+from .initial import solve_initial_states
 from .result import Result
 
 
@@ -43,11 +44,16 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     method : Method.BDF (default, stiff-safe) or Method.ADAMS (non-stiff mechanisms: chains,
         pendulums; avoids forming the Jacobian).
     x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
-        system.
+        system; used as given. With y0, z0 instead, the states of components with initial
+        equations (``system.s_init``: filters in steady state) are solved at t0 for the
+        inputs' values at t0, except those given in z0.
     """
     grid = _grid(t0, t_end, n_out, t_out)
+    given = x0 is not None
     x0 = system.state(y0, z0) if x0 is None else np.asarray(x0, dtype=float)
     p = system.parameters(params)
+    if not given:   # initial equations of component states (steady-state filters)
+        x0 = start_states(system, x0, grid, inputs, p, z0)
     # SX when possible (the interpolants enter as call nodes): CVODES then runs the expanded
     # expression graph, about 3× faster than an MX graph wrapping the same function. MX only
     # when f embeds a rootfinder (closed loops), which SX cannot hold, or is compiled C code
@@ -69,6 +75,17 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         raise _diagnose(system, dae, grid, x0, opts, p) from exc
     us = np.array(ca.Function("u_of_t", [t], [u]).map(len(grid))(grid))
     return Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+
+
+def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, p,
+                 z0: dict | None) -> np.ndarray:
+    """x0 with the component states of initial equations solved at t0 (states given in z0
+    held), for the inputs' values at t0."""
+    if not getattr(system, "s_init", None):
+        return x0
+    t = ca.SX.sym("t")
+    u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
+    return solve_initial_states(system, x0, grid[0], np.array(u0).ravel(), p, (z0 or {}))
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
