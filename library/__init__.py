@@ -4,7 +4,8 @@ from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
 from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
-from .electric_cubes import ElectricCubeOnCorner, ElectricCubeOnEdge
+from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
+                             ElectricCubeOnEdge)
 from .linkages import CrankSlider, FourBar
 from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
@@ -16,4 +17,4 @@ from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
            "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
-           "DCMotor", "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]
+           "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]

@@ -6,14 +6,16 @@ MOTOR DATA ARE ESTIMATES (the Cubli papers give no motor constants; change them 
 hardware): a 24 V, 50 W class flat brushless motor treated as a DC motor, R = 0.608 Ω,
 L = 0.463 mH (L/R ≈ 0.76 ms), k = 0.0335 N·m/A (back-EMF 3.5 V per 100 rad/s); the rotor is
 counted in the wheel inertia (Θ_w) and the bearing friction in C_w, so the motors carry
-neither. Supply V_SUPPLY = 24 V (the H-bridge clips ±24 V); current limit I_MAX = 12 A, so
-k·I_MAX ≈ 0.40 N·m, the torque limit of the torque-driven swing-up example. The limit is a
-limit of the drive, not a model element: bound the current state in optimization or keep it
-in a controller's design.
+neither. Supply V_SUPPLY = 24 V (the H-bridge clips ±24 V); current limit I_MAX = 15 A, the
+peak current of a 50 V / 5 A servo amplifier class, so k·I_MAX ≈ 0.50 N·m. The current limit
+is a limit of the drive, not a model element: bound the current (the state
+``drive.motor.inductor.i``, or the output ``drive.ammeter.i`` when L = 0) in an optimization,
+or keep it in a controller's design.
 """
 from __future__ import annotations
 
-from jourdain.blocks import Revolute, VoltageLimit
+from jourdain.blocks import (AngleSensor, Composite, Mux, Revolute, StateFeedback,
+                             VoltageLimit)
 
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
@@ -21,7 +23,7 @@ from .motors import DCMotorDrive
 
 CUBE_MOTOR = {"R": 0.608, "L": 0.463e-3, "k": 0.0335}   # ESTIMATES (module docstring)
 V_SUPPLY = 24.0   # [V] ESTIMATE
-I_MAX = 12.0      # [A] ESTIMATE
+I_MAX = 15.0      # [A] ESTIMATE
 
 
 def _drive(limit: VoltageLimit, motor: dict) -> DCMotorDrive:
@@ -58,3 +60,29 @@ class ElectricCubeOnCorner(CubeOnCorner):
     def _actuate(self, i: int, bearing: Revolute) -> None:
         drive = self.add(f"drive{i}", _drive(*self._options))
         self.connect(drive.flange, bearing.axis)
+
+
+class BalancedElectricCubeOnEdge(Composite):
+    """ElectricCubeOnEdge (child ``cube``) with v_ref = −K·x, x = (edge.phi, edge.w,
+    bearing.w, armature current): AngleSensors and the drive's ammeter → Mux →
+    StateFeedback → the H-bridge (which clips at ±V_SUPPLY). ``K``: 1×4 gain, e.g. LQR on
+    ``lin.select([f"cube.{s}" for s in STATES])``; other keywords go to ElectricCubeOnEdge."""
+
+    STATES = ("edge.phi", "edge.w", "bearing.w", "drive.motor.inductor.i")
+
+    def __init__(self, K, **cube_options):
+        super().__init__()
+        self.cube = ElectricCubeOnEdge(**cube_options)
+        self.edge_sensor, self.wheel_sensor = AngleSensor(), AngleSensor()
+        self.state = Mux(1, 1, 1, 1)
+        self.controller = StateFeedback(K)
+        self.connect(self.edge_sensor.flange, self.cube.edge.axis)
+        self.connect(self.wheel_sensor.flange, self.cube.bearing.axis)
+        for port, source in ((self.state.u1, self.edge_sensor.phi),
+                             (self.state.u2, self.edge_sensor.w),
+                             (self.state.u3, self.wheel_sensor.w),
+                             (self.state.u4, self.cube.drive.ammeter.i)):
+            self.connect(source, port)
+        self.connect(self.state.y, self.controller.x)
+        self.connect(self.controller.u, self.cube.drive.v_ref)
+        self.expose(self.cube.frame_a, "frame_a")
