@@ -140,8 +140,10 @@ class SignalContext(Context):
                              "sensor reading fed back to the source without a state between)")
         self._resolving.append(path)
         branch = self.circuit.branches[path]
+        self._active.append(branch)   # so a signal loop through the source names it too
         comp = self.inst[branch]
         value = comp.voltage(self) if branch.KIND is BranchKind.VOLTAGE else comp.current(self)
+        self._active.pop()
         self._resolving.pop()
         self._branch_value[path] = ca.SX(value)
         return self._branch_value[path]
