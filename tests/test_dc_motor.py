@@ -169,3 +169,16 @@ def test_electric_cube_example(tmp_path, monkeypatch, capsys):
     peak = float(re.search(r"peak current (\S+) A \(limit (\S+)\)", out).group(1))
     assert peak <= 15.0 + 1e-6
     assert float(re.search(r"re-simulation deviation (\S+)", out).group(1)) < 1e-4
+
+
+def test_readme_drive_train_example_runs(capsys):
+    """Reference: the README's geared arm prints the reflected inertia 0.095 + 20²·0.01 and
+    an energy change equal to the net supplied energy (to the trapezoid rule's accuracy)."""
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    block = [b for b in re.findall(r"```python\n(.*?)```", readme.read_text(), flags=re.S)
+             if "GearedArm" in b][0]
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "4.095" in out
+    delta, work = (float(v) for v in re.search(r"= (\S+) J, .* = (\S+) J", out).groups())
+    assert delta == pytest.approx(work, abs=2e-3 * max(1.0, abs(work)))

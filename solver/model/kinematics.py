@@ -7,6 +7,10 @@ velocities for quaternion joints; ẏ = N(y)·w collects the joints' ``coordinat
 
 Velocities are propagated joint by joint (v_C = v_P + ω_P × R_P·p + R_P·ṗ), not by
 differentiating the positions, so the cost is O(1) per joint.
+
+Flange nets take their positions from the 1-D network (:mod:`.flanges`): joint flanges, the
+coordinates of free 1-D bodies (appended to y and w after the tree joints') and the couplings
+between them.
 """
 from __future__ import annotations
 
