@@ -1,6 +1,7 @@
 """Ready-made, parameterized mechanisms built only from blocks. Each exposes ``frame_a`` to
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
 from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
+from .bicycle import WhippleBicycle
 from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
@@ -17,4 +18,5 @@ from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
            "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
-           "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]
+           "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive",
+           "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]
