@@ -26,9 +26,21 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import jourdain as jd  # noqa: E402
-from jourdain.blocks import (Capacitor, CriticalDamping, Fixed, Ground, IdealGear,  # noqa: E402
-                             Inductor, Init, Resistor, Revolute, RigidBody, SignalVoltage,
-                             TorqueSensor, World)
+from jourdain.blocks import (  # noqa: E402
+    Capacitor,
+    CriticalDamping,
+    Fixed,
+    Ground,
+    IdealGear,
+    Inductor,
+    Init,
+    Resistor,
+    Revolute,
+    RigidBody,
+    SignalVoltage,
+    TorqueSensor,
+    World,
+)
 from jourdain.library import DCMotor  # noqa: E402
 
 OUT = Path("out")

@@ -14,8 +14,7 @@ or keep it in a controller's design.
 """
 from __future__ import annotations
 
-from jourdain.blocks import (AngleSensor, Composite, Mux, Revolute, StateFeedback,
-                             VoltageLimit)
+from jourdain.blocks import AngleSensor, Composite, Mux, Revolute, StateFeedback, VoltageLimit
 
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner

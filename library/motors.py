@@ -11,8 +11,18 @@ load), the electrical time constant is L/R and the locked-rotor torque k·V/R.
 """
 from __future__ import annotations
 
-from jourdain.blocks import (EMF, Composite, CurrentSensor, Ground, HBridge, Inductor,
-                             Inertia, Resistor, ViscousFriction, VoltageLimit)
+from jourdain.blocks import (
+    EMF,
+    Composite,
+    CurrentSensor,
+    Ground,
+    HBridge,
+    Inductor,
+    Inertia,
+    Resistor,
+    ViscousFriction,
+    VoltageLimit,
+)
 from jourdain.blocks.errors import ModelError
 
 

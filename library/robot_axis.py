@@ -21,8 +21,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from jourdain.blocks import (PID, Add, AngleSensor, Composite, Gain, IdealGear, KinematicPTP,
-                             Mux, Revolute, RigidBody, RotationalSpring, ViscousFriction)
+from jourdain.blocks import (
+    PID,
+    Add,
+    AngleSensor,
+    Composite,
+    Gain,
+    IdealGear,
+    KinematicPTP,
+    Mux,
+    Revolute,
+    RigidBody,
+    RotationalSpring,
+    ViscousFriction,
+)
 
 from .motors import DCMotorDrive
 

@@ -9,9 +9,21 @@ import pytest
 from scipy import signal
 
 import jourdain as jd
-from jourdain.blocks import (Butterworth, Constant, CriticalDamping, FirstOrder, Init,
-                             Integrator, RealInput, RealOutput, SecondOrder, SignalBlock, Step,
-                             TransferFunction, World)
+from jourdain.blocks import (
+    Butterworth,
+    Constant,
+    CriticalDamping,
+    FirstOrder,
+    Init,
+    Integrator,
+    RealInput,
+    RealOutput,
+    SecondOrder,
+    SignalBlock,
+    Step,
+    TransferFunction,
+    World,
+)
 
 
 def step_response(block, t_end=1.0, n_out=201, height=1.0, start=0.0, z0=None):

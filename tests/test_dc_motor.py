@@ -9,10 +9,14 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (Fixed, Ground, Revolute, RigidBody, SignalVoltage, TorqueSensor,
-                             World)
-from jourdain.library import (DCMotor, DCMotorDrive, ElectricCubeOnCorner, ElectricCubeOnEdge,
-                              RobotAxis)
+from jourdain.blocks import Fixed, Ground, Revolute, RigidBody, SignalVoltage, TorqueSensor, World
+from jourdain.library import (
+    DCMotor,
+    DCMotorDrive,
+    ElectricCubeOnCorner,
+    ElectricCubeOnEdge,
+    RobotAxis,
+)
 
 R, L, K, J, D = 1.0, 0.01, 0.1, 0.01, 1e-3
 

@@ -4,9 +4,23 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
-                             IdealRollingWheel, Inertia, LinearMotor, Mass, Motor, Revolute,
-                             RigidBody, TorqueSensor, ViscousFriction, World)
+from jourdain.blocks import (
+    Fixed,
+    ForceSensor,
+    IdealGear,
+    IdealGearR2T,
+    IdealPlanetary,
+    IdealRollingWheel,
+    Inertia,
+    LinearMotor,
+    Mass,
+    Motor,
+    Revolute,
+    RigidBody,
+    TorqueSensor,
+    ViscousFriction,
+    World,
+)
 
 RATIO, J_ROTOR, J_LOAD = 10.0, 1e-3, 0.26   # arm: m = 1 kg at 0.5 m, I_zz = 0.01
 
@@ -335,3 +349,27 @@ def test_fixed_holds_a_housing_and_two_joint_axes_in_one_net_couple():
     system = jd.compile(model)
     res = system.simulate(0.5, y0={"c.j1.phi": 0.2}, n_out=6)
     assert np.abs(res["c.j1.phi"] - res["c.j2.phi"]).max() < 1e-10
+
+
+@pytest.mark.parametrize("method", list(jd.ConstraintMethod))
+def test_torque_sensor_on_the_crank_of_a_closed_loop(method):
+    """Reference: the torque balance of the load the crank drives through the sensor (a
+    four-bar's crank with a load inertia and damper, EngineV6's arrangement):
+    τ_sensor = J_load·φ̈_crank + d·φ̇_crank, φ̈ from f, for every constraint method."""
+    from jourdain.library import FourBar
+
+    class Loaded(FourBar):
+        def __init__(self):
+            super().__init__()
+            self.sensor, self.load = TorqueSensor(), Inertia(J=0.5)
+            self.damper, self.motor = ViscousFriction(d=0.2), Motor()
+            self.connect(self.sensor.flange_a, self.crank.axis)
+            self.connect(self.sensor.flange_b, self.load.flange_a)
+            self.connect(self.damper.flange_b, self.load.flange_b)
+            self.connect(self.motor.flange_b, self.crank.axis)
+    system = jd.compile(jd.Model.on_world(World(), fb=Loaded()), constraints=method)
+    x = system.state(z0={system.z_names[0]: 1.0})
+    i = system.x_names.index("fb.crank.w")
+    acc = float(system.f(0, x, [0.3], system.p_default)[i])
+    reading = float(system.h(0, x, [0.3], system.p_default)[0])
+    assert reading == pytest.approx(0.5 * acc + 0.2 * x[i], rel=1e-12)

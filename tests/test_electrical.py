@@ -4,9 +4,21 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Gain,
-                             Ground, HBridge, Inductor, Resistor, SignalVoltage, VoltageLimit,
-                             VoltageSensor, World)
+from jourdain.blocks import (
+    Capacitor,
+    ConstantCurrent,
+    ConstantVoltage,
+    CurrentSensor,
+    Gain,
+    Ground,
+    HBridge,
+    Inductor,
+    Resistor,
+    SignalVoltage,
+    VoltageLimit,
+    VoltageSensor,
+    World,
+)
 
 
 def circuit(build) -> jd.Model:
