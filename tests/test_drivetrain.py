@@ -373,3 +373,26 @@ def test_torque_sensor_on_the_crank_of_a_closed_loop(method):
     acc = float(system.f(0, x, [0.3], system.p_default)[i])
     reading = float(system.h(0, x, [0.3], system.p_default)[0])
     assert reading == pytest.approx(0.5 * acc + 0.2 * x[i], rel=1e-12)
+
+
+@pytest.mark.parametrize("method", list(jd.ConstraintMethod))
+def test_steady_state_filter_of_a_cut_torque_in_a_closed_loop(method):
+    """Reference: a CriticalDamping filter initialized in steady state on the sensor's
+    reading (EngineV6's filter of the engine torque) starts at the reading itself, for every
+    constraint method (the reading uses that method's accelerations)."""
+    from jourdain.blocks import CriticalDamping, Init
+    from jourdain.library import FourBar
+
+    class Filtered(FourBar):
+        def __init__(self):
+            super().__init__()
+            self.sensor, self.load = TorqueSensor(), Inertia(J=0.5)
+            self.filter = CriticalDamping(n=2, f=5.0, init=Init.STEADY_STATE)
+            self.connect(self.sensor.flange_a, self.crank.axis)
+            self.connect(self.sensor.flange_b, self.load.flange_a)
+            self.connect(self.sensor.tau, self.filter.u)
+    system = jd.compile(jd.Model.on_world(World(), fb=Filtered()), constraints=method)
+    res = system.simulate(0.02, z0={system.z_names[0]: 2.0}, n_out=3, rtol=1e-10,
+                          atol=1e-10)
+    assert res["fb.filter.y"][0] == pytest.approx(res["fb.sensor.tau"][0], rel=1e-9)
+    assert abs(res["fb.sensor.tau"][0]) > 1e-3

@@ -82,7 +82,7 @@ def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: flo
     t, u, x = mech.t, mech.ctx.u, ca.vertcat(kin.y, kin.w, mech.ctx.s)
     me = multiplier_equations(eom.M, eom.k, eom.q, A, c_ind, kin.y, kin.w, kin.ydot,
                               alpha, beta)
-    sdot, out, _ = signal_terms(mech, sp, me.wdot)
+    sdot, out, residuals = signal_terms(mech, sp, me.wdot)
     return {
         "f": ca.Function("f", [t, x, u, p], [ca.vertcat(kin.ydot, me.wdot, sdot)],
                          ["t", "x", "u", "p"], ["xdot"]),
@@ -92,6 +92,8 @@ def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: flo
         "multipliers": ca.Function("multipliers", [t, x, u, p], [me.lam_explicit],
                                    ["t", "x", "u", "p"], ["lambda"]),
         "h": ca.Function("h", [t, x, u, p], [out], ["t", "x", "u", "p"], ["out"]),
+        "init": ca.Function("init", [t, x, u, p], [residuals], ["t", "x", "u", "p"],
+                            ["residual"]),
     }
 
 
