@@ -15,6 +15,7 @@ import casadi as ca
 import numpy as np
 
 from ..simulation.result import Result
+from .functions import dynamics
 
 
 def lagrange_basis(tau, points: np.ndarray):
@@ -177,7 +178,7 @@ def _interval_integrator(system, u_tau: np.ndarray, samples: int, rtol: float,
     values = ca.reshape(U, m, nu).T if nu else ca.SX(0, m)
     u = sum((values[:, j] * b for j, b in enumerate(lagrange_basis(tau, u_tau))),
             ca.SX.zeros(nu))
-    dae = {"t": tau, "x": x, "p": ca.vertcat(U, p, tk, h), "ode": h * system.f(tk + tau * h, x,
+    dae = {"t": tau, "x": x, "p": ca.vertcat(U, p, tk, h), "ode": h * dynamics(system)(tk + tau * h, x,
                                                                               u, p)}
     grid = np.linspace(0.0, 1.0, samples + 1)[1:]
     integ = ca.integrator("recheck", "cvodes", dae, 0.0, grid,

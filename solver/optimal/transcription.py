@@ -28,7 +28,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from .functions import FreeTime, Functions
+from .functions import FreeTime, Functions, dynamics
 from .nlp import NLP
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def _symbols(inline: bool | None, prob: TrajectoryProblem, evaluations: int):
     """ca.SX when ``inline`` is True, or is None and the inlined size stays within
     INLINE_LIMIT; ca.MX (f kept as a called function) otherwise."""
     if inline is None:
-        inline = prob.system.f.n_instructions() * evaluations <= INLINE_LIMIT
+        inline = dynamics(prob.system).n_instructions() * evaluations <= INLINE_LIMIT
     return ca.SX if inline else ca.MX
 
 
@@ -254,7 +254,7 @@ class Collocation:
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
         tau, C, D, B = self.coefficients()
-        d, N, f, s = self.degree, prob.intervals, prob.system.f, prob.system
+        d, N, f, s = self.degree, prob.intervals, dynamics(prob.system), prob.system
         collocated = self.inputs is Inputs.COLLOCATED
         u_tau = tau[1:] if collocated else np.zeros(1)
 
@@ -325,7 +325,7 @@ class MultipleShooting:
         tk, h, T = ca.SX.sym("t_k"), ca.SX.sym("h"), ca.SX.sym("T")
         t = tk + tau * h
         dae = {"t": tau, "x": x, "p": ca.vertcat(u, p, tk, h, T),
-               "ode": h * s.f(t, x, u, p), "quad": h * fns.L(t, x, u, p, T)}
+               "ode": h * dynamics(s)(t, x, u, p), "quad": h * fns.L(t, x, u, p, T)}
         if self.integrator is Integrator.CVODES:
             opts = {"reltol": self.rtol, "abstol": self.atol}
         else:

@@ -170,8 +170,11 @@ def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
         fn_flags = (*flags, *JACOBIAN_FLAGS) if large else flags
         # -w: the generated code has harmless int-to-pointer casts that gcc warns about
         command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
-        jobs.append(subprocess.Popen(command, cwd=tmp, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True))
+        try:
+            jobs.append(subprocess.Popen(command, cwd=tmp, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True))
+        except OSError as exc:   # not executable, or vanished since shutil.which found it
+            return f"error: cannot run {compiler}: {exc.strerror}"
     for job in jobs:
         _, err = job.communicate()
         if job.returncode != 0:
@@ -179,7 +182,10 @@ def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
     objects = [f"{fn.name()}.o" for fn in functions]
     link = subprocess.run([compiler, "-shared", *objects, "-o", name, "-lm"], cwd=tmp,
                           capture_output=True, text=True)
-    return link.stderr.strip() if link.returncode != 0 else ""
+    if link.returncode != 0:
+        return link.stderr.strip()
+    # a "compiler" that exits 0 without output (a wrapper script, `true`) builds nothing
+    return "" if (tmp / name).is_file() else f"error: {compiler} produced no library {name}"
 
 
 def load(f: ca.Function, path: Path, p: np.ndarray) -> ca.Function | None:
@@ -211,6 +217,11 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None):
     """Compile ``system.f`` and make the System use it (``system.library`` names the file);
     the virtual-machine function stays in ``system.functions["f"]``. A cached library that
     fails to load or to reproduce f is rebuilt once."""
+    if not isinstance(compiler, str) or not compiler.strip():
+        raise ModelError(f"codegen: compiler must be the name or path of a C compiler, e.g. "
+                         f"'gcc', got {compiler!r}")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise ModelError(f"codegen: cache_dir must be a directory path, got {cache_dir!r}")
     options = CodegenOptions(compiler, _flags(flags), None if cache_dir is None
                              else str(cache_dir))
     f = system.functions["f"]
