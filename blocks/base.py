@@ -216,9 +216,13 @@ class Model(Composite):
         super().__init__(**named)
 
     @classmethod
-    def on_world(cls, world: Component, **children: Component) -> "Model":
+    def on_world(cls, world: Component, *unnamed, **children: Component) -> "Model":
         """A model whose children are mounted on ``world``: each child's ``frame_a`` is
         connected to ``world.frame_b`` (library mechanisms expose ``frame_a``)."""
+        if unnamed:
+            raise ModelError("Model.on_world: pass the mechanisms by name after the World, "
+                             "e.g. jd.Model.on_world(World(), arm=Arm()); got "
+                             f"{len(unnamed)} unnamed ({type(unnamed[0]).__name__})")
         if not isinstance(getattr(world, "frame_b", None), Port):
             raise ModelError(f"Model.on_world: the first argument must be the World (a "
                              f"component with frame_b), got {world!r:.60}; write "

@@ -24,8 +24,9 @@ def _matrix(value, owner: str, name: str) -> np.ndarray:
         mat = np.atleast_2d(np.asarray(value, dtype=float))
     except (TypeError, ValueError) as exc:
         raise ModelError(f"{owner}: {name} must be a matrix of numbers, got {value!r}") from exc
-    if mat.ndim != 2 or not np.all(np.isfinite(mat)):
-        raise ModelError(f"{owner}: {name} must be a finite 2-D matrix, got shape {mat.shape}")
+    if mat.ndim != 2 or not np.all(np.isfinite(mat)) or mat.size == 0:
+        raise ModelError(f"{owner}: {name} must be a finite, non-empty 2-D matrix, got shape "
+                         f"{mat.shape}")
     return mat
 
 

@@ -24,7 +24,7 @@ from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
 from .equations.functions import Structure
 from .equations.report import equations_text, structure_report, sympy_equations
-from .model.names import by_name, unknown
+from .model.names import by_name, check_quaternions, unknown
 from .model.parameters import parameter_vector
 from .simulation.codegen import attach
 from .simulation.dae import simulate_constrained
@@ -94,6 +94,7 @@ class System:
         their defaults (0, or the identity quaternion), missing speeds are 0. Signal-block
         states (``s_names``, e.g. a PID's integral) may be given in z0 and default to 0."""
         y = by_name(y0, self.y_names, "y0", "coordinate", self.y_default)
+        check_quaternions(self, y, "y0")
         z = by_name(z0, self.z_names + self.s_names, "z0", "speed")
         return np.concatenate([y, z])
 

@@ -17,8 +17,8 @@ import numpy as np
 import jourdain as jd
 from jourdain.blocks import (PID, Add, AttitudeError, Composite, CoulombFriction, Demux,
                              FixedRotation, FixedTranslation, Gain, Motor, Mux, Prismatic,
-                             Revolute, RigidBody, Saturation, StateFeedback, Step, Table,
-                             ViscousFriction, World)
+                             Revolute, RigidBody, Saturation, Sine, Spherical, StateFeedback,
+                             Step, Table, ViscousFriction, World)
 from jourdain.library import CubeOnEdge, FourBar, NLinkPendulum, Pendulum
 
 ModelError, SimulationError = jd.ModelError, jd.SimulationError
@@ -1175,3 +1175,133 @@ def _():
 @case("codegen cache_dir not a path", ModelError, "codegen", "cache_dir")
 def _():
     jd.compile(cube_model()).codegen(cache_dir=5)
+
+
+# ---- second round: results, linear systems, solutions, options ------------------------------
+@functools.cache
+def solution():
+    ocp = problem()
+    ocp.initial({PHI: 0.1, "cube.bearing.phi": 0.0, W: 0.0, "cube.bearing.w": 0.0})
+    ocp.integral_cost(lambda v: v[TAU] ** 2)
+    return ocp.solve()
+
+
+@case("check_consistent with a short state", ModelError, "x0")
+def _():
+    four_bar().check_consistent(np.zeros(2), four_bar().p_default)
+
+
+@case("select a bare string", ModelError, "LinearSystem", PHI)
+def _():
+    cube_lin().select(PHI)
+
+
+@case("to_state with NaN", ModelError, "to_state", PHI)
+def _():
+    cube_lin().to_state({PHI: NAN})
+
+
+@case("to_state of wrong length", ModelError, "to_state")
+def _():
+    cube_lin().to_state([0.1])
+
+
+@case("modes with a string count", ModelError, "modes", "n_dominant")
+def _():
+    cube_lin().modes("3")
+
+
+@case("lqr allow_nonstationary as a string", ModelError, "lqr", "allow_nonstationary")
+def _():
+    jd.lqr(cube_lin(), 1.0, 1.0, allow_nonstationary="yes")
+
+
+@case("unknown lqr keyword", ModelError, "lqr", "q")
+def _():
+    jd.lqr(cube_lin(), q=1.0, R=1.0)
+
+
+@case("collocation inline as a string", ModelError, "Collocation", "inline")
+def _():
+    jd.Collocation(inline="yes")
+
+
+@case("shooting rtol as a string", ModelError, "MultipleShooting", "rtol")
+def _():
+    jd.MultipleShooting(rtol="1e-6")
+
+
+@case("solution check with negative rtol", ModelError, "check", "rtol")
+def _():
+    solution().check(rtol=-1.0)
+
+
+@case("solution check with zero samples", ModelError, "check", "samples")
+def _():
+    solution().check(samples=0)
+
+
+@case("solution unknown series", ModelError, "cube.edge.ph")
+def _():
+    solution()["cube.edge.ph"]
+
+
+@case("result unknown series", ModelError, "cube.edge.ph")
+def _():
+    cube().simulate(0.1, n_out=3)["cube.edge.ph"]
+
+
+@case("empty gain", ModelError, "Gain", "K")
+def _():
+    Gain([])
+
+
+@case("empty state feedback", ModelError, "StateFeedback", "K")
+def _():
+    StateFeedback([])
+
+
+@case("equations with symbols as a list", ModelError, "equations", "symbols")
+def _():
+    cube().equations(symbols=["phi"])
+
+
+@case("on_world with an unnamed mechanism", ModelError, "on_world", "by name")
+def _():
+    jd.Model.on_world(World(), Pendulum())
+
+
+@case("numeric call with a short state", ModelError, "f", "x")
+def _():
+    cube().numeric("f")(0.0, [1.0, 2.0], [0.0], [0.4])
+
+
+@case("frequency inf", ModelError, "Sine", "f")
+def _():
+    Sine(f=INF)
+
+
+@functools.cache
+def ball():
+    """A body on a ball joint: a unit quaternion among the coordinates."""
+    model = jd.Model(world=World())
+    model.ball = Spherical()
+    model.body = RigidBody(m=1.0, r_cm=(0, 0.5, 0), I=(0.1, 0.05, 0.1))
+    model.connect(model.world.frame_b, model.ball.frame_a)
+    model.connect(model.ball.frame_b, model.body.frame_a)
+    return jd.compile(model)
+
+
+@case("zero quaternion", ModelError, "ball.q0")
+def _():
+    ball().simulate(1.0, y0={"ball.q0": 0.0})
+
+
+@case("zero quaternion in x0", ModelError, "ball.q0")
+def _():
+    ball().simulate(1.0, x0=np.zeros(7))
+
+
+@case("a bool as a coordinate", ModelError, "ball.q1")
+def _():
+    ball().state({"ball.q1": True})

@@ -59,7 +59,7 @@ def _mistakes():
         ("negative tol", lambda o: o.solve(tol=-1.0), "solve: tol: must be > 0"),
         ("progress not a number", lambda o: o.solve(progress="yes"), "progress must be"),
         ("negative rtol", lambda o: jd.MultipleShooting(jd.Integrator.CVODES, rtol=-1.0),
-         "rtol and atol must be positive"),
+         "MultipleShooting: rtol: must be in"),
     ]
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from ..model.checks import entry, keywords
+from ..model.checks import entry, flag, keywords
 from .linear import LinearSystem
 
 RANK_TOL = 1e-9
@@ -167,7 +167,7 @@ def lqr(lin: LinearSystem, Q, R, allow_nonstationary: bool = False) -> Feedback:
     import control
 
     require_linear(lin, "lqr")
-    _check_stationary(lin, "lqr", allow_nonstationary)
+    _check_stationary(lin, "lqr", flag(allow_nonstationary, "lqr: allow_nonstationary"))
     Qm = _weights(Q, lin.state_names, "Q")
     Rm = _weights(R, lin.input_names, "R")
     V, hidden = _split(lin)
@@ -185,7 +185,7 @@ def place(lin: LinearSystem, poles, allow_nonstationary: bool = False) -> Feedba
     import control
 
     require_linear(lin, "place")
-    _check_stationary(lin, "place", allow_nonstationary)
+    _check_stationary(lin, "place", flag(allow_nonstationary, "place: allow_nonstationary"))
     V, hidden = _split(lin)
     _require_inputs(lin, "place")
     poles = _poles(poles)

@@ -97,10 +97,10 @@ def mapping(values, where: str, kind: str = "name") -> dict:
     if values is None:
         return {}
     if not isinstance(values, Mapping):
-        shape = f" (an array of {np.size(values)} numbers)" if isinstance(
+        by_position = " (values are given by name, not by position)" if isinstance(
             values, (np.ndarray, list, tuple)) else ""
-        raise ModelError(f"{where}: expected a dict {{{kind}: value}}, e.g. {{'cube.edge.phi': "
-                         f"0.1}}, got {type(values).__name__} {values!r:.60}{shape}")
+        raise ModelError(f"{where}: expected a dict {{{kind}: value}}, got "
+                         f"{type(values).__name__} {values!r:.60}{by_position}")
     for key in values:
         name(key, f"{where} key")
     return dict(values)

@@ -8,20 +8,29 @@ from jourdain.blocks.errors import ModelError
 
 from .checks import entry, mapping, unknown
 
-__all__ = ["by_name", "require_system", "unknown"]
+__all__ = ["by_name", "check_quaternions", "require_system", "unknown"]
 
 
 def by_name(values, names: list[str], what: str, kind: str,
             default: np.ndarray | None = None) -> np.ndarray:
     """The vector over ``names`` with the entries of the dict ``values`` set (finite numbers);
     the others from ``default`` (zeros if None). ``what`` names the argument in errors."""
-    values = mapping(values, what, kind)
+    values = mapping(values, what, f"{kind} name")
     vec = np.zeros(len(names)) if default is None else np.array(default, dtype=float)
     for name, value in values.items():
         if name not in names:
             raise ModelError(unknown(what, name, names) + f" (a {kind} name is expected)")
         vec[names.index(name)] = entry(value, what, name)
     return vec
+
+
+def check_quaternions(system, y: np.ndarray, where: str) -> None:
+    """A ModelError naming the joint whose unit quaternion is zero (its orientation would be
+    undefined; any other length is normalized)."""
+    for start, path in getattr(system, "quaternions", []):
+        if not np.linalg.norm(y[start:start + 4]) > 1e-12:
+            raise ModelError(f"{where}: the quaternion {path}.q0..q3 is zero; give a unit "
+                             f"quaternion (or leave {path}.q0..q3 out for the identity)")
 
 
 def require_system(obj, where: str) -> None:

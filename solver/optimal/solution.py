@@ -14,6 +14,7 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
+from ..model.checks import count, number
 from ..simulation.result import Result
 from .functions import dynamics
 
@@ -101,6 +102,9 @@ class Solution:
         """Re-simulate the optimal inputs with CVODES (``samples`` outputs per interval) and
         compare with the plan at the nodes; stored in ``check_result`` and returned."""
         s, N = self.system, self.U.shape[1]
+        rtol = number(rtol, "Solution.check: rtol", 0.0, 1.0, open_low=True, open_high=True)
+        atol = number(atol, "Solution.check: atol", 0.0, open_low=True)
+        samples = count(samples, "Solution.check: samples")
         F = _interval_integrator(s, self.u_tau, samples, rtol, atol)
         h = self.T / N
         pars = [ca.vertcat(ca.vec(ca.DM(self.U[:, k, :].T)), self.p, self.t[0] + k * h, h)

@@ -15,7 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import count, finite, keywords, mapping, number, option, vector
-from ..model.names import require_system, unknown
+from ..model.names import check_quaternions, require_system, unknown
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
 from .result import Result
 
@@ -97,7 +97,9 @@ def given_state(system, x0, y0=None, z0=None) -> np.ndarray:
     if y0 is not None or z0 is not None:
         raise ModelError("simulate: give either x0 (the complete state) or y0/z0 (by name), "
                          "not both")
-    return vector(x0, system.x_names, "simulate: x0")
+    x0 = vector(x0, system.x_names, "simulate: x0")
+    check_quaternions(system, x0, "simulate: x0")
+    return x0
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
