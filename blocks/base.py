@@ -148,6 +148,9 @@ class Composite(Component):
         if isinstance(value, type) and issubclass(value, Component):
             _require_component(self, name, value)
         if isinstance(value, Component):
+            if name.startswith("_") or hasattr(type(self), name):
+                raise ModelError(f"{self.path}: '{name}' is reserved (an attribute or method of "
+                                 f"{type(self).__name__}); give the child another name")
             if name in self._children and self._children[name] is not value:
                 raise ModelError(f"{self.path}: a child named '{name}' already exists")
             self._children[name] = value

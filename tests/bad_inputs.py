@@ -1305,3 +1305,13 @@ def _():
 @case("a bool as a coordinate", ModelError, "ball.q1")
 def _():
     ball().state({"ball.q1": True})
+
+
+@case("a child named like a Composite method", ModelError, "connect")
+def _():
+    pendulum_model().connect = RigidBody()
+
+
+@case("a child named like a private attribute", ModelError, "_children")
+def _():
+    setattr(pendulum_model(), "_children", RigidBody())

@@ -54,7 +54,7 @@ def speed_spec(spec, kin: Kinematics, reserved=()) -> dict[str, str]:
     taken.update({r.derivative_of + ".der": "a coordinate rate" for r in kin.rates
                   if r.derivative_of})
     taken.update({c.name: "a coordinate" for c in kin.coordinates})
-    rates = {r.name: r for r in kin.rates}
+    rates = {r.name: j for j, r in enumerate(kin.rates)}
     for name, text in spec.items():
         if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
             raise ModelError(f"speeds: the speed name {name!r} must be a string such as 'u1' "
@@ -62,7 +62,8 @@ def speed_spec(spec, kin: Kinematics, reserved=()) -> dict[str, str]:
         if not isinstance(text, str):
             raise ModelError(f"speeds: '{name}' must be an expression string such as "
                              f"'{_example(kin)}', got {text!r}")
-        if name in rates and text.strip() != name:
+        if name in rates and not ca.is_equal(ca.SX(_parse(name, text, kin)),
+                                             kin.w[rates[name]]):
             taken[name] = f"the joint speed {name}, which '{name}' = {text!r} is not"
         if name in taken:
             raise ModelError(f"speeds: the name '{name}' is already {taken[name]}; give the "
