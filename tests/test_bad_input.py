@@ -84,7 +84,7 @@ def test_codegen_with_a_compiler_that_builds_nothing_falls_back(tmp_path):
         warnings.simplefilter("always")
         system.codegen(compiler=fake, cache_dir=tmp_path)
     assert system.library is None and system.f is system.functions["f"]
-    assert any("produced no library" in str(w.message) for w in caught)
+    assert any("wrote no library" in str(w.message) for w in caught)
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="no C compiler")
