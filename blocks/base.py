@@ -126,6 +126,10 @@ class Component:
         return clone
 
 
+# Names a child may not take: the composite's wiring methods and what the compiler reads.
+_RESERVED = frozenset({"connect", "expose", "children", "connections", "path", "ports"})
+
+
 class Composite(Component):
     """A component made of components: children are attributes, wiring via ``connect``.
 
@@ -148,7 +152,7 @@ class Composite(Component):
         if isinstance(value, type) and issubclass(value, Component):
             _require_component(self, name, value)
         if isinstance(value, Component):
-            if name.startswith("_") or hasattr(type(self), name):
+            if name.startswith("_") or name in _RESERVED:
                 raise ModelError(f"{self.path}: '{name}' is reserved (an attribute or method of "
                                  f"{type(self).__name__}); give the child another name")
             if name in self._children and self._children[name] is not value:
