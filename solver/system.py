@@ -24,7 +24,8 @@ from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
 from .equations.functions import Structure
 from .equations.report import equations_text, structure_report, sympy_equations
-from .model.names import by_name, unknown
+from .model.names import by_name, check_quaternions, unknown
+from .model.parameters import parameter_vector
 from .simulation.codegen import attach
 from .simulation.dae import simulate_constrained
 from .simulation.numeric import NumericFunction
@@ -50,6 +51,7 @@ class System:
       supplied(t, x, u, p) -> P      power delivered by sources [W]
       init(t, x, u, p) -> residual   initial equations of the states ``s_init`` (steady-state
                                      filters), solved before a simulation starts
+      W(y) -> W                      user-chosen speeds only: their definition z = W(y)·w
     """
 
     backend: Backend = Backend.PROJECTION  # the back end compile() used
@@ -73,6 +75,8 @@ class System:
         self.inputs = names["inputs"]
         self.outputs = names["outputs"]
         self.p_default = p_default
+        # runs the components' validate() at run-time values of the symbolic parameters
+        self.check_parameters = names.get("check_parameters")
         self.structure = structure
         self.functions = functions
         for key, fn in functions.items():
@@ -97,23 +101,17 @@ class System:
         their defaults (0, or the identity quaternion), missing speeds are 0. Component states
         (``s_names``: a PID's integral, a capacitor's voltage) may be given in z0 and default
         to the components' start values (``s_default``)."""
-        y = by_name(y0 or {}, self.y_names, "y0", "coordinate", self.y_default)
-        z = by_name(z0 or {}, self.z_names + self.s_names, "z0", "speed",
+        y = by_name(y0, self.y_names, "y0", "coordinate", self.y_default)
+        check_quaternions(self, y, "y0")
+        z = by_name(z0, self.z_names + self.s_names, "z0", "speed",
                     np.concatenate([np.zeros(len(self.z_names)), self.s_default]))
         return np.concatenate([y, z])
 
     def parameters(self, params: dict | None = None) -> np.ndarray:
-        """Parameter vector p: the defaults overridden by ``params`` (symbolic ones only)."""
-        p = self.p_default.copy()
-        for name, value in (params or {}).items():
-            if name in self.p_names:
-                p[self.p_names.index(name)] = float(value)
-            elif name in self.structure.constants:
-                raise ModelError(f"params: '{name}' was compiled as a constant; declare it "
-                                 f"symbolic with jd.compile(..., parameters=['{name}'])")
-            else:
-                raise ModelError(unknown("params", name, self.p_names))
-        return p
+        """Parameter vector p: the defaults overridden by ``params`` (symbolic ones only),
+        checked like the components' own parameters; see
+        :func:`jourdain.solver.model.parameters.parameter_vector`."""
+        return parameter_vector(self, params)
 
     # ---- consumers: one-line delegations to the wings ----------------------------------
     def codegen(self, compiler: str = "gcc", flags=None, cache_dir=None,
