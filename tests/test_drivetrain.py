@@ -396,3 +396,15 @@ def test_steady_state_filter_of_a_cut_torque_in_a_closed_loop(method):
                           atol=1e-10)
     assert res["fb.filter.y"][0] == pytest.approx(res["fb.sensor.tau"][0], rel=1e-9)
     assert abs(res["fb.sensor.tau"][0]) > 1e-3
+
+
+def test_energy_balance_of_a_torque_driven_drive_train():
+    """Reference: E(t) − E(0) = ∫(P_supplied − P_dissipated) dt, the ideal motor's power
+    τ·ω counted as supplied, through a gear into a damped pendulum (trapezoid rule)."""
+    system = jd.compile(arm_model(gravity=(0.0, -9.81, 0.0)))
+    res = system.simulate(2.0, inputs={"arm.motor.tau": lambda t: 0.3 * np.sin(4 * t)},
+                          n_out=4001, rtol=1e-11, atol=1e-11)
+    net = res["power.supplied"] - res["power.dissipated"]
+    integral = np.concatenate([[0], np.cumsum(0.5 * np.diff(res.t) * (net[1:] + net[:-1]))])
+    E = res["energy.total"]
+    assert np.abs(E - E[0] - integral).max() < 1e-6 * max(1.0, np.abs(E).max())
