@@ -4,10 +4,11 @@
     from_mjcf(path)                     a Robot composite from an MJCF file (MuJoCo's compiler)
     export_fmu(system, path, ...)       an FMI 2.0 FMU (model exchange, co-simulation)
 """
+from .mjcf import from_mjcf
 from .packages import example_robot, example_robot_data_dir
 from .robot import Robot, UnsupportedWarning
 from .spec import Geometry, GeometryKind, GeometryRole, JointLimits, JointType
 from .urdf import from_urdf
 
 __all__ = ["Geometry", "GeometryKind", "GeometryRole", "JointLimits", "JointType", "Robot",
-           "UnsupportedWarning", "example_robot", "example_robot_data_dir", "from_urdf"]
+           "UnsupportedWarning", "example_robot", "example_robot_data_dir", "from_mjcf", "from_urdf"]

@@ -50,7 +50,7 @@ def build_robot(spec: RobotSpec, floating_base: bool = False, merge_fixed: bool 
     for carrier, inertial in bodies.items():
         builder.body(carrier, inertial)
     _check_moving_mass(spec, joints)
-    for link in spec.links:
+    for link in (name for name, lk in spec.links.items() if not lk.internal):
         robot.visuals[link] = spec.links[link].visuals
         robot.collisions[link] = spec.links[link].collisions
         robot.links.setdefault(link, builder.body_of.get(builder.carrier.get(link, link)))
@@ -60,7 +60,7 @@ def build_robot(spec: RobotSpec, floating_base: bool = False, merge_fixed: bool 
     if root_port is None:
         raise ModelError(f"{spec.name} ({spec.source}): nothing to import: no moving joint "
                          "and no link with mass")
-    robot.frames.update({link: builder.port[builder.net(link)] for link in spec.links
+    robot.frames.update({link: builder.port[builder.net(link)] for link in robot.visuals
                          if builder.port.get(builder.net(link)) is not None})
     robot.expose(root_port, "frame_a")
     return robot

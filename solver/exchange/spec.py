@@ -137,6 +137,7 @@ class LinkSpec:
     where: str                      # how to find it in the file, for messages
     visuals: list = field(default_factory=list)
     collisions: list = field(default_factory=list)
+    internal: bool = False          # a frame between two joints of one MJCF body
 
 
 @dataclass
