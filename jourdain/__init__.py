@@ -14,6 +14,8 @@ from jourdain.solver import (
                              Collocation,
                              ConstraintMethod,
                              Feedback,
+                             FMUKind,
+                             FMUSolver,
                              Formulation,
                              FreeTime,
                              Inputs,
@@ -26,8 +28,11 @@ from jourdain.solver import (
                              Scheme,
                              Solution,
                              System,
+                             Robot,
                              TrajectoryProblem,
                              compile,
+                             from_mjcf,
+                             from_urdf,
                              linearize,
                              lqr,
                              place,
@@ -39,4 +44,4 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__"]
+           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf"]

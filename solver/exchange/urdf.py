@@ -68,7 +68,8 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     spec = RobotSpec(urdf.robot.name, links, joints, _root(links, joints, where),
                      where.file, unsupported=_unsupported(xml))
     spec.unsupported += [f"mimic: joint '{j.name}' follows '{j.mimic[0]}' in the file but "
-                         "moves independently here" for j in joints if j.mimic]
+                         "moves independently here" for j in joints
+                         if j.mimic and j.name not in (locked or {})]
     missing = [g.uri for lk in links.values() for g in lk.visuals + lk.collisions
                if g.kind is GeometryKind.MESH and g.mesh is None]
     if missing:
