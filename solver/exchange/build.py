@@ -13,9 +13,18 @@ import networkx as nx
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from jourdain.blocks import (FixedRotation, FixedTranslation, FreeJoint, Prismatic, Revolute,
-                             RigidBody, RotationalSpring, Spherical, TranslationalSpring,
-                             ViscousFriction)
+from jourdain.blocks import (
+    FixedRotation,
+    FixedTranslation,
+    FreeJoint,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    RotationalSpring,
+    Spherical,
+    TranslationalSpring,
+    ViscousFriction,
+)
 from jourdain.blocks.errors import ModelError
 
 from .robot import Robot, sanitize, unique_name
@@ -224,7 +233,7 @@ def _tree_order(spec: RobotSpec) -> list[JointSpec]:
         cycle = None
     if cycle:
         names = ", ".join(graph.edges[a, b]["joint"].where for a, b in cycle)
-        raise ModelError(f"{spec.source}: the joints {names} form a cycle: a robot "
+        raise ModelError(f"{spec.source}: {names} form a cycle: a robot "
                          "description is a tree; import it without one of them and close the "
                          "loop by connecting frames")
     roots = [link for link in spec.links if graph.in_degree(link) == 0]

@@ -24,8 +24,15 @@ from jourdain.blocks.errors import ModelError
 
 from ..constraints.methods import ConstraintMethod
 from ..model.names import require_system
-from .fmi_build import (Layout, build_library, config_header, guid_of, platform_folder,
-                        write_model, write_wrapper)
+from .fmi_build import (
+    Layout,
+    build_library,
+    config_header,
+    guid_of,
+    platform_folder,
+    write_model,
+    write_wrapper,
+)
 from .fmi_xml import model_description, variables
 
 

@@ -26,8 +26,18 @@ from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
 from .robot import Robot, UnsupportedWarning
-from .spec import (Geometry, GeometryKind, GeometryRole, Inertial, JointLimits, JointSpec,
-                   JointType, LinkSpec, RobotSpec, pose)
+from .spec import (
+    Geometry,
+    GeometryKind,
+    GeometryRole,
+    Inertial,
+    JointLimits,
+    JointSpec,
+    JointType,
+    LinkSpec,
+    RobotSpec,
+    pose,
+)
 
 _JOINT = {0: JointType.FLOATING, 1: JointType.BALL, 2: JointType.PRISMATIC, 3: JointType.REVOLUTE}
 _GEOM = {0: GeometryKind.PLANE, 2: GeometryKind.SPHERE, 3: GeometryKind.CAPSULE,

@@ -23,8 +23,18 @@ from jourdain.blocks.errors import ModelError
 from .build import build_robot
 from .packages import resolve, search_dirs
 from .robot import Robot, UnsupportedWarning
-from .spec import (IDENTITY, Geometry, GeometryKind, GeometryRole, Inertial, JointLimits,
-                   JointSpec, JointType, LinkSpec, RobotSpec)
+from .spec import (
+    IDENTITY,
+    Geometry,
+    GeometryKind,
+    GeometryRole,
+    Inertial,
+    JointLimits,
+    JointSpec,
+    JointType,
+    LinkSpec,
+    RobotSpec,
+)
 
 _TYPES = {t.value: t for t in (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC,
                                JointType.FIXED, JointType.FLOATING, JointType.PLANAR)}
@@ -65,7 +75,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     links = {lk.name: _link(lk, urdf.robot, where, base, dirs, require_meshes)
              for lk in urdf.robot.links}
     joints = [_joint(j, where) for j in urdf.robot.joints]
-    spec = RobotSpec(urdf.robot.name, links, joints, _root(links, joints, where),
+    spec = RobotSpec(urdf.robot.name, links, joints, _root(links, joints),
                      where.file, unsupported=_unsupported(xml))
     spec.unsupported += [f"mimic: joint '{j.name}' follows '{j.mimic[0]}' in the file but "
                          "moves independently here" for j in joints
@@ -120,10 +130,15 @@ def _parse(text: bytes, path: Path | None):
     if xml.tag != "robot":
         raise ModelError(f"from_urdf: {name} has root element <{xml.tag}>, expected <robot>")
     for tag in ("link", "joint"):
+        seen = {}
         for el in xml.findall(tag):
             if not el.get("name"):
                 raise ModelError(f"from_urdf: a <{tag}> in {name} (line {el.sourceline}) has no "
                                  "name attribute")
+            if el.get("name") in seen:
+                raise ModelError(f"from_urdf: {tag} '{el.get('name')}' is defined twice in "
+                                 f"{name} (lines {seen[el.get('name')]} and {el.sourceline})")
+            seen[el.get("name")] = el.sourceline
     for el in xml.findall("joint"):
         for role in ("parent", "child"):
             if el.find(role) is None or not el.find(role).get("link"):
@@ -138,13 +153,11 @@ def _parse(text: bytes, path: Path | None):
     return xml, urdf
 
 
-def _root(links: dict, joints: list[JointSpec], where: _Where) -> str:
+def _root(links: dict, joints: list[JointSpec]) -> str:
+    """The first link that is no joint's child (without one, the tree check names the
+    cycle)."""
     children = {j.child for j in joints}
-    roots = [name for name in links if name not in children]
-    if not roots:
-        raise ModelError(f"{where.file}: every link is the child of a joint, so the joints form "
-                         "a cycle: a robot description is a tree")
-    return roots[0]
+    return next((name for name in links if name not in children), next(iter(links), ""))
 
 
 def _joint(j, where: _Where) -> JointSpec:
