@@ -66,7 +66,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     yet. Visual and collision geometry is metadata (``robot.visuals``).
     """
     text, path = _read(source)
-    xml, urdf = _parse(text, path)
+    xml, urdf, unsupported = _parse(text, path)
     base = path.parent if path else None
     dirs = search_dirs(package_dirs)
     lines = {(el.tag, el.get("name")): el.sourceline for el in xml.iter()
@@ -76,7 +76,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
              for lk in urdf.robot.links}
     joints = [_joint(j, where) for j in urdf.robot.joints]
     spec = RobotSpec(urdf.robot.name, links, joints, _root(links, joints),
-                     where.file, unsupported=_unsupported(xml))
+                     where.file, unsupported=unsupported)
     spec.unsupported += [f"mimic: joint '{j.name}' follows '{j.mimic[0]}' in the file but "
                          "moves independently here" for j in joints
                          if j.mimic and j.name not in (locked or {})]
@@ -116,6 +116,8 @@ def _read(source) -> tuple[bytes, Path | None]:
 
 
 def _parse(text: bytes, path: Path | None):
+    """(lxml tree, yourdfpy URDF, unsupported elements); geometry yourdfpy cannot read
+    (e.g. capsules) is reported and left out before it parses."""
     try:
         import yourdfpy
         from lxml import etree
@@ -127,6 +129,23 @@ def _parse(text: bytes, path: Path | None):
         xml = etree.fromstring(text, etree.XMLParser(remove_comments=True))
     except etree.XMLSyntaxError as exc:
         raise ModelError(f"from_urdf: {name} is not well-formed XML: {exc}") from exc
+    _check_elements(xml, name)
+    unsupported = _unsupported(xml)
+    for geometry in xml.iter("geometry"):
+        if any(isinstance(g.tag, str) and g.tag not in _KNOWN["geometry"] for g in geometry):
+            element = geometry.getparent()
+            element.getparent().remove(element)
+    try:
+        urdf = yourdfpy.URDF.load(io.BytesIO(etree.tostring(xml)), build_scene_graph=False,
+                                  load_meshes=False, load_collision_meshes=False)
+    except Exception as exc:  # the parser's own error types and messages vary
+        raise ModelError(f"from_urdf: yourdfpy could not read {name}: "
+                         f"{type(exc).__name__}: {exc}") from exc
+    return xml, urdf, unsupported
+
+
+def _check_elements(xml, name) -> None:
+    """The robot root, named and unique links and joints, joints with parent and child."""
     if xml.tag != "robot":
         raise ModelError(f"from_urdf: {name} has root element <{xml.tag}>, expected <robot>")
     for tag in ("link", "joint"):
@@ -144,13 +163,6 @@ def _parse(text: bytes, path: Path | None):
             if el.find(role) is None or not el.find(role).get("link"):
                 raise ModelError(f"from_urdf: joint '{el.get('name')}' (line {el.sourceline}) "
                                  f"has no <{role} link=...>")
-    try:
-        urdf = yourdfpy.URDF.load(io.BytesIO(text), build_scene_graph=False, load_meshes=False,
-                                  load_collision_meshes=False)
-    except Exception as exc:  # the parser's own error types and messages vary
-        raise ModelError(f"from_urdf: yourdfpy could not read {name}: "
-                         f"{type(exc).__name__}: {exc}") from exc
-    return xml, urdf
 
 
 def _root(links: dict, joints: list[JointSpec]) -> str:
@@ -241,20 +253,27 @@ def _geometry(element, link: str, role: GeometryRole, here: str, base, dirs,
 
 
 def _unsupported(xml) -> list[str]:
-    """'<tag> in <owner> name, …' for every element jourdain does not read."""
-    found: dict[str, list[str]] = defaultdict(list)
-    for el in xml.iter():
-        parent = el.getparent()
-        if not isinstance(el.tag, str) or parent is None or parent.tag not in _KNOWN:
-            continue
-        if el.tag not in _KNOWN[parent.tag]:
-            owner = next((a for a in el.iterancestors() if a.get("name")
-                          and a.tag in ("link", "joint")), None)
-            key = (el.tag, "" if owner is None else f" in {owner.tag}s")
-            found[key].append(owner.get("name") if owner is not None else
-                              (el.get("name") or f"line {el.sourceline}"))
+    """'<tag> ×n (names)' for every element of the robot, its links and joints (and their
+    geometry) that jourdain does not read."""
+    found: dict[tuple[str, str], list[str]] = defaultdict(list)
+
+    def scan(element, within: str, name: str | None) -> None:
+        for child in element:
+            if not isinstance(child.tag, str):
+                continue
+            if child.tag not in _KNOWN[element.tag]:
+                found[(child.tag, within)].append(
+                    name or child.get("name") or f"line {child.sourceline}")
+            elif child.tag in ("link", "joint"):
+                scan(child, f" in {child.tag}s", child.get("name"))
+            elif child.tag in ("visual", "collision"):
+                for geometry in child.findall("geometry"):
+                    scan(geometry, within, name)
+
+    scan(xml, "", None)
     out = []
-    for (tag, within), owners in found.items():
-        shown = ", ".join(owners[:4]) + (f", … ({len(owners)} in all)" if len(owners) > 4 else "")
-        out.append(f"<{tag}>{within} {shown}")
+    for (tag, within), names in found.items():
+        shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
+        out.append(f"<{tag}>{within} {shown}" if within else
+                   f"<{tag}> ×{len(names)} ({shown})")
     return out
