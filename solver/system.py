@@ -108,11 +108,13 @@ class System:
         return p
 
     # ---- consumers: one-line delegations to the wings ----------------------------------
-    def codegen(self, compiler: str = "gcc", flags=None, cache_dir=None) -> "System":
-        """Replace f by compiled C code (with its Jacobian), cached on disk; keeps the virtual
-        machine with a warning when no compiler works. See
+    def codegen(self, compiler: str = "gcc", flags=None, cache_dir=None,
+                timeout=None) -> "System":
+        """Replace f by compiled C code (with its Jacobian), cached on disk and verified
+        against the virtual machine; keeps the virtual machine with a warning when no compiler
+        works or the build exceeds ``timeout`` [s]. See
         :mod:`jourdain.solver.simulation.codegen`."""
-        return attach(self, compiler, flags, cache_dir)
+        return attach(self, compiler, flags, cache_dir, timeout)
 
     def numeric(self, name: str = "f"):
         """A fast numeric caller of one of the functions (e.g. ``system.numeric("f")(t, x, u,
