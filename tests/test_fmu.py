@@ -215,3 +215,20 @@ def test_readme_exchange_example_runs(tmp_path, monkeypatch, capsys):
     assert abs(float(scope["tau_g"][0])) < 1e-12
     assert "effort=150.0" in capsys.readouterr().out
     assert validate_fmu(str(scope["fmu"])) == []
+
+
+def test_fmu_library_cache_entry_rebuilt_when_corrupt(tmp_path):
+    """The FMU's library sits in the codegen cache (listed by cache_entries, so pruning
+    reaches it); a truncated entry is rebuilt instead of being zipped into the FMU
+    (reference: FMPy simulates the second FMU to the same states as the first)."""
+    from jourdain.solver.simulation.cache import cache_entries
+    system = jd.compile(jd.Model.on_world(World(), p=Pendulum()))
+    first = system.export_fmu(tmp_path / "a.fmu", y0={"p.joint.phi": 1.0}, cache_dir=tmp_path)
+    (entry,) = [e.path for e in cache_entries(tmp_path)]
+    assert entry.name.startswith("jd_fmu_a_")
+    entry.write_bytes(entry.read_bytes()[:100])
+    second = system.export_fmu(tmp_path / "a2.fmu", y0={"p.joint.phi": 1.0}, model_name="a",
+                               cache_dir=tmp_path)
+    runs = [fmpy.simulate_fmu(str(f), fmi_type="CoSimulation", stop_time=1.0,
+                              output=["p.joint.phi"]) for f in (first, second)]
+    assert np.array_equal(runs[0]["p.joint.phi"], runs[1]["p.joint.phi"])

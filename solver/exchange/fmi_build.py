@@ -8,6 +8,7 @@ CasADi cannot write as C (an embedded Newton rootfinder, a callback) is refused 
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import platform
@@ -25,7 +26,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from ..simulation.codegen import CodegenOptions, cache_dir
+from ..simulation.cache import BUILD_PREFIX, default_dir, mark_used, writable_dir
 
 WRAPPER = "fmi2_wrapper.c"
 CS_MAX_STEPS = 10_000_000      # per communication step: a hang guard, not a tuning knob
@@ -121,29 +122,40 @@ def guid_of(*texts: str) -> str:
 
 def build_library(sources: list[Path], identifier: str, compiler: str, flags: tuple,
                   cache: str | None) -> Path:
-    """The compiled shared library of ``sources`` (from the cache, or built now)."""
+    """The compiled shared library of ``sources``: from the cache (``jd_fmu_<model>_<hash>``
+    beside the codegen libraries, so ``python -m jourdain cache --prune`` handles it too) when
+    it loads, or built now."""
     _, suffix = platform_folder()
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     digest.update(repr((compiler, tuple(flags), sys.platform, platform.machine())).encode())
-    folder = cache_dir(CodegenOptions(cache_dir=cache)) / "fmu"
-    target = folder / f"{identifier}_{digest.hexdigest()[:24]}{suffix}"
-    if target.exists():
+    name = f"jd_fmu_{identifier}_{digest.hexdigest()[:24]}{suffix}"
+    target = (Path(cache) if cache else default_dir()) / name
+    if target.exists() and _loads(target):
+        mark_used(target)
         return target
     exe = shutil.which(compiler)
     if exe is None:
         raise ModelError(f"export_fmu: no C compiler '{compiler}' found; an FMU needs one "
                          "(install gcc, or pass compiler=...)")
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        out = Path(tmp) / target.name
+    folder, _ = writable_dir(target.parent)
+    with tempfile.TemporaryDirectory(prefix=BUILD_PREFIX, dir=folder) as tmp:
+        out = Path(tmp) / name
         c_files = [str(p) for p in sources if p.suffix == ".c"]
         command = [exe, *flags, "-std=c99", "-shared", "-fPIC", "-fvisibility=hidden",
                    f"-I{sources[0].parent}", *c_files, "-o", str(out), "-lm"]
         run = subprocess.run(command, capture_output=True, text=True)
-        if run.returncode != 0:
+        if run.returncode != 0 or not out.exists():
             first = next((ln for ln in run.stderr.splitlines() if "error" in ln), run.stderr)
             raise ModelError(f"export_fmu: compiling the FMU failed: {first.strip()[:300]}")
-        os.replace(out, target)
-    return target
+        os.replace(out, folder / name)   # atomic: a concurrent export sees all or nothing
+    return folder / name
+
+
+def _loads(path: Path) -> bool:
+    """Whether a cached library loads and exports the FMI API (not truncated or foreign)."""
+    try:
+        return hasattr(ctypes.CDLL(str(path)), "fmi2Instantiate")
+    except OSError:
+        return False
