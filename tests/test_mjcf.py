@@ -129,3 +129,24 @@ def test_unsupported_and_bad_mjcf():
         from_mjcf(ARM.replace('type="hinge" axis="0 1 0"', 'type="hinge" axiz="0 1 0"'))
     with pytest.raises(jd.ModelError, match="no such file"):
         from_mjcf("missing.xml")
+
+
+def test_mesh_geom_keeps_the_file_frame(tmp_path):
+    """MuJoCo re-centres mesh vertices on their inertial frame; the imported shape points at
+    the file and places the file's own frame where the MJCF geom put it (reference: the geom's
+    pos and euler written here, and MuJoCo's own body inertia of the mesh)."""
+    (tmp_path / "tet.obj").write_text("v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\n"
+                                      "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    (tmp_path / "m.xml").write_text(
+        '<mujoco><asset><mesh name="tet" file="tet.obj"/></asset><worldbody><body name="b">'
+        '<joint type="hinge" axis="0 0 1"/><geom type="mesh" mesh="tet" pos="0.3 0 0" '
+        'euler="0 0 90"/></body></worldbody></mujoco>')
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnsupportedWarning)
+        robot = from_mjcf(tmp_path / "m.xml")
+    (shape,) = robot.visuals["b"]
+    assert shape.kind is GeometryKind.MESH and shape.mesh == tmp_path / "tet.obj"
+    expected = np.array([[0, -1, 0, 0.3], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    assert np.abs(shape.origin - expected).max() < 1e-12
+    model = mujoco.MjModel.from_xml_path(str(tmp_path / "m.xml"))
+    assert robot.links["b"].m == pytest.approx(model.body_mass[1], rel=1e-14)

@@ -107,7 +107,7 @@ def _spec(m, source: str) -> RobotSpec:
     joints = []
     for b in range(1, m.nbody):
         joints += _body_joints(m, b, bodies, links)
-    _geoms(m, bodies, links)
+    _geoms(m, bodies, links, None if source == "<string>" else Path(source).parent)
     spec = RobotSpec(_model_name(m), links, joints,
                      bodies[0], source, gravity=tuple(float(g) for g in m.opt.gravity),
                      unsupported=_unsupported(m))
@@ -170,7 +170,21 @@ def _joint_data(m, j: int, kind: JointType) -> dict:
             "spring_ref": float(m.qpos_spring[q]) - ref}
 
 
-def _geoms(m, bodies: list[str], links: dict) -> None:
+def _mesh(m, k: int, origin: np.ndarray, base: Path | None) -> tuple:
+    """(file as written, existing Path or None, scale, pose of the file's frame in the body):
+    MuJoCo moves mesh vertices into their inertial frame (mesh_pos, mesh_quat) and places the
+    geom there, so the file's own frame sits at T_geom·T_mesh⁻¹."""
+    uri = bytes(m.paths)[int(m.mesh_pathadr[k]):].split(b"\0")[0].decode() \
+        if m.mesh_pathadr[k] >= 0 else _name(m, "MESH", k, "")
+    path = Path(uri)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    T_mesh = pose(_rot(m.mesh_quat[k]), m.mesh_pos[k])
+    return (uri, path if path.is_file() else None, tuple(m.mesh_scale[k]),
+            origin @ np.linalg.inv(T_mesh))
+
+
+def _geoms(m, bodies: list[str], links: dict, base: Path | None) -> None:
     for g in range(m.ngeom):
         kind = _GEOM.get(int(m.geom_type[g]))
         if kind is None:
@@ -181,10 +195,13 @@ def _geoms(m, bodies: list[str], links: dict) -> None:
                 GeometryKind.CAPSULE: (size[0], 2 * size[1]), GeometryKind.ELLIPSOID: size,
                 GeometryKind.CYLINDER: (size[0], 2 * size[1]), GeometryKind.BOX: 2 * size,
                 GeometryKind.MESH: (1.0, 1.0, 1.0)}[kind]
-        uri = _name(m, "MESH", int(m.geom_dataid[g]), "") if kind is GeometryKind.MESH else None
-        common = dict(kind=kind, size=tuple(float(v) for v in dims),
-                      origin=pose(_rot(m.geom_quat[g]), m.geom_pos[g]), link=body, uri=uri,
-                      rgba=tuple(float(c) for c in m.geom_rgba[g]),
+        origin = pose(_rot(m.geom_quat[g]), m.geom_pos[g])
+        uri = mesh = None
+        if kind is GeometryKind.MESH:
+            uri, mesh, scale, origin = _mesh(m, int(m.geom_dataid[g]), origin, base)
+            dims = scale
+        common = dict(kind=kind, size=tuple(float(v) for v in dims), origin=origin, link=body,
+                      uri=uri, mesh=mesh, rgba=tuple(float(c) for c in m.geom_rgba[g]),
                       name=_name(m, "GEOM", g, "") or None)
         links[body].visuals.append(Geometry(role=GeometryRole.VISUAL, **common))
         if m.geom_contype[g] or m.geom_conaffinity[g]:
