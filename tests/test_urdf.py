@@ -134,6 +134,7 @@ def test_panda_metadata_names_limits_and_meshes():
     with pytest.warns(UnsupportedWarning, match=r"<safety_controller> in joints panda_joint1"):
         robot = from_urdf(example_robot("panda_description/urdf/panda.urdf"))
     assert robot.limits["panda_joint4"] == JointLimits(-3.0718, -0.0698, 87.0, 2.175)
+    assert robot.joints["panda_joint4"].limits == robot.limits["panda_joint4"]
     assert robot.joints["panda_joint1"] is robot.panda_joint1
     assert robot.joints["panda_joint1"].axis.name == "axis"      # the flange motors drive
     assert "panda_hand" in robot.frames and "panda_joint8" not in robot.joints
@@ -257,7 +258,8 @@ def test_balance_inertia_and_sanitized_names():
     text = _urdf(LINK.format("base") + bad + JOINT.format("joint-1", "base", "arm.1",
                                                            "revolute"))
     robot = from_urdf(text, balance_inertia=True)
-    assert robot.names == {"joint-1": "joint_1", "base": "base", "arm.1": "arm_1"}
+    assert robot.joint_names == {"joint-1": "joint_1"}
+    assert robot.link_names == {"base": "base", "arm.1": "arm_1"}
     body = robot.links["arm.1"]
     moments = np.linalg.eigvalsh(body.I)
     assert moments[0] + moments[1] == pytest.approx(moments[2], rel=1e-12)

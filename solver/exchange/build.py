@@ -97,11 +97,13 @@ class _Builder:
         else:
             self.robot.connect(self.port[key], port)
 
-    def add(self, base: str, block, file_name: str | None = None):
+    def add(self, base: str, block, file_name: str | None = None, kind: str = "joint"):
+        """Add ``block`` under a free name made from ``base``; record the name of a joint or
+        link of the file (links and joints may share names in a file)."""
         name = unique_name(self.robot, sanitize(base))
         self.robot.add(name, block)
         if file_name is not None:
-            self.robot.names[file_name] = name
+            getattr(self.robot, f"{kind}_names")[file_name] = name
         return block
 
     def offset(self, T: np.ndarray, base: str, file_name: str | None = None):
@@ -133,6 +135,7 @@ class _Builder:
                 self.attach(spec.child, port)
             return
         block = self.add(spec.name, _joint_block(spec), spec.name)
+        block.limits = spec.limits      # metadata for stops to come and for bounds()
         self.robot.joints[spec.name] = block
         start = self.chain(spec.parent, spec.origin, f"{sanitize(spec.name)}_origin")
         if start is None:
@@ -175,7 +178,8 @@ class _Builder:
                                     "on the joint's axis flange if a regularized law will do)")
 
     def body(self, link: str, inertial: Inertial) -> None:
-        body = self.add(link, RigidBody(m=inertial.m, r_cm=inertial.com, I=inertial.I), link)
+        body = self.add(link, RigidBody(m=inertial.m, r_cm=inertial.com, I=inertial.I), link,
+                        "link")
         self.body_of[link] = body
         self.attach(link, body.frame_a)
 
@@ -284,13 +288,18 @@ def _bodies(spec: RobotSpec, joints: list[JointSpec], merge: bool, balance: bool
     out: dict[str, Inertial] = {}
     members: dict[str, list[str]] = {}
     for name, link in spec.links.items():
-        if link.inertial is None or link.inertial.m <= 0:
+        if link.inertial is None:
             continue
         c = carrier.get(name, name)
         moved = link.inertial.moved(T_in.get(name, IDENTITY))
         out[c] = out[c].merged(moved) if c in out else moved
         members.setdefault(c, []).append(name)
     for c, names in members.items():
+        if out[c].m <= 0:
+            robot.notes.append(f"links {', '.join(names)}: rotational inertia without mass "
+                               "ignored (a RigidBody needs m > 0)")
+            del out[c]
+            continue
         if len(names) > 1:
             robot.notes.append(f"links {', '.join(names)} welded by fixed joints are one body "
                                f"'{c}'")
@@ -342,4 +351,5 @@ def _check_moving_mass(spec: RobotSpec, joints: list[JointSpec]) -> None:
             raise ModelError(f"{j.where} moves {spec.links[j.child].where}, which has no "
                              "<inertial> and carries no link with one: the joint would move no "
                              "mass (a zero row of the mass matrix). Add an inertial to "
-                             f"'{j.child}' or make the joint fixed")
+                             f"'{j.child}', make the joint fixed, or lock it: "
+                             f"locked={{'{j.name}': 0.0}}")

@@ -37,7 +37,7 @@ class Robot(Composite):
                   Pinocchio does; None for a massless link)
       frames      {name: Frame port} of every link (and MJCF site): wire sensors here
       visuals, collisions  {link name: [Geometry]}, metadata for the visualization
-      names       {name in the file: component name}, where the two differ
+      joint_names, link_names  {name in the file: component name} of the joints and bodies
       notes       what was not imported, merged, renamed or balanced
       gravity     the file's gravity vector [m/s²] (URDF: (0, 0, −9.81), z up)
     """
@@ -51,7 +51,8 @@ class Robot(Composite):
         self.frames: dict = {}
         self.visuals: dict[str, list] = {}
         self.collisions: dict[str, list] = {}
-        self.names: dict[str, str] = {}
+        self.joint_names: dict[str, str] = {}
+        self.link_names: dict[str, str] = {}
         self.notes: list[str] = []
         self.motors: dict[str, object] = {}
 
@@ -65,8 +66,8 @@ class Robot(Composite):
         return {name: self.joint_info[name].limits for name in self.joints}
 
     def child_name(self, name: str) -> str:
-        """The component name of a link or joint named ``name`` in the file."""
-        return self.names.get(name, name)
+        """The component name of the joint named ``name`` in the file."""
+        return self.joint_names.get(name, name)
 
     def add_motors(self, joints=None) -> dict[str, object]:
         """Add an ideal Motor (revolute) or LinearMotor (prismatic) on the axis flange of each
@@ -141,7 +142,8 @@ class Robot(Composite):
                 f"velocity {_fmt(lim.velocity)}")
             lines.append(f"  joint {name} ({spec.type.value}) {spec.parent} -> {spec.child}"
                          f"{limits}")
-        renamed = {k: v for k, v in self.names.items() if k != v}
+        renamed = {k: v for names in (self.joint_names, self.link_names)
+                   for k, v in names.items() if k != v}
         if renamed:
             lines.append("  renamed: " + ", ".join(f"{k} -> {v}" for k, v in renamed.items()))
         lines += [f"  note: {n}" for n in self.notes]
@@ -174,8 +176,8 @@ def _fmt(value) -> str:
 
 
 _RESERVED = set(dir(Robot)) | {"frame_a", "name", "source", "gravity", "joints", "joint_info",
-                               "links", "frames", "visuals", "collisions", "names", "notes",
-                               "motors"}
+                               "links", "frames", "visuals", "collisions", "joint_names",
+                               "link_names", "notes", "motors"}
 
 
 def sanitize(name: str) -> str:

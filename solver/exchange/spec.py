@@ -77,8 +77,8 @@ class Inertial:
     def merged(self, other: "Inertial") -> "Inertial":
         """Two inertials in the same frame as one rigid body (parallel-axis theorem)."""
         m = self.m + other.m
-        if m <= 0:
-            return Inertial(0.0, np.zeros(3), np.zeros((3, 3)))
+        if m <= 0:  # massless parts with rotational inertia (some URDF feet): no shift
+            return Inertial(0.0, self.com, self.I + other.I)
         com = (self.m * self.com + other.m * other.com) / m
         return Inertial(m, com, _shifted(self, com) + _shifted(other, com))
 

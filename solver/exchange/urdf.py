@@ -130,6 +130,8 @@ def _parse(text: bytes, path: Path | None):
     except etree.XMLSyntaxError as exc:
         raise ModelError(f"from_urdf: {name} is not well-formed XML: {exc}") from exc
     _check_elements(xml, name)
+    if not xml.get("name"):   # required by URDF, but nothing depends on it
+        xml.set("name", path.stem if path else "robot")
     unsupported = _unsupported(xml)
     for geometry in xml.iter("geometry"):
         if any(isinstance(g.tag, str) and g.tag not in _KNOWN["geometry"] for g in geometry):
@@ -148,6 +150,8 @@ def _check_elements(xml, name) -> None:
     """The robot root, named and unique links and joints, joints with parent and child."""
     if xml.tag != "robot":
         raise ModelError(f"from_urdf: {name} has root element <{xml.tag}>, expected <robot>")
+    if xml.find("link") is None:
+        raise ModelError(f"from_urdf: {name} has no <link>: there is no robot in it")
     for tag in ("link", "joint"):
         seen = {}
         for el in xml.findall(tag):
@@ -201,14 +205,16 @@ def _float(value) -> float:
 def _link(lk, robot, where: _Where, base, dirs, require_meshes: bool) -> LinkSpec:
     here = where("link", lk.name)
     inertial = None
-    if lk.inertial is not None and lk.inertial.mass:
+    if lk.inertial is not None:
         origin = IDENTITY if lk.inertial.origin is None else np.asarray(lk.inertial.origin)
         tensor = np.zeros((3, 3)) if lk.inertial.inertia is None else \
             np.asarray(lk.inertial.inertia, dtype=float)
-        inertial = Inertial(float(lk.inertial.mass), np.zeros(3), tensor).moved(origin)
-        if not inertial.m > 0 or not np.all(np.isfinite(tensor)):
-            raise ModelError(f"{here}: <inertial> needs a positive mass and finite inertia, "
-                             f"got mass {lk.inertial.mass}")
+        mass = float(lk.inertial.mass or 0.0)
+        if not mass >= 0 or not np.isfinite(mass) or not np.all(np.isfinite(tensor)):
+            raise ModelError(f"{here}: <inertial> needs a non-negative mass and a finite "
+                             f"inertia, got mass {lk.inertial.mass}")
+        if mass > 0 or np.any(tensor):   # zero mass with inertia: kept, as Pinocchio does
+            inertial = Inertial(mass, np.zeros(3), tensor).moved(origin)
     materials = {m.name: m for m in robot.materials}
     visuals = [_geometry(v, lk.name, GeometryRole.VISUAL, here, base, dirs, require_meshes,
                          materials) for v in lk.visuals]
