@@ -296,3 +296,44 @@ def test_robot_arm_example(tmp_path, monkeypatch, capsys):
     assert number(r"held by the gravity torques for 2 s: largest drift (\S+) rad") < 1e-9
     assert (tmp_path / "out" / "robot_arm.png").stat().st_size > 1000
     assert (tmp_path / "out" / "panda.fmu").stat().st_size > 1000
+
+
+def _all_robots():
+    share = example_robot_data_dir()
+    root = share / "example-robot-data" / "robots" if share else None
+    return sorted(str(p.relative_to(root)) for p in root.glob("*/*/*.urdf")) if root else []
+
+
+REFUSED = {"romeo_description/urdf/romeo.urdf": "moves link",          # massless fingers
+           "romeo_description/urdf/romeo_laas_small.urdf": "moves link",
+           "ur_description/urdf/ur3.urdf": "has no <link>"}             # an empty file
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("relative", _all_robots())
+def test_every_example_robot_mass_matrix_matches_pinocchio(relative, rng):
+    """Every URDF of example-robot-data (up to 45 speeds): M equals Pinocchio's crba at a
+    random configuration to 1e-10 relative, or the import is refused with a named error
+    (files with non-physical inertias are balanced, and then only checked to import)."""
+    path = example_robot(relative)
+    if relative in REFUSED:
+        with pytest.raises(jd.ModelError, match=REFUSED[relative]):
+            from_urdf(path, require_meshes=False, balance_inertia=True)
+        return
+    model = pin.buildModelFromUrdf(str(path))
+    if not 0 < model.nv <= 45:
+        pytest.skip(f"{model.nv} speeds")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnsupportedWarning)
+        robot = from_urdf(path, require_meshes=False, balance_inertia=True)
+    system = jd.compile(jd.Model.on_world(World(g=robot.gravity), r=robot))
+    qmap, vmap = _joint_maps(robot, system, model, 1)
+    y, q = rng.uniform(-1, 1, len(system.y_names)), pin.neutral(model)
+    for iy, iq, nq in qmap:
+        q[iq:iq + nq] = y[iy] if nq == 1 else (np.cos(y[iy]), np.sin(y[iy]))
+    perm = [iz for iz, _ in sorted(vmap, key=lambda m: m[1])]
+    M = np.array(system.M(y, system.p_default))[np.ix_(perm, perm)]
+    M_pin = pin.crba(model, model.createData(), q)
+    M_pin = np.triu(M_pin) + np.triu(M_pin, 1).T
+    if not any("balanced" in note for note in robot.notes):
+        assert np.abs(M - M_pin).max() < 1e-10 * np.abs(M_pin).max()
