@@ -186,3 +186,19 @@ def test_readme_drive_train_example_runs(capsys):
     assert "4.095" in out
     delta, work = (float(v) for v in re.search(r"= (\S+) J, .* = (\S+) J", out).groups())
     assert delta == pytest.approx(work, abs=2e-3 * max(1.0, abs(work)))
+
+
+def test_fmu_of_a_drive_with_electrical_and_controller_states(tmp_path):
+    """Reference: FMPy (an independent FMI importer with its own CVODE) simulating the FMU of
+    the robot axis (armature current, PI states, motor rotor, elastic gear) gives the System's
+    own trajectory to 1e-6 rad."""
+    import shutil
+    fmpy = pytest.importorskip("fmpy")
+    if shutil.which("gcc") is None:
+        pytest.skip("an FMU needs gcc")
+    system = jd.compile(jd.Model.on_world(World(), axis=RobotAxis()))
+    path = system.export_fmu(tmp_path / "axis.fmu")
+    fmu = fmpy.simulate_fmu(str(path), stop_time=1.6, output=["axis.joint.phi"],
+                            output_interval=0.01)
+    own = system.simulate(1.6, t_out=fmu["time"])
+    assert np.abs(fmu["axis.joint.phi"] - own["axis.joint.phi"]).max() < 1e-6
