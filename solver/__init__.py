@@ -12,6 +12,7 @@ imports pointing one way (docs/architecture.md):
     control/      linearization, LinearSystem, LQR and pole placement
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
     hybrid/       guards, modes, impact maps, user events and sampled callbacks
+    exchange/     models in and out: URDF and MJCF import, FMU export
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
@@ -23,6 +24,7 @@ from .control.feedback import Feedback, lqr, place
 from .control.linear import LinearSystem, Mode
 from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
+from .exchange import FMUKind, FMUSolver, Robot, from_mjcf, from_urdf
 from .hybrid.events import Event, SampledCallback, TimeEvent
 from .hybrid.state import ChatteringError
 from .optimal.functions import FreeTime
@@ -41,6 +43,7 @@ from .simulation.simulate import Method
 from .system import ConstrainedSystem, System
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
+           "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
            "TrajectoryProblem", "compile", "linearize", "lqr", "place",

@@ -58,10 +58,11 @@ class GroundContact(Component, Hybrid):
     offset [m]; mu [1] sliding and mu_static [1] ≥ mu static friction coefficients;
     e [1] restitution in [0, 1]; v_rest [m/s] normal rebound speed below which the contact
     stays closed; law: ContactLaw.RIGID (default) or COMPLIANT with c [N/mⁿ], d [s/m], n [1]
-    (Hunt–Crossley); v_eps [m/s]: a rigid contact sliding slower than v_eps sticks (the
-    static limit decides whether it stays stuck), and a slide starting from rest turns from
-    the direction of the friction force to that of the slip within v_eps; the compliant law
-    regularizes Coulomb friction over v_eps.
+    (Hunt–Crossley); v_eps [m/s]: a rigid contact whose slip along its sliding direction
+    falls below v_eps sticks (the static limit decides whether it stays stuck; a slip that
+    turned away from that direction renews it instead), and a slide starting from rest turns
+    from the direction of the friction force to that of the slip within v_eps; the compliant
+    law regularizes Coulomb friction over v_eps.
     """
 
     r: tuple = param((0.0, 0.0, 0.0), "m", "contact point (sphere centre) in frame_a",
@@ -123,7 +124,9 @@ class GroundContact(Component, Hybrid):
         d0 within v_eps of zero (a slide starting at rest has a direction)."""
         d = ctx.discrete(self)
         a1, a2 = v1 + self.v_eps * d["slip[0]"], v2 + self.v_eps * d["slip[1]"]
-        norm = ca.sqrt(a1**2 + a2**2)
+        # bounded where the slip would reverse (the stick guard fires before, at |v| = v_eps;
+        # past it, within a segment that is integrated on and then discarded, f stays finite)
+        norm = ca.sqrt(a1**2 + a2**2 + (1e-3 * self.v_eps) ** 2)
         return a1 / norm, a2 / norm
 
     def rows(self, ctx):
@@ -152,13 +155,14 @@ class GroundContact(Component, Hybrid):
         if self.law is ContactLaw.COMPLIANT:
             return [Guard("contact", gap, Direction.BOTH)]
         lam = [ctx.multiplier(self, n) for n in ("f_n", "f_t[0]", "f_t[1]")]
+        d = ctx.discrete(self)
         closed = (ContactMode.STICK, ContactMode.SLIDE)
         return [Guard("touch", gap, Direction.FALLING, {"mode": (ContactMode.OPEN,)}),
                 Guard("lift", lam[0], Direction.FALLING, {"mode": closed}),
                 Guard("slip", ca.sqrt(lam[1]**2 + lam[2]**2) - self.mu_static * lam[0],
                       Direction.RISING, {"mode": (ContactMode.STICK,)}),
-                Guard("stop", v1**2 + v2**2 - self.v_eps**2, Direction.FALLING,
-                      {"mode": (ContactMode.SLIDE,)})]
+                Guard("stop", v1 * d["slip[0]"] + v2 * d["slip[1]"] - self.v_eps,
+                      Direction.FALLING, {"mode": (ContactMode.SLIDE,)})]
 
     def monitors(self, ctx):
         return {"e": self.e, "mu": self.mu, "mu_static": self.mu_static,
@@ -176,8 +180,14 @@ class GroundContact(Component, Hybrid):
             state.set(self, mode=ContactMode.OPEN)
         elif guard == "slip":
             self._start_slide(state, towards_force=True)
-        elif guard == "stop":           # the slip slowed below v_eps: stick (settle checks)
-            state.set(self, mode=ContactMode.STICK)
+        elif guard == "stop":          # the slip along d0 fell to v_eps
+            _, t1, t2 = self._rows(state)
+            speed = np.hypot(t1.velocity, t2.velocity)
+            if speed <= 2 * state.monitor(self, "v_eps"):
+                state.set(self, mode=ContactMode.STICK)      # slow: stick (settle checks)
+            else:                                            # the slip turned: follow it
+                state.set(self, **{"slip[0]": t1.velocity / speed,
+                                   "slip[1]": t2.velocity / speed})
 
     def _start_slide(self, state, towards_force: bool):
         _, t1, t2 = self._rows(state)

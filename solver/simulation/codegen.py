@@ -368,6 +368,11 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
     fails to load or to reproduce f and its Jacobian is rebuilt (with a warning); a build
     that does not reproduce them is dropped for the virtual machine (with a warning).
     ``timeout`` [s] bounds the build (then the virtual machine is used)."""
+    if not isinstance(compiler, str) or not compiler.strip():
+        raise ModelError(f"codegen: compiler must be the name or path of a C compiler, e.g. "
+                         f"'gcc', got {compiler!r}")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise ModelError(f"codegen: cache_dir must be a directory path, got {cache_dir!r}")
     options = CodegenOptions(compiler, _flags(flags), None if cache_dir is None
                              else str(cache_dir), _timeout(timeout))
     f = system.functions["f"]

@@ -10,26 +10,42 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
+from ..model.checks import keywords
 from .events import needs_events
 from .hybrid import simulate_events
 from .result import Result
-from .simulate import Method, _grid, _input_builder, _input_expressions, simulate
+from .simulate import (
+    Method,
+    _grid,
+    _input_builder,
+    _input_expressions,
+    given_state,
+    integrator_options,
+    simulate,
+    start_states,
+)
 
 
+@keywords
 def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
                          max_steps: int = 100000, method: Method = Method.BDF,
-                         **hybrid) -> Result:
+                         events=None, samplers=None, event_step: float | None = None,
+                         chatter: tuple | None = None, max_events: int | None = None) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
-    Baumgarte run on CVODES, the DAE method on IDAS; ``hybrid`` holds simulate's event
-    options (events, samplers, event_step, chatter, max_events)."""
+    Baumgarte run on CVODES, the DAE method on IDAS; events, samplers, event_step, chatter and
+    max_events as for ``simulate`` (the event loop, docs/hybrid.md)."""
+    hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
+              "chatter": chatter, "max_events": max_events}
     if x0 is None:
         x0 = system.state(y0, z0, params)
+        x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
+                          system.parameters(params), z0)
     else:
-        x0 = np.asarray(x0, dtype=float)
+        x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
     if system.method is not ConstraintMethod.DAE:
         return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
@@ -37,10 +53,9 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                         method=method, **hybrid)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
-    if needs_events(system, hybrid.get("events"), hybrid.get("samplers")):
-        opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    if needs_events(system, events, samplers):
         return simulate_events(system, grid, x0, p, _input_builder(system, inputs or {}, grid),
-                               opts, dae=True, **hybrid)
+                               integrator_options(rtol, atol, max_steps), dae=True, **hybrid)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])
@@ -48,7 +63,7 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     pp = ca.SX.sym("p", len(p))
     ode, alg = system.dae(t, x, lam, u, pp)
     dae = {"t": t, "x": x, "z": lam, "p": pp, "ode": ode, "alg": alg}
-    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    opts = integrator_options(rtol, atol, max_steps)
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()

@@ -188,8 +188,8 @@ class EventLoop:
             t_b = min(t_hard, self.t + length)
             if t_b < t_hard and t_hard - t_b < 0.25 * length:
                 t_b = t_hard             # no sliver segments before a time event
-            times = self._segment_times(k_out, t_b)
-            Xs, _ = self.segments.run(self.t, times, self.x, self.p, self.u_held)
+            times, Xs = self._integrate(k_out, t_b)
+            t_b = times[-1]
             crossing = self._first_crossing(times, Xs)
             if crossing is not None:
                 t_e, x_e, fired = self._localize(times, Xs, crossing)
@@ -205,6 +205,26 @@ class EventLoop:
             if self._after_event:
                 self._time_event(t_b)
         return X, P, U, k_out
+
+    def _integrate(self, k_out: int, t_b: float, tries: int = 6):
+        """The segment to t_b — or, when SUNDIALS fails on it (a force law that turns
+        singular past an event the segment runs through), ever shorter ones from the same
+        start; a SimulationError with the time, state and modes when even a short one fails."""
+        for _ in range(tries):
+            times = self._segment_times(k_out, t_b)
+            try:
+                Xs, _ = self.segments.run(self.t, times, self.x, self.p, self.u_held)
+                return times, Xs
+            except RuntimeError as exc:
+                failure = str(exc).rsplit(":", 1)[-1].strip()
+                t_b = self.t + (t_b - self.t) / 8
+        state = ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
+        modes = ", ".join(f"{n}={v:g}" for n, v in self._discrete().items())
+        raise SimulationError(f"integration failed after t = {self.t:.9g} s ({failure}); "
+                              f"state: {state}; discrete: {modes or 'none'}. Likely causes: "
+                              "a stiff or singular force law (a compliant contact with a large "
+                              "stiffness, a tiny regularization speed), or an inconsistent "
+                              "mode; try a looser tolerance or a smaller event_step")
 
     def _segment_times(self, k_out: int, t_b: float) -> np.ndarray:
         """Output times in (t, t_b], guard samples at most event_step apart, and t_b."""

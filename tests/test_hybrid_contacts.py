@@ -1,0 +1,73 @@
+"""Unilateral contact with the ground (issue 13). References: symmetry and statics of a box
+landing flat (four corners at one instant, each carrying m·g/4 at rest); Coulomb sliding
+(deceleration μ·g, stopping distance v0²/(2·μ·g)); the billiard-ball result (a sliding
+solid sphere rolls after t = 2·v0/(7·μ·g) at 5/7 of its speed); conservation of energy
+while sliding is the only loss (work μ·m·g·d)."""
+import numpy as np
+import pytest
+
+import jourdain as jd
+from jourdain.blocks import FreeJoint, RigidBody, World
+from jourdain.blocks.hybrid import BoxContact, ContactMode, GroundContact
+
+G = 9.81
+
+
+def _body(contact, m=1.0, inertia=(0.01, 0.01, 0.01)):
+    model = jd.Model(world=World())
+    model.free, model.body = FreeJoint(), RigidBody(m=m, I=inertia)
+    model.contact = contact
+    model.connect(model.world.frame_b, model.free.frame_a)
+    model.connect(model.free.frame_b, model.body.frame_a)
+    model.connect(model.contact.frame_a, model.body.frame_a)
+    return jd.compile(model)
+
+
+def test_box_landing_flat_hits_with_four_corners_and_rests():
+    a, m = 0.2, 2.0
+    system = _body(BoxContact((a, a, a), mu=0.5, e=0.0), m=m, inertia=(m * a * a / 6,) * 3)
+    res = system.simulate(1.0, y0={"free.y": 0.5}, n_out=101, rtol=1e-10, atol=1e-10)
+    first = res.events[1]
+    assert first.t == pytest.approx(np.sqrt(2 * (0.5 - a / 2) / G), abs=1e-8)
+    corners = first.element.split(", ")
+    assert len(corners) == 4 and all(c.startswith("contact.corner") for c in corners)
+    assert res["free.y"][-1] == pytest.approx(a / 2, abs=1e-9)
+    normal = [res[f"contact.corner{k}.f_n"][-1] for k in range(8)]
+    assert sum(normal) == pytest.approx(m * G, rel=1e-9)
+    loaded = [f for f in normal if f > 1e-9]
+    assert len(loaded) == 4 and np.allclose(loaded, m * G / 4, rtol=1e-6)
+
+
+def test_sliding_block_stops_where_friction_took_its_energy():
+    """A point-contact block (no rotation: inertia large) slides with v0 on the floor."""
+    mu, v0 = 0.4, 2.0
+    system = _body(GroundContact(mu=mu), inertia=(1e3, 1e3, 1e3))
+    res = system.simulate(1.0, y0={"free.y": 0.0}, z0={"free.vx": v0}, rtol=1e-11,
+                          atol=1e-11)
+    stop = res.events.select("contact", "stop")[0]
+    v_eps = 1e-4                       # the contact's stick speed: |v_t| = v_eps at the event
+    assert stop.t == pytest.approx((v0 - v_eps) / (mu * G), rel=1e-8)
+    assert res["free.x"][-1] == pytest.approx(v0**2 / (2 * mu * G), abs=1e-6)
+    assert res["contact.mode"][-1] == ContactMode.STICK
+    assert res["contact.f_n"][-1] == pytest.approx(G, rel=1e-9)
+
+
+def test_sliding_sphere_starts_rolling_at_five_sevenths():
+    """A solid sphere (I = 2/5·m·r²) launched sliding without spin: friction slows it and
+    spins it up until v = r·ω after t = 2·v0/(7·μ·g), v = 5/7·v0; then it rolls (sticks)."""
+    m, r, mu, v0 = 1.0, 0.1, 0.3, 1.0
+    I = 0.4 * m * r**2
+    system = _body(GroundContact(radius=r, mu=mu), m=m, inertia=(I, I, I))
+    res = system.simulate(1.0, y0={"free.y": r}, z0={"free.vx": v0}, rtol=1e-11, atol=1e-12)
+    stop = res.events.select("contact", "stop")[0]
+    assert stop.t == pytest.approx(2 * v0 / (7 * mu * G), rel=1e-3)
+    assert res["free.vx"][-1] == pytest.approx(5 / 7 * v0, rel=1e-4)
+    assert res["free.vx"][-1] == pytest.approx(-r * res["free.wz"][-1], rel=1e-9)
+    assert res["contact.mode"][-1] == ContactMode.STICK
+
+
+def test_contact_bad_input_is_named():
+    with pytest.raises(jd.ModelError, match="restitution"):
+        GroundContact(e=1.5)
+    with pytest.raises(jd.ModelError, match="mu_static"):
+        _body(GroundContact(mu=0.5, mu_static=0.2))
