@@ -7,11 +7,17 @@ m_b = 0.419 kg, m_w = 0.204 kg, Θ_b = 3.34e-3 kg·m² (housing about the edge),
 Θ_w = 0.57e-3 kg·m² (wheel about its axis), C_w = 0.05e-3 N·m·s (wheel bearing friction),
 C_b = 1.02e-3 N·m·s (edge friction, off by default because seed 000 has none).
 The housing's central inertia is Θ_b − m_b·l_b² (parallel-axis theorem).
+
+With ``floor=True`` the cube has a floor: a rigid Stop on the edge joint at φ = ±π/4, where a
+face lies on the ground (docs/hybrid.md).
 """
 from __future__ import annotations
 
+from math import pi
+
 from jourdain.blocks import (Composite, FixedTranslation, Motor, Revolute, RigidBody,
                              ViscousFriction)
+from jourdain.blocks.hybrid import Stop
 
 
 class CubeOnEdge(Composite):
@@ -23,12 +29,15 @@ class CubeOnEdge(Composite):
     wheel center (l_MO in seed 000); J_housing [kg·m²] housing inertia about its center of
     mass (z); J_wheel [kg·m²] wheel inertia about its axis (I_R); C_psi [N·m·s/rad] bearing
     friction; C_phi [N·m·s/rad] edge friction.
+    floor : add the floor (``floor``, a rigid Stop at φ = ±π/4: falling over, the cube lands
+        on a face and rests there); e_floor [1] its coefficient of restitution.
     """
 
     def __init__(self, m_housing: float = 0.419, m_wheel: float = 0.204,
                  l_housing: float = 0.075, l_wheel: float = 0.085,
                  J_housing: float = 3.34e-3 - 0.419 * 0.075**2, J_wheel: float = 0.57e-3,
-                 C_psi: float = 0.05e-3, C_phi: float = 0.0):
+                 C_psi: float = 0.05e-3, C_phi: float = 0.0, floor: bool = False,
+                 e_floor: float = 0.0):
         super().__init__()
         self.edge = Revolute(axis=(0, 0, 1))
         self.housing = RigidBody(m=m_housing, r_cm=(0, l_housing, 0),
@@ -44,6 +53,9 @@ class CubeOnEdge(Composite):
         self.connect(self.bearing.frame_b, self.wheel.frame_a)
         self.connect(self.friction.flange_b, self.bearing.axis)
         self.connect(self.edge_friction.flange_b, self.edge.axis)
+        if floor:
+            self.floor = Stop(lower=-pi / 4, upper=pi / 4, e=e_floor)
+            self.connect(self.floor.flange_b, self.edge.axis)
         self._actuate()
         self.expose(self.edge.frame_a, "frame_a")
 

@@ -13,7 +13,8 @@ D = J·M⁻¹·Jᵀ (the Delassus matrix), A = diag(active), ż_s = M⁻¹·(q �
 diagonal is regularized by a small compliance ε·D_ii (rows may be redundant: four corners of
 a box resting on a face) and one step of iterative refinement removes its bias to O(ε²). The linear algebra runs numerically inside the
 CasADi graph (sparse LDLᵀ for M, sparse QR for λ): the expressions stay O(size of J) whatever
-the number of rows, and CVODES never calls Python.
+the number of rows, and CVODES never calls Python. Up to SX_ROWS rows on an SX f the same
+algebra is symbolic instead, so f stays one SX function (faster, and compiled by codegen).
 
 Named functions added to the System:
   f(t, x, u, p) -> xdot                 (replaces the smooth f)
@@ -28,12 +29,13 @@ import casadi as ca
 
 from jourdain.blocks.errors import ModelError
 
-from ..equations.projection import to_speeds
+from ..equations.projection import solve_spd, to_speeds
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from .collect import HybridModel
 
 OMEGA = 20.0  # [rad/s] Baumgarte rate of the active rows (γ̇ + 2ωγ + ω²g = 0)
+SX_ROWS = 8   # up to this many rows the linear algebra is symbolic (f stays SX)
 
 
 def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
@@ -67,7 +69,7 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     others = ca.Function("hybrid_others", [t, x, u, p, lam],
                          [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr)])
     compliance = ca.DM([r.compliance for r in model.rows])
-    out.update(_mx_functions(functions, parts, others, compliance, y.numel(), z.numel()))
+    out.update(_functions(functions, parts, others, compliance, y.numel(), z.numel()))
     impact = ca.Function("impact", [t, x, u, p], [M, J, gamma, active],
                          ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
     out["impact"] = _projected(impact, functions.get("project"))
@@ -94,11 +96,14 @@ def _inert_rows(model: HybridModel, inert: list[int], conv):
     return active, force
 
 
-def _mx_functions(functions: dict, parts: ca.Function, others: ca.Function,
-                  compliance: ca.DM, ny: int, nz: int) -> dict:
+def _functions(functions: dict, parts: ca.Function, others: ca.Function,
+               compliance: ca.DM, ny: int, nz: int) -> dict:
+    """f, hybrid and dissipation: in SX (the linear algebra symbolic: small, fast, codegen'd
+    like any f) for at most SX_ROWS rows on an SX f, else in MX (numeric sparse solvers)."""
     f_smooth, dissipation = functions["f"], functions["dissipation"]
-    t, u = ca.MX.sym("t"), ca.MX.sym("u", f_smooth.size1_in(2))
-    x, p = ca.MX.sym("x", f_smooth.size1_in(1)), ca.MX.sym("p", f_smooth.size1_in(3))
+    sym = ca.SX if f_smooth.is_a("SXFunction") and compliance.numel() <= SX_ROWS else ca.MX
+    t, u = sym.sym("t"), sym.sym("u", f_smooth.size1_in(2))
+    x, p = sym.sym("x", f_smooth.size1_in(1)), sym.sym("p", f_smooth.size1_in(3))
     x0 = x
     xdot_s = f_smooth(t, x, u, p)
     if "project" in functions:   # partitioning: the terms at the projected coordinates
@@ -108,7 +113,7 @@ def _mx_functions(functions: dict, parts: ca.Function, others: ca.Function,
     lam, MinvJT = multipliers(M, J, J @ zdot_s + target, active, C, b, compliance)
     dz = MinvJT @ lam
     nx = x0.numel()
-    xdot = xdot_s + ca.vertcat(ca.MX(ny, 1), dz, ca.MX(nx - ny - nz, 1))
+    xdot = xdot_s + ca.vertcat(sym(ny, 1), dz, sym(nx - ny - nz, 1))
     gamma, gap, guards, monitors = others(t, x, u, p, lam)
     gamma_dot = J @ (zdot_s + dz) + bias
     sliding = (1 - active) * lam * gamma
@@ -126,19 +131,28 @@ def _mx_functions(functions: dict, parts: ca.Function, others: ca.Function,
 
 
 def multipliers(M, J, rhs, active, C, b, compliance):
-    """λ of the rows and M⁻¹·Jᵀ (MX): the mode-dependent linear system of the module
+    """λ of the rows and M⁻¹·Jᵀ (SX or MX): the mode-dependent linear system of the module
     docstring, with rhs = J·ż_s + J̇·z + stab."""
+    sym = type(J)
     n = J.size1()
     if n == 0:
-        return ca.MX(0, 1), ca.MX(M.size1(), 0)
-    MinvJT = ca.solve(M, J.T, "ldl")
+        return sym(0, 1), sym(M.size1(), 0)
+    if sym is ca.SX:      # symbolic: LDLᵀ for the SPD mass matrix, QR for the small K
+        MinvJT = solve_spd(M, J.T)
+
+        def solve_k(A, v):
+            return ca.solve(A, v)
+    else:                 # numeric sparse factorizations at each evaluation
+        MinvJT = ca.solve(M, J.T, "ldl")
+
+        def solve_k(A, v):
+            return ca.solve(A, v, "qr")
     D = J @ MinvJT
-    eye = ca.MX.eye(n)
-    K = ca.diag(active) @ D + ca.diag(1 - active) @ (eye - C)
+    K = ca.diag(active) @ D + ca.diag(1 - active) @ (sym.eye(n) - C)
     K_reg = K + ca.diag(active * compliance * ca.diag(D))
     r = -active * rhs + (1 - active) * b
-    lam = ca.solve(K_reg, r, "qr")
+    lam = solve_k(K_reg, r)
     # one step of iterative refinement removes the regularization's bias to O(ε²) where the
     # rows are independent; where they are redundant it keeps the least-squares split
-    lam = lam + ca.solve(K_reg, r - K @ lam, "qr")
+    lam = lam + solve_k(K_reg, r - K @ lam)
     return lam, MinvJT
