@@ -93,6 +93,8 @@ class EventLoop:
         self.max_events = int(max_events)
         info = system.hybrid
         self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
+        self.source_times = sorted(set(self.source_times) | {
+            t for t in getattr(u_expr_of, "breakpoints", []) if grid[0] < t < grid[-1]})
         self.log = EventLog()
         self._after_event, self._offsets = True, np.zeros(0)
         self._run_length, self._chatter_run = 0, 0

@@ -135,9 +135,17 @@ def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, 
 
 
 def _input_builder(system, inputs: dict, grid: np.ndarray):
-    """t ↦ u(t) as expressions (the event loop builds them in its own time variable)."""
+    """t ↦ u(t) as expressions (the event loop builds them in its own time variable); its
+    attribute ``breakpoints`` lists the times of the inputs' tables, where the event loop
+    restarts the integrator (a short pulse in a table is never stepped over)."""
     _input_expressions(system, inputs, grid, ca.SX.sym("t"))   # checks names and values now
-    return lambda t: _input_expressions(system, inputs, grid, t)
+
+    def build(t):
+        return _input_expressions(system, inputs, grid, t)
+    build.breakpoints = sorted({float(t) for spec in inputs.values()
+                                if isinstance(spec, (tuple, list)) and len(spec) == 2
+                                for t in np.ravel(spec[0])})
+    return build
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
