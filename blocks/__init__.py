@@ -31,7 +31,7 @@ from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joi
                      Revolute, Speed, Spherical)
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
-from .signals import Constant, KinematicPTP, SignalBlock, Sine, Step, Table
+from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
 from .world import World
 
 __all__ = [
@@ -51,4 +51,5 @@ __all__ = [
     "ConstantVoltage", "CurrentSensor", "EMF", "Ground", "HBridge", "Inductor", "Pin",
     "Resistor", "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
     "VoltageSensor", "KinematicPTP",
+    "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
 ]

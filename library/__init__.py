@@ -5,6 +5,7 @@ from .bicycle import WhippleBicycle
 from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
+from .cubli import CubliJumpUp, jump_speed
 from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
                              ElectricCubeOnEdge)
 from .linkages import CrankSlider, FourBar
@@ -19,4 +20,5 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
            "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
            "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive",
-           "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]
+           "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
+           "CubliJumpUp", "jump_speed"]

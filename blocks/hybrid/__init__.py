@@ -3,7 +3,7 @@
 The contract (discrete variables, switching rows, guards, transitions) is in :mod:`.base`;
 :mod:`.stops` (Stop, ElastoGap), :mod:`.contacts` (GroundContact, BoxContact), :mod:`.friction` (BearingFriction, SupportFriction, Brake,
 Clutch, OneWayClutch: MSL's stick/slip friction), :mod:`.sampled` (ZeroOrderHold,
-DiscreteStateFeedback, DiscretePID).
+DiscreteStateFeedback, DiscretePID), :mod:`.logic` (Latch).
 """
 from .base import Direction, Discrete, Guard, Hybrid, HybridState, Row, RowValue, Sampled
 from .contacts import BoxContact, ContactLaw, ContactMode, GroundContact, box_corners, tangents
@@ -17,12 +17,13 @@ from .friction import (
                        SupportFriction,
                        stribeck_table,
 )
+from .logic import Latch
 from .sampled import DiscretePID, DiscreteStateFeedback, ZeroOrderHold
 from .stops import ElastoGap, Stop, StopLaw, StopMode
 
 __all__ = ["BoxContact", "ContactLaw", "ContactMode", "GroundContact", "box_corners",
            "tangents", "BearingFriction", "Brake", "Clutch", "Direction", "Discrete", "DiscretePID",
            "DiscreteStateFeedback", "ElastoGap", "ZeroOrderHold",
-           "FrictionMode", "Guard", "Hybrid", "HybridState", "OneWayClutch", "PartialFriction",
+           "FrictionMode", "Guard", "Hybrid", "Latch", "HybridState", "OneWayClutch", "PartialFriction",
            "Row", "RowValue", "Sampled", "Stop", "StopLaw", "StopMode", "SupportFriction",
            "stribeck_table"]

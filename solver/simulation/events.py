@@ -30,6 +30,7 @@ from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, tra
 from ..hybrid.state import ChatteringError, EventState, resolve, settle
 from .crossings import bracket_start, crossed_predicate, first_crossing, force_start, illinois
 from .eventlog import EventLog, EventRecord
+from .numeric import NumericFunction
 from .segments import Segments
 
 SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
@@ -81,6 +82,9 @@ class EventLoop:
                             t, x, self._u(t), p), dtype=float).ravel())
         self.segments = Segments(system, u_expr_of, self.held_mask, opts, dae_spec)
         self.slots, self.G = self._guards(user)
+        self.G_full = self._full_guards(u_expr_of)
+        self._u_fast = NumericFunction(u_numeric)
+        self._watched_key, self._watched_mask = None, None
         self.resets = {id(e): trace_reset(system, e.reset, f"Event '{e.name}'")
                        for e in list(user) + self.time_events if e.reset is not None}
         span = float(grid[-1] - grid[0])
@@ -143,33 +147,45 @@ class EventLoop:
                                                  ca.MX(0, 1)])
         return slots, G
 
+    def _full_guards(self, u_expr_of) -> ca.Function:
+        """G(t, x, p, u_held) with the inputs (interpolated or held) computed inside."""
+        t, x = ca.MX.sym("t"), ca.MX.sym("x", self.system.nx)
+        p, held = ca.MX.sym("p", len(self.system.p_names)), ca.MX.sym("u_held", self.nu)
+        mask = ca.DM(self.held_mask.astype(float))
+        u = mask * held + (1 - mask) * u_expr_of(t) if self.nu else u_expr_of(t)
+        return ca.Function("guards_full", [t, x, p, held], [self.G(t, x, u, p)])
+
     # ---- numbers -----------------------------------------------------------------------
     def _u(self, t) -> np.ndarray:
-        u = np.array(self.u_numeric(t), dtype=float).ravel()
+        u = np.atleast_1d(self._u_fast(t)).astype(float).ravel()
         return np.where(self.held_mask, self.u_held, u) if self.nu else u
 
     def _guard_values(self, times, X) -> np.ndarray:
+        """All guards at the given times and states (one mapped call, cached per count)."""
         n = len(times)
         if not self.slots:
             return np.zeros((0, n))
         fn = self._maps.get(n)
         if fn is None:
-            fn = self._maps[n] = self.G.map(n)
-        row = np.asarray(times, dtype=float).reshape(1, n)
-        U = np.array(self.u_numeric.map(n)(row), dtype=float).reshape(self.nu, n)
-        if self.nu:
-            U = np.where(self.held_mask[:, None], self.u_held[:, None], U)
-        P = np.repeat(self.p[:, None], n, axis=1)
-        return np.array(fn(row, X, U, P), dtype=float).reshape(len(self.slots), n)
+            if len(self._maps) > 32:
+                self._maps.clear()
+            fn = self._maps[n] = NumericFunction(self.G_full.map(n))
+        out = fn(np.asarray(times, dtype=float), np.asarray(X, dtype=float).T.ravel(),
+                 np.tile(self.p, n), np.tile(self.u_held, n))
+        return np.asarray(out, dtype=float).reshape(len(self.slots), n, order="F") \
+            if out.ndim == 1 else out.reshape(len(self.slots), n)
 
     def _watched(self) -> np.ndarray:
-        """Which guards are watched in the present modes."""
-        info = self.system.hybrid
-        out = np.ones(len(self.slots), dtype=bool)
-        for k, slot in enumerate(self.slots):
-            if slot.owner is not None:
-                out[k] = slot.info.guard.watched(info.discrete_values(slot.owner, self.p))
-        return out
+        """Which guards are watched in the present modes (cached per p)."""
+        key = self.p.tobytes()
+        if key != self._watched_key:
+            info = self.system.hybrid
+            out = np.ones(len(self.slots), dtype=bool)
+            for k, slot in enumerate(self.slots):
+                if slot.owner is not None:
+                    out[k] = slot.info.guard.watched(info.discrete_values(slot.owner, self.p))
+            self._watched_key, self._watched_mask = key, out
+        return self._watched_mask
 
     # ---- the loop ----------------------------------------------------------------------
     def run(self):
@@ -280,8 +296,8 @@ class EventLoop:
         sample spacing is still seen landing."""
         if not self.slots:
             return None
-        start = self._guard_values(np.array([self.t]), self.x[:, None])
-        G = np.hstack([start, self._guard_values(times, Xs)])
+        G = self._guard_values(np.concatenate([[self.t], times]),
+                               np.hstack([self.x[:, None], Xs]))
         self._offsets = np.zeros(len(self.slots))
         scale = 1 + np.abs(G).max(axis=1)
         if self._after_event:
@@ -289,9 +305,9 @@ class EventLoop:
             G = G - self._offsets[:, None]
         band = BAND * scale
         sign = np.where(G > band[:, None], 1, np.where(G < -band[:, None], -1, 0))
-        if np.any(sign[:, 0] == 0):
-            sign[:, 0] = np.where(sign[:, 0] == 0, self._leaving(G[:, 0], band), sign[:, 0])
         watched = self._watched()
+        if np.any((sign[:, 0] == 0) & watched & np.any(sign != 0, axis=1)):
+            sign[:, 0] = np.where(sign[:, 0] == 0, self._leaving(G[:, 0], band), sign[:, 0])
         first, hits = None, []
         for k, slot in enumerate(self.slots):
             if not watched[k]:
