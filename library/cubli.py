@@ -4,7 +4,8 @@ reaction wheel up, brakes it abruptly — the wheel's angular momentum passes to
 which rises onto its edge — and a digital LQR controller catches and balances it.
 
 Built from blocks: the cube with its floor (a rigid stop at the faces), a brake on the wheel
-bearing (MSL Brake, stick/slip), the spin-up and brake commands (pulses), and the balancing
+bearing (MSL Brake, stick/slip) closed from ``brake_at`` until the controller takes over, the
+spin-up command (a pulse of motor torque), and the balancing
 loop (sensors → state vector → DiscreteStateFeedback at ``sample_period`` → Latch that closes
 when the tilt comes within ``catch_angle`` of upright → torque limit → motor).
 """
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 from math import pi, sqrt
 
-from jourdain.blocks import Add, AngleSensor, Composite, Mux, Pulse, Saturation
-from jourdain.blocks.hybrid import Brake, DiscreteStateFeedback, Direction, Latch
+from jourdain.blocks import Add, AngleSensor, Composite, Mux, Pulse, Saturation, Step
+from jourdain.blocks.hybrid import Brake, Direction, DiscreteStateFeedback, Latch
 
 from .cube import CubeOnEdge
 
@@ -26,7 +27,8 @@ class CubliJumpUp(Composite):
     tau_max [N·m] motor torque limit; sample_period [s] of the controller;
     catch_angle [rad]: the controller takes over when φ rises above −catch_angle;
     spin_torque [N·m] for spin_time [s] from t = 0: the motor spins the wheel up (0: none,
-        start with the wheel spinning instead); brake_at [s], brake_for [s]: the brake pulse;
+        start with the wheel spinning instead); brake_at [s]: the brake closes, and holds the
+        wheel until the controller takes over (the cube rises as one body);
     brake_torque [N·m]: the brake's sliding torque (MSL Brake: cgeo·μ·fn_max, μ = 0.5,
         cgeo = 0.02 m, peak 1.2).
     """
@@ -35,14 +37,14 @@ class CubliJumpUp(Composite):
 
     def __init__(self, K, tau_max: float = 0.2, sample_period: float = 1e-3,
                  catch_angle: float = 0.1, spin_torque: float = 0.0, spin_time: float = 0.0,
-                 brake_at: float = 0.02, brake_for: float = 0.05, brake_torque: float = 50.0,
+                 brake_at: float = 0.02, brake_torque: float = 50.0,
                  **cube_options):
         super().__init__()
         self.cube = CubeOnEdge(floor=True, **cube_options)
         self.brake = Brake(mu_pos=((0.0, 0.5),), peak=1.2, cgeo=0.02,
                            fn_max=brake_torque / (0.5 * 0.02))
-        self.brake_command = Pulse(amplitude=1.0, width=100 * brake_for / 1e3, period=1e3,
-                                   start_time=brake_at)
+        self.brake_on = Step(height=1.0, t_step=brake_at)
+        self.brake_command = Add(1.0, -1.0)      # closed from brake_at until the catch
         self.spin_command = Pulse(amplitude=spin_torque, width=100 * spin_time / 1e3,
                                   period=1e3)
         self.edge_sensor, self.wheel_sensor = AngleSensor(), AngleSensor()
@@ -52,6 +54,8 @@ class CubliJumpUp(Composite):
         self.total = Add()
         self.limit = Saturation(tau_max)
         for a, b in ((self.brake.flange_b, self.cube.bearing.axis),
+                     (self.brake_on.y, self.brake_command.u1),
+                     (self.catch.state, self.brake_command.u2),
                      (self.brake_command.y, self.brake.f_normalized),
                      (self.edge_sensor.flange, self.cube.edge.axis),
                      (self.wheel_sensor.flange, self.cube.bearing.axis),

@@ -19,8 +19,9 @@ from .base import Direction, Discrete, Guard, Hybrid
 class Latch(SignalBlock, Hybrid):
     """y = u once ``trigger`` has crossed ``threshold`` in ``direction`` (and from then on),
     y = 0 before: a controller that takes over when the plant enters its region (a cube
-    caught near upright). Inputs ``u`` (size entries) and ``trigger``; output ``y``;
-    discrete variable ``on`` (0 or 1). ``start_on`` starts it closed."""
+    caught near upright). Inputs ``u`` (size entries) and ``trigger``; outputs ``y`` and
+    ``state`` (0 before, 1 after the crossing: the discrete variable ``on``). ``start_on``
+    starts it closed."""
 
     DISCRETE: ClassVar = (Discrete("on", 0.0, "1 once the trigger has crossed"),)
 
@@ -33,11 +34,13 @@ class Latch(SignalBlock, Hybrid):
         self.u = RealInput(self, "u", size)
         self.trigger = RealInput(self, "trigger")
         self.y = RealOutput(self, "y", size)
+        self.state = RealOutput(self, "state")
         if start_on:
             self.DISCRETE = (Discrete("on", 1.0, "1 once the trigger has crossed"),)
 
     def outputs(self, ctx) -> dict:
-        return {self.y: ctx.discrete(self)["on"] * ctx.value(self.u)}
+        on = ctx.discrete(self)["on"]
+        return {self.y: on * ctx.value(self.u), self.state: on}
 
     def guards(self, ctx):
         return [Guard("trigger", ca.reshape(ctx.value(self.trigger), 1, 1) - self.threshold,
