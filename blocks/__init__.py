@@ -17,7 +17,7 @@ from .bodies import Body, RigidBody
 from .contacts import Contact, RollingContact
 from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integrator, SecondOrder,
                          TransferFunction)
-from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Saturation,
+from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Saturation,
                           StateFeedback)
 from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
                          IdealRollingWheel, Inertia, Mass, TorqueSensor)
@@ -51,5 +51,5 @@ __all__ = [
     "ConstantVoltage", "CurrentSensor", "EMF", "Ground", "HBridge", "Inductor", "Pin",
     "Resistor", "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
     "VoltageSensor", "KinematicPTP",
-    "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
+    "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
 ]

@@ -148,6 +148,19 @@ class Add(SignalBlock):
         return {self.y: self.k1 * ctx.value(self.u1) + self.k2 * ctx.value(self.u2)}
 
 
+class Product(SignalBlock):
+    """y = u1·u2 entrywise (MSL Blocks.Math.Product) for signals of ``size`` entries."""
+
+    def __init__(self, size: int = 1):
+        size = as_size(size, "Product", "size")
+        self.u1 = RealInput(self, "u1", size)
+        self.u2 = RealInput(self, "u2", size)
+        self.y = RealOutput(self, "y", size)
+
+    def outputs(self, ctx) -> dict:
+        return {self.y: ctx.value(self.u1) * ctx.value(self.u2)}
+
+
 class Mux(SignalBlock):
     """Stack inputs ``u1`` … ``un`` (sizes given) into one vector output ``y``."""
 

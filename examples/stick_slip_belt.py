@@ -35,7 +35,7 @@ for name, mass in (("belt", 1e11), ("block", m)):
 model.spring = TranslationalSpring(c=k)
 model.friction = SupportFriction(f_pos=[[0.0, F_k]], peak=F_s / F_k)
 model.connect(model.spring.flange_b, model.block.axis)
-model.connect(model.friction.flange_a, model.belt.axis)
+model.connect(model.friction.support, model.belt.axis)
 model.connect(model.friction.flange_b, model.block.axis)
 system = jd.compile(model)
 

@@ -13,6 +13,7 @@ from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 from .robot_axis import RobotAxis
+from .sliding import MassWithStopAndFriction
 from .trees import RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
@@ -21,4 +22,4 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
            "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive",
            "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
-           "CubliJumpUp", "jump_speed"]
+           "CubliJumpUp", "jump_speed", "MassWithStopAndFriction"]

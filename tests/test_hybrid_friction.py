@@ -91,7 +91,7 @@ def test_stick_slip_on_a_moving_belt():
     model.spring = TranslationalSpring(c=k)
     model.connect(model.spring.flange_b, block.axis)
     model.fric = SupportFriction(f_pos=[[0.0, F_k]], peak=F_s / F_k)
-    model.connect(model.fric.flange_a, belt.axis)
+    model.connect(model.fric.support, belt.axis)
     model.connect(model.fric.flange_b, block.axis)
     system = jd.compile(model)
     res = system.simulate(6.0, z0={"belt.v": v_b, "block.v": v_b}, rtol=1e-11, atol=1e-12)

@@ -4,13 +4,12 @@ evaluated by hand on the sampled errors; convergence of a sampled LQR to the con
 as the sample period shrinks (the discretization error is O(T))."""
 import numpy as np
 import pytest
+from hybrid_models import slider
 
 import jourdain as jd
 from jourdain.blocks import AngleSensor, Composite, Mux, Saturation, Sine, World
 from jourdain.blocks.hybrid import DiscretePID, DiscreteStateFeedback, ZeroOrderHold
 from jourdain.library import BalancedCubeOnEdge, CubeOnEdge
-
-from hybrid_models import slider
 
 
 def test_zero_order_hold_holds_the_sampled_value():

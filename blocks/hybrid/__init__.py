@@ -2,7 +2,7 @@
 
 The contract (discrete variables, switching rows, guards, transitions) is in :mod:`.base`;
 :mod:`.stops` (Stop, ElastoGap), :mod:`.contacts` (GroundContact, BoxContact), :mod:`.friction` (BearingFriction, SupportFriction, Brake,
-Clutch, OneWayClutch: MSL's stick/slip friction), :mod:`.sampled` (ZeroOrderHold,
+Clutch, OneWayClutch, StribeckFriction: MSL's stick/slip friction), :mod:`.sampled` (ZeroOrderHold,
 DiscreteStateFeedback, DiscretePID), :mod:`.logic` (Latch).
 """
 from .base import Direction, Discrete, Guard, Hybrid, HybridState, Row, RowValue, Sampled
@@ -14,6 +14,7 @@ from .friction import (
                        FrictionMode,
                        OneWayClutch,
                        PartialFriction,
+                       StribeckFriction,
                        SupportFriction,
                        stribeck_table,
 )
@@ -25,5 +26,6 @@ __all__ = ["BoxContact", "ContactLaw", "ContactMode", "GroundContact", "box_corn
            "tangents", "BearingFriction", "Brake", "Clutch", "Direction", "Discrete", "DiscretePID",
            "DiscreteStateFeedback", "ElastoGap", "ZeroOrderHold",
            "FrictionMode", "Guard", "Hybrid", "Latch", "HybridState", "OneWayClutch", "PartialFriction",
-           "Row", "RowValue", "Sampled", "Stop", "StopLaw", "StopMode", "SupportFriction",
+           "Row", "RowValue", "Sampled", "Stop", "StopLaw", "StopMode", "StribeckFriction",
+           "SupportFriction",
            "stribeck_table"]

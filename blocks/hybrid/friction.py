@@ -3,8 +3,11 @@ Rotational friction elements (Interfaces.PartialFriction; Otter, Elmqvist & Matt
 Modeling in Modelica based on the Synchronous Data Flow Principle", CACSD 1999), with MSL's
 names and parameters.
 
-Each element acts on the relative motion of its flanges, w_rel = w_b − w_a (connect flange_b
-to a joint's ``axis`` and leave flange_a free for friction against the joint's own housing).
+The ports are MSL's: a Clutch or OneWayClutch acts between its two flanges, w_rel = w_b − w_a;
+a BearingFriction, SupportFriction or Brake acts between its shaft (``flange_a`` and
+``flange_b``, rigidly joined, as in MSL) and its ``support`` (the housing), w_rel = w_shaft −
+w_support — left unconnected the support is the reference, so on a joint's ``axis`` the
+friction acts between the joint's own two frames.
 Its ``mode`` is MSL's: BACKWARD (−1), STUCK (0), FORWARD (1), FREE (2). Sliding, the friction
 torque is the characteristic τ(|w_rel|) against the motion; stuck, the relative motion is a
 constraint (ẇ_rel = 0) whose reaction is the friction torque; the element breaks away when
@@ -24,7 +27,7 @@ import numpy as np
 from ..base import as_scalar, param
 from ..errors import ModelError
 from ..forces import FlangeForce
-from ..ports import Motion, RealInput
+from ..ports import Flange, Motion, RealInput
 from .base import Direction, Discrete, Guard, Hybrid, Row
 
 SPEED_TOL = 1e-9   # [rad/s or m/s] a relative speed this small counts as zero
@@ -62,6 +65,10 @@ def interpolate(table: np.ndarray, w):
     Extrapolation.LastTwoPoints); a one-row table is constant."""
     if table.shape[0] == 1:
         return float(table[0, 1]) + 0 * w
+    if isinstance(w, (int, float)):   # a number: the same interpolation in numpy
+        k = int(np.clip(np.searchsorted(table[:, 0], w) - 1, 0, table.shape[0] - 2))
+        (w0, v0), (w1, v1) = table[k], table[k + 1]
+        return float(v0 + (v1 - v0) * (w - w0) / (w1 - w0))
     return ca.pw_lin(w, ca.DM(table[:, 0]), ca.DM(table[:, 1]))
 
 
@@ -86,11 +93,15 @@ class PartialFriction(FlangeForce, Hybrid):
     def _w_rel(self, ctx):
         return ctx.flange(self.flange_b).w - ctx.flange(self.flange_a).w
 
+
     def rows(self, ctx):
         mode = ctx.discrete(self)["mode"]
         w = self._w_rel(ctx)
-        force = ca.if_else(mode == FrictionMode.FORWARD, -self._sliding(ctx, w),
-                           ca.if_else(mode == FrictionMode.BACKWARD, self._sliding(ctx, -w), 0))
+        # each branch sees only its own sign of w (both are evaluated: an exponential law
+        # must not overflow in the branch that does not apply)
+        force = ca.if_else(mode == FrictionMode.FORWARD, -self._sliding(ctx, ca.fmax(w, 0)),
+                           ca.if_else(mode == FrictionMode.BACKWARD,
+                                      self._sliding(ctx, ca.fmax(-w, 0)), 0))
         return [Row("tau", w, mode == FrictionMode.STUCK, force, sign=-1.0)]
 
     def guards(self, ctx):
@@ -167,6 +178,19 @@ class PartialFriction(FlangeForce, Hybrid):
         return False
 
 
+class _Bearing:
+    """MSL's PartialElementaryTwoFlangesAndSupport2: flange_a and flange_b are one shaft
+    (joined rigidly), the friction acts against ``support``."""
+
+    RIGID: ClassVar[tuple] = (("flange_a", "flange_b"),)
+
+    def _make_support(self) -> None:
+        self.support = Flange(self, "support", self.MOTION)
+
+    def _w_rel(self, ctx):
+        return ctx.flange(self.flange_b).w - ctx.flange(self.support).w
+
+
 def _peak(value, owner: str) -> float:
     peak = as_scalar(value, owner, "peak")
     if not peak >= 1:
@@ -176,10 +200,11 @@ def _peak(value, owner: str) -> float:
 
 
 @dataclass(eq=False)
-class BearingFriction(PartialFriction):
+class BearingFriction(_Bearing, PartialFriction):
     """Coulomb friction in a bearing (MSL Rotational.Components.BearingFriction): sliding
     torque tau_pos(|w|) [N·m] from a table [[w [rad/s], tau [N·m]], …], static limit
-    tau0_max = peak·tau_pos(0). Connect flange_b to a joint's axis."""
+    tau0_max = peak·tau_pos(0), between the shaft (flange_a = flange_b, e.g. on a joint's
+    axis or an Inertia) and ``support``."""
 
     MOTION: ClassVar[Motion] = Motion.ROTATIONAL
     tau_pos: object = ((0.0, 1.0),)
@@ -189,6 +214,7 @@ class BearingFriction(PartialFriction):
         self.tau_pos = friction_table(self.tau_pos, type(self).__name__, "tau_pos")
         self.peak = _peak(self.peak, type(self).__name__)
         self._make_flanges()
+        self._make_support()
 
     def _sliding(self, ctx, w):
         return interpolate(self.tau_pos, w)
@@ -211,6 +237,38 @@ class SupportFriction(BearingFriction):
         self.tau_pos = self.f_pos if self.tau_pos is None else self.tau_pos
         super().__post_init__()
         self.f_pos = self.tau_pos
+
+
+@dataclass(eq=False)
+class StribeckFriction(_Bearing, PartialFriction):
+    """Stribeck friction of a sliding mass on its support, the law of MSL's
+    Translational.Components.MassWithStopAndFriction: sliding force
+    F_Coulomb + F_prop·|v| + F_Stribeck·exp(−fexp·|v|) against the motion, static limit
+    1.001·(F_Coulomb + F_Stribeck) (MSL's f0_max = 1.001·f0).
+
+    F_prop [N·s/m] ≥ 0, F_Coulomb [N], F_Stribeck [N], fexp [s/m] ≥ 0.
+    """
+
+    MOTION: ClassVar[Motion] = Motion.TRANSLATIONAL
+    F_prop: float = param(1.0, "N.s/m", "velocity dependent friction")
+    F_Coulomb: float = param(5.0, "N", "constant friction: Coulomb force")
+    F_Stribeck: float = param(10.0, "N", "Stribeck effect")
+    fexp: float = param(2.0, "s/m", "exponential decay")
+
+    def __post_init__(self):
+        for name in ("F_prop", "F_Coulomb", "F_Stribeck", "fexp"):
+            setattr(self, name, as_scalar(getattr(self, name), "StribeckFriction", name))
+        self._make_flanges()
+        self._make_support()
+
+    def validate(self) -> None:
+        self._check_nonnegative(F_prop=self.F_prop, fexp=self.fexp)
+
+    def _sliding(self, ctx, w):
+        return self.F_Coulomb + self.F_prop * w + self.F_Stribeck * ca.exp(-self.fexp * w)
+
+    def _tau0_max(self, ctx):
+        return 1.001 * (self.F_Coulomb + self.F_Stribeck)
 
 
 def stribeck_table(F_prop: float, F_Coulomb: float, F_Stribeck: float, fexp: float,
@@ -260,12 +318,16 @@ class Clutch(PartialFriction):
 
 
 @dataclass(eq=False)
-class Brake(Clutch):
-    """Brake (MSL Rotational.Components.Brake and Translational.Components.Brake): a Clutch
-    between a flange and the housing — connect flange_b to the braked joint's axis and leave
-    flange_a free (the housing) or on the support. Input ``f_normalized`` (0…1)."""
+class Brake(_Bearing, Clutch):
+    """Brake (MSL Rotational.Components.Brake and Translational.Components.Brake): friction
+    cgeo·mu_pos(|w|)·fn between the braked shaft (flange_a = flange_b) and ``support`` (the
+    housing; the reference when left unconnected), fn = fn_max·f_normalized (input, 0…1)."""
 
     MOTION: ClassVar[Motion] = Motion.ANY
+
+    def __post_init__(self):
+        super().__post_init__()
+        self._make_support()
 
 
 @dataclass(eq=False)

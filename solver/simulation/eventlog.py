@@ -43,8 +43,15 @@ class EventLog(list):
         return np.array([r.t for r in self.select(element, cause)])
 
     def select(self, element: str | None = None, cause: str | None = None) -> "EventLog":
-        return EventLog(r for r in self if (element is None or r.element.startswith(element))
-                        and (cause is None or r.cause == cause))
+        """The records that involve ``element`` (a path or its prefix) and/or ``cause`` (a
+        guard's name); simultaneous events share one record listing all of them."""
+        def involves(record) -> bool:
+            pairs = list(zip(record.element.split(", "), record.cause.split(", ")))
+            if len(pairs) != len(record.element.split(", ")):   # one cause for all
+                pairs = [(e, record.cause) for e in record.element.split(", ")]
+            return any((element is None or e == element or e.startswith(element + "."))
+                       and (cause is None or c == cause) for e, c in pairs)
+        return EventLog(r for r in self if involves(r))
 
     @property
     def energy_lost(self) -> float:
