@@ -31,6 +31,7 @@ from ..hybrid.state import ChatteringError, EventState, resolve, settle
 from .crossings import bracket_start, crossed_predicate, first_crossing, force_start, illinois
 from .eventlog import EventLog, EventRecord
 from .numeric import NumericFunction
+from .sampling import check_samplers, due, model_samplers
 from .segments import Segments
 
 SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
@@ -108,26 +109,9 @@ class EventLoop:
     # ---- set-up ------------------------------------------------------------------------
     def _samplers(self, extra) -> list[SampledCallback]:
         """The model's sampled blocks as callbacks (dependency order), then the user's."""
-        out = []
-        info = self.system.hybrid
-        for order, block in enumerate(_sampled_order(self.system)):
-            index = info.discrete_index[block.path]
-            fn = self.system.functions[f"update:{block.path}"]
-            idx = list(index.values())
-            out.append(SampledCallback(block.sample_period, _block_update(fn),
-                                       [self.system.p_names[i] for i in idx],
-                                       block.start_time, block.path, order))
-        for k, sampler in enumerate(extra):
-            if not isinstance(sampler, SampledCallback):
-                raise ModelError(f"simulate: samplers must be SampledCallback objects, got "
-                                 f"{sampler!r:.60}")
-            for name in sampler.targets:
-                if name in self.system.u_names:
-                    self.held_mask[self.system.u_names.index(name)] = True
-                elif name not in self.system.p_names:
-                    raise ModelError(f"{sampler.label}: target '{name}' is neither an input "
-                                     "nor a discrete variable or parameter of the system")
-            sampler.order = len(out) + k
+        out = model_samplers(self.system)
+        for sampler in check_samplers(self.system, extra, self.held_mask):
+            sampler.order = len(out)
             out.append(sampler)
         return out
 
@@ -436,9 +420,7 @@ class EventLoop:
             self._log("simulation", "time", "time event", changes, x_before, d_before, lost)
 
     def _due(self, t: float) -> list[SampledCallback]:
-        eps = 1e-9 * max(1e-3, min((s.period for s in self.samplers), default=1.0))
-        return sorted((s for s in self.samplers if abs(s.next_time(t, eps) - t) <= eps),
-                      key=lambda s: s.order)
+        return due(self.samplers, t)
 
     def _sample(self, sampler: SampledCallback) -> None:
         values = np.atleast_1d(np.asarray(sampler.callback(self.t, self.x, self._u(self.t),
@@ -503,32 +485,3 @@ class EventLoop:
                 f"(elements: {elements}; state: {state}). Typical causes: a bounce that never "
                 "comes to rest (give the stop or contact a rest speed v_rest > 0) or a mode "
                 "that switches back and forth; see docs/hybrid.md")
-
-
-def _sampled_order(system) -> list:
-    """The model's sampled blocks, each after the sampled blocks it reads (a topological order
-    of the signal graph; declaration order breaks ties and cycles)."""
-    info = system.hybrid
-    if info is None:
-        return []
-    blocks = list(info.samplers)
-    deps = {b.path: set() for b in blocks}
-    for b in blocks:
-        fn = system.functions[f"update:{b.path}"]
-        used = set(np.flatnonzero(np.array(ca.DM(fn.sparsity_jac("p", "d")).full()).any(axis=0)))
-        for other in blocks:
-            if other is not b and used & set(info.discrete_index[other.path].values()):
-                deps[b.path].add(other.path)
-    order, done = [], set()
-    while len(order) < len(blocks):
-        ready = [b for b in blocks if b.path not in done and deps[b.path] <= done] or \
-            [next(b for b in blocks if b.path not in done)]
-        order.append(ready[0])
-        done.add(ready[0].path)
-    return order
-
-
-def _block_update(fn: ca.Function):
-    def update(t, x, u, p):
-        return np.array(fn(t, x, u, p), dtype=float).ravel()
-    return update
