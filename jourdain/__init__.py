@@ -21,10 +21,12 @@ from jourdain.solver import (
                              FMUSolver,
                              Formulation,
                              FreeTime,
+                             Impact,
                              Inputs,
                              Integrator,
                              LinearSystem,
                              Method,
+                             MultiPhaseProblem,
                              MultipleShooting,
                              OptimizationError,
                              Result,
@@ -50,4 +52,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
            "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
-           "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent"]
+           "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
+           "Impact", "MultiPhaseProblem"]

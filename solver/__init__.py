@@ -28,6 +28,7 @@ from .exchange import FMUKind, FMUSolver, Robot, from_mjcf, from_urdf
 from .hybrid.events import Event, SampledCallback, TimeEvent
 from .hybrid.state import ChatteringError
 from .optimal.functions import FreeTime
+from .optimal.phases import Impact, MultiPhaseProblem, PhaseSolution
 from .optimal.problem import TrajectoryProblem
 from .optimal.solution import Solution
 from .optimal.solve import OptimizationError
@@ -48,4 +49,5 @@ __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "F
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
            "TrajectoryProblem", "compile", "linearize", "lqr", "place",
            # hybrid simulation (issue 13)
-           "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent"]
+           "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
+           "Impact", "MultiPhaseProblem", "PhaseSolution"]

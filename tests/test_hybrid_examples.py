@@ -104,3 +104,17 @@ def test_msl_translational_brake(capsys, monkeypatch, tmp_path):
     for t_stop, s_stop in re.findall(r"stops at t = ([\d.]+) s .*?s = ([\d.]+) m", out):
         assert float(t_stop) == pytest.approx(1.1, abs=1e-8)
         assert float(s_stop) == pytest.approx(0.6, abs=1e-8)
+
+
+def test_hopper_jump(capsys, monkeypatch, tmp_path):
+    """The four-phase plan (push, ascent, descent, impact, landing) and its open-loop
+    re-simulation through the event loop agree on lift-off, touch-down and clearance."""
+    out = _run("hopper_jump.py", capsys, monkeypatch, tmp_path)
+    assert "solved: True" in out
+    lift, lift_plan, land, land_plan, clear, clear_plan = _numbers(
+        r"lift-off at t = ([\d.]+) s \(plan ([\d.]+)\), touch-down at t = ([\d.]+) s "
+        r"\(plan ([\d.]+)\), foot clearance ([\d.]+) m \(plan ([\d.]+)\)", out)
+    assert abs(lift - lift_plan) < 1e-3 and abs(land - land_plan) < 1e-3
+    assert abs(clear - clear_plan) < 3e-3 and clear_plan == pytest.approx(0.15, abs=1e-6)
+    foot = _numbers(r"foot speed ([-+\d.]+) → ([-+\d.]+) m/s", out)
+    assert foot[0] < -1.0 and abs(foot[1]) < 1e-9              # plastic impact on the floor

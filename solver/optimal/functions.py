@@ -56,10 +56,12 @@ class Variables:
             self._values.update(zip(system.u_names, ca.vertsplit(u)))
             out = system.h(t, x, u, p)
             self._values.update(zip(system.output_names, ca.vertsplit(out)))
+            self._values.update(_hybrid_forces(system, t, x, u, p))
         else:  # at t_f the input is not defined: offer the outputs that do not depend on it
             self._values.update(_input_free_outputs(system, t, x, p))
         self._known = list(system.x_names) + list(system.u_names) + list(system.p_names) + \
-            list(system.output_names)
+            list(system.output_names) + [r.label for r in getattr(getattr(
+                system, "hybrid", None), "rows", [])]
 
     def __getitem__(self, name: str):
         if name not in self._values:
@@ -69,6 +71,16 @@ class Variables:
                                  "parameters, outputs free of inputs, t and T")
             raise ModelError(unknown(self._where, name, self._known))
         return self._values[name]
+
+
+def _hybrid_forces(system, t, x, u, p) -> dict:
+    """{``<element>.<row>``: force} of the hybrid rows (a stop's or contact's reaction in the
+    phase's modes), for path constraints such as "the ground pushes" in a stance phase."""
+    info = getattr(system, "hybrid", None)
+    if info is None or not info.rows or "hybrid" not in system.functions:
+        return {}
+    lam = ca.vertsplit(system.functions["hybrid"](t, x, u, p)[1])
+    return {row.label: row.sign * value for row, value in zip(info.rows, lam)}
 
 
 def _input_free_outputs(system, t, x, p) -> dict:
