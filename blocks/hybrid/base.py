@@ -179,6 +179,10 @@ class Hybrid:
     def after_impact(self, state: HybridState) -> None:
         """After an impact this element asked for: choose the modes from the new velocities."""
 
+    def set_row(self, state: HybridState, row: str, closed: bool) -> None:
+        """Close (a constraint) or open one of this element's unilateral rows, as decided for
+        several coupled rows at once (``settle`` of the solver); by default nothing."""
+
     def settle(self, state: HybridState) -> bool:
         """Correct a mode that the present numbers contradict (a stuck clutch whose torque
         exceeds the static limit, a closed contact that would pull); return True if anything

@@ -206,6 +206,15 @@ class GroundContact(Component, Hybrid):
         else:
             self._start_slide(state, towards_force=False)
 
+    def set_row(self, state, row, closed):
+        if row != "f_n":
+            return
+        mode = round(state.discrete(self)["mode"])
+        if closed and mode == ContactMode.OPEN:
+            self.after_impact(state)               # stick or slide by the tangential speed
+        elif not closed and mode != ContactMode.OPEN:
+            state.set(self, mode=ContactMode.OPEN)
+
     def settle(self, state):
         if self.law is not ContactLaw.RIGID:
             return False

@@ -158,6 +158,14 @@ class Stop(FlangeForce, Hybrid):
                 return
         state.set(self, mode=StopMode.FREE)
 
+    def set_row(self, state, row, closed):
+        held = StopMode.LOWER if row == "lower" else StopMode.UPPER
+        mode = round(state.discrete(self)["mode"])
+        if closed and mode == StopMode.FREE:
+            state.set(self, mode=held)
+        elif not closed and mode == held:
+            state.set(self, mode=StopMode.FREE)
+
     def settle(self, state):
         if self.law is not StopLaw.RIGID:
             return False

@@ -17,6 +17,9 @@ from .impact import ImpactRows, kinetic_energy, project_velocities, solve_impact
 from .info import HybridInfo
 
 MAX_SETTLE = 50   # passes of the event iteration before giving up
+LOCAL_PASSES = 6  # element-by-element passes before the unilateral rows are decided together
+GAP_TOL = 1e-9    # [m or rad] a gap this small counts as closed
+SPEED_TOL = 1e-6  # [m/s or rad/s] a normal speed this small counts as resting
 
 
 class ChatteringError(SimulationError):
@@ -115,16 +118,59 @@ def resolve(state: EventState, fired: list) -> None:
 
 
 def settle(state: EventState) -> None:
-    """Modelica's event iteration: every element's ``settle`` until a pass changes nothing."""
-    for _ in range(MAX_SETTLE):
+    """Modelica's event iteration: every element's ``settle`` until a pass changes nothing.
+
+    Elements decide one at a time; where unilateral rows are coupled (the corners of a box on
+    the ground) such single decisions can cycle — a corner that pushes only if another lifts.
+    After LOCAL_PASSES passes without convergence the unilateral rows at zero gap and speed
+    are decided together, by the complementarity problem of their accelerations (see
+    :func:`_contact_lcp`), and the iteration continues from there."""
+    for n in range(MAX_SETTLE):
         changed = False
         for element in state.info.elements:
             changed |= bool(element.settle(state))
         if not changed:
             return
+        if n % LOCAL_PASSES == LOCAL_PASSES - 1:
+            _contact_lcp(state)
     raise ChatteringError(f"the modes did not settle at t = {state.t:.9g} s after "
                           f"{MAX_SETTLE} passes of the event iteration; last changes: " +
                           "; ".join(f"{c.element}: {c.detail}" for c in state.changes[-6:]))
+
+
+def _contact_lcp(state: EventState) -> None:
+    """Decide the unilateral rows at zero gap and speed together: find forces λ ≥ 0 with
+    accelerations γ̇ = γ̇_free + D·λ ≥ 0 and λ·γ̇ = 0 (D = J·M⁻¹·Jᵀ), the other rows' forces
+    held at their present values; then close the rows that push and open the others through
+    the elements' ``set_row``."""
+    n = state.numbers()
+    rows = [i for i, r in enumerate(state.info.rows) if r.unilateral and
+            n["gap"][i] <= GAP_TOL and abs(n["gamma"][i]) <= SPEED_TOL]
+    if not rows:
+        return
+    M, J, _ = _impact_data(state)
+    active = set(state.active_rows())
+    MinvJT = np.linalg.solve(M, J[rows].T)
+    D = J[rows] @ MinvJT
+    lam_now = np.array([n["lambda"][i] if i in active else 0.0 for i in rows])
+    free = n["gamma_dot"][rows] - D @ lam_now
+    sel = ImpactRows(unilateral={i: 0.0 for i in rows})
+    lam, _ = solve_impact(D_as_mass(D), np.eye(len(rows)), free, _reindexed(sel, rows))
+    for k, i in enumerate(rows):
+        info = state.info.rows[i]
+        info.owner.set_row(state, info.name, bool(lam[k] > 1e-12 * (1 + np.abs(lam).max())))
+
+
+def D_as_mass(D: np.ndarray) -> np.ndarray:
+    """The Delassus matrix as the 'mass matrix' of the unit-Jacobian problem the impact solver
+    takes: with J = I and M = D⁻¹ (regularized where D is singular), J·M⁻¹·Jᵀ = D."""
+    scale = max(1.0, float(np.abs(D).max()))
+    return np.linalg.inv(D + 1e-12 * scale * np.eye(D.shape[0]))
+
+
+def _reindexed(rows: ImpactRows, order: list[int]) -> ImpactRows:
+    pos = {r: k for k, r in enumerate(order)}
+    return ImpactRows(unilateral={pos[r]: e for r, e in rows.unilateral.items()})
 
 
 def _impacts(state: EventState) -> None:
