@@ -74,7 +74,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
     functions = named_functions(mech, sp, eom, zdot)
     if not sp.identity:   # user speeds: W(y) is checked along simulations
         functions["W"] = speed_matrix(mech.kin, sp)
-    hybrid = build_hybrid(mech, sp, eom.M, functions)
+    hybrid = build_hybrid(mech, sp, eom.M, zdot, functions)
     p_default = mech.params.defaults
     check_mass_matrix(functions["M"], mech, sp, p_default)
     structure = structure_of(mech, sp)
@@ -118,7 +118,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
     functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
-    hybrid = build_hybrid(mech, sp, eom.M, functions,
+    hybrid = build_hybrid(mech, sp, eom.M, eom.zdot, functions,
                           rows_allowed=method is ConstraintMethod.PARTITIONING)
     check_mass(functions["M"], part.y_ref, mech, sp)
     check_explicit_form(functions, part.y_ref, mech.params.defaults)

@@ -26,6 +26,9 @@ Named functions added to the System:
 from __future__ import annotations
 
 import casadi as ca
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from jourdain.blocks.errors import ModelError
 
@@ -39,7 +42,7 @@ SX_ROWS = 8   # up to this many rows the linear algebra is symbolic (f stays SX)
 
 
 def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
-                     functions: dict) -> dict:
+                     zdot: ca.SX, functions: dict) -> dict:
     """The hybrid f, the event-time functions and the sampled updates (module docstring)."""
     t, y, z, u, p, s = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p, mech.ctx.s
     x = ca.vertcat(y, z, s)
@@ -64,12 +67,16 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     gap = conv(model.gap)
     bias = ca.jtimes(gamma, y, sp.ydot) + ca.jacobian(gamma, t)
     target = bias + 2 * OMEGA * gamma + OMEGA**2 * gap
-    parts = ca.Function("hybrid_parts", [t, x, u, p], [M, J, target, bias, active, C, b],
-                        ["t", "x", "u", "p"], ["M", "J", "target", "bias", "active", "C", "b"])
-    others = ca.Function("hybrid_others", [t, x, u, p, lam],
-                         [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr)])
     compliance = ca.DM([r.compliance for r in model.rows])
-    out.update(_functions(functions, parts, others, compliance, y.numel(), z.numel()))
+    groups = speed_groups(mech, sp)
+    K, K_reg, r, MinvJT = _linear_system(M, J, J @ zdot + target, active, C, b, compliance,
+                                         groups)
+    parts = ca.Function("hybrid_parts", [t, x, u, p], [K, K_reg, r, MinvJT, J, bias, zdot],
+                        ["t", "x", "u", "p"], ["K", "K_reg", "r", "MinvJT", "J", "bias",
+                                               "zdot"])
+    others = ca.Function("hybrid_others", [t, x, u, p, lam],
+                         [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr), active])
+    out.update(_functions(functions, parts, others, y.numel(), z.numel()))
     impact = ca.Function("impact", [t, x, u, p], [M, J, gamma, active],
                          ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
     out["impact"] = _projected(impact, functions.get("project"))
@@ -97,24 +104,24 @@ def _inert_rows(model: HybridModel, inert: list[int], conv):
 
 
 def _functions(functions: dict, parts: ca.Function, others: ca.Function,
-               compliance: ca.DM, ny: int, nz: int) -> dict:
-    """f, hybrid and dissipation: in SX (the linear algebra symbolic: small, fast, codegen'd
-    like any f) for at most SX_ROWS rows on an SX f, else in MX (numeric sparse solvers)."""
+               ny: int, nz: int) -> dict:
+    """f, hybrid and dissipation: in SX (the solve symbolic: small, fast, codegen'd like any
+    f) for at most SX_ROWS rows on an SX f, else in MX (a numeric sparse QR of K)."""
     f_smooth, dissipation = functions["f"], functions["dissipation"]
-    sym = ca.SX if f_smooth.is_a("SXFunction") and compliance.numel() <= SX_ROWS else ca.MX
+    rows = parts.size1_out(0)
+    sym = ca.SX if f_smooth.is_a("SXFunction") and rows <= SX_ROWS else ca.MX
     t, u = sym.sym("t"), sym.sym("u", f_smooth.size1_in(2))
     x, p = sym.sym("x", f_smooth.size1_in(1)), sym.sym("p", f_smooth.size1_in(3))
     x0 = x
     xdot_s = f_smooth(t, x, u, p)
     if "project" in functions:   # partitioning: the terms at the projected coordinates
         x = functions["project"](x, p)
-    M, J, target, bias, active, C, b = parts(t, x, u, p)
-    zdot_s = xdot_s[ny:ny + nz]
-    lam, MinvJT = multipliers(M, J, J @ zdot_s + target, active, C, b, compliance)
+    K, K_reg, r, MinvJT, J, bias, zdot_s = parts(t, x, u, p)
+    lam = multipliers(K, K_reg, r)
     dz = MinvJT @ lam
     nx = x0.numel()
     xdot = xdot_s + ca.vertcat(sym(ny, 1), dz, sym(nx - ny - nz, 1))
-    gamma, gap, guards, monitors = others(t, x, u, p, lam)
+    gamma, gap, guards, monitors, active = others(t, x, u, p, lam)
     gamma_dot = J @ (zdot_s + dz) + bias
     sliding = (1 - active) * lam * gamma
     x_in = x0
@@ -130,29 +137,58 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
     }
 
 
-def multipliers(M, J, rhs, active, C, b, compliance):
-    """λ of the rows and M⁻¹·Jᵀ (SX or MX): the mode-dependent linear system of the module
-    docstring, with rhs = J·ż_s + J̇·z + stab."""
-    sym = type(J)
+def speed_groups(mech: Mechanics, sp: Speeds) -> np.ndarray:
+    """A group label per speed: speeds that move a common body (or 1-D inertia) share a
+    group, so M couples only speeds of one group — free bodies that share no joint are
+    groups of their own (found from the kinematics: the recursive back end's M does not keep
+    these zeros structurally)."""
+    z, n = sp.z, sp.z.numel()
+    edges = []
+    velocities = [ca.vertcat(b.v, b.w) for b in mech.bodies] + \
+        [ca.SX(i.w) for i in (getattr(mech, "inertias", None) or [])]
+    for vel in velocities:
+        deps = sorted(set(ca.jacobian(to_speeds(vel, mech, sp), z).sparsity().get_col()))
+        edges += [(deps[0], d) for d in deps[1:]]
+    rows = [a for a, _ in edges] + list(range(n))
+    cols = [b for _, b in edges] + list(range(n))
+    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+    return connected_components(graph, directed=False)[1]
+
+
+def _linear_system(M, J, rhs, active, C, b, compliance, groups):
+    """The mode-dependent system K·λ = r of the module docstring in SX (sparse: the rows of
+    independent bodies stay uncoupled), its regularized K_reg and M⁻¹·Jᵀ (symbolic LDLᵀ),
+    with rhs = J·ż_s + J̇·z + stab."""
     n = J.size1()
-    if n == 0:
-        return sym(0, 1), sym(M.size1(), 0)
-    if sym is ca.SX:      # symbolic: LDLᵀ for the SPD mass matrix, QR for the small K
-        MinvJT = solve_spd(M, J.T)
-
-        def solve_k(A, v):
-            return ca.solve(A, v)
-    else:                 # numeric sparse factorizations at each evaluation
-        MinvJT = ca.solve(M, J.T, "ldl")
-
-        def solve_k(A, v):
-            return ca.solve(A, v, "qr")
+    MinvJT = _solve_blocks(M, J.T, groups) if n else ca.SX(M.size1(), 0)
     D = J @ MinvJT
-    K = ca.diag(active) @ D + ca.diag(1 - active) @ (sym.eye(n) - C)
+    K = ca.diag(active) @ D + ca.diag(1 - active) @ (ca.SX.eye(n) - C)
     K_reg = K + ca.diag(active * compliance * ca.diag(D))
     r = -active * rhs + (1 - active) * b
-    lam = solve_k(K_reg, r)
-    # one step of iterative refinement removes the regularization's bias to O(ε²) where the
-    # rows are independent; where they are redundant it keeps the least-squares split
-    lam = lam + solve_k(K_reg, r - K @ lam)
-    return lam, MinvJT
+    return K, K_reg, r, MinvJT
+
+
+def _solve_blocks(M: ca.SX, B: ca.SX, groups: np.ndarray) -> ca.SX:
+    """M⁻¹·B for the SPD mass matrix, one symbolic LDLᵀ per group of coupled speeds
+    (:func:`speed_groups`: a hundred free balls are a hundred 6×6 blocks, not one 600×600
+    factorization) and only on the columns of B a group moves, so the result — and the
+    Delassus matrix J·M⁻¹·Jᵀ — keeps the bodies' block sparsity."""
+    out = ca.SX(M.size1(), B.size2())
+    for k in range(int(groups.max()) + 1 if groups.size else 0):
+        idx = [int(i) for i in np.flatnonzero(groups == k)]
+        block = B[idx, :]
+        cols = sorted(set(block.sparsity().get_col()))   # the rows of J this group moves
+        if cols:
+            out[idx, cols] = solve_spd(M[idx, idx], block[:, cols])
+    return out
+
+
+def multipliers(K, K_reg, r):
+    """λ from K·λ = r: a symbolic QR in SX, a numeric sparse QR in MX; one step of iterative
+    refinement removes the regularization's bias to O(ε²) where the rows are independent
+    (where they are redundant it keeps the least-squares split)."""
+    if K.size1() == 0:
+        return type(K)(0, 1)
+    solve = ca.solve if isinstance(K, ca.SX) else (lambda A, v: ca.solve(A, v, "qr"))
+    lam = solve(K_reg, r)
+    return lam + solve(K_reg, r - K @ lam)

@@ -58,7 +58,7 @@ def solve_impact(M: np.ndarray, J: np.ndarray, gamma: np.ndarray, rows: ImpactRo
     closed = {r for r in rows.unilateral}            # rows in the equality set
     slide: dict = {}                                   # normal -> slip direction
     turns: dict = {}
-    for _ in range(MAX_ITER):
+    for _ in range(MAX_ITER + 4 * len(P)):    # one row changes set per step
         lam = _equalities(D, gamma[P], P, pos, rows, closed, target, slide)
         post = gamma[P] + D @ lam
         if not _update(lam, post, pos, rows, closed, target, slide, turns):

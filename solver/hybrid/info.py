@@ -43,10 +43,10 @@ class HybridInfo:
                                                                           {}).items()}
 
 
-def build_hybrid(mech: Mechanics, sp: Speeds, M, functions: dict,
+def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
                  rows_allowed: bool = True) -> HybridInfo | None:
     """Collect the hybrid elements and add their functions to ``functions`` (None when the
-    model has none). ``rows_allowed`` is False for the Baumgarte and DAE constraint methods,
+    model has none); M and zdot = M⁻¹·(q − k) are the smooth equations' (SX). ``rows_allowed`` is False for the Baumgarte and DAE constraint methods,
     whose multipliers do not yet include the hybrid rows."""
     model = collect_hybrid(mech)
     if model.empty:
@@ -56,7 +56,7 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, functions: dict,
         raise ModelError(f"{owners}: stops, stick-slip friction and contacts in a closed loop "
                          "need ConstraintMethod.PARTITIONING (the Baumgarte and DAE methods "
                          "do not combine their multipliers with the hybrid rows yet)")
-    functions.update(hybrid_functions(mech, sp, model, M, functions))
+    functions.update(hybrid_functions(mech, sp, model, M, zdot, functions))
     names = list(mech.params.names)
     index: dict = {}
     for comp in model.elements:

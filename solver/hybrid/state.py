@@ -192,6 +192,7 @@ def _impacts(state: EventState) -> None:
             tangent_rows = [index[(element.path, t)] for t in tangents]
             rows.bilateral = [r for r in rows.bilateral if r not in tangent_rows]
             rows.tangents[i] = (tangent_rows, mu)
+    rows = _coupled(rows, [index[(r[0].path, r[1])] for r in state.requests], M, J)
     z_slice = _z_slice(state)
     z = state.x[z_slice]
     _, dz = solve_impact(M, J, gamma, rows)
@@ -206,6 +207,26 @@ def _impacts(state: EventState) -> None:
     state.requests = []
     for element in requesters:
         element.after_impact(state)
+
+
+def _coupled(rows: ImpactRows, seeds: list[int], M: np.ndarray, J: np.ndarray) -> ImpactRows:
+    """Only the rows that the impacting ones move, directly or through others (nonzero
+    entries of J·M⁻¹·Jᵀ): a ball resting in one corner of a box takes no part in another
+    ball's bounce."""
+    P = rows.rows
+    D = J[P] @ np.linalg.solve(M, J[P].T)
+    linked = np.abs(D) > 1e-12 * max(1.0, float(np.abs(D).max()))
+    pos = {r: k for k, r in enumerate(P)}
+    keep, todo = set(), [pos[s] for s in seeds if s in pos]
+    while todo:
+        k = todo.pop()
+        if k not in keep:
+            keep.add(k)
+            todo += [j for j in np.flatnonzero(linked[k]) if j not in keep]
+    kept = {P[k] for k in keep}
+    return ImpactRows([r for r in rows.bilateral if r in kept],
+                      {r: e for r, e in rows.unilateral.items() if r in kept},
+                      {n: t for n, t in rows.tangents.items() if n in kept})
 
 
 def _project(state: EventState) -> None:

@@ -28,6 +28,7 @@ from jourdain.blocks.hybrid.base import Direction
 
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
 from ..hybrid.state import ChatteringError, EventState, resolve, settle
+from ..model.checks import count, number
 from .crossings import bracket_start, crossed_predicate, first_crossing, force_start, illinois
 from .eventlog import EventLog, EventRecord
 from .numeric import NumericFunction
@@ -50,6 +51,21 @@ class GuardSlot:
     direction: Direction
     owner: object = None      # hybrid element (GuardInfo) or None for a user event
     info: object = None       # GuardInfo or Event
+
+
+def _chatter(chatter, span: float) -> tuple[int, float]:
+    """(n, span): n ≥ 2 events in a row, each within span > 0 s of the previous."""
+    try:
+        n, within = chatter
+    except (TypeError, ValueError):
+        raise ModelError(f"simulate: chatter must be a pair (n, span [s]), got "
+                         f"{chatter!r}") from None
+    n = count(n, "simulate: chatter n")
+    if n < 2:
+        raise ModelError(f"simulate: chatter n must be at least 2, got {n}")
+    within = 1e-9 * max(1.0, span) if within is None else \
+        number(within, "simulate: chatter span", 0.0, open_low=True, unit="s")
+    return n, within
 
 
 def needs_events(system, events, samplers) -> bool:
@@ -89,13 +105,11 @@ class EventLoop:
         self.resets = {id(e): trace_reset(system, e.reset, f"Event '{e.name}'")
                        for e in list(user) + self.time_events if e.reset is not None}
         span = float(grid[-1] - grid[0])
-        self.event_step = float(event_step) if event_step else \
-            float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT
-        if not self.event_step > 0:
-            raise ModelError(f"simulate: event_step must be positive, got {event_step!r}")
-        self.chatter = (int(chatter[0]), chatter[1] if chatter[1] is not None
-                        else 1e-9 * max(1.0, span))
-        self.max_events = int(max_events)
+        self.event_step = float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT \
+            if event_step is None else number(event_step, "simulate: event_step", 0.0,
+                                               open_low=True, unit="s")
+        self.chatter = _chatter(chatter, span)
+        self.max_events = count(max_events, "simulate: max_events")
         info = system.hybrid
         self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
         self.source_times = sorted(set(self.source_times) | {
