@@ -179,6 +179,13 @@ class Hybrid:
     def after_impact(self, state: HybridState) -> None:
         """After an impact this element asked for: choose the modes from the new velocities."""
 
+    def impact_friction(self, state: HybridState, row: str) -> float | None:
+        """Coulomb's μ for the tangential rows of this element's unilateral ``row`` (those
+        naming it in ``friction_of``) when the row, closed now, takes part in an impact that
+        another element asked for: the impulses then obey |Λ_t| ≤ μ·Λ_n. None (the default):
+        sticking tangential rows stay constraints through the impact."""
+        return None
+
     def set_row(self, state: HybridState, row: str, closed: bool) -> None:
         """Close (a constraint) or open one of this element's unilateral rows, as decided for
         several coupled rows at once (``settle`` of the solver); by default nothing."""

@@ -206,6 +206,9 @@ class GroundContact(Component, Hybrid):
         else:
             self._start_slide(state, towards_force=False)
 
+    def impact_friction(self, state, row):
+        return state.monitor(self, "mu") if row == "f_n" else None
+
     def set_row(self, state, row, closed):
         if row != "f_n":
             return

@@ -12,7 +12,8 @@ An impact changes the speeds by impulses Λ along rows of J (M·Δz = Jᵀ·Λ, 
 
 The complementarity problem is solved by an active-set iteration on the Delassus matrix
 D = J·M⁻¹·Jᵀ (exact in a few steps for the small sets of one impact instant; the least-squares
-solution where rows are redundant, as four corners of a box landing flat). The kinetic
+solution where rows are redundant, as four corners of a box landing flat); where its guesses
+cycle, by projected Gauss–Seidel on the same laws. The kinetic
 energy lost is ½·z⁻ᵀ·M·z⁻ − ½·z⁺ᵀ·M·z⁺; for one frictionless row it is
 (1 − e²)·½·m_eff·γ⁻² with m_eff = 1/D.
 """
@@ -26,6 +27,7 @@ from jourdain.blocks.errors import SimulationError
 
 MAX_ITER = 200
 MAX_TURNS = 40   # refinements of a sliding impact's direction (3-D slip may turn)
+MAX_SWEEPS = 20000   # projected Gauss–Seidel, the fallback
 
 
 @dataclass
@@ -58,14 +60,54 @@ def solve_impact(M: np.ndarray, J: np.ndarray, gamma: np.ndarray, rows: ImpactRo
     closed = {r for r in rows.unilateral}            # rows in the equality set
     slide: dict = {}                                   # normal -> slip direction
     turns: dict = {}
+    seen = set()
     for _ in range(MAX_ITER + 4 * len(P)):    # one row changes set per step
         lam = _equalities(D, gamma[P], P, pos, rows, closed, target, slide)
         post = gamma[P] + D @ lam
+        key = (frozenset(closed), tuple(sorted(slide)))
+        if not slide and key in seen:          # the active sets cycle
+            break
+        seen.add(key)
         if not _update(lam, post, pos, rows, closed, target, slide, turns):
             Lam[P] = lam
             return Lam, MinvJT @ lam
-    raise SimulationError("impact: the complementarity iteration did not settle in "
-                          f"{MAX_ITER} steps (rows {P}); the contacts may be inconsistent")
+    lam = _gauss_seidel(D, gamma[P], pos, rows, target)
+    Lam[P] = lam
+    return Lam, MinvJT @ lam
+
+
+def _gauss_seidel(D, g, pos, rows: ImpactRows, target) -> np.ndarray:
+    """Projected Gauss–Seidel on the same laws (Moreau; Jean): row by row, each impulse the
+    one that meets its law given the others, projected on Λ_n ≥ 0 and on the disc
+    |Λ_t| ≤ μ·Λ_n. Slow but it always settles; used where the active-set guesses cycle."""
+    n = len(g)
+    lam = np.zeros(n)
+    diag = np.maximum(np.diag(D), 1e-300)
+    blocks = [(pos[r], None, None) for r in rows.bilateral]
+    blocks += [(pos[r], r, None) for r in rows.unilateral]
+    blocks += [([pos[r] for r in t], normal, mu) for normal, (t, mu) in rows.tangents.items()]
+    scale = 1e-13 * (1.0 + np.abs(g).max() + max(map(abs, target.values()), default=0.0))
+    for _ in range(MAX_SWEEPS):
+        change = 0.0
+        for k, normal, mu in blocks:
+            if mu is None:                     # a bilateral or a normal row
+                want = 0.0 if normal is None else target[normal]
+                new = lam[k] - (g[k] + D[k] @ lam - want) / diag[k]
+                if normal is not None:
+                    new = max(new, 0.0)
+            else:                              # a tangent block: solve, then project
+                post = g[k] + D[k] @ lam
+                new = lam[k] - np.linalg.lstsq(D[np.ix_(k, k)], post, rcond=1e-13)[0]
+                limit = mu * max(lam[pos[normal]], 0.0)
+                norm = np.linalg.norm(new)
+                if norm > limit:
+                    new = new * (limit / norm)
+            change = max(change, float(np.max(np.abs(new - lam[k]))))
+            lam[k] = new
+        if change * float(diag.max()) <= scale:
+            return lam
+    raise SimulationError(f"impact: neither the active-set iteration nor {MAX_SWEEPS} "
+                          "Gauss–Seidel sweeps settled; the contacts may be inconsistent")
 
 
 def _equalities(D, g, P, pos, rows: ImpactRows, closed, target, slide) -> np.ndarray:

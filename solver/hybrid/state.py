@@ -192,6 +192,7 @@ def _impacts(state: EventState) -> None:
             tangent_rows = [index[(element.path, t)] for t in tangents]
             rows.bilateral = [r for r in rows.bilateral if r not in tangent_rows]
             rows.tangents[i] = (tangent_rows, mu)
+    _bounded_friction(state, rows)
     rows = _coupled(rows, [index[(r[0].path, r[1])] for r in state.requests], M, J)
     z_slice = _z_slice(state)
     z = state.x[z_slice]
@@ -203,10 +204,29 @@ def _impacts(state: EventState) -> None:
     lost = before - kinetic_energy(M, z + dz)
     owners = ", ".join(dict.fromkeys(r[0].path for r in state.requests))
     state.changes.append(Change(owners, "impact", f"kinetic energy lost {lost:.6g} J", lost))
-    requesters = list(dict.fromkeys(r[0] for r in state.requests))
+    involved = [r[0] for r in state.requests] + \
+        [state.info.rows[i].owner for i in rows.unilateral]
     state.requests = []
-    for element in requesters:
+    for element in dict.fromkeys(involved):    # requesters, and closed rows it moved
         element.after_impact(state)
+
+
+def _bounded_friction(state: EventState, rows: ImpactRows) -> None:
+    """Closed normals in the impact whose owner gives a μ (``impact_friction``): their
+    tangential rows obey Coulomb's law in the impulses instead of staying stuck — a ball
+    resting on the floor and hit sideways slides if the floor's impulse cannot hold it."""
+    tangents_of: dict = {}
+    for i, info in enumerate(state.info.rows):
+        if info.friction_of is not None:
+            tangents_of.setdefault(info.friction_of, []).append(i)
+    for normal in list(rows.unilateral):
+        if normal in rows.tangents or normal not in tangents_of:
+            continue
+        info = state.info.rows[normal]
+        mu = info.owner.impact_friction(state, info.name)
+        if mu is not None:
+            rows.tangents[normal] = (tangents_of[normal], float(mu))
+            rows.bilateral = [r for r in rows.bilateral if r not in tangents_of[normal]]
 
 
 def _coupled(rows: ImpactRows, seeds: list[int], M: np.ndarray, J: np.ndarray) -> ImpactRows:
