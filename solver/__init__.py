@@ -17,6 +17,7 @@ imports pointing one way (docs/architecture.md):
 """
 from .compile import compile
 from .constraints.methods import ConstraintMethod
+from .control.closed_loop import close_loop
 from .control.feedback import Feedback, lqr, place
 from .control.linear import LinearSystem, Mode
 from .control.linearize import linearize
@@ -41,4 +42,4 @@ __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "F
            "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place"]
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "close_loop"]

@@ -28,9 +28,8 @@ from .exchange.fmu import export_fmu
 from .model.names import by_name, check_quaternions, unknown
 from .model.parameters import parameter_vector
 from .simulation.codegen import attach
-from .simulation.dae import simulate_constrained
+from .simulation.controlled import run
 from .simulation.numeric import NumericFunction
-from .simulation.simulate import simulate
 
 
 class System:
@@ -124,8 +123,10 @@ class System:
         return NumericFunction(getattr(self, name))
 
     def simulate(self, t_end: float, **options):
-        """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`."""
-        return simulate(self, t_end, **options)
+        """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`;
+        ``controller=`` (and ``period=``) put a controller in the loop, see
+        :func:`jourdain.solver.simulation.controlled.run`."""
+        return run(self, t_end, **options)
 
     def export_fmu(self, path, **options):
         """Write an FMI 2.0 FMU (model exchange and/or co-simulation) and return its path;
@@ -217,8 +218,9 @@ class ConstrainedSystem(System):
 
     def simulate(self, t_end: float, **options):
         """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method; see
-        :func:`jourdain.solver.simulation.dae.simulate_constrained`."""
-        return simulate_constrained(self, t_end, **options)
+        :func:`jourdain.solver.simulation.dae.simulate_constrained` (a controller in the loop:
+        :func:`jourdain.solver.simulation.controlled.run`)."""
+        return run(self, t_end, **options)
 
     def report(self) -> str:
         return structure_report(self) + "\n" + constraint_report(self)

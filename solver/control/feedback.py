@@ -13,13 +13,14 @@ eigenvalues; an unstable one makes the system not stabilizable, which is an erro
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import entry, flag, keywords
+from .laws import feedback_law
 from .linear import LinearSystem
 
 RANK_TOL = 1e-9
@@ -32,6 +33,12 @@ class Feedback:
     K : (inputs × states) gain; state_names / input_names : its column / row names;
     x_op, u_op : the operating point of the design in the same (local) state order;
     closed_loop : eigenvalues of A − B·K [1/s]; uncontrollable : eigenvalues A keeps.
+    chart : the linearization's chart, which maps the full state x to the local states
+    (quaternions to rotation vectors about the operating point); None: the state names must
+    be states of the system and x − x_op is used directly.
+
+    A Feedback drives a simulation (``system.simulate(..., controller=fb)``) or closes the
+    loop inside the CasADi graph (``jd.close_loop(system, fb)``), see :meth:`law`.
     """
 
     K: np.ndarray
@@ -41,6 +48,12 @@ class Feedback:
     u_op: np.ndarray
     closed_loop: np.ndarray
     uncontrollable: np.ndarray
+    chart: object = field(default=None, repr=False)
+
+    def law(self, system):
+        """(u(t, x, p) as a CasADi Function, names of the inputs it drives) on ``system``;
+        see :func:`jourdain.solver.control.laws.feedback_law`."""
+        return feedback_law(system, self)
 
     def __str__(self) -> str:
         width = max(len(n) for n in self.input_names)
@@ -141,7 +154,8 @@ def _split(lin: LinearSystem):
 def _feedback(lin: LinearSystem, K: np.ndarray, hidden: np.ndarray) -> Feedback:
     closed = np.linalg.eigvals(lin.A - lin.B @ K)
     return Feedback(K, list(lin.state_names), list(lin.input_names),
-                    lin.dx_op.copy(), lin.u_op.copy(), closed[np.argsort(-closed.real)], hidden)
+                    lin.dx_op.copy(), lin.u_op.copy(), closed[np.argsort(-closed.real)], hidden,
+                    lin.chart)
 
 
 def _check_stationary(lin: LinearSystem, design: str, allow: bool) -> None:
