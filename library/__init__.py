@@ -2,7 +2,7 @@
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
 from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
 from .bicycle import WhippleBicycle
-from .cartpole import CartPole
+from .cartpole import CartDoublePendulum, CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .linkages import CrankSlider, FourBar
@@ -11,7 +11,8 @@ from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 from .trees import RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
-__all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
+__all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartDoublePendulum",
+           "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
            "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
            "WhippleBicycle"]

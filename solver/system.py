@@ -30,6 +30,7 @@ from .model.parameters import parameter_vector
 from .simulation.codegen import attach
 from .simulation.controlled import run
 from .simulation.numeric import NumericFunction
+from .simulation.portable import restore_system, system_state
 
 
 class System:
@@ -78,6 +79,14 @@ class System:
     @property
     def x_names(self) -> list[str]:
         return self.y_names + self.z_names + self.s_names
+
+    def __getstate__(self) -> dict:
+        """Pickled for other processes and machines, a compiled C library as bytes; see
+        :mod:`jourdain.solver.simulation.portable`."""
+        return system_state(self)
+
+    def __setstate__(self, state: dict) -> None:
+        restore_system(self, state)
 
     @property
     def nx(self) -> int:

@@ -83,7 +83,7 @@ def controllable_subspace(A: np.ndarray, B: np.ndarray, tol: float = RANK_TOL) -
     return V
 
 
-def _weights(spec, names: list[str], what: str) -> np.ndarray:
+def weights(spec, names: list[str], what: str, where: str = "lqr") -> np.ndarray:
     """A weight matrix from a matrix, a vector of diagonal entries, a scalar (times the
     identity) or {name: weight}; symmetric and positive semi-definite (R: definite)."""
     n = len(names)
@@ -91,32 +91,32 @@ def _weights(spec, names: list[str], what: str) -> np.ndarray:
         W = np.zeros((n, n))
         for name, value in spec.items():
             if name not in names:
-                raise ModelError(f"lqr: {what} weight for unknown name '{name}'; known names: "
+                raise ModelError(f"{where}: {what} weight for unknown name '{name}'; known names: "
                                  + ", ".join(names))
-            W[names.index(name), names.index(name)] = entry(value, f"lqr: {what} weight", name)
+            W[names.index(name), names.index(name)] = entry(value, f"{where}: {what} weight", name)
     else:
         try:
             W = np.asarray(spec, dtype=float)
         except (TypeError, ValueError) as exc:
-            raise ModelError(f"lqr: {what} must be a matrix of numbers, got {spec!r}") from exc
+            raise ModelError(f"{where}: {what} must be a matrix of numbers, got {spec!r}") from exc
         W = W * np.eye(n) if W.ndim == 0 else np.diag(W) if W.ndim == 1 else W
     if W.shape != (n, n):
-        raise ModelError(f"lqr: {what} must be {n}×{n} (or {n} diagonal entries, a scalar, or "
+        raise ModelError(f"{where}: {what} must be {n}×{n} (or {n} diagonal entries, a scalar, or "
                          f"a dict by name), got shape {W.shape}")
-    _check_weight(W, names, what)
+    _check_weight(W, names, what, where)
     return W
 
 
-def _check_weight(W: np.ndarray, names: list[str], what: str) -> None:
+def _check_weight(W: np.ndarray, names: list[str], what: str, where: str) -> None:
     scale = max(1.0, float(np.abs(W).max(initial=0.0)))
     if not np.all(np.isfinite(W)) or np.abs(W - W.T).max(initial=0.0) > 1e-12 * scale:
-        raise ModelError(f"lqr: {what} must be finite and symmetric")
+        raise ModelError(f"{where}: {what} must be finite and symmetric")
     low = float(np.linalg.eigvalsh(W).min(initial=np.inf))
     definite = what == "R"
     if low < -1e-12 * scale or (definite and low <= 1e-12 * scale):
         need = "positive definite (every input must cost something)" if definite else \
             "positive semi-definite"
-        raise ModelError(f"lqr: {what} (rows {', '.join(names)}) must be {need}; its smallest "
+        raise ModelError(f"{where}: {what} (rows {', '.join(names)}) must be {need}; its smallest "
                          f"eigenvalue is {low:.3g}")
 
 
@@ -182,8 +182,8 @@ def lqr(lin: LinearSystem, Q, R, allow_nonstationary: bool = False) -> Feedback:
 
     require_linear(lin, "lqr")
     _check_stationary(lin, "lqr", flag(allow_nonstationary, "lqr: allow_nonstationary"))
-    Qm = _weights(Q, lin.state_names, "Q")
-    Rm = _weights(R, lin.input_names, "R")
+    Qm = weights(Q, lin.state_names, "Q")
+    Rm = weights(R, lin.input_names, "R")
     V, hidden = _split(lin)
     _require_inputs(lin, "lqr")
     Qc = V.T @ Qm @ V
