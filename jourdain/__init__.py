@@ -23,13 +23,16 @@ from jourdain.solver import (
                              LinearSystem,
                              Method,
                              MultipleShooting,
+                             Normal,
                              OptimizationError,
                              Result,
                              Robot,
                              Scheme,
                              Solution,
                              System,
+                             Task,
                              TrajectoryProblem,
+                             Uniform,
                              close_loop,
                              compile,
                              from_mjcf,
@@ -37,6 +40,7 @@ from jourdain.solver import (
                              linearize,
                              lqr,
                              place,
+                             sweep,
 )
 
 __version__ = "0.1.0"
@@ -45,4 +49,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "close_loop"]
+           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "close_loop",
+           "Normal", "Task", "Uniform", "sweep"]

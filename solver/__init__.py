@@ -12,6 +12,7 @@ imports pointing one way (docs/architecture.md):
     control/      linearization, LinearSystem, LQR and pole placement
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
     exchange/     models in and out: URDF and MJCF import, FMU export
+    studies/      sweeps, Monte Carlo (local processes or Dask), parameter estimation
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
@@ -36,10 +37,12 @@ from .optimal.transcription import (
 )
 from .simulation.result import Result
 from .simulation.simulate import Method
+from .studies import Normal, Task, Uniform, sweep
 from .system import ConstrainedSystem, System
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
            "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "close_loop"]
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "close_loop",
+           "Normal", "Task", "Uniform", "sweep"]

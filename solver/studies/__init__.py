@@ -1,0 +1,7 @@
+"""Many runs of a System: parameter sweeps and Monte Carlo studies (locally or on a Dask
+cluster) and parameter estimation from measured time series (docs/studies.md)."""
+from .runs import Normal, Run, Uniform
+from .sweep import sweep
+from .tasks import Task
+
+__all__ = ["Normal", "Run", "Task", "Uniform", "sweep"]
