@@ -13,6 +13,7 @@ from jourdain.solver import (
                              Backend,
                              Collocation,
                              ConstraintMethod,
+                             Estimate,
                              Feedback,
                              FMUKind,
                              FMUSolver,
@@ -35,6 +36,7 @@ from jourdain.solver import (
                              Uniform,
                              close_loop,
                              compile,
+                             estimate,
                              from_mjcf,
                              from_urdf,
                              linearize,
@@ -50,4 +52,4 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
            "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "close_loop",
-           "Normal", "Task", "Uniform", "sweep"]
+           "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]

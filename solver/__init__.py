@@ -37,7 +37,7 @@ from .optimal.transcription import (
 )
 from .simulation.result import Result
 from .simulation.simulate import Method
-from .studies import Normal, Task, Uniform, sweep
+from .studies import Estimate, Normal, Task, Uniform, estimate, sweep
 from .system import ConstrainedSystem, System
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
@@ -45,4 +45,4 @@ __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "F
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
            "TrajectoryProblem", "compile", "linearize", "lqr", "place", "close_loop",
-           "Normal", "Task", "Uniform", "sweep"]
+           "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]
