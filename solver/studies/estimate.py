@@ -16,6 +16,8 @@ Uncertainty: :mod:`.estimation`.
 """
 from __future__ import annotations
 
+import copy
+
 import casadi as ca
 import numpy as np
 
@@ -26,6 +28,7 @@ from ..model.names import require_system
 from ..optimal.guess import make_guess
 from ..optimal.nlp import NLP
 from ..optimal.problem import TrajectoryProblem
+from ..optimal.solve import OptimizationError
 from ..optimal.transcription import Collocation, MultipleShooting
 from ..simulation.loop import fold
 from ..simulation.result import Result
@@ -33,6 +36,8 @@ from ..simulation.simulate import _input_expressions
 from .estimation import Estimate, covariance, sensitivity
 
 SPACING_RTOL = 1e-6   # sampling times equally spaced to this relative tolerance
+# IPOPT outcomes after which the fit is tried again with IPOPT's default MUMPS scaling
+RETRY = ("Restoration_Failed", "Error_In_Step_Computation")
 
 
 def measured(system, data) -> tuple[np.ndarray, dict]:
@@ -88,6 +93,46 @@ def _known_inputs(system, inputs, t: np.ndarray):
     return fold(system, law, list(system.u_names))
 
 
+def _scales(system, names: list[str], params, guess: dict) -> np.ndarray:
+    """Scale of each parameter: |guess| or |value| of a fitted one (1 if zero), 1 otherwise."""
+    values = system.parameters(params)
+    scales = np.ones(len(system.p_names))
+    for name in names:
+        i = system.p_names.index(name)
+        scale = abs(float(guess.get(name, values[i])))
+        scales[i] = scale if scale > 0 else 1.0
+    return scales
+
+
+def _scaled(system, scales: np.ndarray):
+    """A copy of ``system`` whose parameter vector is p' = p / scales (every function that
+    takes p rebuilt): the fitted parameters are decision variables of order one, which IPOPT
+    needs (a friction of 5e-5 N·m·s beside states of 100 rad/s fails otherwise)."""
+    if np.all(scales == 1.0):
+        return system
+    functions = {}
+    for key, fn in system.functions.items():
+        if "p" not in fn.name_in():
+            functions[key] = fn
+            continue
+        sym = ca.SX if fn.is_a("SXFunction") else ca.MX
+        args = [sym.sym(n, fn.sparsity_in(i)) for i, n in enumerate(fn.name_in())]
+        call = list(args)
+        k = fn.name_in().index("p")
+        call[k] = args[k] * ca.DM(scales)
+        functions[key] = ca.Function(fn.name(), args, fn.call(call), fn.name_in(),
+                                     fn.name_out())
+    new = copy.copy(system)
+    new.functions = functions
+    for key, fn in functions.items():
+        setattr(new, key, fn)
+    new.library = None
+    new.p_default = np.asarray(system.p_default, dtype=float) / scales
+    check = system.check_parameters
+    new.check_parameters = None if check is None else (lambda p: check(np.asarray(p) * scales))
+    return new
+
+
 def _problem(system, t, names, states, params, y0, z0, bounds, guess, m) -> TrajectoryProblem:
     prob = TrajectoryProblem(system, float(t[-1] - t[0]), intervals=(t.size - 1) * m,
                              t0=float(t[0]), params=params)
@@ -100,12 +145,28 @@ def _problem(system, t, names, states, params, y0, z0, bounds, guess, m) -> Traj
     for name in guess:
         if name not in names + states:
             raise ModelError(unknown("estimate: guess", name, names + states))
+    scales = system.scales
     for name in names:
-        lo, hi = bounds.get(name, (-np.inf, np.inf))
-        prob.free_parameter(name, lo, hi, guess.get(name))
+        lo, hi = _bound_pair(bounds.get(name, (-np.inf, np.inf)), name)
+        scale = scales[system.p_names.index(name)]
+        start = guess.get(name)
+        prob.free_parameter(name, lo / scale, hi / scale,
+                            None if start is None else number(start, f"estimate: guess "
+                                                                     f"'{name}'") / scale)
     x0 = system.state(y0, z0)
     prob.initial({n: v for n, v in zip(system.x_names, x0) if n not in states})
     return prob
+
+
+def _bound_pair(value, name: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ModelError(f"estimate: bounds '{name}' must be (lower, upper), got "
+                         f"{value!r:.60}") from None
+    if np.isnan(lo) or np.isnan(hi) or not lo < hi:
+        raise ModelError(f"estimate: bounds '{name}': need lower < upper, got ({lo}, {hi})")
+    return lo, hi
 
 
 def _initial_guess(prob, system, t, signals, names, states, guess) -> dict:
@@ -116,7 +177,7 @@ def _initial_guess(prob, system, t, signals, names, states, guess) -> dict:
         first = signals.get(name, [np.nan])[0]
         x0[name] = guess.get(name, first if np.isfinite(first) else 0.0)
     params = dict(zip(system.p_names, prob.p_values))
-    params.update({n: prob.free_params[n][2] for n in names})
+    params.update({n: prob.free_params[n][2] for n in names})   # scaled, as the system
     try:
         sim = system.simulate(t[-1], t0=t[0], x0=np.array(list(x0.values())), params=params,
                               t_out=t, max_steps=20000)
@@ -136,7 +197,7 @@ def estimate(system, data, parameters: list, initial_states: list | None = None,
              params: dict | None = None, bounds: dict | None = None, weights: dict | None = None,
              guess: dict | None = None, transcription=None, intervals_per_sample: int = 1,
              level: float = 0.95, tol: float = 1e-10, max_iter: int = 500,
-             progress: bool = False) -> Estimate:
+             progress: bool = False, ipopt: dict | None = None) -> Estimate:
     """Fit ``parameters`` (symbolic parameters of ``system``, by name) and ``initial_states``
     to ``data`` (module docstring).
 
@@ -148,7 +209,8 @@ def estimate(system, data, parameters: list, initial_states: list | None = None,
         weights : {signal: weight} (default 1); guess : {parameter or initial state: value}.
     transcription : jd.Collocation() (default) or jd.MultipleShooting(); with
         ``intervals_per_sample`` intervals between samples. level : confidence level of the
-        intervals. tol, max_iter, progress : IPOPT's tolerance, iteration limit and log.
+        intervals. tol, max_iter, progress : IPOPT's tolerance, iteration limit and log;
+        ``ipopt`` adds IPOPT options.
 
     The returned Estimate's ``refit(data)`` solves the same problem for other samples on
     the same times (repeated experiments, coverage studies) without building it again.
@@ -161,16 +223,19 @@ def estimate(system, data, parameters: list, initial_states: list | None = None,
                                 open_high=True),
                 "tol": number(tol, "estimate: tol", 0.0, open_low=True),
                 "max_iter": count(max_iter, "estimate: max_iter"),
-                "progress": flag(progress, "estimate: progress")}
+                "progress": flag(progress, "estimate: progress"),
+                "ipopt": mapping(ipopt, "estimate: ipopt", "IPOPT option")}
     m = count(intervals_per_sample, "estimate: intervals_per_sample")
     weights = _weights(weights, signals)
-    folded = _known_inputs(system, inputs, t)
+    guesses = mapping(guess, "estimate: guess", "name")
+    folded = _scaled(_known_inputs(system, inputs, t), _scales(system, names, params, guesses))
+    folded.scales = _scales(system, names, params, guesses)
     prob = _problem(folded, t, names, states, params, y0, z0, bounds, guess, m)
     transcription = transcription or Collocation()
     if not isinstance(transcription, (Collocation, MultipleShooting)):
         raise ModelError(f"estimate: transcription must be a jd.Collocation or "
                          f"jd.MultipleShooting, got {transcription!r:.60}")
-    spec = _initial_guess(prob, folded, t, signals, names, states, mapping(guess, "guess"))
+    spec = _initial_guess(prob, folded, t, signals, names, states, guesses)
     fitter = Estimator(prob, folded, transcription, make_guess(prob, spec), t, signals,
                        weights, names, states, m, settings)
     return fitter.fit(signals)
@@ -219,11 +284,8 @@ class Estimator:
         d = nlp.sym.sym("data", sum(int(v.sum()) for v in self.mask.values()))
         r, self.labels = self._residuals(d, weights)
         w, g = nlp.vector(), ca.vertcat(*nlp.g)
-        opts = {"ipopt": {"tol": settings["tol"], "max_iter": settings["max_iter"],
-                          "print_level": 5 if settings["progress"] else 0, "sb": "yes"},
-                "print_time": False, "error_on_fail": False}
-        self.solver = ca.nlpsol("estimate", "ipopt",
-                                {"x": w, "p": d, "f": 0.5 * ca.sumsqr(r), "g": g}, opts)
+        self.problem = {"x": w, "p": d, "f": 0.5 * ca.sumsqr(r), "g": g}
+        self.solvers = {}
         self.arrays = nlp.arrays()
         equal = [i for i in range(self.arrays["lbg"].size)
                  if self.arrays["lbg"][i] == self.arrays["ubg"][i]]
@@ -265,10 +327,29 @@ class Estimator:
             values += [signals[n][i] for n in self.mask if self.mask[n][i]]
         return np.array(values)
 
+    def _solver(self, unscaled: bool):
+        """IPOPT on the problem, first with MUMPS's scaling off (with it on, MUMPS reported
+        a singular step at the first iteration of the hanging-cube fit, benchmarks and
+        tests/test_studies.py), then with IPOPT's defaults if that fails."""
+        if unscaled not in self.solvers:
+            ipopt = {"tol": self.settings["tol"], "max_iter": self.settings["max_iter"],
+                     "print_level": 5 if self.settings["progress"] else 0, "sb": "yes"}
+            if unscaled:
+                ipopt.update(mumps_scaling=0, mumps_permuting_scaling=0)
+            ipopt.update(self.settings["ipopt"])
+            self.solvers[unscaled] = ca.nlpsol(
+                "estimate", "ipopt", self.problem,
+                {"ipopt": ipopt, "print_time": False, "error_on_fail": False})
+        return self.solvers[unscaled]
+
     def fit(self, signals: dict) -> Estimate:
         d = self._data_vector(signals)
-        result = self.solver(**self.arrays, p=d)
-        stats = self.solver.stats()
+        for unscaled in (True, False):
+            solver = self._solver(unscaled)
+            result = solver(**self.arrays, p=d)
+            stats = solver.stats()
+            if stats["success"] or stats["return_status"] not in RETRY:
+                break
         w_opt = np.array(result["x"]).ravel()
         r_val, J_r, J_g = self.jacobians(w_opt, d)
         J = sensitivity(_sparse(J_r), _sparse(J_g), self.theta, self.free)
@@ -279,6 +360,13 @@ class Estimator:
         sigma, dof, cov, quantile = covariance(J, r_val, self.settings["level"])
         est = self._estimate(w_opt, cov, sigma, dof, quantile, r_val, signals, stats)
         est.refitter = self
+        if not est.success:
+            raise OptimizationError(
+                f"estimate: IPOPT returned {est.status} after {est.iterations} iterations; "
+                "the last iterate is in the error's .solution. Likely causes: a guess far "
+                "from the data (give guess={...} or initial_states), bounds that exclude the "
+                "fit, signals in other units than the model's, or too few samples for "
+                "the dynamics (intervals_per_sample)", est)
         return est
 
     def refit(self, data) -> Estimate:
@@ -290,7 +378,10 @@ class Estimator:
 
     def _estimate(self, w_opt, cov, sigma, dof, quantile, r_val, signals, stats) -> Estimate:
         fitted, lbx, ubx = self.names + self.states, self.arrays["lbx"], self.arrays["ubx"]
-        values = {n: float(w_opt[i]) for n, i in zip(fitted, self.theta)}
+        scale = np.array([self.folded.scales[self.folded.p_names.index(n)] for n in self.names]
+                         + [1.0] * len(self.states))   # decision variables → parameters
+        cov = cov * np.outer(scale, scale)
+        values = {n: float(w_opt[i]) * s for n, i, s in zip(fitted, self.theta, scale)}
         std = {n: float(np.sqrt(max(cov[k, k], 0.0))) for k, n in enumerate(fitted)}
         intervals = {n: (values[n] - quantile * std[n], values[n] + quantile * std[n])
                      for n in fitted}
