@@ -50,7 +50,9 @@ def check_driven(system, names: list[str], where: str) -> None:
     for name in names:
         if name not in system.u_names:
             raise ModelError(unknown(f"{where}: input", name, system.u_names) +
-                             (" (the system has no free inputs)" if not system.u_names else ""))
+                             (" (the system has no free inputs)" if not system.u_names else "")
+                             + "; design the gain on jd.linearize(system) of the system it "
+                             "drives")
     if len(set(names)) != len(names):
         raise ModelError(f"{where}: an input is driven twice: {names}")
 

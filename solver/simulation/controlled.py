@@ -26,7 +26,14 @@ from .dae import simulate_constrained
 from .diagnosis import check_initial_state
 from .loop import Law, fold, resolve
 from .result import Result
-from .simulate import _grid, _input_expressions, given_state, integrator_options, simulate
+from .simulate import (
+    _grid,
+    _input_expressions,
+    given_state,
+    integrator_options,
+    simulate,
+    start_states,
+)
 
 MERGE_TOL = 1e-12   # sample and output times closer than this (relative) coincide
 
@@ -49,7 +56,7 @@ def run(system, t_end: float, controller=None, period: float | None = None, **op
     if unknown_keys:
         raise ModelError(unknown("simulate: keyword", unknown_keys[0],
                                  list(SIMULATE_KEYWORDS) + ["controller", "period"]))
-    settings = {**SIMULATE_KEYWORDS, **options}
+    settings = {**SIMULATE_KEYWORDS, **options, "t_end": t_end}
     t0 = number(settings["t0"], "simulate: t0", unit="s")
     x0 = _initial_state(system, settings)
     p = system.parameters(settings["params"])
@@ -94,13 +101,18 @@ def _continuous(system, t_end: float, law: Law, x0: np.ndarray, options: dict) -
 
 
 def _initial_state(system, options: dict) -> np.ndarray:
-    """x0 as simulate forms it: by name (assembled for a constrained system) or given."""
+    """x0 as simulate forms it: by name (assembled for a constrained system; component states
+    with initial equations solved for the open-loop inputs at t0, the driven ones 0) or
+    given."""
     y0, z0, x0 = options["y0"], options["z0"], options["x0"]
     if x0 is not None:
         return given_state(system, x0, y0, z0)
     if getattr(system, "method", None) is not None:
         return system.state(y0, z0, options["params"])
-    return system.state(y0, z0)
+    x0 = system.state(y0, z0)
+    grid = _grid(options["t0"], options["t_end"], options["n_out"], options["t_out"])
+    return start_states(system, x0, grid, options["inputs"], system.parameters(
+        options["params"]), z0)
 
 
 def _segment_integrator(system, law: Law, keep: list[str], u_rest: ca.Function, n_p: int,

@@ -62,7 +62,8 @@ def chunks(runs: list[Run], workers: int, size: int | None) -> list[list[Run]]:
 def _failed(chunk: list[Run], error: BaseException) -> list[dict]:
     text = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
     return [{"run": r.index, **r.values, "status": "failed",
-             "error": f"worker lost: {text}"[:500], "seconds": float("nan")} for r in chunk]
+             "error": f"worker lost: {text}"[:500], "seconds": float("nan"),
+             "cpu_seconds": float("nan")} for r in chunk]
 
 
 def run_serial(system, runs: list[Run], job: Job, bar) -> list[dict]:

@@ -8,7 +8,8 @@ Runs are built by :mod:`.runs` (fixed values, grid axes, distributions, or expli
 executed by :mod:`.executors` (here, local processes by default, or a Dask cluster), and
 each does its :mod:`.tasks` task (simulate, linearize, or a function). Columns: ``run``,
 the values that define the run (by name), ``status`` ("ok" or "failed"), ``error`` (the
-failure's first line), ``seconds`` (wall time of the run), then the metrics. With
+failure's first line), ``seconds`` and ``cpu_seconds`` (wall and CPU time of the run), then
+the metrics. With
 ``series=[...]`` the table is long instead: one row per run and output time, with ``t``
 and the series. ``table.attrs`` holds the seed, the backend, the wall time and the number
 of failed runs.

@@ -41,9 +41,10 @@ class Job:
 
 
 def execute(system, run: Run, job: Job) -> dict:
-    """One run: {'run', the run's values, 'status', 'error', 'seconds', metrics...}, and the
-    kept series under the key ``'series'`` (a dict of arrays with 't')."""
-    start = time.perf_counter()
+    """One run: {'run', the run's values, 'status', 'error', 'seconds' (wall time),
+    'cpu_seconds' (this process's CPU time), metrics...}, and the kept series under the key
+    ``'series'`` (a dict of arrays with 't')."""
+    start, cpu = time.perf_counter(), time.process_time()
     row = {"run": run.index, **run.values}
     try:
         metrics, series = _perform(system, run, job)
@@ -53,6 +54,7 @@ def execute(system, run: Run, job: Job) -> dict:
         metrics, series = {}, None
         row.update(status="failed", error=f"{type(exc).__name__}: {first}"[:500])
     row["seconds"] = time.perf_counter() - start
+    row["cpu_seconds"] = time.process_time() - cpu
     row.update(metrics)
     if series is not None:
         row["series"] = series
