@@ -14,8 +14,8 @@ collects one table.
 
 You will see: the nominal closed-loop eigenvalues, the success rate (settled near upright
 after 5 s), the worst and the median largest and final tilt, the time per run, and the
-histograms of the largest and the final tilt in out/cubli_monte_carlo.png. Set JOURDAIN_MC_RUNS (default
-1000) for fewer runs; JOURDAIN_MC_WORKERS (default 2) workers.
+histograms of the largest and the final tilt in out/cubli_monte_carlo.png. Set
+JOURDAIN_MC_RUNS (default 1000) for fewer runs; JOURDAIN_MC_WORKERS (default 2) workers.
 """
 # %%
 import os

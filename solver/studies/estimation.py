@@ -48,10 +48,19 @@ class Estimate:
     at_bound: list = field(default_factory=list)
     refitter: object = field(default=None, repr=False)
 
+    def __getstate__(self) -> dict:
+        """Pickled without the built problem (IPOPT does not pickle; refit needs the
+        original)."""
+        return {**self.__dict__, "refitter": None}
+
     def refit(self, data) -> "Estimate":
         """The same fit for other data sampled at the same times, with the same signals and
         missing samples (repeated experiments, coverage studies), without building the
         problem again."""
+        if self.refitter is None:
+            from jourdain.blocks.errors import ModelError
+            raise ModelError("Estimate.refit: this estimate was unpickled without its "
+                             "problem; call jd.estimate again")
         return self.refitter.refit(data)
 
     @property

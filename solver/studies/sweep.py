@@ -47,11 +47,12 @@ def _job(system, task, t_end, options, metrics, series) -> Job:
     options = mapping(options, "sweep: options", "keyword")
     allowed = (list(SIMULATE_KEYWORDS) + ["controller", "period"]) if task is Task.SIMULATE \
         else list(LINEARIZE_OPTIONS) if task is Task.LINEARIZE else None
+    per_run = ("y0", "z0", "inputs", "params", "x0")
     for key in options:
-        if allowed is not None and (key not in allowed or key in ("y0", "z0", "inputs",
-                                                                  "params", "x0")):
+        if allowed is not None and (key not in allowed or key in per_run):
+            keys = ", ".join(a for a in allowed if a not in per_run)
             raise ModelError(f"sweep: options may not hold '{key}'; the runs set y0, z0, "
-                             f"inputs and params; allowed: {', '.join(a for a in allowed if a not in ('y0', 'z0', 'inputs', 'params', 'x0'))}")
+                             f"inputs and params; allowed: {keys}")
     if task is Task.SIMULATE:
         t_end = number(t_end, "sweep: t_end", 0.0, open_low=True, unit="s")
     if metrics is not None and not isinstance(metrics, dict):
