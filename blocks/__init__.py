@@ -4,7 +4,8 @@ Families: :mod:`.world` (World), :mod:`.bodies` (RigidBody), :mod:`.joints` (Rev
 Prismatic, FixedTranslation, FixedRotation), :mod:`.forces` (springs, dampers, friction,
 drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` and
 :mod:`.controllers` (Gain, StateFeedback, PID, Saturation, Add, Mux, Demux,
-AttitudeError).
+AttitudeError), :mod:`.multibody` (the Modelica MultiBody parts: 3-D force elements, shaped
+bodies, joints, sensors).
 Blocks know CasADi expressions only, nothing of the solver.
 """
 from .actuators import LinearMotor, Motor
@@ -19,10 +20,15 @@ from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpri
                      TranslationalSpring, ViscousFriction)
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
+from .multibody import (BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper, Fixed, Force,
+                        ForceAndTorque, FrameForce, LineForce, LineForceWithMass,
+                        LineForceWithTwoMasses, Planar, PointMass, ResolveInFrame, Rotor1D,
+                        Spring, SpringDamperParallel, Torque, Universal, WorldForce,
+                        WorldForceAndTorque, WorldTorque)
 from .ports import Flange, Frame, Motion, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, SignalBlock, Sine, Step, Table
-from .world import World
+from .world import GravityTypes, World
 
 __all__ = [
     "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
@@ -34,4 +40,10 @@ __all__ = [
     "RealInput", "RealOutput", "Revolute", "RollingContact", "RigidBody", "RotationalSpring", "Shape",
     "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
     "ViscousFriction", "World", "param",
+    # Modelica MultiBody parts (blocks/multibody)
+    "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Fixed", "Planar", "PointMass",
+    "Rotor1D", "Universal",
+    "Damper", "Force", "ForceAndTorque", "FrameForce", "GravityTypes", "LineForce",
+    "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
+    "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
 ]

@@ -64,3 +64,20 @@ def quaternion_rates(q, w_body) -> ca.SX:
                    ca.horzcat(q[3], q[0], -q[1]),
                    ca.horzcat(-q[2], q[1], q[0]))
     return 0.5 * ca.mtimes(Q, w_body)
+
+
+def from_nxy(n_x, n_y, owner: str) -> np.ndarray:
+    """Rotation matrix whose columns are the unit axes e_x ∥ n_x, e_y in the plane of n_x and
+    n_y, e_z = e_x × e_y, all in the parent frame (the MSL's ``Frames.from_nxy`` as the
+    matrix from the new axes to the parent's); a ModelError if n_x and n_y are parallel."""
+    from .errors import ModelError
+
+    e_x = unit_axis(n_x, owner, "n_x")
+    n_y = unit_axis(n_y, owner, "n_y")
+    e_z = np.cross(e_x, n_y)
+    norm = float(np.linalg.norm(e_z))
+    if norm < 1e-10:
+        raise ModelError(f"{owner}: n_x = {tuple(n_x)} and n_y = {tuple(n_y)} are parallel; "
+                         "they must span a plane")
+    e_z /= norm
+    return np.column_stack([e_x, np.cross(e_z, e_x), e_z])

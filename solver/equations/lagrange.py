@@ -31,6 +31,10 @@ def lagrange_accelerations(mech: Mechanics) -> tuple[ca.SX, ca.SX]:
     # δs_e = (∂s_e/∂y)·δy = (∂w_e/∂ẏ)·δy, so Q̂ = Σ f_e·(∂w_e/∂ẏ)ᵀ.
     Q_hat = sum((e.force * ca.jacobian(e.w, yd).T for e in mech.elements),
                 ca.SX.zeros(y.numel()))
+    # Loads (3-D forces, non-uniform gravity) by their virtual work f·δr + t·δθ; gravity of a
+    # field with a potential is in V instead.
+    Q_hat += sum((ld.generalized(yd) for ld in mech.loads if not ld.conservative),
+                 ca.SX.zeros(y.numel()))
     momentum = ca.gradient(T, yd)
     M_L = ca.jacobian(momentum, yd)
     rhs = Q_hat - ca.gradient(D, yd) + ca.gradient(T - V, y) - ca.jtimes(momentum, y, yd)

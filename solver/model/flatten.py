@@ -10,11 +10,12 @@ from jourdain.blocks.contacts import Contact
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.joints import Joint
+from jourdain.blocks.multibody.interfaces import FrameForce, LineForce
 from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
-KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock)
+KINDS = (World, Body, Joint, FlangeForce, LineForce, FrameForce, Contact, SignalBlock)
 
 
 @dataclass
@@ -30,6 +31,8 @@ class FlatModel:
     forces: list[FlangeForce] = field(default_factory=list)
     signals: list[SignalBlock] = field(default_factory=list)
     contacts: list[Contact] = field(default_factory=list)
+    lines: list[LineForce] = field(default_factory=list)       # 3-D line force elements
+    wrenches: list[FrameForce] = field(default_factory=list)   # forces/torques on frames
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
@@ -73,8 +76,11 @@ def _walk(comp: Component, path: str, primitives: list, composites: list, seen: 
     comp._path = path or None
     if isinstance(comp, Composite):
         composites.append(comp)
+        primary = getattr(comp, "PRIMARY", None)   # a child that takes the composite's path
         for name, child in comp.children.items():
-            _walk(child, f"{path}.{name}" if path else name, primitives, composites, seen)
+            child_path = path if name == primary and path else \
+                (f"{path}.{name}" if path else name)
+            _walk(child, child_path, primitives, composites, seen)
     else:
         primitives.append(comp)
 
@@ -101,6 +107,10 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
                                      f"{type(port.owner).__name__} that is not part of the "
                                      "model; assign it as a child attribute first")
             parent[find(a)] = find(b)
+    worlds = [c for c in primitives if isinstance(c, World)]
+    for comp in primitives:   # e.g. Fixed: frame_a sits on the world frame without wiring
+        if getattr(comp, "WORLD_MOUNTED", False) and len(worlds) == 1:
+            parent[find(comp.frame_a)] = find(worlds[0].frame_b)
     roots: dict[Port, int] = {}
     nets: list[list[Port]] = []
     net_of: dict[Port, int] = {}
@@ -116,8 +126,8 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
 
 def _classify(flat: FlatModel, comp: Component) -> None:
     buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
-               FlangeForce: flat.forces, Contact: flat.contacts,
-               SignalBlock: flat.signals}
+               FlangeForce: flat.forces, LineForce: flat.lines, FrameForce: flat.wrenches,
+               Contact: flat.contacts, SignalBlock: flat.signals}
     for kind, bucket in buckets.items():
         if isinstance(comp, kind):
             bucket.append(comp)
