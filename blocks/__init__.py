@@ -20,11 +20,11 @@ from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpri
                      TranslationalSpring, ViscousFriction)
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
-from .multibody import (BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper, Fixed, Force,
-                        ForceAndTorque, FrameForce, LineForce, LineForceWithMass,
-                        LineForceWithTwoMasses, Planar, PointMass, ResolveInFrame, Rotor1D,
-                        Spring, SpringDamperParallel, Torque, Universal, WorldForce,
-                        WorldForceAndTorque, WorldTorque)
+from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper,
+                        Fixed, Force, ForceAndTorque, FrameForce, LineForce, LineForceWithMass,
+                        LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
+                        ResolveInFrame, Rotor1D, Spring, SpringDamperParallel, Torque, Universal,
+                        WorldForce, WorldForceAndTorque, WorldTorque)
 from .ports import Flange, Frame, Motion, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, SignalBlock, Sine, Step, Table
@@ -41,7 +41,7 @@ __all__ = [
     "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
     "ViscousFriction", "World", "param",
     # Modelica MultiBody parts (blocks/multibody)
-    "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Fixed", "Planar", "PointMass",
+    "AbsoluteSensor", "RelativeSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Fixed", "Mounting1D", "Planar", "PointMass",
     "Rotor1D", "Universal",
     "Damper", "Force", "ForceAndTorque", "FrameForce", "GravityTypes", "LineForce",
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",

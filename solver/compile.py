@@ -28,7 +28,8 @@ from .equations.functions import (
     names_of,
     structure_of,
 )
-from .equations.lagrange import lagrange_zdot
+from .equations.driven import check_no_loop, driven_dynamics, driven_speed_index
+from .equations.lagrange import lagrange_system, lagrange_zdot
 from .equations.projection import jourdain
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds
@@ -68,9 +69,15 @@ def compile(model, speeds: dict | None = None, parameters=(),
     sp = choose_speeds(mech.kin, speeds)
     eom, used = equations(mech, sp, formulation, backend)
     zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)
-    functions = named_functions(mech, sp, eom, zdot)
+    drive = None
+    if mech.driven:   # prescribed speeds: only the free ones keep an equation of motion
+        M, rhs = (eom.M, eom.q - eom.k) if formulation is Formulation.JOURDAIN \
+            else lagrange_system(mech)
+        zdot, drive = driven_dynamics(mech, sp, M, rhs)
+    check_no_loop(mech, zdot)
+    functions = named_functions(mech, sp, eom, zdot, drive)
     p_default = mech.params.defaults
-    check_mass_matrix(functions["M"], mech, sp, p_default)
+    check_mass_matrix(functions["M"], mech, sp, p_default, free_speeds(mech, sp))
     structure = structure_of(mech, sp)
     if not sp.identity:  # seed 000: show what the speed choice does to the equations' size
         structure.default_speed_ops = default_speed_ops(mech, used)
@@ -79,6 +86,12 @@ def compile(model, speeds: dict | None = None, parameters=(),
     if codegen:
         system.codegen()
     return system
+
+
+def free_speeds(mech: Mechanics, sp) -> list[int]:
+    """Indices in z of the speeds that keep an equation of motion (all but the driven)."""
+    driven = {driven_speed_index(mech, sp, d.speed) for d in mech.driven}
+    return [k for k in range(sp.z.numel()) if k not in driven]
 
 
 def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formulation,

@@ -1,7 +1,7 @@
 """The parts a Modelica user knows from ``Modelica.Mechanics.MultiBody``, under the MSL's names
 and parameter names: 3-D force elements (:mod:`.forces`) and their contracts
 (:mod:`.interfaces`), shaped bodies, point mass and rotor (:mod:`.parts`), joints
-(:mod:`.joints`).
+(:mod:`.joints`), sensors in any frame (:mod:`.sensors`).
 
 All names are also importable from :mod:`jourdain.blocks`.
 """
@@ -18,11 +18,22 @@ from .forces import (
                      WorldForceAndTorque,
                      WorldTorque,
 )
-from .interfaces import FrameForce, LineForce, ResolveInFrame
+from .interfaces import FrameForce, LineForce, Mount, ResolveInFrame
 from .joints import Cylindrical, Planar, Universal
-from .parts import BodyBox, BodyCylinder, BodyShape, Fixed, PointMass, Rotor1D, RotorInertia
+from .parts import (
+                     BodyBox,
+                     BodyCylinder,
+                     BodyShape,
+                     Fixed,
+                     Mounting1D,
+                     PointMass,
+                     Rotor1D,
+                     RotorInertia,
+)
+from .sensors import AbsoluteSensor, RelativeSensor
 
-__all__ = ["BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Fixed", "Planar",
-           "PointMass", "Rotor1D", "RotorInertia", "Universal", "Damper", "Force", "ForceAndTorque", "FrameForce", "LineForce", "LineForceWithMass",
-           "LineForceWithTwoMasses", "ResolveInFrame", "Spring", "SpringDamperParallel",
-           "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque"]
+__all__ = ["AbsoluteSensor", "RelativeSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper", "Fixed", "Force",
+           "ForceAndTorque", "FrameForce", "LineForce", "LineForceWithMass",
+           "LineForceWithTwoMasses", "Mount", "Mounting1D", "Planar", "PointMass",
+           "ResolveInFrame", "Rotor1D", "RotorInertia", "Spring", "SpringDamperParallel",
+           "Torque", "Universal", "WorldForce", "WorldForceAndTorque", "WorldTorque"]

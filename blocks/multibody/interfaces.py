@@ -104,3 +104,11 @@ class FrameForce(Component):
         """{frame port: (f, t)}: force f [N] at the port frame's origin and torque t [N·m],
         both in world coordinates, as CasADi 3-vectors."""
         raise NotImplementedError
+
+
+class Mount(Component):
+    """Contract of a 1-D support fixed in a 3-D frame (the MSL's ``Mounting1D``): ``frame_a``,
+    ``flange_b`` and ``support_position()``, the constant position of flange_b [rad or m]."""
+
+    def support_position(self):
+        raise NotImplementedError

@@ -21,7 +21,8 @@ from ..bodies import Body, RigidBody
 from ..errors import ModelError
 from ..geometry import from_nxy, unit_axis
 from ..joints import FixedTranslation, Revolute
-from ..ports import Frame
+from ..ports import Flange, Frame, Motion
+from .interfaces import Mount
 
 DEFAULT_WIDTH_FRACTION = 20.0   # the MSL World's defaultWidthFraction
 STEEL = 7700.0                  # [kg/m³] the MSL's default density
@@ -244,3 +245,27 @@ class Rotor1D(Composite):
         self.expose(self.revolute.frame_a, "frame_a")
         self.expose(self.revolute.axis, "flange_a")
         self.expose(self.revolute.axis, "flange_b")
+
+
+@dataclass(eq=False)
+class Mounting1D(Mount):
+    """A 1-D rotational support fixed in frame_a (MSL ``Parts.Mounting1D``): ``flange_b`` sits
+    at the constant angle phi0 [rad] about the axis n (frame_a axes), so 1-D elements and
+    drivers between it and a joint's or rotor's flange react on the body of frame_a.
+
+    Here the reaction of a 1-D element or driver on a joint flange acts on the joint's
+    frame_a, so a Mounting1D must sit on that frame's body (checked at compile time);
+    mountings on other bodies are not modelled.
+    """
+
+    phi0: float = param(0.0, "rad", "fixed offset angle of the housing")
+    n: tuple = (1.0, 0.0, 0.0)
+
+    def __post_init__(self):
+        self.phi0 = as_scalar(self.phi0, "Mounting1D", "phi0")
+        self.n = tuple(unit_axis(self.n, "Mounting1D", "n"))
+        self.frame_a = Frame(self, "frame_a")
+        self.flange_b = Flange(self, "flange_b", Motion.ROTATIONAL)
+
+    def support_position(self):
+        return self.phi0

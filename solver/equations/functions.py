@@ -18,6 +18,7 @@ from jourdain.blocks.errors import ModelError
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from ..model.speeds import describe as describe_speeds
+from .driven import Drive, dynamic_outputs
 from .projection import to_speeds
 
 
@@ -66,29 +67,43 @@ def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
     return found
 
 
-def named_functions(mech: Mechanics, sp: Speeds, eom, zdot) -> dict:
+def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None = None) -> dict:
     t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
     s = mech.ctx.s
     x = ca.vertcat(y, z, s)
     ydot = sp.ydot
+    apply = drive.apply if drive is not None else (lambda expr: expr)
     _, out = mech.ctx.outputs()
     T = to_speeds(mech.kinetic_energy(), mech, sp)
     V = mech.potential_energy()
     P = to_speeds(mech.dissipated_power(), mech, sp)
-    return {
-        "f": ca.Function("f", [t, x, u, p],
-                         [ca.vertcat(ydot, zdot, to_speeds(mech.ctx.state_derivatives(), mech, sp))],
-                         ["t", "x", "u", "p"], ["xdot"]),
+    xdot = ca.vertcat(ydot, zdot, to_speeds(mech.ctx.state_derivatives(), mech, sp))
+    functions = {
+        "f": ca.Function("f", [t, x, u, p], [apply(xdot)], ["t", "x", "u", "p"], ["xdot"]),
         "M": ca.Function("M", [y, p], [eom.M], ["y", "p"], ["M"]),
         "k": ca.Function("k", [y, z, p], [eom.k], ["y", "z", "p"], ["k"]),
-        "q": _q_function(t, y, z, u, p, s, eom.q),
+        "q": _q_function(t, y, z, u, p, s, apply(eom.q)),
         "ydot": ca.Function("ydot", [y, z, p], [ydot], ["y", "z", "p"], ["ydot"]),
-        "h": ca.Function("h", [t, x, u, p], [to_speeds(out, mech, sp)],
+        "h": ca.Function("h", [t, x, u, p], [apply(dynamic_outputs(mech, sp, out, zdot, drive))],
                          ["t", "x", "u", "p"], ["out"]),
         "energy": ca.Function("energy", [x, p], [T, V], ["x", "p"], ["T", "V"]),
-        "dissipation": ca.Function("dissipation", [t, x, u, p], [P],
+        "dissipation": ca.Function("dissipation", [t, x, u, p], [apply(P)],
                                    ["t", "x", "u", "p"], ["P"]),
     }
+    if drive is not None:
+        functions.update(drive_functions(t, x, u, p, drive))
+    return functions
+
+
+def drive_functions(t, x, u, p, drive: Drive) -> dict:
+    """drive(t, x, u, p): x with the exactly driven coordinates and speeds at their prescribed
+    values; drive0: the same plus filtered positions at their reference (the start)."""
+    initial = Drive(drive.symbols + [sym for sym, _ in drive.initial],
+                    drive.values + [val for _, val in drive.initial])
+    return {"drive": ca.Function("drive", [t, x, u, p], [drive.apply(x)],
+                                 ["t", "x", "u", "p"], ["x_driven"]),
+            "drive0": ca.Function("drive0", [t, x, u, p], [initial.apply(x)],
+                                  ["t", "x", "u", "p"], ["x_driven"])}
 
 
 def _q_function(t, y, z, u, p, s, q) -> ca.Function:
@@ -98,18 +113,20 @@ def _q_function(t, y, z, u, p, s, q) -> ca.Function:
     return ca.Function("q", [t, y, z, u, p, s], [q], ["t", "y", "z", "u", "p", "s"], ["q"])
 
 
-def check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray) -> None:
-    """A singular mass matrix at a generic configuration means a speed without inertia."""
-    n = sp.z.numel()
-    if n == 0:
+def check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray,
+                      free: list[int] | None = None) -> None:
+    """A singular mass matrix at a generic configuration means a speed without inertia
+    (``free``: the speeds that keep an equation of motion, all but the driven ones)."""
+    free = list(range(sp.z.numel())) if free is None else free
+    if not free:
         return
     y = np.random.default_rng(1).uniform(-1.0, 1.0, mech.kin.y.numel())
-    mass = np.array(M(y, p))
+    mass = np.array(M(y, p))[np.ix_(free, free)]
     eig, vec = np.linalg.eigh(0.5 * (mass + mass.T))
     scale = max(1.0, float(np.abs(eig).max())) if eig.size else 1.0
     if eig[0] > 1e-12 * scale:
         return
-    idle = [sp.names[i] for i in np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)]
+    idle = [sp.names[free[i]] for i in np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)]
     raise ModelError("the mass matrix is singular: speed(s) " + ", ".join(idle) +
                      " move no mass or inertia (a joint that carries no body, or a body with "
                      "zero inertia about the joint axis); attach a body or remove the joint")

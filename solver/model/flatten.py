@@ -10,12 +10,12 @@ from jourdain.blocks.contacts import Contact
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.joints import Joint
-from jourdain.blocks.multibody.interfaces import FrameForce, LineForce
+from jourdain.blocks.multibody.interfaces import FrameForce, LineForce, Mount
 from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
-KINDS = (World, Body, Joint, FlangeForce, LineForce, FrameForce, Contact, SignalBlock)
+KINDS = (World, Body, Joint, FlangeForce, LineForce, FrameForce, Mount, Contact, SignalBlock)
 
 
 @dataclass
@@ -33,6 +33,7 @@ class FlatModel:
     contacts: list[Contact] = field(default_factory=list)
     lines: list[LineForce] = field(default_factory=list)       # 3-D line force elements
     wrenches: list[FrameForce] = field(default_factory=list)   # forces/torques on frames
+    mounts: list[Mount] = field(default_factory=list)          # 1-D supports in 3-D frames
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
@@ -127,7 +128,7 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
 def _classify(flat: FlatModel, comp: Component) -> None:
     buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
                FlangeForce: flat.forces, LineForce: flat.lines, FrameForce: flat.wrenches,
-               Contact: flat.contacts, SignalBlock: flat.signals}
+               Mount: flat.mounts, Contact: flat.contacts, SignalBlock: flat.signals}
     for kind, bucket in buckets.items():
         if isinstance(comp, kind):
             bucket.append(comp)
@@ -168,5 +169,6 @@ def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
         if alone and len(flat.net_ports(comp.flange_b)) == 1:
             raise ModelError(f"{comp.path}: neither flange_a nor flange_b is connected; connect "
                              "at least one to a joint's axis or support flange")
-    if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone:
+    optional = port.name in getattr(comp, "OPTIONAL_PORTS", ())   # e.g. a driver's support
+    if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone and not optional:
         raise ModelError(f"{port.path} is not connected; connect the sensor to a joint flange")

@@ -12,6 +12,7 @@ import numpy as np
 from jourdain.blocks.base import Component
 
 from .flatten import FlatModel, flatten
+from .drivers import Driven, find_driven, place_mounts
 from .kinematics import Kinematics, build_kinematics, flange_state
 from .loads import frame_loads, gravity_terms, line_geometries, line_terms
 from .parameters import ParameterSet, instantiate
@@ -19,7 +20,7 @@ from .signals import SignalContext
 from .terms import BodyTerms, FlangeTerms, LoadTerms, element_terms
 from .topology import Topology, build_topology
 
-__all__ = ["BodyTerms", "FlangeTerms", "LoadTerms", "Mechanics", "build_mechanics"]
+__all__ = ["BodyTerms", "Driven", "FlangeTerms", "LoadTerms", "Mechanics", "build_mechanics"]
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Mechanics:
     inst: dict = None   # component -> its parameterized copy (for the constraint hooks)
     loads: list = field(default_factory=list)   # LoadTerms: 3-D forces, non-uniform gravity
     gravity_energy: ca.SX = None                # potential energy of the gravity field
+    driven: list = field(default_factory=list)  # Driven: coordinates prescribed by drivers
 
     @property
     def constrained(self) -> bool:
@@ -76,6 +78,7 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     t = ca.SX.sym("t")
     ctx = SignalContext(flat, kin, inst, t)
     geometry = line_geometries(flat, kin)   # places line flanges before any hook reads them
+    place_mounts(flat, kin, inst)
     bodies = [_body_terms(flat, kin, inst[b], b.path) for b in flat.bodies]
     elements = [_flange_terms(flat, kin, ctx, inst[e], e) for e in flat.forces]
     lines, masses = line_terms(flat, kin, ctx, inst, geometry)
@@ -83,8 +86,9 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     gravity, gravity_loads, energy = gravity_terms(inst[flat.worlds[0]], bodies, kin.y,
                                                    params.p, params.defaults)
     loads = frame_loads(flat, kin, ctx, inst) + gravity_loads
+    driven = find_driven(flat, kin, ctx, inst)
     return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements + lines, inst,
-                     loads, energy)
+                     loads, energy, driven)
 
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:

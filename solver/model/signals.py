@@ -40,6 +40,10 @@ class SignalContext(Context):
         self.u = ca.vertcat(*[self._input_value[n] for n in self._input_nets]) \
             if self.inputs else ca.SX(0, 1)
         self._collect_states()
+        # placeholders for what outputs may read of the dynamics, substituted by the
+        # equations stage: the joint speeds' derivatives ẇ and the drivers' reactions
+        self.wdot = ca.SX.sym("wdot", kin.w.numel()) if kin.w.numel() else ca.SX(0, 1)
+        self.reactions: dict = {}   # driver path -> placeholder of its reaction
 
     def _collect_states(self) -> None:
         """Symbols s of the signal blocks' internal states, named ``<block>.<state>``."""
@@ -107,6 +111,33 @@ class SignalContext(Context):
 
     def frame(self, port: Port) -> FrameState:
         return self.kin.frames[self.flat.net_of[port]]
+
+    def derivative(self, expr) -> ca.SX:
+        """d/dt = ∂/∂t + ∂/∂y·ẏ + ∂/∂w·ẇ (ẇ: placeholders ``wdot``) of a vector expression of
+        time and the kinematics; inputs and block states have no known derivative."""
+        e = ca.reshape(ca.SX(expr), -1, 1)
+        if ca.depends_on(e, ca.vertcat(self.u, self.s)):
+            raise ModelError("a derivative of a signal input or a block state was asked for "
+                             "(e.g. a velocity sensor on a driven reference); only positions "
+                             "and velocities of the mechanism can be differentiated")
+        kin, out = self.kin, ca.jacobian(e, self.t)
+        if kin.y.numel():
+            out += ca.jtimes(e, kin.y, kin.ydot) + ca.jtimes(e, kin.w, self.wdot)
+        return out
+
+    def acceleration(self, port: Port) -> tuple:
+        frame = self.frame(port)
+        return self.derivative(frame.v), self.derivative(frame.w)
+
+    def reaction(self, block) -> ca.SX:
+        # keyed by path: hooks run on the parameterized copies of the blocks
+        if block.path not in self.reactions:
+            self.reactions[block.path] = ca.SX.sym(f"reaction_{block.path}")
+        return self.reactions[block.path]
+
+    def placeholders(self) -> ca.SX:
+        """All dynamic placeholders: ẇ and the drivers' reactions."""
+        return ca.vertcat(self.wdot, *self.reactions.values())
 
     def flange(self, port: Port) -> FlangeState:
         return flange_state(self.kin, self.flat.net_of[port])

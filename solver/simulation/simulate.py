@@ -62,6 +62,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     if method is Method.ADAMS:
         opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
     integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+    if "drive0" in system.functions:  # driven coordinates start at their references
+        u0 = np.array(ca.Function("u0", [t], [u])(grid[0])).ravel()
+        x0 = np.array(system.functions["drive0"](grid[0], x0, u0, p)).ravel()
     _check_initial_state(system, x0, p)
     try:
         xs = np.array(integ(x0=x0, p=p)["xf"])
