@@ -110,11 +110,16 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
                          "Baumgarte and DAE methods integrate all joint speeds")
     sp = speeds_for(mech, method, G, part, user_names)
     eom = jourdain(mech, sp)
-    functions = named_functions(mech, sp, eom, eom.zdot)
-    proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
+    zdot, drive = eom.zdot, None
+    if mech.driven and method is ConstraintMethod.PARTITIONING:
+        zdot, drive = driven_dynamics(mech, sp, eom.M, eom.q - eom.k)
+    check_no_loop(mech, zdot)
+    functions = named_functions(mech, sp, eom, zdot, drive)
+    proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte,
+                              zdot, drive)
     functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
-    check_mass(functions["M"], part.y_ref, mech, sp)
+    check_mass(functions["M"], part.y_ref, mech, sp, free_speeds(mech, sp))
     check_explicit_form(functions, part.y_ref, mech.params.defaults)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
             "integrability": lambda: integrability_of(mech, eqs, part, A, G, mv),

@@ -56,6 +56,7 @@ def analyze(mech: Mechanics, spec: dict | None):
     y_ref = _reference(mv, y_default, p0, names, eqs.c_owner) if eqs.n_holonomic \
         else y_default
     keep, user_names = kept_speeds(mech, spec)
+    keep += [d.speed for d in mech.driven if d.speed not in keep]   # driven: independent
     part = partition(mech, eqs, y_ref, p0, keep)
     A = eqs.A[part.velocity_rows, :]
     G = explicit_form(A, part.dependent_speeds, part.independent_speeds, mech.kin.w.numel())
