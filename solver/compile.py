@@ -7,9 +7,12 @@ imports it but the package's ``__init__``.
 """
 from __future__ import annotations
 
+import casadi as ca
+
 from jourdain.blocks.errors import ModelError
 
 from .constraints.analysis import analyze, check_generic_rank, integrability_of
+from .constraints.moves import mover
 from .constraints.methods import (
     ConstraintMethod,
     check_baumgarte,
@@ -83,6 +86,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
+    system.mover = mover(mech.kin, ca.SX(0, 1), mech.params.p)
     if codegen:
         system.codegen()
     return system

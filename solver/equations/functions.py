@@ -14,6 +14,7 @@ import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
+from jourdain.blocks.ports import Frame
 
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
@@ -54,7 +55,19 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "u": [n for s in mech.ctx.inputs for n in s.entry_names()],
             "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
             "inputs": list(mech.ctx.inputs), "outputs": outputs, "s": mech.ctx.state_names,
-            "quaternions": _quaternions(mech)}
+            "quantities": [n for s in outputs for n in s.entry_names()] + quantity_terms(mech)[0],
+            "quaternions": _quaternions(mech), "driven": _driven(mech, sp)}
+
+
+def _driven(mech: Mechanics, sp: Speeds) -> tuple[list[int], list[int]]:
+    """Indices in y of the coordinates whose position drivers prescribe (at the start, for
+    filters) and in z of the speeds known from drivers (all but Accelerate's)."""
+    from .driven import driven_speed_index
+    from jourdain.blocks.drivers.base import Level
+    ys = [d.coordinate for d in mech.driven if d.driver.LEVEL is Level.POSITION]
+    zs = [driven_speed_index(mech, sp, d.speed) for d in mech.driven
+          if d.driver.LEVEL is not Level.ACCELERATION]
+    return ys, zs
 
 
 def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
@@ -92,7 +105,37 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
     }
     if drive is not None:
         functions.update(drive_functions(t, x, u, p, drive))
+    functions["quantities"] = quantity_function(mech, sp, functions["h"], t, x, u, p, apply)
     return functions
+
+
+def quantity_terms(mech: Mechanics) -> tuple[list[str], list]:
+    """Names and expressions (in y, w) of what initial conditions can be given for besides
+    the outputs (System.initialize): every force element's relative position s_rel and rate
+    w_rel (the distance and its rate for line forces), and every frame port's origin r_0[i]
+    and velocity v_0[i] in world coordinates."""
+    names, exprs = [], []
+    for e in mech.elements:
+        names += [f"{e.path}.s_rel", f"{e.path}.w_rel"]
+        exprs += [e.s, e.w]
+    for port, net in sorted(mech.flat.net_of.items(), key=lambda kv: kv[0].path):
+        frame = mech.kin.frames.get(net)
+        if frame is None or not isinstance(port, Frame):
+            continue
+        names += [f"{port.path}.r_0[{i}]" for i in range(3)]
+        names += [f"{port.path}.v_0[{i}]" for i in range(3)]
+        exprs += [frame.r, frame.v]
+    return names, exprs
+
+
+def quantity_function(mech: Mechanics, sp: Speeds, h: ca.Function, t, x, u, p,
+                      apply) -> ca.Function:
+    """quantities(t, x, u, p): the outputs (h) followed by :func:`quantity_terms`."""
+    _, exprs = quantity_terms(mech)
+    values = to_speeds(ca.vertcat(*[ca.reshape(ca.SX(e), -1, 1) for e in exprs]), mech, sp) \
+        if exprs else ca.SX(0, 1)
+    return ca.Function("quantities", [t, x, u, p], [ca.vertcat(h(t, x, u, p), apply(values))],
+                       ["t", "x", "u", "p"], ["quantities"])
 
 
 def drive_functions(t, x, u, p, drive: Drive) -> dict:
