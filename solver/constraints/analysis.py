@@ -54,8 +54,10 @@ def analyze(mech: Mechanics, spec: dict | None):
     y_default = np.array([c.default for c in mech.kin.coordinates], dtype=float)
     names = [c.name for c in mech.kin.coordinates]
     defined = _defined(mech, eqs)
-    y_ref = _reference(mv, y_default, p0, names, eqs.c_owner, defined) if eqs.n_holonomic \
-        else y_default
+    junction_moves = [j for jn in mech.junctions
+                      for j in range(mech.kin.w_slices[jn].start, mech.kin.w_slices[jn].stop)]
+    y_ref = _reference(mv, y_default, p0, names, eqs.c_owner, defined, junction_moves) \
+        if eqs.n_holonomic else y_default
     keep, user_names = kept_speeds(mech, spec)
     keep += [d.speed for d in mech.driven if d.speed not in keep]   # driven: independent
     part = partition(mech, eqs, y_ref, p0, keep)
@@ -71,28 +73,34 @@ def _defined(mech: Mechanics, eqs):
     return lambda y, p: bool(np.isfinite(np.array(A_fn(y, p))).all())
 
 
-def _reference(mv: Mover, y_default, p, names, owners, defined):
-    """Reference assembly moving the scalar coordinates first (the defaults of the ball joints
-    are kept where that closes the loops, e.g. a disk's upright pose); only if that fails, or
-    ends where the constraints are undefined (a disk lying flat in a z-up world), are the
-    quaternions moved too (a loop through a ball joint of the tree)."""
+def _reference(mv: Mover, y_default, p, names, owners, defined, first_moves=()):
+    """Reference assembly moving as few coordinates as possible: the massless junctions' own
+    coordinates alone (``first_moves``), then the scalar coordinates (the defaults of the ball
+    joints are kept where that closes the loops, e.g. a disk's upright pose), and only if that
+    fails, or ends where the constraints are undefined (a disk lying flat in a z-up world),
+    the quaternions too (a loop through a ball joint of the tree)."""
+    everything = mv.free_directions(set())
     scalar = [j for j, m in enumerate(mv.moved) if len(m) == 1]
-    try:
-        y = reference_assembly(mv, y_default, p, scalar, names, owners, defined=defined)
-        return y
-    except ModelError:
-        if len(scalar) == len(mv.free_directions(set())):
-            raise
-    return reference_assembly(mv, y_default, p, mv.free_directions(set()), names, owners,
-                              defined=defined)
+    tries = [list(first_moves)] if first_moves else []
+    tries += [scalar] if len(scalar) < len(everything) else []
+    for free in tries:
+        try:
+            return reference_assembly(mv, y_default, p, free, names, owners, defined=defined,
+                                      first_moves=first_moves)
+        except ModelError:
+            continue
+    return reference_assembly(mv, y_default, p, everything, names, owners, defined=defined,
+                              first_moves=first_moves)
 
 
 def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: int = 8,
-                       defined=None):
+                       defined=None, first_moves=()):
     """Assemble from the coordinate defaults; if that start is singular (e.g. every link of a
     loop stretched along one line, where Gauss–Newton cannot move) or the result is a
     configuration where the constraints are undefined (``defined``), retry from reproducible
-    random moves of the free directions (±0.5 m or rad) before reporting the first error."""
+    random moves of the free directions (±0.5 m or rad) before reporting the first error: first
+    of the ball joints' turns (a flat disk stands up) and of ``first_moves`` (massless
+    junctions leave a zero-length spring), keeping the other coordinates at their defaults."""
     def attempt(start):
         y = assemble(mv, start, p, free, names, owners)
         if defined is not None and not defined(y, p):
@@ -105,8 +113,7 @@ def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: i
         return attempt(y_default)
     except ModelError as first:
         rng = np.random.default_rng(0)
-        # turn ball joints first (a flat disk stands up), keeping the other defaults
-        turns = [j for j in free if len(mv.moved[j]) == 4]
+        turns = [j for j in free if len(mv.moved[j]) == 4 or j in first_moves]
         for k in range(2 * restarts if turns else restarts):
             moving = turns if k < restarts and turns else free
             delta = np.zeros(len(mv.moved))

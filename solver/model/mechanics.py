@@ -13,6 +13,7 @@ from jourdain.blocks.base import Component
 
 from .flatten import FlatModel, flatten
 from .drivers import Driven, find_driven, place_mounts
+from .junctions import add_junctions
 from .kinematics import Kinematics, build_kinematics, flange_state
 from .loads import frame_loads, gravity_terms, line_geometries, line_terms
 from .parameters import ParameterSet, instantiate
@@ -38,11 +39,13 @@ class Mechanics:
     loads: list = field(default_factory=list)   # LoadTerms: 3-D forces, non-uniform gravity
     gravity_energy: ca.SX = None                # potential energy of the gravity field
     driven: list = field(default_factory=list)  # Driven: coordinates prescribed by drivers
+    junctions: list = field(default_factory=list)  # massless junctions between line forces
 
     @property
     def constrained(self) -> bool:
-        """True when cut joints or contacts add constraints (DESIGN.md §3.4)."""
-        return bool(self.topo.cut_joints or self.flat.contacts)
+        """True when cut joints, contacts or massless junctions add constraints (DESIGN.md
+        §3.4)."""
+        return bool(self.topo.cut_joints or self.flat.contacts or self.junctions)
 
     def kinetic_energy(self) -> ca.SX:
         """T = Σ ½·m·v·v + ½·ωᵀ·I·ω (in y, ẏ)."""
@@ -72,6 +75,7 @@ class Mechanics:
 def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     """Run flatten → parameters → topology → kinematics → signals on ``model``."""
     flat = flatten(model)
+    junctions = add_junctions(flat)
     inst, params = instantiate(flat.components, symbolic)
     topo = build_topology(flat)
     kin = build_kinematics(flat, topo, inst)
@@ -88,7 +92,7 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     loads = frame_loads(flat, kin, ctx, inst) + gravity_loads
     driven = find_driven(flat, kin, ctx, inst)
     return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements + lines, inst,
-                     loads, energy, driven)
+                     loads, energy, driven, junctions)
 
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:
