@@ -195,12 +195,14 @@ class Fixed(FixedTranslation):
 
 @dataclass(eq=False)
 class RotorInertia(Body):
-    """The rotating inertia of a :class:`Rotor1D`: J [kg·m²] about the unit axis n, no mass,
-    I = J·n·nᵀ (only the moment about the axis; the rotor's mass and transverse inertia belong
-    to the carrier body, as in the MSL)."""
+    """The inertia of a :class:`Rotor1D`: J [kg·m²] about the unit axis n, no mass. On the
+    rotor (``sign`` = +1) I = J·n·nᵀ; on the mount (``sign`` = −1) I = −J·n·nᵀ, which takes
+    back the part of the rotor's energy ½·J·(n·ω_mount)² that the carrier body already holds
+    (the MSL's Rotor1D adds only the effects of the rotation relative to the mount)."""
 
     J: float = param(1.0, "kg.m2", "moment of inertia about the axis")
     n: tuple = (1.0, 0.0, 0.0)
+    sign: int = 1
 
     def __post_init__(self):
         self.J = as_scalar(self.J, "Rotor1D", "J")
@@ -213,8 +215,8 @@ class RotorInertia(Body):
 
     m = property(lambda self: 0.0, doc="no mass [kg]")
     r_cm = property(lambda self: ca.DM.zeros(3), doc="center of mass at frame_a [m]")
-    I = property(lambda self: self.J * ca.DM(np.outer(self.n, self.n)),
-                 doc="J·n·nᵀ [kg·m²]")
+    I = property(lambda self: self.sign * self.J * ca.DM(np.outer(self.n, self.n)),
+                 doc="±J·n·nᵀ [kg·m²]")
 
 
 class Rotor1D(Composite):
@@ -223,12 +225,16 @@ class Rotor1D(Composite):
 
     J : [kg·m²] moment of inertia about the axis n (frame_a axes, default x).
     The rotor turns by phi [rad] (coordinate ``<rotor>.phi``, speed ``<rotor>.w``) relative to
-    frame_a, the housing. Its angular velocity is ω_a + n·ẇ, so it exerts on the housing the
-    gyroscopic torque ω_a × n·J·w and the reaction of its angular acceleration, as the MSL's
-    frame_a.t = ω_a × (J·n·w) − n·(J·n·ω̇_a) does. ``flange_a`` and ``flange_b`` are the rotor's
-    1-D flanges (both at phi); a 1-D element with its other flange free (or on a
-    :class:`Mounting1D` of the same housing) reacts on the housing.
-    r_center, cylinderLength, cylinderDiameter: for pictures only.
+    frame_a, the housing, and (as in the MSL) adds only the effects of that relative rotation:
+    its kinetic energy beyond the housing's is J·w·(n·ω_a) + ½·J·w², so its equation is
+    J·ẇ = τ_flanges − J·n·ω̇_a and it exerts on the housing the gyroscopic torque
+    ω_a × (J·n·w) − n·(J·n·ω̇_a), the MSL's frame_a.t. The rotor's mass and full inertia
+    (including J about n) belong to a body fixed on the housing, as the MSL prescribes (e.g. a
+    BodyCylinder rigidly attached; without it a moving housing has an indefinite mass matrix,
+    which compile reports). Built as a revolute carrying +J·n·nᵀ and −J·n·nᵀ on the housing.
+    ``flange_a`` and ``flange_b`` are the rotor's 1-D flanges (both at phi); a 1-D element
+    with its other flange free (or on a :class:`Mounting1D` of the same housing) reacts on
+    the housing. r_center, cylinderLength, cylinderDiameter: for pictures only.
     """
 
     PRIMARY = "revolute"   # the revolute takes the rotor's path: coordinate <rotor>.phi
@@ -241,7 +247,9 @@ class Rotor1D(Composite):
         self.cylinderLength, self.cylinderDiameter = cylinderLength, cylinderDiameter
         self.revolute = Revolute(axis=self.n)
         self.inertia = RotorInertia(J=J, n=self.n)
+        self.housingShare = RotorInertia(J=J, n=self.n, sign=-1)
         self.connect(self.revolute.frame_b, self.inertia.frame_a)
+        self.connect(self.revolute.frame_a, self.housingShare.frame_a)
         self.expose(self.revolute.frame_a, "frame_a")
         self.expose(self.revolute.axis, "flange_a")
         self.expose(self.revolute.axis, "flange_b")

@@ -44,7 +44,8 @@ class Drive:
         """``expr`` with the prescribed coordinates and speeds replaced by their values."""
         if not self.symbols:
             return expr
-        return ca.substitute(expr, ca.vertcat(*self.symbols), ca.vertcat(*self.values))
+        values = ca.densify(ca.vertcat(*[ca.SX(v) for v in self.values]))
+        return ca.substitute(expr, ca.vertcat(*self.symbols), values)
 
 
 def driven_speed_index(mech: Mechanics, sp: Speeds, j: int) -> int:
