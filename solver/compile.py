@@ -115,7 +115,10 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     sp = speeds_for(mech, method, G, part, user_names)
     eom = jourdain(mech, sp)
     zdot, drive = eom.zdot, None
-    if mech.driven and method is ConstraintMethod.PARTITIONING:
+    if mech.driven and method is not ConstraintMethod.PARTITIONING:
+        raise ModelError("kinematic drivers in closed loops need ConstraintMethod.PARTITIONING "
+                         "(the driven coordinate is kept independent)")
+    if mech.driven:
         zdot, drive = driven_dynamics(mech, sp, eom.M, eom.q - eom.k)
     check_no_loop(mech, zdot)
     functions = named_functions(mech, sp, eom, zdot, drive)

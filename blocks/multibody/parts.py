@@ -46,9 +46,10 @@ class BodyShape(Composite):
         if I is None:
             I = [[I_11, I_21, I_31], [I_21, I_22, I_32], [I_31, I_32, I_33]]
         _shape(self, "BodyShape", r, r_shape, lengthDirection, widthDirection, length)
-        self.width = self.length / DEFAULT_WIDTH_FRACTION if width is None else width
-        self.height = self.width if height is None else height
+        self.width = self.length / DEFAULT_WIDTH_FRACTION if width is None else float(width)
+        self.height = self.width if height is None else float(height)
         self.shapeType = shapeType
+        _positive("BodyShape", width=self.width, height=self.height)
         self._assemble(r, m, r_CM, I)
 
     def _assemble(self, r, m, r_CM, I) -> None:
@@ -74,7 +75,7 @@ def _shape(obj, owner: str, r, r_shape, lengthDirection, widthDirection, length)
         as_scalar(length, owner, "length")
     if not obj.length > 0:
         raise ModelError(f"{owner}: length must be positive, got {obj.length} m")
-    obj.axes = from_nxy(obj.lengthDirection, obj.widthDirection, owner)
+    obj.axes = from_nxy(obj.lengthDirection, obj.widthDirection, owner, strict=False)
 
 
 def _positive(owner: str, **values) -> None:
@@ -95,7 +96,8 @@ class BodyBox(BodyShape):
     """A box between frame_a and frame_b (MSL ``Parts.BodyBox``), optionally hollow.
 
     r : [m] frame_b's origin in frame_a.   r_shape : [m] start of the box in frame_a.
-    lengthDirection (default r − r_shape), widthDirection (default y): box axes in frame_a.
+    lengthDirection (default r − r_shape), widthDirection (default y; if parallel to the
+    length, another axis, as in the MSL): box axes in frame_a.
     length [m] (default |r − r_shape|), width [m] (default length/20), height [m] (default
     width), innerWidth, innerHeight [m] (a hollow box; default 0 = solid), density [kg/m³]
     (default 7700, steel).
@@ -140,8 +142,7 @@ class BodyCylinder(BodyShape):
     def __init__(self, r, r_shape=(0.0, 0.0, 0.0), lengthDirection=None, length=None,
                  diameter=None, innerDiameter=0.0, density=STEEL):
         Composite.__init__(self)
-        axis = np.subtract(r, r_shape) if lengthDirection is None else lengthDirection
-        _shape(self, "BodyCylinder", r, r_shape, lengthDirection, _across(axis), length)
+        _shape(self, "BodyCylinder", r, r_shape, lengthDirection, (0.0, 1.0, 0.0), length)
         self.diameter = self.length / DEFAULT_WIDTH_FRACTION if diameter is None \
             else float(diameter)
         self.innerDiameter, self.density = float(innerDiameter), float(density)
@@ -154,14 +155,6 @@ class BodyCylinder(BodyShape):
         m = self.density * np.pi * self.length * (R2 - Ri2)
         across = m * (self.length**2 + 3 * (R2 + Ri2)) / 12
         _solid(self, "BodyCylinder", r, m, np.diag([m * (R2 + Ri2) / 2, across, across]))
-
-
-def _across(axis) -> tuple:
-    """A width direction not parallel to the cylinder's axis (y unless the axis is along y);
-    the cylinder's inertia does not depend on it."""
-    a = np.asarray(axis, dtype=float)
-    along_y = abs(a[1]) > 0.99 * max(float(np.linalg.norm(a)), 1e-300)
-    return (1.0, 0.0, 0.0) if along_y else (0.0, 1.0, 0.0)
 
 
 @dataclass(eq=False)

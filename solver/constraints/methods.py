@@ -163,9 +163,6 @@ def method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
         functions.update(partitioned_functions(mech, sp, eom.zdot if zdot is None else zdot,
                                                proj_y, drive))
         return proj_y
-    if mech.driven:
-        raise ModelError("kinematic drivers in closed loops need ConstraintMethod.PARTITIONING "
-                         "(the driven coordinate is kept independent)")
     alpha, beta = baumgarte
     functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
     return None
