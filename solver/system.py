@@ -70,6 +70,8 @@ class System:
         self.quantity_names: list[str] = names.get("quantities", [])
         # driven coordinates (y indices) and speeds (z indices) of kinematic drivers
         self.driven_coordinates, self.driven_speeds = names.get("driven", ([], []))
+        # outputs that read the dynamics (accelerations, drivers' reactions)
+        self.dynamic_outputs: list[str] = names.get("dynamic", [])
         self.inputs = names["inputs"]
         self.outputs = names["outputs"]
         self.p_default = p_default

@@ -98,6 +98,9 @@ def _levels(system, fix: dict) -> dict:
     z = x[ny:ny + nz]
     out = {}
     for name in fix:
+        if name in getattr(system, "dynamic_outputs", ()):
+            raise ModelError(f"initialize: {name} depends on accelerations (the dynamics); "
+                             "initial values can be given for positions and velocities only")
         e = q[system.quantity_names.index(name)]
         if not ca.depends_on(e, z):
             out[name] = 0

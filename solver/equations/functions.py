@@ -56,7 +56,18 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
             "inputs": list(mech.ctx.inputs), "outputs": outputs, "s": mech.ctx.state_names,
             "quantities": [n for s in outputs for n in s.entry_names()] + quantity_terms(mech)[0],
-            "quaternions": _quaternions(mech), "driven": _driven(mech, sp)}
+            "quaternions": _quaternions(mech), "driven": _driven(mech, sp),
+            "dynamic": _dynamic_outputs(mech)}
+
+
+def _dynamic_outputs(mech: Mechanics) -> list[str]:
+    """Names of the output entries that read the dynamics (accelerations, reactions)."""
+    holders = mech.ctx.placeholders()
+    if holders.numel() == 0:
+        return []
+    infos, expr = mech.ctx.outputs()
+    names = [n for info in infos for n in info.entry_names()]
+    return [n for i, n in enumerate(names) if ca.depends_on(expr[i], holders)]
 
 
 def _driven(mech: Mechanics, sp: Speeds) -> tuple[list[int], list[int]]:
