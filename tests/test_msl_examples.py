@@ -27,7 +27,8 @@ def _numbers(pattern: str, text: str) -> list[float]:
 
 def test_every_msl_example_is_tested():
     tested = {name.removeprefix("test_") + ".py" for name in globals()
-              if name.startswith("test_") and name != "test_every_msl_example_is_tested"}
+              if name.startswith("test_") and name not in ("test_every_msl_example_is_tested",
+                                                         "test_readme_msl_block_runs")}
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
 
@@ -123,3 +124,17 @@ def test_translational_accelerate(tmp_path, monkeypatch, capsys):
                                           r"f = (\S+) … (\S+) N", out)
     assert s_err < 1e-8 and v_err < 1e-8
     assert f_min == pytest.approx(1.0, abs=1e-9) and f_max == pytest.approx(1.0, abs=1e-9)
+
+
+def test_readme_msl_block_runs(capsys):
+    """Reference: the README's MSL block runs as written; its initial condition is met
+    (the forearm's end 0.4 m below the shoulder) and the driven shoulder is reported held."""
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    block = [b for b in re.findall(r"```python\n(.*?)```", readme.read_text(), flags=re.S)
+             if "rotational.Position" in b][0]
+    scope = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    out = capsys.readouterr().out
+    assert "held (given): joint.phi = 0" in out and "solved: elbow.phi" in out
+    assert _numbers(r"forearm.frame_b.r_0\[1\] = -0.4 \(residual (\S+)\)", out)[0] < 1e-10
+    assert _numbers(r"peak drive torque (\S+) N·m", out)[0] > 10

@@ -122,6 +122,9 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
     if "drive0" in system.functions:   # driven coordinates at their references, held
         y = np.array(system.functions["drive0"](t0, x, u0, p)).ravel()[:len(y)]
         held |= set(system.driven_coordinates)
+        init.held.update({system.y_names[i]: y[i] for i in system.driven_coordinates})
+        init.notes.append(", ".join(system.y_names[i] for i in system.driven_coordinates) +
+                          " held at the drivers' references")
     init.held.update({n: y[system.y_names.index(n)] for n in y0})
     c = np.array(mover.c(y, p)).ravel()
     if not fix and not c.size:

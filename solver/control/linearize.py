@@ -164,6 +164,11 @@ def _check_minimal(system) -> None:
             "state (y, w) holds all joint speeds, not minimal coordinates (its A would carry "
             "the dependent speeds and the stabilization's artificial eigenvalues); compile "
             "with the default constraints=jd.ConstraintMethod.PARTITIONING to linearize")
+    if "drive" in system.functions:
+        raise ModelError("linearize: this system has kinematic drivers (prescribed motion of "
+                         "time), so it has no fixed operating point; the driven coordinates' "
+                         "states would appear without dynamics of their own. Replace the "
+                         "drivers by motors and inputs to linearize")
 
 
 def local_dynamics(system, chart: Chart) -> ca.Function:
