@@ -34,11 +34,13 @@ from .equations.functions import (
 from .equations.driven import check_no_loop, driven_dynamics, driven_speed_index
 from .equations.lagrange import lagrange_system, lagrange_zdot
 from .equations.projection import jourdain
+from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
-from .model.speeds import choose_speeds
+from .model.speeds import choose_speeds, speed_matrix, speed_spec
 from .system import ConstrainedSystem, System
 
 
+@keywords
 def compile(model, speeds: dict | None = None, parameters=(),
             formulation: Formulation = Formulation.JOURDAIN, constraints=None,
             baumgarte: tuple = (10.0, 10.0), backend: Backend = Backend.AUTO,
@@ -59,9 +61,9 @@ def compile(model, speeds: dict | None = None, parameters=(),
     codegen : generate, compile (cached on disk) and load C code for f and its Jacobian
         (see :mod:`jourdain.solver.simulation.codegen`).
     """
-    if not isinstance(formulation, Formulation):
-        raise ModelError(f"formulation must be a jd.Formulation, got {formulation!r}")
+    _check_options(formulation, backend, constraints, baumgarte, codegen)
     mech = build_mechanics(model, parameters)
+    speeds = speed_spec(speeds, mech.kin, mech.signal_names())
     if mech.constrained and backend is Backend.RECURSIVE:
         raise ModelError("Backend.RECURSIVE needs a tree-structured system; this model has "
                          "closed loops or contacts: use backend=Backend.PROJECTION")
@@ -79,6 +81,8 @@ def compile(model, speeds: dict | None = None, parameters=(),
         zdot, drive = driven_dynamics(mech, sp, M, rhs)
     check_no_loop(mech, zdot)
     functions = named_functions(mech, sp, eom, zdot, drive)
+    if not sp.identity:   # user speeds: W(y) is checked along simulations
+        functions["W"] = speed_matrix(mech.kin, sp)
     p_default = mech.params.defaults
     check_mass_matrix(functions["M"], mech, sp, p_default, free_speeds(mech, sp))
     structure = structure_of(mech, sp)
@@ -96,6 +100,16 @@ def free_speeds(mech: Mechanics, sp) -> list[int]:
     """Indices in z of the speeds that keep an equation of motion (all but the driven)."""
     driven = {driven_speed_index(mech, sp, d.speed) for d in mech.driven}
     return [k for k in range(sp.z.numel()) if k not in driven]
+
+
+def _check_options(formulation, backend, constraints, baumgarte, codegen) -> None:
+    """compile's options, checked before any work (also those a tree model does not use)."""
+    option(formulation, Formulation, "compile: formulation")
+    option(backend, Backend, "compile: backend")
+    if constraints is not None:
+        option(constraints, ConstraintMethod, "compile: constraints")
+    check_baumgarte(baumgarte)
+    flag(codegen, "compile: codegen")
 
 
 def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formulation,

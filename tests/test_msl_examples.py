@@ -13,8 +13,10 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "msl"
 
 
 def _run(script: str, tmp_path, monkeypatch, capsys) -> str:
+    import matplotlib.pyplot as plt
     monkeypatch.chdir(tmp_path)
     runpy.run_path(str(EXAMPLES / script), run_name="__main__")
+    plt.close("all")
     assert (tmp_path / "out" / script.replace(".py", ".png")).stat().st_size > 1000
     return capsys.readouterr().out
 

@@ -57,7 +57,7 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "inputs": list(mech.ctx.inputs), "outputs": outputs, "s": mech.ctx.state_names,
             "quantities": [n for s in outputs for n in s.entry_names()] + quantity_terms(mech)[0],
             "quaternions": _quaternions(mech), "driven": _driven(mech, sp),
-            "dynamic": _dynamic_outputs(mech)}
+            "dynamic": _dynamic_outputs(mech), "check_parameters": mech.params.check}
 
 
 def _dynamic_outputs(mech: Mechanics) -> list[str]:
