@@ -29,6 +29,7 @@ from .equations.functions import (
     check_mass_matrix,
     named_functions,
     names_of,
+    quantity_function,
     structure_of,
 )
 from .equations.driven import check_no_loop, driven_dynamics, driven_speed_index
@@ -90,7 +91,8 @@ def compile(model, speeds: dict | None = None, parameters=(),
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
-    system.mover = mover(mech.kin, ca.SX(0, 1), mech.params.p)
+    system._lazy.update(quantities=(lambda: quantity_function(mech, sp, system.h, drive), True),
+                        mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False))
     if codegen:
         system.codegen()
     return system
@@ -147,4 +149,6 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
-    return ConstrainedSystem(base, method, info)
+    system = ConstrainedSystem(base, method, info)
+    system._lazy["quantities"] = (lambda: quantity_function(mech, sp, system.h, drive), True)
+    return system

@@ -52,7 +52,6 @@ class System:
 
     backend: Backend = Backend.PROJECTION  # the back end compile() used
     library = None  # path of the compiled C library after codegen(), else None
-    mover = None    # moves along joint-speed directions (constraints.moves), for initialize
 
     def __init__(self, formulation: Formulation, names: dict, functions: dict,
                  p_default: np.ndarray, structure: Structure):
@@ -83,6 +82,20 @@ class System:
         self.functions = functions
         for key, fn in functions.items():
             setattr(self, key, fn)
+        # what only some consumers need, built on first use: name -> (builder, is a function)
+        self._lazy: dict = {}
+
+    def __getattr__(self, name: str):
+        """Attributes built on first use (``quantities``, ``mover``): see ``_lazy``."""
+        lazy = self.__dict__.get("_lazy", {})
+        if name not in lazy:
+            raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
+        build, is_function = lazy.pop(name)
+        value = build()
+        setattr(self, name, value)
+        if is_function:
+            self.functions[name] = value
+        return value
 
     @property
     def x_names(self) -> list[str]:

@@ -43,7 +43,8 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
     """The parts, units and speed definitions the structure report lists."""
     return Structure(
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
-        [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
+        [e.path for e in mech.flat.forces + mech.flat.lines + mech.flat.wrenches],
+        [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
         mech.params.constants, mech.params.units)
 
@@ -116,7 +117,6 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
     }
     if drive is not None:
         functions.update(drive_functions(t, x, u, p, drive))
-    functions["quantities"] = quantity_function(mech, sp, functions["h"], t, x, u, p, apply)
     return functions
 
 
@@ -139,9 +139,14 @@ def quantity_terms(mech: Mechanics) -> tuple[list[str], list]:
     return names, exprs
 
 
-def quantity_function(mech: Mechanics, sp: Speeds, h: ca.Function, t, x, u, p,
-                      apply) -> ca.Function:
-    """quantities(t, x, u, p): the outputs (h) followed by :func:`quantity_terms`."""
+def quantity_function(mech: Mechanics, sp: Speeds, h: ca.Function,
+                      drive: Drive | None = None) -> ca.Function:
+    """quantities(t, x, u, p): the outputs (the System's h) followed by
+    :func:`quantity_terms`; built on first use (System.quantities), since only initialization
+    needs it and on a 60-link chain it costs a seventh of the compile time."""
+    t, u, p = mech.t, mech.ctx.u, mech.params.p
+    x = ca.vertcat(mech.kin.y, sp.z, mech.ctx.s)
+    apply = drive.apply if drive is not None else (lambda expr: expr)
     _, exprs = quantity_terms(mech)
     values = to_speeds(ca.vertcat(*[ca.reshape(ca.SX(e), -1, 1) for e in exprs]), mech, sp) \
         if exprs else ca.SX(0, 1)
