@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (Constant, FixedTranslation, Mounting1D, Prismatic, Revolute,
-                             RigidBody, Sine, ViscousFriction, World)
+from jourdain.blocks import (
+    Constant,
+    FixedTranslation,
+    Mounting1D,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    Sine,
+    ViscousFriction,
+    World,
+)
 from jourdain.blocks.drivers import rotational, translational
 
 M, L, I_ZZ = 2.0, 0.5, 0.03

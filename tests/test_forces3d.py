@@ -5,11 +5,27 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (Damper, FixedTranslation, Force, ForceAndTorque, LineForceWithMass,
-                             LineForceWithTwoMasses, Prismatic, ResolveInFrame, Revolute,
-                             RigidBody, Spring, SpringDamperParallel, Torque,
-                             TranslationalSpring, ViscousFriction, World, WorldForce,
-                             WorldForceAndTorque, WorldTorque)
+from jourdain.blocks import (
+    Damper,
+    FixedTranslation,
+    Force,
+    ForceAndTorque,
+    LineForceWithMass,
+    LineForceWithTwoMasses,
+    Prismatic,
+    ResolveInFrame,
+    Revolute,
+    RigidBody,
+    Spring,
+    SpringDamperParallel,
+    Torque,
+    TranslationalSpring,
+    ViscousFriction,
+    World,
+    WorldForce,
+    WorldForceAndTorque,
+    WorldTorque,
+)
 
 
 def _two_link(world=None, extras=()):

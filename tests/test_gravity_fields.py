@@ -5,8 +5,15 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (FreeJoint, GravityTypes, Prismatic, Revolute, RigidBody,
-                             RollingContact, World)
+from jourdain.blocks import (
+    FreeJoint,
+    GravityTypes,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    RollingContact,
+    World,
+)
 from jourdain.library.wheel import disk_inertia
 
 

@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (AbsoluteSensor, BodyBox, FixedTranslation, Prismatic,
-                             ResolveInFrame, Revolute, RigidBody, Spring, World)
+from jourdain.blocks import (
+    AbsoluteSensor,
+    BodyBox,
+    FixedTranslation,
+    Prismatic,
+    ResolveInFrame,
+    Revolute,
+    RigidBody,
+    Spring,
+    World,
+)
 from jourdain.library import FourBar
 
 

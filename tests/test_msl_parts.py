@@ -5,9 +5,24 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (BodyBox, BodyCylinder, BodyShape, Cylindrical, Fixed,
-                             FixedRotation, FixedTranslation, Planar, PointMass, Prismatic,
-                             Revolute, RigidBody, Rotor1D, Spherical, Universal, World)
+from jourdain.blocks import (
+    BodyBox,
+    BodyCylinder,
+    BodyShape,
+    Cylindrical,
+    Fixed,
+    FixedRotation,
+    FixedTranslation,
+    Planar,
+    PointMass,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    Rotor1D,
+    Spherical,
+    Universal,
+    World,
+)
 
 
 def test_box_mass_properties_closed_form():

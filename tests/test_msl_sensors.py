@@ -4,8 +4,17 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import (AbsoluteSensor, FixedTranslation, Motor, RelativeSensor,
-                             ResolveInFrame, Revolute, RigidBody, Spherical, World)
+from jourdain.blocks import (
+    AbsoluteSensor,
+    FixedTranslation,
+    Motor,
+    RelativeSensor,
+    ResolveInFrame,
+    Revolute,
+    RigidBody,
+    Spherical,
+    World,
+)
 from jourdain.library import FourBar
 
 

@@ -32,8 +32,9 @@ from .parts import (
 )
 from .sensors import AbsoluteSensor, RelativeSensor
 
-__all__ = ["AbsoluteSensor", "RelativeSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper", "Fixed", "Force",
-           "ForceAndTorque", "FrameForce", "LineForce", "LineForceWithMass",
+__all__ = ["AbsoluteSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper",
+           "Fixed", "Force", "ForceAndTorque", "FrameForce", "LineForce", "LineForceWithMass",
            "LineForceWithTwoMasses", "Mount", "Mounting1D", "Planar", "PointMass",
-           "ResolveInFrame", "Rotor1D", "RotorInertia", "Spring", "SpringDamperParallel",
-           "Torque", "Universal", "WorldForce", "WorldForceAndTorque", "WorldTorque"]
+           "RelativeSensor", "ResolveInFrame", "Rotor1D", "RotorInertia", "Spring",
+           "SpringDamperParallel", "Torque", "Universal", "WorldForce", "WorldForceAndTorque",
+           "WorldTorque"]

@@ -18,8 +18,18 @@ phi(t) = (t − sin(2πt)/(2π))/(2π·J) of J·phi'' = sin(2πt) from rest.
 import numpy as np
 
 import jourdain as jd
-from jourdain.blocks import (BodyShape, Fixed, Motor, Mounting1D, Mux, Revolute,
-                             Rotor1D, Sine, Torque, World)
+from jourdain.blocks import (
+    BodyShape,
+    Fixed,
+    Motor,
+    Mounting1D,
+    Mux,
+    Revolute,
+    Rotor1D,
+    Sine,
+    Torque,
+    World,
+)
 
 model = jd.Model(world=World(g=(0, 0, 0)))
 model.bodyCylinder = BodyShape(r=(0.5, 0, 0), m=1, I=(2, 1, 1), shapeType="cylinder",

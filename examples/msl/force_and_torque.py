@@ -16,8 +16,18 @@ import numpy as np
 from scipy.integrate import cumulative_simpson
 
 import jourdain as jd
-from jourdain.blocks import (AbsoluteSensor, BodyCylinder, Constant, Fixed, FixedRotation,
-                             ForceAndTorque, Mux, ResolveInFrame, Revolute, World)
+from jourdain.blocks import (
+    AbsoluteSensor,
+    BodyCylinder,
+    Constant,
+    Fixed,
+    FixedRotation,
+    ForceAndTorque,
+    Mux,
+    ResolveInFrame,
+    Revolute,
+    World,
+)
 
 model = jd.Model(world=World())
 model.body = BodyCylinder(r=(1, 0, 0))

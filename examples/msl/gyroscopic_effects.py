@@ -16,8 +16,18 @@ across the rotor's, held level by a position driver, whose reaction torque is JÂ
 import numpy as np
 
 import jourdain as jd
-from jourdain.blocks import (BodyCylinder, Constant, Fixed, FixedRotation, FixedTranslation,
-                             Revolute, RigidBody, Rotor1D, Spherical, World)
+from jourdain.blocks import (
+                             BodyCylinder,
+                             Constant,
+                             Fixed,
+                             FixedRotation,
+                             FixedTranslation,
+                             Revolute,
+                             RigidBody,
+                             Rotor1D,
+                             Spherical,
+                             World,
+)
 from jourdain.blocks.drivers import rotational
 
 model = jd.Model(world=World())

@@ -18,8 +18,18 @@ revolute angles agree to the integrator tolerance.
 import numpy as np
 
 import jourdain as jd
-from jourdain.blocks import (BodyBox, FixedTranslation, LineForceWithTwoMasses, Prismatic,
-                             Revolute, RigidBody, Spherical, Universal, ViscousFriction, World)
+from jourdain.blocks import (
+                             BodyBox,
+                             FixedTranslation,
+                             LineForceWithTwoMasses,
+                             Prismatic,
+                             Revolute,
+                             RigidBody,
+                             Spherical,
+                             Universal,
+                             ViscousFriction,
+                             World,
+)
 
 m = 1.0
 line = np.array([0.7, 1.2, 0.0]) / np.linalg.norm([0.7, 1.2, 0.0])   # the MSL's nAxis_ia

@@ -20,7 +20,7 @@ import numpy as np
 from scipy.integrate import cumulative_simpson
 
 import jourdain as jd
-from jourdain.blocks import (FixedTranslation, Mounting1D, Revolute, RigidBody, Sine, World)
+from jourdain.blocks import FixedTranslation, Mounting1D, Revolute, RigidBody, Sine, World
 from jourdain.blocks.drivers import rotational
 
 rh, rv = np.array([0.5, 0, 0]), np.array([0, 0.5, 0])
