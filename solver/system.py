@@ -25,6 +25,7 @@ from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
 from .equations.functions import Structure
 from .equations.report import equations_text, structure_report, sympy_equations
+from .exchange.fmu import export_fmu
 from .model.names import by_name, check_quaternions, unknown
 from .model.parameters import parameter_vector
 from .simulation.codegen import attach
@@ -169,6 +170,11 @@ class System:
     def simulate(self, t_end: float, **options):
         """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`."""
         return simulate(self, t_end, **options)
+
+    def export_fmu(self, path, **options):
+        """Write an FMI 2.0 FMU (model exchange and/or co-simulation) and return its path;
+        see :func:`jourdain.solver.exchange.fmu.export_fmu`."""
+        return export_fmu(self, path, **options)
 
     def linearize(self, **options):
         """A, B, C, D about an operating point; see
