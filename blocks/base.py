@@ -81,6 +81,24 @@ class Component:
     def validate(self) -> None:
         """Check parameter values; raise ModelError naming ``self.path`` and the parameter."""
 
+    def shape(self, *shapes, frame=None) -> "Component":
+        """Attach visual shapes (:mod:`jourdain.blocks.visual`: Box, Sphere, Cylinder, Capsule,
+        Mesh) to ``frame``, a Frame port of this component or of its children (default
+        frame_a, or frame_b for the World); returns the component, so
+        ``RigidBody(...).shape(Box(...))`` reads as one expression. Shapes are metadata for
+        animations, never physics. Default shapes derived from the geometry are drawn for
+        components without shapes of their own (a body's too when shapes sit on its frame);
+        ``shape()`` with no shape hides them."""
+        from .visual.shapes import attach
+        return attach(self, shapes, frame)
+
+    def default_shapes(self, size: float) -> list | None:
+        """Shapes a component draws when the user attached none, as (frame port, shape)
+        pairs; ``size`` [m] is the model's nominal length. None (the default) leaves the
+        choice to the animation, which derives shapes from the geometry (bodies, joints,
+        offsets) as Modelica's MultiBody animation does."""
+        return None
+
     def with_parameters(self, values: dict[str, Any]) -> "Component":
         """A shallow copy whose parameter attributes are replaced (numeric or CasADi symbols).
 

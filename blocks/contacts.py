@@ -58,6 +58,12 @@ class RollingContact(Contact):
         self.axis = tuple(unit_axis(self.axis, "RollingContact"))
         self.frame_a = Frame(self, "frame_a")
 
+    def default_shapes(self, size: float) -> list:
+        """The rolling disk: radius R [m], thickness R/10 along the axle."""
+        from .visual.shapes import Cylinder
+        return [(self.frame_a, Cylinder(self.R, 0.1 * self.R, axis=self.axis,
+                                        color=(0.2, 0.2, 0.2), name="disk"))]
+
     def validate(self) -> None:
         if not self.R > 0:
             raise ModelError(f"{self.path}: radius R must be positive, got {self.R} m")

@@ -27,6 +27,7 @@ from jourdain.solver import (
                              Solution,
                              System,
                              TrajectoryProblem,
+                             animate,
                              compile,
                              linearize,
                              lqr,
@@ -39,4 +40,4 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__"]
+           "animate", "__version__"]

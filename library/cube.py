@@ -10,8 +10,11 @@ The housing's central inertia is Θ_b − m_b·l_b² (parallel-axis theorem).
 """
 from __future__ import annotations
 
+import math
+
 from jourdain.blocks import (Composite, FixedTranslation, Motor, Revolute, RigidBody,
                              ViscousFriction)
+from jourdain.blocks.visual import Box, Cylinder
 
 
 class CubeOnEdge(Composite):
@@ -47,3 +50,18 @@ class CubeOnEdge(Composite):
         self.connect(self.friction.flange_b, self.bearing.axis)
         self.connect(self.edge_friction.flange_b, self.edge.axis)
         self.expose(self.edge.frame_a, "frame_a")
+        cube_shapes(self.housing, self.mount, self.wheel, l_wheel)
+
+
+def cube_shapes(housing: RigidBody, mount: FixedTranslation, wheel: RigidBody,
+                l_wheel: float) -> None:
+    """Animation shapes: a translucent cube of edge √2·l_wheel standing on the pivot edge,
+    centred on the wheel axis, and the wheel as a disk with a spoke that shows its spin."""
+    a = math.sqrt(2.0) * l_wheel
+    c, s = math.cos(math.pi / 4), math.sin(math.pi / 4)
+    housing.shape(Box((a, a, a), center=(0.0, l_wheel, 0.0), color="steelblue", opacity=0.35,
+                      rotation=(c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0), name="box"))
+    mount.shape()
+    wheel.shape(Cylinder(0.4 * a, 0.01, color="orange", name="disk"),
+                Box((0.4 * a, 0.012, 0.014), center=(0.2 * a, 0.0, 0.0), color="black",
+                    name="spoke"))

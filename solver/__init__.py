@@ -11,6 +11,7 @@ imports pointing one way (docs/architecture.md):
     simulation/   CVODES/IDAS simulation, Result, fast numeric calls, C code generation
     control/      linearization, LinearSystem, LQR and pole placement
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
+    visual/       shapes and their poses, 3-D animation (HTML), video, plots, graph pictures
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
@@ -34,8 +35,9 @@ from .optimal.transcription import (
 from .simulation.result import Result
 from .simulation.simulate import Method
 from .system import ConstrainedSystem, System
+from .visual.animate import animate
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place"]
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate"]

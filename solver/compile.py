@@ -33,6 +33,7 @@ from .equations.projection import jourdain
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds
 from .system import ConstrainedSystem, System
+from .visual.scene import build_visual
 
 
 def compile(model, speeds: dict | None = None, parameters=(),
@@ -76,6 +77,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
+    attach_visual(system, mech, system.y_default)
     if codegen:
         system.codegen()
     return system
@@ -108,4 +110,13 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
-    return ConstrainedSystem(base, method, info)
+    system = ConstrainedSystem(base, method, info)
+    attach_visual(system, mech, part.y_ref)
+    return system
+
+
+def attach_visual(system: System, mech: Mechanics, y_nominal) -> None:
+    """The shapes of the model and ``poses(x, p)`` (:mod:`.visual.scene`), and the component
+    graph that ``system.draw`` pictures (:mod:`.visual.graph`)."""
+    system.visual, poses = build_visual(mech, system.nx, y_nominal)
+    system.functions["poses"] = system.poses = poses

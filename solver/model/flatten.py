@@ -30,6 +30,7 @@ class FlatModel:
     forces: list[FlangeForce] = field(default_factory=list)
     signals: list[SignalBlock] = field(default_factory=list)
     contacts: list[Contact] = field(default_factory=list)
+    composites: list[Composite] = field(default_factory=list)  # the model and its composites
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
@@ -47,7 +48,7 @@ def flatten(model: Component) -> FlatModel:
     primitives, composites = [], []
     _walk(model, "", primitives, composites, {})
     net_of, nets = _union_ports(primitives, composites)
-    flat = FlatModel(primitives, net_of, nets)
+    flat = FlatModel(primitives, net_of, nets, composites=composites)
     for comp in primitives:
         _classify(flat, comp)
         _validate(comp)

@@ -9,6 +9,8 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..visual.animate import animate
+
 
 class Result:
     """Time series on the output grid ``t``; ``res[name]`` returns one series.
@@ -18,10 +20,13 @@ class Result:
     ``power.dissipated`` [W].
     """
 
-    def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray):
+    def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray,
+                 system=None, p: np.ndarray | None = None):
         self.t = t
         self.series = series
         self.x = x
+        self.system = system    # the System that produced it (names, units, poses)
+        self.p = p              # the parameter vector p of the run
 
     @classmethod
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,
@@ -47,7 +52,7 @@ class Result:
         if "multipliers" in fns:  # constraint forces λ (Baumgarte, DAE)
             lam = np.array(fns["multipliers"].map(n)(t, xs, us, P))
             series.update({f"lambda[{i}]": row for i, row in enumerate(lam)})
-        return cls(t, series, xs)
+        return cls(t, series, xs, system, np.asarray(p, dtype=float).ravel())
 
     @property
     def names(self) -> list[str]:
@@ -63,6 +68,11 @@ class Result:
     def final(self) -> dict[str, float]:
         """The last value of every series."""
         return {name: float(v[-1]) for name, v in self.series.items()}
+
+    def animate(self, path=None, **options):
+        """The motion in 3-D: ``path`` .html (a self-contained three.js player), .gif or .mp4;
+        see :func:`jourdain.solver.visual.animate.animate` for the options."""
+        return animate(self, path, **options)
 
     def plot(self, *names: str, path: str | Path | None = None, title: str | None = None):
         """Plot the named series (default: coordinates and speeds) against time, one panel per
