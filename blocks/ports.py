@@ -63,9 +63,10 @@ class Flange(Port):
 
 
 class _Signal(Port):
-    def __init__(self, owner, name: str, size: int = 1):
+    def __init__(self, owner, name: str, size: int = 1, unit: str = ""):
         super().__init__(owner, name)
         self.size = size
+        self.unit = unit   # physical unit of the value ("N.m", "rad/s"; "" when unknown)
 
     def compatible(self, other: Port) -> str | None:
         if not isinstance(other, _Signal):

@@ -33,6 +33,7 @@ from .equations.projection import jourdain
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds
 from .system import ConstrainedSystem, System
+from .visual.graph import component_graph
 from .visual.scene import build_visual
 
 
@@ -120,3 +121,4 @@ def attach_visual(system: System, mech: Mechanics, y_nominal) -> None:
     graph that ``system.draw`` pictures (:mod:`.visual.graph`)."""
     system.visual, poses = build_visual(mech, system.nx, y_nominal)
     system.functions["poses"] = system.poses = poses
+    system.graph = component_graph(mech)

@@ -29,6 +29,8 @@ from .simulation.codegen import attach
 from .simulation.dae import simulate_constrained
 from .simulation.numeric import NumericFunction
 from .simulation.simulate import simulate
+from .visual.graph import draw_graph
+from .visual.reprs import system_html
 
 
 class System:
@@ -143,6 +145,15 @@ class System:
     def equations_text(self, symbols: dict | None = None, simplify: bool = True) -> str:
         """The equations M·ż + k = q, one line per speed, in readable text."""
         return equations_text(self, symbols or {}, simplify)
+
+    def draw(self, path=None, title: str | None = None):
+        """The component graph (bodies, tree and cut joints, offsets, force elements,
+        contacts, signal blocks and their connections) as a matplotlib figure, saved to
+        ``path`` (.png, .pdf, .svg) if given; the graph itself is ``system.graph``."""
+        return draw_graph(self.graph, path, title)
+
+    def _repr_html_(self) -> str:
+        return system_html(self)
 
 
 class ConstrainedSystem(System):

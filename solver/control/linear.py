@@ -9,6 +9,8 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..visual.reprs import linear_html
+
 
 @dataclass(frozen=True)
 class Mode:
@@ -157,6 +159,9 @@ class LinearSystem:
 
         return control.ss(self.A, self.B, self.C, self.D, states=labels(self.state_names),
                           inputs=labels(self.input_names), outputs=labels(self.output_names))
+
+    def _repr_html_(self) -> str:
+        return linear_html(self)
 
     def __str__(self) -> str:
         residual = "" if self.is_equilibrium else \

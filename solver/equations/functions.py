@@ -35,6 +35,8 @@ class Structure:
     constants: dict = field(default_factory=dict)
     parameter_units: dict = field(default_factory=dict)
     default_speed_ops: dict | None = None  # operation counts of M, k, f for z = w
+    input_units: list[str] = field(default_factory=list)    # per entry of u
+    output_units: list[str] = field(default_factory=list)   # per entry of the outputs
 
 
 def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
@@ -43,7 +45,9 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
         [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
-        mech.params.constants, mech.params.units)
+        mech.params.constants, mech.params.units,
+        input_units=[s.unit for s in mech.ctx.inputs for _ in s.entry_names()],
+        output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()])
 
 
 def names_of(mech: Mechanics, sp: Speeds) -> dict:

@@ -138,7 +138,7 @@ def default_camera(motions: list[Motion], up) -> dict:
 
 
 def animation_data(motions: list[Motion], title: str, camera: dict | None,
-                   opacity: list[float] | None = None) -> dict:
+                   opacity: list[float] | None = None, grid: bool = True) -> dict:
     """The JSON document the player reads (see ``player.js``)."""
     up = motions[0].visual.up
     N, Q = native(up), up_rotation(up)
@@ -163,8 +163,9 @@ def animation_data(motions: list[Motion], title: str, camera: dict | None,
                      "times": _b64(run.t),
                      "shapes": [_shape_data(run, k) for k in range(len(m.visual))]})
     return {"title": title, "t0": t0, "duration": duration, "runs": runs,
-            "root": _matrix(Q, 1.0), "grid": _matrix(np.eye(3), cell / 0.5),
-            "axes": _matrix(np.eye(3), size / 4 / 0.5),
+            "root": _matrix(Q, 1.0),
+            "grid": _matrix(np.eye(3), cell / 0.5) if grid else None,
+            "axes": _matrix(np.eye(3), size / 4 / 0.5) if grid else None,
             "camera": {"position": list(position), "target": list(target),
                        "near": dist / 1000, "far": dist * 100}}
 
@@ -177,9 +178,10 @@ def _matrix(R: np.ndarray, scale: float) -> list[float]:
 
 
 def write_html(motions: list[Motion], path, title: str = "", camera: dict | None = None,
-               opacity: list[float] | None = None) -> Path:
-    """Write the player with the motions to ``path`` (a .html file) and return the path."""
-    data = animation_data(motions, title, camera, opacity)
+               opacity: list[float] | None = None, grid: bool = True) -> Path:
+    """Write the player with the motions to ``path`` (a .html file) and return the path;
+    ``grid`` shows the ground grid (the plane through the origin normal to up) and axes."""
+    data = animation_data(motions, title, camera, opacity, grid)
     values = {"TITLE": _escape(title or "jourdain animation"),
               "CSS": (HERE / "player.css").read_text(encoding="utf-8"),
               "BUNDLE": three_bundle(),

@@ -53,8 +53,11 @@
   }
 
   viewer.set_transform(["jourdain"], data.root);
-  viewer.set_transform(["Grid"], data.grid);
-  viewer.set_transform(["Axes"], data.axes);
+  ["Grid", "Axes"].forEach(function (name) {
+    var matrix = data[name.toLowerCase()];
+    if (matrix) viewer.set_transform([name], matrix);
+    else viewer.set_property([name], "visible", false);
+  });
 
   var animations = [];
   data.runs.forEach(function (run) {
