@@ -12,6 +12,7 @@ frame=component.frame_b)`` (see :meth:`jourdain.blocks.base.Component.shape`).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,9 @@ def as_color(value, owner: str = "shape") -> tuple[float, float, float]:
         except ValueError as exc:
             raise ModelError(f"{owner}: unknown colour {value!r}; use a name such as "
                              "'steelblue', a hex string '#4682b4' or an RGB triple") from exc
+    if isinstance(value, tuple) and len(value) == 3 and \
+            all(isinstance(c, float) and 0.0 <= c <= 1.0 for c in value):
+        return value      # already RGB in [0, 1] (the common case, kept cheap)
     try:
         rgb = np.asarray(value, dtype=float).reshape(3)
     except (TypeError, ValueError) as exc:
@@ -52,15 +56,27 @@ def as_color(value, owner: str = "shape") -> tuple[float, float, float]:
 
 def rotation_to(axis) -> np.ndarray:
     """A rotation whose third column is the unit ``axis`` (shape z → frame ``axis``)."""
-    e3 = np.asarray(axis, dtype=float).reshape(3)
-    e3 = e3 / np.linalg.norm(e3)
-    helper = np.eye(3)[int(np.argmin(np.abs(e3)))]
-    e1 = np.cross(helper, e3)
-    e1 /= np.linalg.norm(e1)
-    return np.column_stack([e1, np.cross(e3, e1), e3])
+    x, y, z = (float(v) for v in np.ravel(axis))
+    n = math.sqrt(x * x + y * y + z * z)
+    x, y, z = x / n, y / n, z / n
+    ax, ay, az = abs(x), abs(y), abs(z)
+    # e1 = helper × e3 with the helper the coordinate axis least aligned with e3
+    if ax <= ay and ax <= az:
+        e1 = (0.0, -z, y)
+    elif ay <= az:
+        e1 = (z, 0.0, -x)
+    else:
+        e1 = (-y, x, 0.0)
+    m = math.sqrt(e1[0] ** 2 + e1[1] ** 2 + e1[2] ** 2)
+    e1 = (e1[0] / m, e1[1] / m, e1[2] / m)
+    e2 = (y * e1[2] - z * e1[1], z * e1[0] - x * e1[2], x * e1[1] - y * e1[0])
+    return np.array([[e1[0], e2[0], x], [e1[1], e2[1], y], [e1[2], e2[2], z]])
 
 
 def _vector(value, owner: str, name: str) -> tuple[float, float, float]:
+    if isinstance(value, tuple) and len(value) == 3 and all(type(v) is float for v in value) \
+            and all(math.isfinite(v) for v in value):
+        return value
     try:
         vec = np.asarray(value, dtype=float).reshape(3)
     except (TypeError, ValueError) as exc:

@@ -24,6 +24,12 @@ from jourdain.blocks.visual.shapes import Box, Cylinder, Sphere, VisualShape, ro
 JOINT_RED = (1.0, 0.0, 0.0)      # Modelica.Mechanics.MultiBody.Types.Defaults.JointColor
 ROD_GREY = (155 / 255,) * 3      # ... Defaults.RodColor
 DENSITY = 1000.0                 # [kg/m³] of the default body spheres (water)
+# templates placed and sized through the overrides (built once: compile stays fast)
+ROD = Cylinder(1.0, 1.0, color=ROD_GREY)
+AXIS = Cylinder(1.0, 1.0, color=JOINT_RED)
+SLIDER = Box((1.0, 1.0, 1.0), color=JOINT_RED)
+BALL = Sphere(1.0, color=JOINT_RED)
+BODY = Sphere(1.0)
 
 
 @dataclass
@@ -80,7 +86,8 @@ def _body(mech, body, size: float) -> list[Placed]:
     radius = (3.0 * float(body.m) / (4.0 * np.pi * DENSITY)) ** (1.0 / 3.0)
     radius = float(np.clip(radius, size / 50.0, size / 10.0))
     r_cm = ca.SX(inst.r_cm)
-    out = [Placed(body.path, body.frame_a, Sphere(radius), True, "sphere", center=r_cm)]
+    out = [Placed(body.path, body.frame_a, BODY, True, "sphere", center=r_cm,
+                  scale=ca.DM([radius] * 3))]
     offset = np.asarray(body.r_cm, dtype=float)
     if np.linalg.norm(offset) > radius:
         out.append(_rod(body.path, body.frame_a, r_cm, offset, size / 80.0, "rod"))
@@ -90,7 +97,12 @@ def _body(mech, body, size: float) -> list[Placed]:
 def _rod(owner: str, frame, vector, numeric: np.ndarray, radius: float, label: str) -> Placed:
     """A grey cylinder from the frame's origin to ``vector`` (frame axes; numeric: its value
     at the default parameters, which picks a well-conditioned completion of the axes)."""
-    return Placed(owner, frame, Cylinder(1.0, 1.0, color=ROD_GREY), True, label,
+    if vector.is_constant():     # numeric parameters: no symbolic rotation to build
+        value = np.array(ca.DM(vector), dtype=float).ravel()
+        return Placed(owner, frame, ROD, True, label,
+                      rotation=ca.DM(rotation_to(value)), center=ca.DM(value / 2),
+                      scale=ca.DM([radius, radius, float(np.linalg.norm(value))]))
+    return Placed(owner, frame, ROD, True, label,
                   rotation=_along(vector, numeric), center=vector / 2,
                   scale=ca.vertcat(radius, radius, ca.norm_2(vector)))
 
@@ -105,26 +117,26 @@ def _along(vector, numeric: np.ndarray) -> ca.SX:
 
 
 def _joint(mech, joint, size: float, p_num) -> list[Placed]:
-    rel = _relative_origin(mech, joint)
     if not joint.COORDINATES:
-        numeric = _value(mech, rel)
+        numeric = np.array(ca.DM(joint.relative_pose(ca.DM(0, 1))[1]), dtype=float).ravel()
         if np.linalg.norm(numeric) < 1e-9 * size:
             return []
+        rel = ca.SX(mech.inst[joint].relative_pose(ca.SX(0, 1))[1])
         return [_rod(joint.path, joint.frame_a, rel, numeric, size / 80.0, "rod")]
-    rot, trans = _freedoms(mech, joint, p_num)
-    if rot is not None and rot.shape[1] == 1 and trans.shape[1] == 0:
-        cyl = Cylinder(size / 40.0, size / 10.0, axis=tuple(rot[:, 0]), color=JOINT_RED)
-        return [Placed(joint.path, joint.frame_a, cyl, True, "axis")]
+    rot, trans = freedoms(joint)
+    if rot is not None and rot.shape[1] == 1 and trans is not None and trans.shape[1] == 0:
+        return [Placed(joint.path, joint.frame_a, AXIS, True, "axis",
+                       rotation=ca.DM(rotation_to(rot[:, 0])),
+                       scale=ca.DM([size / 40.0, size / 40.0, size / 10.0]))]
     if rot is not None and rot.shape[1] == 0 and trans is not None and trans.shape[1] == 1:
         d = trans[:, 0]
-        length = ca.dot(ca.DM(d), rel)
+        length = ca.dot(ca.DM(d), _relative_origin(mech, joint))
         width = size / 40.0
-        return [Placed(joint.path, joint.frame_a, Box((1.0, 1.0, 1.0), color=JOINT_RED), True,
-                       "slider", rotation=ca.DM(rotation_to(d)), center=ca.DM(d) * length / 2,
+        return [Placed(joint.path, joint.frame_a, SLIDER, True, "slider", rotation=ca.DM(rotation_to(d)), center=ca.DM(d) * length / 2,
                        scale=ca.vertcat(width, width, ca.fmax(ca.fabs(length), 1e-9 * size)))]
     if rot is not None and rot.shape[1] == 3 and trans is not None and trans.shape[1] == 0:
-        return [Placed(joint.path, joint.frame_a, Sphere(size / 40.0, color=JOINT_RED), True,
-                       "ball")]
+        return [Placed(joint.path, joint.frame_a, BALL, True, "ball",
+                       scale=ca.DM([size / 40.0] * 3))]
     return []
 
 
@@ -133,37 +145,54 @@ def _relative_origin(mech, joint) -> ca.SX:
     its coordinates), the frames' poses for cut joints (the loop decides where frame_b is)."""
     if joint in mech.kin.relative:
         return ca.SX(mech.kin.relative[joint].p)
-    if not joint.COORDINATES:
-        return ca.SX(mech.inst[joint].relative_pose(ca.SX(0, 1))[1])
     frames, net_of = mech.kin.frames, mech.flat.net_of
     a, b = frames[net_of[joint.frame_a]], frames[net_of[joint.frame_b]]
     return ca.mtimes(a.R.T, b.r - a.r)
 
 
-def _value(mech, expr) -> np.ndarray:
-    """An expression of (y, p) at the default coordinates and parameters."""
-    fn = ca.Function("value", [mech.kin.y, mech.params.p], [expr])
-    y0 = np.array([c.default for c in mech.kin.coordinates], dtype=float)
-    return np.array(fn(y0, mech.params.defaults), dtype=float).ravel()
+_FREEDOMS: dict = {}
 
 
-def _freedoms(mech, joint, p_num) -> tuple:
-    """Orthonormal bases of the joint's rotation axes (∂ω_rel/∂w) and translation directions
-    (∂p_rel/∂q) when both are the same at two generic coordinates (constant), else None."""
-    inst = mech.inst[joint]
-    q = ca.SX.sym("q", len(joint.COORDINATES))
-    w = ca.SX.sym("w", len(joint.SPEEDS))
-    _, p_rel = inst.relative_pose(q)
-    omega = ca.SX(inst.relative_angular_velocity(q, w))
-    fn = ca.Function("freedoms", [q, w, mech.params.p],
-                     [ca.jacobian(omega, w), ca.jacobian(ca.SX(p_rel), q)])
+def freedoms(joint) -> tuple:
+    """Orthonormal bases of a joint's rotation axes (∂ω_rel/∂w, exact: ω_rel is linear in w)
+    and translation directions (∂p_rel/∂q by central differences) at two generic
+    coordinates, or None for either when it differs between them (not constant). Evaluated
+    on the numeric component and cached by class and attribute values."""
+    key = _key(joint)
+    if key is not None and key in _FREEDOMS:
+        return _FREEDOMS[key]
+    nq, nw = len(joint.COORDINATES), len(joint.SPEEDS)
     rng = np.random.default_rng(7)
-    values = [fn(rng.uniform(0.2, 0.9, q.numel()), np.zeros(w.numel()), p_num) for _ in range(2)]
-    bases = []
-    for k in range(2):
-        first, second = (np.array(v[k], dtype=float) for v in values)
-        bases.append(_basis(first) if np.allclose(first, second, atol=1e-12) else None)
-    return bases[0], bases[1]
+    bases = [[], []]
+    for q in (rng.uniform(0.2, 0.9, nq), rng.uniform(0.2, 0.9, nq)):
+        Jw = np.column_stack([_num(joint.relative_angular_velocity(ca.DM(q), ca.DM(e)))
+                              for e in np.eye(nw)]) if nw else np.zeros((3, 0))
+        h = 1e-6
+        Jp = np.column_stack([(_num(joint.relative_pose(ca.DM(q + h * e))[1]) -
+                               _num(joint.relative_pose(ca.DM(q - h * e))[1])) / (2 * h)
+                              for e in np.eye(nq)])
+        bases[0].append(Jw)
+        bases[1].append(Jp)
+    result = tuple(_basis(a) if np.allclose(a, b, rtol=0, atol=1e-7) else None
+                   for a, b in bases)
+    if key is not None:
+        _FREEDOMS[key] = result
+    return result
+
+
+def _num(value) -> np.ndarray:
+    return np.array(ca.DM(value), dtype=float).ravel()
+
+
+def _key(joint):
+    """The class and the plain attribute values, or None when they are not hashable."""
+    try:
+        items = tuple(sorted((k, v) for k, v in vars(joint).items()
+                             if not k.startswith("_") and isinstance(v, (int, float, str, tuple))))
+        hash(items)
+    except TypeError:
+        return None
+    return type(joint), items
 
 
 def _basis(matrix: np.ndarray) -> np.ndarray:
@@ -171,5 +200,5 @@ def _basis(matrix: np.ndarray) -> np.ndarray:
     if matrix.size == 0:
         return np.zeros((3, 0))
     u, sv, _ = np.linalg.svd(matrix)
-    rank = int(np.sum(sv > 1e-9 * max(1.0, sv.max()))) if sv.size else 0
+    rank = int(np.sum(sv > 1e-6 * max(1.0, sv.max()))) if sv.size else 0
     return u[:, :rank]

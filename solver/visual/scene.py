@@ -127,11 +127,13 @@ def _place(mech: Mechanics, item: Placed, k: int, taken: set) -> tuple:
         raise ModelError(f"{item.owner}: the frame {item.frame.path} carrying a shape has no "
                          "pose (it is not connected to the world through joints)")
     frame = mech.kin.frames[frame_net]
-    R_s = ca.SX(item.rotation if item.rotation is not None else shape.matrix())
-    c_s = ca.SX(item.center if item.center is not None else ca.DM(shape.center))
+    R_s = item.rotation if item.rotation is not None else \
+        (None if shape.rotation is None else ca.DM(shape.matrix()))
+    c_s = item.center if item.center is not None else \
+        (None if shape.center == (0.0, 0.0, 0.0) else ca.DM(shape.center))
     scale = ca.SX(item.scale if item.scale is not None else ca.DM(shape.geometry_scale()))
-    R = ca.mtimes(frame.R, R_s)
-    r = frame.r + ca.mtimes(frame.R, c_s)
+    R = frame.R if R_s is None else ca.mtimes(frame.R, R_s)      # skip products with I and 0
+    r = frame.r if c_s is None else frame.r + ca.mtimes(frame.R, c_s)
     label = shape.name or item.label or shape.KIND
     name = f"{item.owner}/{label}" if item.owner else label
     base, n = name, 2
