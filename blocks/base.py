@@ -70,6 +70,7 @@ class Component:
 
     @property
     def path(self) -> str:
+        """The dotted instance path (``cube.housing``), or the class name before flattening."""
         return self._path or type(self).__name__
 
     def ports(self) -> Iterator[Port]:
@@ -144,10 +145,12 @@ class Composite(Component):
 
     @property
     def children(self) -> dict[str, Component]:
+        """The child components by name."""
         return dict(self._children)
 
     @property
     def connections(self) -> list[tuple[Port, Port]]:
+        """The (port, port) pairs connected in this composite."""
         return list(self._connections)
 
     def connect(self, a: Port, b: Port) -> None:
@@ -231,12 +234,15 @@ class Context:
     t: Any
 
     def value(self, port: Port) -> Any:  # pragma: no cover - interface
+        """The value of a signal port (a CasADi expression)."""
         raise NotImplementedError
 
     def frame(self, port: Port) -> FrameState:  # pragma: no cover - interface
+        """Pose and velocities of the frame a port belongs to."""
         raise NotImplementedError
 
     def flange(self, port: Port) -> FlangeState:  # pragma: no cover - interface
+        """Position and rate of the flange a port belongs to."""
         raise NotImplementedError
 
     def state(self, block) -> Any:  # pragma: no cover - interface

@@ -30,6 +30,7 @@ class Port:
 
     @property
     def path(self) -> str:
+        """The dotted path of the port (``cube.motor.tau``)."""
         owner_path = getattr(self.owner, "_path", None) or type(self.owner).__name__
         return f"{owner_path}.{self.name}"
 

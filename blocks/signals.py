@@ -28,6 +28,7 @@ class SignalBlock(Component):
     STATES: ClassVar[tuple[str, ...]] = ()
 
     def outputs(self, ctx) -> dict:
+        """{RealOutput port: CasADi expression} of time, inputs and kinematics."""
         raise NotImplementedError
 
     def derivatives(self, ctx) -> list:

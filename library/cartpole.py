@@ -23,7 +23,7 @@ class CartPole(Composite):
         self.hinge = Revolute(axis=(0, 0, 1))
         self.pole = RigidBody(m=m_pole, r_cm=(0, l / 2, 0), I=(J, 0.0, J), shapes=[
             Cylinder.between((0, 0, 0), (0, l, 0), 0.02 * l, color="darkorange", name="pole")])
-        self.slider.shape(Box((4.0 * l, 0.02 * l, 0.02 * l), color="gray", name="rail"))
+        self.slider.shape(Box((2.4 * l, 0.02 * l, 0.02 * l), color="dimgray", name="rail"))
         self.motor = LinearMotor()
         self.damper = ViscousFriction(d=d)
         self.connect(self.slider.frame_b, self.cart.frame_a)

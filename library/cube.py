@@ -1,11 +1,11 @@
-"""The reaction-wheel cube balancing on an edge (seed 000) built from blocks.
+"""The reaction-wheel cube balancing on an edge (the 1-D Cubli, Gajamohan et al. 2012) built from blocks.
 
 Default parameters are those of the 1-D Cubli prototype, M. Gajamohan, M. Merz, I. Thommen,
 R. D'Andrea, "The Cubli: A cube that can jump up and balance", IROS 2012, Table I:
 l = 0.085 m (edge to wheel center), l_b = 0.075 m (edge to housing center of mass),
 m_b = 0.419 kg, m_w = 0.204 kg, Θ_b = 3.34e-3 kg·m² (housing about the edge),
 Θ_w = 0.57e-3 kg·m² (wheel about its axis), C_w = 0.05e-3 N·m·s (wheel bearing friction),
-C_b = 1.02e-3 N·m·s (edge friction, off by default because seed 000 has none).
+C_b = 1.02e-3 N·m·s (edge friction, off by default because the published model has none).
 The housing's central inertia is Θ_b − m_b·l_b² (parallel-axis theorem).
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ class CubeOnEdge(Composite):
     bearing (input ``motor.tau`` [N·m]) and bearing friction C_ψ.
 
     m_housing, m_wheel [kg]; l_housing [m] edge to housing center of mass; l_wheel [m] edge to
-    wheel center (l_MO in seed 000); J_housing [kg·m²] housing inertia about its center of
+    wheel center (l_MO in examples/cube_on_edge.py); J_housing [kg·m²] housing inertia about its center of
     mass (z); J_wheel [kg·m²] wheel inertia about its axis (I_R); C_psi [N·m·s/rad] bearing
     friction; C_phi [N·m·s/rad] edge friction.
     """

@@ -74,7 +74,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
     p_default = mech.params.defaults
     check_mass_matrix(functions["M"], mech, sp, p_default)
     structure = structure_of(mech, sp)
-    if not sp.identity:  # seed 000: show what the speed choice does to the equations' size
+    if not sp.identity:  # user speeds (e.g. the cube's absolute wheel speed): show what the speed choice does to the equations' size
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used

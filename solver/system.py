@@ -75,10 +75,12 @@ class System:
 
     @property
     def x_names(self) -> list[str]:
+        """Names of the states x = (y, z, s), in order."""
         return self.y_names + self.z_names + self.s_names
 
     @property
     def nx(self) -> int:
+        """Number of states, len(x)."""
         return len(self.x_names)
 
     def __repr__(self) -> str:
@@ -139,7 +141,7 @@ class System:
         return structure_report(self)
 
     def equations(self, symbols: dict | None = None, simplify: bool = True):
-        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to seed symbols)."""
+        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to a textbook's symbols)."""
         return sympy_equations(self, symbols or {}, simplify)
 
     def equations_text(self, symbols: dict | None = None, simplify: bool = True) -> str:
@@ -163,8 +165,8 @@ class ConstrainedSystem(System):
     (A·G = 0, w = G·z), c(y, p) (all closure equations), residuals(x, p); by method
     ``project(x, p)`` (partitioning: the dependent coordinates by Newton), ``dae`` and
     ``multipliers`` (Baumgarte and DAE: constraint forces λ), ``m_gen(q, p)`` for one-DOF
-    mechanisms (seed 003). Also the assembled reference configuration ``y_ref``, the
-    ``partition`` into dependent and independent coordinates and speeds, and seed 002's
+    mechanisms (Lagrange's equations, generalized mass). Also the assembled reference configuration ``y_ref``, the
+    ``partition`` into dependent and independent coordinates and speeds, and the
     classification ``integrability``.
     """
 
@@ -192,12 +194,12 @@ class ConstrainedSystem(System):
 
     @property
     def f_dof(self) -> int:
-        """Position DOF f (seed 002)."""
+        """Position DOF f (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.f
 
     @property
     def g_dof(self) -> int:
-        """Velocity DOF g (seed 002)."""
+        """Velocity DOF g (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.g
 
     # ---- one-line delegations to the constraint stage and the simulation wing ----------

@@ -64,6 +64,7 @@ class LinearSystem:
 
     @property
     def is_equilibrium(self) -> bool:
+        """True when the operating point is an equilibrium (ẋ = 0)."""
         return self.kind == "equilibrium"
 
     @property

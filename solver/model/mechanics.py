@@ -75,7 +75,7 @@ class Mechanics:
         return gravity + sum((e.potential for e in self.elements), ca.SX(0))
 
     def dissipation_function(self) -> ca.SX:
-        """D = Σ D_e(w_e) (seed 004), in y, ẏ."""
+        """D = Σ D_e(w_e) (Rayleigh's dissipation function), in y, ẏ."""
         return sum((e.dissipation for e in self.elements), ca.SX(0))
 
     def dissipated_power(self) -> ca.SX:

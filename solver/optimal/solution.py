@@ -80,6 +80,7 @@ class Solution:
 
     @property
     def success(self) -> bool:
+        """True when IPOPT reports success."""
         return bool(self.stats["success"])
 
     def __getitem__(self, name: str) -> np.ndarray:

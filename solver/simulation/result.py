@@ -61,6 +61,7 @@ class Result:
 
     @property
     def names(self) -> list[str]:
+        """Names of all series, in order."""
         return list(self.series)
 
     @property

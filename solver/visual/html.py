@@ -152,7 +152,7 @@ def animation_data(motions: list[Motion], title: str, camera: dict | None,
     position, target = (N @ np.asarray(cam[k], dtype=float) for k in ("position", "target"))
     dist = float(np.linalg.norm(position - target))
     size = max(m.visual.size for m in motions)
-    cell = 10 ** np.floor(np.log10(max(size, 1e-9) / 2))   # grid cells of a round length
+    grid_matrix = _grid(motions, Q, size)
     runs = []
     for i, m in enumerate(motions):
         times = np.append(m.t - t0, duration) if m.t[-1] - t0 < duration else m.t - t0
@@ -164,17 +164,30 @@ def animation_data(motions: list[Motion], title: str, camera: dict | None,
                      "shapes": [_shape_data(run, k) for k in range(len(m.visual))]})
     return {"title": title, "t0": t0, "duration": duration, "runs": runs,
             "root": _matrix(Q, 1.0),
-            "grid": _matrix(np.eye(3), cell / 0.5) if grid else None,
+            "grid": grid_matrix if grid else None,
             "axes": _matrix(np.eye(3), size / 4 / 0.5) if grid else None,
             "camera": {"position": list(position), "target": list(target),
                        "near": dist / 1000, "far": dist * 100}}
 
 
-def _matrix(R: np.ndarray, scale: float) -> list[float]:
+def _matrix(R: np.ndarray, scale: float, offset=(0.0, 0.0, 0.0)) -> list[float]:
     """A 4×4 homogeneous transform in three.js's column-major order."""
     T = np.eye(4)
     T[:3, :3] = R * scale
+    T[:3, 3] = offset
     return [float(v) for v in T.T.ravel()]
+
+
+def _grid(motions: list[Motion], Q: np.ndarray, size: float) -> list[float]:
+    """MeshCat's grid (40 cells of 0.5 in its z = 0 plane) scaled to cells of a round length
+    (1, 2 or 5 × 10^k m) so that it spans the motion twice over, centred under it."""
+    lo, hi = (Q @ v for v in bounds(motions))
+    extent = max(float(np.max(np.abs(hi[:2] - lo[:2]))), size, 1e-9)
+    step = 10 ** np.floor(np.log10(extent / 20))
+    cell = next(m * step for m in (1, 2, 5, 10) if m * step >= extent / 20)
+    centre = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, 0.0])
+    centre[:2] = np.round(centre[:2] / cell) * cell     # grid lines through round values
+    return _matrix(np.eye(3), cell / 0.5, centre)
 
 
 def write_html(motions: list[Motion], path, title: str = "", camera: dict | None = None,

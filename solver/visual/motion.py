@@ -46,16 +46,21 @@ def shape_poses(system, x: np.ndarray, p: np.ndarray) -> tuple:
             s.reshape(3, n, k).transpose(1, 2, 0))
 
 
-def motion_of(source, label: str = "") -> Motion:
+def motion_of(source, label: str = "", t_range=None) -> Motion:
     """The Motion of a Result (``t``, ``x``, ``p``, ``system``) or of a Solution (its
-    ``trajectory``)."""
+    ``trajectory``), over the samples in ``t_range`` = (t0, t1) [s] (None: all)."""
     run = getattr(source, "trajectory", source)
     system = getattr(run, "system", None)
     if system is None or getattr(run, "x", None) is None:
         raise ModelError(f"animate: expected a simulation Result or an optimization Solution, "
                          f"got {type(source).__name__}")
-    R, r, s = shape_poses(system, run.x, run.p)
-    return Motion(np.asarray(run.t, dtype=float), R, r, s, system.visual, label)
+    t = np.asarray(run.t, dtype=float)
+    keep = np.ones(t.size, dtype=bool)
+    if t_range is not None:
+        from .plots import window
+        keep = window(t, t_range, "animate")
+    R, r, s = shape_poses(system, np.asarray(run.x)[:, keep], run.p)
+    return Motion(t[keep], R, r, s, system.visual, label)
 
 
 def points(motions: list[Motion]) -> np.ndarray:

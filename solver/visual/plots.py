@@ -43,19 +43,20 @@ class Line:
     style: dict = field(default_factory=dict)
 
 
-def window(t: np.ndarray, t_range) -> np.ndarray:
+def window(t: np.ndarray, t_range, what: str = "plot") -> np.ndarray:
     """Boolean mask of the samples in ``t_range`` = (t0, t1) [s] (None: all)."""
     if t_range is None:
         return np.ones(t.size, dtype=bool)
     try:
         t0, t1 = (float(v) for v in t_range)
     except (TypeError, ValueError) as exc:
-        raise ModelError(f"plot: t_range must be (t0, t1) in seconds, got {t_range!r}") from exc
+        raise ModelError(f"{what}: t_range must be (t0, t1) in seconds, got {t_range!r}") \
+            from exc
     if not t1 > t0:
-        raise ModelError(f"plot: t_range needs t0 < t1, got {t_range!r}")
+        raise ModelError(f"{what}: t_range needs t0 < t1, got {t_range!r}")
     mask = (t >= t0) & (t <= t1)
     if not mask.any():
-        raise ModelError(f"plot: no samples in t_range {t_range!r}; the data cover "
+        raise ModelError(f"{what}: no samples in t_range {t_range!r}; the data cover "
                          f"{t[0]:g} … {t[-1]:g} s")
     return mask
 
