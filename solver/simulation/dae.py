@@ -10,11 +10,13 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
-from .progress import Watch
+from ..model.checks import keywords
+from .progress import Watch, check_progress
 from .result import Result
-from .simulate import Method, _grid, _input_expressions, simulate
+from .simulate import Method, _grid, _input_expressions, given_state, integrator_options, simulate
 
 
+@keywords
 def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
@@ -24,10 +26,11 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
     Baumgarte run on CVODES, the DAE method on IDAS."""
+    check_progress(progress)
     if x0 is None:
         x0 = system.state(y0, z0, params)
     else:
-        x0 = np.asarray(x0, dtype=float)
+        x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
     if system.method is not ConstraintMethod.DAE:
         return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
@@ -42,7 +45,7 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     pp = ca.SX.sym("p", len(p))
     ode, alg = system.dae(t, x, lam, u, pp)
     dae = {"t": t, "x": x, "z": lam, "p": pp, "ode": ode, "alg": alg}
-    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    opts = integrator_options(rtol, atol, max_steps)
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()

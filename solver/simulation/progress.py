@@ -20,6 +20,13 @@ DELAY = 2.0     # [s] a run that lasts longer gets an elapsed-time bar (progress
 CHUNKS = 20     # pieces of the output grid with progress=True
 
 
+def check_progress(progress) -> None:
+    """progress must be None, True or False (a ModelError otherwise)."""
+    if progress is not None and not isinstance(progress, bool):
+        from jourdain.blocks.errors import ModelError
+        raise ModelError(f"simulate: progress must be None, True or False, got {progress!r}")
+
+
 class Watch:
     """Context manager: an elapsed-time bar after ``DELAY`` s, closed on exit."""
 
