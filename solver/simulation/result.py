@@ -133,8 +133,9 @@ def summary_text(result: Result) -> str:
     system = result.system
     kinds = ""
     if system is not None:
-        kinds = (f"; {len(system.y_names)} coordinates, {len(system.z_names)} speeds, "
-                 f"{len(system.u_names)} inputs, {len(system.output_names)} outputs")
+        kinds = "; " + ", ".join(tables.count(len(names), what) for names, what in (
+            (system.y_names, "coordinate"), (system.z_names, "speed"),
+            (system.u_names, "input"), (system.output_names, "output")))
     return f"<Result: {len(t)} samples, {span}{kinds}; {len(result.series)} series>"
 
 

@@ -50,7 +50,7 @@ def linear_html(lin) -> str:
              ", ".join(m.dominant)] for m in lin.modes()]
     lines = [f"{len(lin.state_names)} states, {len(lin.input_names)} inputs, "
              f"{len(lin.output_names)} outputs"]
-    return tables.section(f"LinearSystem about a {lin.kind}", lines, [tables.table(
+    return tables.section(f"LinearSystem ({lin.kind})", lines, [tables.table(
         "modes", ["λ [1/s]", "f [Hz]", "ζ", "dominant states"], rows, (1, 2))])
 
 

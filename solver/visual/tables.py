@@ -45,6 +45,11 @@ def section(title: str, lines: list[str], tables: list[str]) -> str:
     return f"<div>{STYLE}<strong>{html.escape(title)}</strong>{text}{''.join(tables)}</div>"
 
 
+def count(n: int, noun: str) -> str:
+    """"1 input", "2 inputs"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def unit(u: str) -> str:
     return pretty_unit(u) if u else ""
 
