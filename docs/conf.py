@@ -7,7 +7,6 @@ gallery pages without running the examples (what the test suite does).
 """
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -28,7 +27,6 @@ source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py",
                     "auto_examples/*.zip", "auto_examples/*.json", "auto_examples/*.md5"]
 myst_heading_anchors = 3
-suppress_warnings = ["myst.xref_missing"]   # README links to files in the repository
 
 autosummary_generate = True
 autodoc_default_options = {"members": True, "show-inheritance": True,
