@@ -147,3 +147,23 @@ def test_progress_bar_pieces_agree_with_one_run(cube_run):
     with pytest.raises(jd.ModelError, match="progress"):
         system.simulate(0.4, progress="yes")
     assert math.isfinite(pieces["energy.total"][-1])
+
+
+def test_readme_visual_example_runs(tmp_path, monkeypatch):
+    """The README's block on animation, plots and tables runs as written (reference: the
+    player it writes holds the cube's shapes over the whole run, the files exist)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+                 if "res.animate(" in b)
+    monkeypatch.chdir(tmp_path)
+    scope = {}
+    exec(compile("import jourdain as jd\nfrom jourdain.blocks import World\n" + block,
+                 "README.md", "exec"), scope)
+    for name in ("cube.html", "cube.gif", "w.png", "cube_graph.png"):
+        assert (tmp_path / "out" / name).stat().st_size > 1000, name
+    html = (tmp_path / "out" / "cube.html").read_text(encoding="utf-8")
+    assert html.count('"kind":') == len(scope["cube"].visual)
+    assert scope["df"].attrs["units"]["cube.pivot.wx"] == "rad/s"
