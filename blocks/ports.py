@@ -1,10 +1,12 @@
-"""Typed connectors (Modelica style): 3-D frames, 1-D flanges and real-valued signals.
+"""Typed connectors (Modelica style): 3-D frames, 1-D flanges, electrical pins and real-valued
+signals.
 
 Ports are objects owned by a component; models are wired by passing port objects to
 ``connect``, never strings. Connected ports form a *net*:
 
 * frames in a net are one rigid frame (same position and orientation);
 * flanges in a net share one 1-D position (an angle [rad] or a length [m]);
+* pins in a net are one electrical node (one potential, Kirchhoff's current law);
 * signals in a net carry one value, driven by at most one output (a net with no output is a
   system input).
 """
@@ -83,3 +85,9 @@ class RealInput(_Signal):
 
 class RealOutput(_Signal):
     """A real-valued signal output (scalar or vector of ``size``); every output is a system output."""
+
+
+class Pin(Port):
+    """An electrical pin (Modelica ``Pin``): potential v [V] and current i [A] flowing into the
+    component. Connected pins form a node: one potential, currents summing to zero
+    (Kirchhoff's current law)."""

@@ -39,18 +39,22 @@ class CubeOnEdge(Composite):
         self.mount = FixedTranslation(r=(0, l_wheel, 0))
         self.bearing = Revolute(axis=(0, 0, 1))
         self.wheel = RigidBody(m=m_wheel, I=(J_wheel / 2, J_wheel / 2, J_wheel))
-        self.motor = Motor()
         self.friction = ViscousFriction(d=C_psi)
         self.edge_friction = ViscousFriction(d=C_phi)
         self.connect(self.edge.frame_b, self.housing.frame_a)
         self.connect(self.edge.frame_b, self.mount.frame_a)
         self.connect(self.mount.frame_b, self.bearing.frame_a)
         self.connect(self.bearing.frame_b, self.wheel.frame_a)
-        self.connect(self.motor.flange_b, self.bearing.axis)
         self.connect(self.friction.flange_b, self.bearing.axis)
         self.connect(self.edge_friction.flange_b, self.edge.axis)
+        self._actuate()
         self.expose(self.edge.frame_a, "frame_a")
         cube_shapes(self.housing, self.mount, self.wheel, l_wheel)
+
+    def _actuate(self) -> None:
+        """The wheel's actuator: an ideal torque source ``motor`` (input ``motor.tau``)."""
+        self.motor = Motor()
+        self.connect(self.motor.flange_b, self.bearing.axis)
 
 
 def cube_shapes(housing: RigidBody, mount: FixedTranslation, wheel: RigidBody,

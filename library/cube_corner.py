@@ -81,13 +81,17 @@ class CubeOnCorner(Composite):
             Box(tuple(size), center=tuple(0.15 * self.a * spoke), color="black",
                 name="spoke")]))
         mount.shape()
-        motor = self.add(f"motor{i}", Motor())
         friction = self.add(f"friction{i}", ViscousFriction(d=C_w))
         self.connect(self.pivot.frame_b, mount.frame_a)
         self.connect(mount.frame_b, bearing.frame_a)
         self.connect(bearing.frame_b, wheel.frame_a)
-        self.connect(motor.flange_b, bearing.axis)
         self.connect(friction.flange_b, bearing.axis)
+        self._actuate(i, bearing)
+
+    def _actuate(self, i: int, bearing: Revolute) -> None:
+        """Wheel i's actuator: an ideal torque source ``motor<i>`` (input ``motor<i>.tau``)."""
+        motor = self.add(f"motor{i}", Motor())
+        self.connect(motor.flange_b, bearing.axis)
 
     @staticmethod
     def absolute_wheel_speeds(path: str = "cube") -> dict[str, str]:

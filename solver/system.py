@@ -24,6 +24,7 @@ from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
 from .equations.functions import Structure
 from .equations.report import equations_text, structure_report, sympy_equations
+from .exchange.fmu import export_fmu
 from .model.names import by_name, check_quaternions, unknown
 from .model.parameters import parameter_vector
 from .simulation.codegen import attach
@@ -36,7 +37,8 @@ from .visual.reprs import system_html
 
 class System:
     """A compiled multibody system: x = (y, z, s), ẋ = f(t, x, u, p); s (usually empty) holds
-    the internal states of signal blocks with memory, e.g. a PID's integral.
+    the states of components with memory: a PID's integral, a filter's, a capacitor's voltage,
+    an inductor's current.
 
     Functions (casadi.Function, inputs and outputs named):
       f(t, x, u, p) -> xdot          state derivative
@@ -46,8 +48,12 @@ class System:
                                      signal blocks have states s)
       ydot(y, z, p) -> ydot          kinematics ODE ẏ = v(y, z)
       h(t, x, u, p) -> out           sensor and signal outputs
-      energy(x, p) -> (T, V)         kinetic and potential energy [J]
-      dissipation(t, x, u, p) -> P   power removed by dissipative elements [W]
+      energy(x, p) -> (T, V, W)      kinetic, potential and stored energy (capacitors,
+                                     inductors: ½·C·v², ½·L·i²) [J]
+      dissipation(t, x, u, p) -> P   power removed by dissipative elements (R·i² included) [W]
+      supplied(t, x, u, p) -> P      power delivered by sources [W]
+      init(t, x, u, p) -> residual   initial equations of the states ``s_init`` (steady-state
+                                     filters), solved before a simulation starts
       W(y) -> W                      user-chosen speeds only: their definition z = W(y)·w
     """
 
@@ -60,8 +66,10 @@ class System:
         self.y_names: list[str] = names["y"]
         self.y_default = np.array(names["y_default"], dtype=float)
         self.z_names: list[str] = names["z"]
-        # internal states of signal blocks with memory (e.g. PID), x = (y, z, s)
+        # states of components with memory (PID, filters, capacitors, inductors), x = (y, z, s)
         self.s_names: list[str] = names.get("s", [])
+        self.s_default = np.array(names.get("s_default", [0.0] * len(self.s_names)), dtype=float)
+        self.s_init: list[int] = names.get("s_init", [])   # s fixed by initial equations
         self.u_names: list[str] = names["u"]
         self.p_names: list[str] = names["p"]
         self.output_names: list[str] = names["out"]
@@ -95,11 +103,13 @@ class System:
     # ---- named values -> vectors -------------------------------------------------------
     def state(self, y0: dict | None = None, z0: dict | None = None) -> np.ndarray:
         """Initial state x0 = (y0, z0[, s0]) from dictionaries by name; missing coordinates take
-        their defaults (0, or the identity quaternion), missing speeds are 0. Signal-block
-        states (``s_names``, e.g. a PID's integral) may be given in z0 and default to 0."""
+        their defaults (0, or the identity quaternion), missing speeds are 0. Component states
+        (``s_names``: a PID's integral, a capacitor's voltage) may be given in z0 and default
+        to the components' start values (``s_default``)."""
         y = by_name(y0, self.y_names, "y0", "coordinate", self.y_default)
         check_quaternions(self, y, "y0")
-        z = by_name(z0, self.z_names + self.s_names, "z0", "speed")
+        z = by_name(z0, self.z_names + self.s_names, "z0", "speed",
+                    np.concatenate([np.zeros(len(self.z_names)), self.s_default]))
         return np.concatenate([y, z])
 
     def parameters(self, params: dict | None = None) -> np.ndarray:
@@ -129,6 +139,11 @@ class System:
     def simulate(self, t_end: float, **options):
         """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`."""
         return simulate(self, t_end, **options)
+
+    def export_fmu(self, path, **options):
+        """Write an FMI 2.0 FMU (model exchange and/or co-simulation) and return its path;
+        see :func:`jourdain.solver.exchange.fmu.export_fmu`."""
+        return export_fmu(self, path, **options)
 
     def linearize(self, **options):
         """A, B, C, D about an operating point; see

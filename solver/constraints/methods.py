@@ -20,6 +20,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..equations.functions import signal_terms
 from ..equations.projection import to_speeds
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds, choose_speeds
@@ -53,38 +54,46 @@ def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, A, G, w_expr
     }
 
 
-def partitioned_functions(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function) -> dict:
+def partitioned_functions(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function,
+                          sdot: ca.SX) -> dict:
     """f(t, x, u, p) with the dependent coordinates projected by Newton (``proj_y``, from
-    :func:`.assembly.projector`), and project(x, p)."""
-    y, p = mech.kin.y, mech.params.p
-    ny, nz = y.numel(), sp.z.numel()
-    xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, mech.ctx.u, p],
-                       [ca.vertcat(sp.ydot, eom.zdot)])
-    t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz)
+    :func:`.assembly.projector`), and project(x, p); x = (y, z, s)."""
+    y, p, s = mech.kin.y, mech.params.p, mech.ctx.s
+    ny, nz, ns = y.numel(), sp.z.numel(), s.numel()
+    xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, s, mech.ctx.u, p],
+                       [ca.vertcat(sp.ydot, eom.zdot, sdot)])
+    t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz + ns)
     u, pp = ca.MX.sym("u", mech.ctx.u.numel()), ca.MX.sym("p", p.numel())
     yc = proj_y(x[:ny], pp)
     return {
-        "f": ca.Function("f", [t, x, u, pp], [xdot(t, yc, x[ny:], u, pp)],
+        "f": ca.Function("f", [t, x, u, pp], [xdot(t, yc, x[ny:ny + nz], x[ny + nz:], u, pp)],
                          ["t", "x", "u", "p"], ["xdot"]),
         "project": ca.Function("project", [x, pp], [ca.vertcat(yc, x[ny:])],
                                ["x", "p"], ["x_projected"]),
     }
 
 
-def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: float) -> dict:
-    """Baumgarte ODE f, the DAE (ode, alg) and the explicit multipliers, in x = (y, w)."""
+def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: float,
+                         sp: Speeds) -> dict:
+    """Baumgarte ODE f, the DAE (ode, alg) and the explicit multipliers, in x = (y, w, s);
+    the states s and outputs with the accelerations of the explicit multipliers (cut
+    sensors read them)."""
     kin, p = mech.kin, mech.params.p
-    t, u, x = mech.t, mech.ctx.u, ca.vertcat(kin.y, kin.w)
+    t, u, x = mech.t, mech.ctx.u, ca.vertcat(kin.y, kin.w, mech.ctx.s)
     me = multiplier_equations(eom.M, eom.k, eom.q, A, c_ind, kin.y, kin.w, kin.ydot,
                               alpha, beta)
+    sdot, out, residuals = signal_terms(mech, sp, me.wdot)
     return {
-        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(kin.ydot, me.wdot)],
+        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(kin.ydot, me.wdot, sdot)],
                          ["t", "x", "u", "p"], ["xdot"]),
         "dae": ca.Function("dae", [t, x, me.lam, u, p],
-                           [ca.vertcat(kin.ydot, me.wdot_of_lam), me.alg],
+                           [ca.vertcat(kin.ydot, me.wdot_of_lam, sdot), me.alg],
                            ["t", "x", "lambda", "u", "p"], ["ode", "alg"]),
         "multipliers": ca.Function("multipliers", [t, x, u, p], [me.lam_explicit],
                                    ["t", "x", "u", "p"], ["lambda"]),
+        "h": ca.Function("h", [t, x, u, p], [out], ["t", "x", "u", "p"], ["out"]),
+        "init": ca.Function("init", [t, x, u, p], [residuals], ["t", "x", "u", "p"],
+                            ["residual"]),
     }
 
 
@@ -120,8 +129,8 @@ def speeds_for(mech: Mechanics, method: ConstraintMethod, G, part, names) -> Spe
 
 
 def state_expr(mech: Mechanics, sp: Speeds):
-    """(x, w(x)): the state symbol and the joint speeds it implies."""
-    x = ca.vertcat(mech.kin.y, sp.z)
+    """(x, w(x)): the state symbol x = (y, z, s) and the joint speeds it implies."""
+    x = ca.vertcat(mech.kin.y, sp.z, mech.ctx.s)
     return x, to_speeds(mech.kin.w, mech, sp)
 
 
@@ -146,10 +155,11 @@ def method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
         if not part.dependent_moves:
             return None   # velocity constraints only: the plain SX f needs no projection
         proj_y = projector(c_ind, mech.kin, mech.params.p, part.dependent_moves)
-        functions.update(partitioned_functions(mech, sp, eom, proj_y))
+        sdot, _, _ = signal_terms(mech, sp, eom.zdot)
+        functions.update(partitioned_functions(mech, sp, eom, proj_y, sdot))
         return proj_y
     alpha, beta = baumgarte
-    functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
+    functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta, sp))
     return None
 
 

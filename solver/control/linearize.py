@@ -46,6 +46,7 @@ from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
 from ..model.checks import keywords, number, vector
 from ..model.names import by_name, require_system
+from ..simulation.initial import solve_initial_states
 from .linear import LinearSystem
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
@@ -205,6 +206,8 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     p = system.parameters(params)
     x_full = _operating_state(system, x0, y0, z0, params)
     u = _operating_inputs(system, u0)
+    if x0 is None:   # component states with initial equations (steady-state filters)
+        x_full = solve_initial_states(system, x_full, t, u, p, z0 or {})
     ny = len(system.y_names)
     chart = local_chart(system, x_full[:ny], p)
     x_full[:ny] = np.array(chart.to_y(np.zeros(len(chart.names)))).ravel()

@@ -13,7 +13,8 @@ from ..constraints.methods import ConstraintMethod
 from ..model.checks import keywords
 from .progress import Watch, check_progress
 from .result import Result
-from .simulate import Method, _grid, _input_expressions, given_state, integrator_options, simulate
+from .simulate import (Method, _grid, _input_expressions, given_state, integrator_options,
+                       simulate, start_states)
 
 
 @keywords
@@ -29,6 +30,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     check_progress(progress)
     if x0 is None:
         x0 = system.state(y0, z0, params)
+        x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
+                          system.parameters(params), z0)
     else:
         x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))

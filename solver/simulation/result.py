@@ -20,8 +20,9 @@ class Result:
     """Time series on the output grid ``t``; ``res[name]`` returns one series.
 
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
-    inputs, outputs, and ``energy.kinetic``, ``energy.potential``, ``energy.total`` [J],
-    ``power.dissipated`` [W].
+    component states, inputs, outputs, and ``energy.kinetic``, ``energy.potential``,
+    ``energy.stored`` (capacitors, inductors), ``energy.total`` [J], ``power.dissipated``,
+    ``power.supplied`` [W] (by sources).
     """
 
     def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray,
@@ -46,10 +47,13 @@ class Result:
         series.update({name: us[i] for i, name in enumerate(system.u_names)})
         outs = np.array(system.h.map(n)(t, xs, us, P))
         series.update({name: outs[i] for i, name in enumerate(system.output_names)})
-        T, V = np.array(energy[0]).ravel(), np.array(energy[1]).ravel()
+        T, V, W = (np.array(e).ravel() for e in energy)
         series["energy.kinetic"], series["energy.potential"] = T, V
-        series["energy.total"] = T + V
+        series["energy.stored"] = W
+        series["energy.total"] = T + V + W
         series["power.dissipated"] = np.array(system.dissipation.map(n)(t, xs, us, P)).ravel()
+        if "supplied" in fns:
+            series["power.supplied"] = np.array(fns["supplied"].map(n)(t, xs, us, P)).ravel()
         if "residuals" in fns:  # constraint residuals c(y) and A(y)·w
             for kind, vals in zip(("position", "velocity"), fns["residuals"].map(n)(xs, P)):
                 series.update({f"residual.{kind}[{i}]": row
