@@ -25,7 +25,8 @@ extensions = ["sphinx.ext.autodoc", "sphinx.ext.autosummary", "sphinx.ext.napole
               "sphinx.ext.viewcode", "myst_parser", "sphinx_gallery.gen_gallery"]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py",
-                    "auto_examples/*.zip", "auto_examples/*.json", "auto_examples/*.md5"]
+                    "auto_examples/*.zip", "auto_examples/*.json", "auto_examples/*.md5",
+                    "sg_execution_times.rst", "auto_examples/sg_execution_times.rst"]
 myst_heading_anchors = 3
 
 autosummary_generate = True
@@ -54,6 +55,7 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "within_subsection_order": "FileNameSortKey",
     "min_reported_time": 1e9,
+    "write_computation_times": False,
 }
 
 

@@ -7,6 +7,7 @@ motion in textbook form for both choices of generalized speeds, the wheel's abso
 u = (φ̇, φ̇ + ψ̇) and its speed relative to the housing ũ = (φ̇, ψ̇), then simulates
 
 1. a fall from near upright with the motor off (also as a 3-D animation in the browser), and
+
 2. a run from upright with a motor-torque table that spins the wheel up and brakes it.
 
 Why: the choice of generalized speeds (Kane's method) decides the form of the equations; the

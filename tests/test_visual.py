@@ -199,3 +199,31 @@ def test_gif_and_mp4(pendulum_run, tmp_path):
     pytest.importorskip("imageio_ffmpeg")
     mp4 = res.animate(tmp_path / "pendulum.mp4", fps=8)
     assert mp4.stat().st_size > 1000 and b"ftyp" in mp4.read_bytes()[:32]
+
+
+def test_imported_urdf_visuals_become_shapes():
+    """A URDF link's <visual> (cylinder along its z, origin 0.1 m along x and turned by
+    rpy = (0, π/2, 0), rgba) is drawn where the link frame and the origin put it
+    (reference: R = R_z(φ)·R_y(π/2), r = R_z(φ)·(0.1, 0, 0))."""
+    pytest.importorskip("yourdfpy")
+    text = ('<robot name="r"><link name="base"/><link name="arm"><inertial><mass value="1"/>'
+            '<inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'
+            '<visual><origin xyz="0.1 0 0" rpy="0 1.5707963267948966 0"/><geometry>'
+            '<cylinder radius="0.02" length="0.3"/></geometry><material name="red">'
+            '<color rgba="1 0 0 0.5"/></material></visual></link>'
+            '<joint name="j" type="continuous"><parent link="base"/><child link="arm"/>'
+            '<axis xyz="0 0 1"/></joint></robot>')
+    system = jd.compile(jd.Model.on_world(World(), r=jd.from_urdf(text)))
+    spec = next(s for s in system.visual.shapes if s.kind == "cylinder" and not s.default)
+    assert spec.name == "r/arm" and spec.color == (1.0, 0.0, 0.0) and spec.opacity == 0.5
+    res = system.simulate(0.5, z0={"r.j.w": 2.0}, n_out=11)
+    motion = motion_of(res)
+    k = system.visual.names.index("r/arm")
+    phi = res["r.j.phi"]
+    c, s = np.cos(phi), np.sin(phi)
+    Rz = np.stack([np.stack([c, -s, 0 * c], -1), np.stack([s, c, 0 * c], -1),
+                   np.stack([0 * c, 0 * c, 1 + 0 * c], -1)], 1)
+    Ry = np.array([[0.0, 0, 1], [0, 1, 0], [-1, 0, 0]])
+    assert np.abs(motion.R[:, k] - Rz @ Ry).max() < 1e-9
+    assert np.abs(motion.r[:, k] - 0.1 * Rz[:, :, 0]).max() < 1e-12
+    assert np.allclose(motion.scale[:, k], (0.02, 0.02, 0.3))

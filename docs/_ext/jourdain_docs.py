@@ -116,6 +116,31 @@ def _literals(lines: list[str]) -> list[str]:
     return out
 
 
+def _bullets(lines: list[str]) -> list[str]:
+    """A blank line before a bullet list that follows a paragraph line."""
+    out = []
+    for line in lines:
+        if line.lstrip().startswith(("* ", "- ")) and out and out[-1].strip() and \
+                not out[-1].lstrip().startswith(("* ", "- ")) and \
+                _indent(out[-1]) == _indent(line):
+            out.append("")
+        out.append(line)
+    return out
+
+
+RELATIVE = re.compile(r":(mod|func|class):`\.(\w[\w.]*)`")
+
+
+def _absolute(lines: list[str], package: str) -> list[str]:
+    """:mod:`.sibling` → :mod:`package.sibling` (a relative name that two wings share, such
+    as ``.initial``, would be ambiguous for Sphinx)."""
+    return [RELATIVE.sub(lambda m: f":{m.group(1)}:`{package}.{m.group(2)}`", line)
+            for line in lines]
+
+
 def house_style(app, what, name, obj, options, lines) -> None:
     """autodoc-process-docstring: the house style as valid reST."""
-    lines[:] = _literals(_entries(lines))
+    module = name if what == "module" else getattr(obj, "__module__", "") or ""
+    package = module if what == "module" and getattr(obj, "__path__", None) else \
+        module.rpartition(".")[0]
+    lines[:] = _absolute(_literals(_entries(_bullets(lines))), package)

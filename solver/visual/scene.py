@@ -92,7 +92,7 @@ def build_visual(mech: Mechanics, x_size: int, y_nominal: np.ndarray) -> tuple:
     R = ca.horzcat(*[pose[0] for pose in poses]) if poses else ca.SX(3, 0)
     r = ca.horzcat(*[pose[1] for pose in poses]) if poses else ca.SX(3, 0)
     s = ca.horzcat(*[pose[2] for pose in poses]) if poses else ca.SX(3, 0)
-    outs = [ca.substitute(e, kin.y, x[:ny]) for e in (R, r, s)]
+    outs = [ca.substitute(e, kin.y, x[:ny]) if ny else e for e in (R, r, s)]
     fn = ca.Function("poses", [x, p_sym], outs, ["x", "p"], ["R", "r", "scale"])
     dynamic = _dynamic_scale(outs[2], x, p_sym)
     specs = [ShapeSpec(**{**spec.__dict__, "dynamic": bool(d)}) for spec, d in zip(specs, dynamic)]
