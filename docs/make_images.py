@@ -51,6 +51,40 @@ def player_screenshot() -> None:
         small_png(shot, IMAGES / "cube_corner_player.png", 256)
 
 
+def screenshot(page: Path, target: Path, t: float, size=(900, 560)) -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        print(f"no chromium: skipped {target.name}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        shot = Path(tmp) / "shot.png"
+        subprocess.run([chromium, *FLAGS, f"--user-data-dir={tmp}/profile",
+                        f"--window-size={size[0]},{size[1]}", "--virtual-time-budget=8000",
+                        f"--screenshot={shot}", f"file://{page}?t={t}"], check=True,
+                       capture_output=True, env={**os.environ, "HOME": tmp})
+        small_png(shot, target, 256)
+
+
+def panda_screenshot() -> None:
+    """The Franka Emika Panda from its URDF (example-robot-data), with its own meshes."""
+    import warnings
+
+    from jourdain.solver.exchange import example_robot
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        robot = jd.from_urdf(example_robot("panda_description/urdf/panda.urdf"),
+                             locked={"panda_finger_joint1": 0.02,
+                                     "panda_finger_joint2": 0.02})
+    system = jd.compile(jd.Model.on_world(World(g=(0.0, 0.0, -9.81)), arm=robot))
+    pose = {"arm.panda_joint2.phi": -0.3, "arm.panda_joint4.phi": -2.2,
+            "arm.panda_joint6.phi": 1.9, "arm.panda_joint7.phi": 0.8}
+    res = system.simulate(0.2, y0=pose, n_out=3)
+    with tempfile.TemporaryDirectory() as tmp:
+        page = res.animate(Path(tmp) / "panda.html", title="Franka Emika Panda (URDF)",
+                           camera={"position": (0.85, -0.75, 0.75), "target": (0.15, 0.0, 0.4)})
+        screenshot(page, IMAGES / "panda_player.png", 0.0)
+
+
 def four_bar_gif() -> None:
     system = jd.compile(jd.Model.on_world(World(), fb=FourBar()))
     res = system.simulate(1.6, y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 4.0}, n_out=161)
@@ -79,6 +113,7 @@ if __name__ == "__main__":
     matplotlib.use("Agg")   # a script of its own: no window needed
     IMAGES.mkdir(exist_ok=True)
     player_screenshot()
+    panda_screenshot()
     four_bar_gif()
     figures()
     for path in sorted(IMAGES.iterdir()):

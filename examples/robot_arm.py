@@ -25,6 +25,7 @@ out/robot_arm.png.
 """
 # %% The arm from its URDF file
 import warnings
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -86,6 +87,9 @@ effort = np.array([arm.limits[j].effort for j in JOINTS])
 peak = np.array([np.abs(plan[n]).max() for n in TAU])
 print(f"plan: cost {plan.cost:.1f} N²·m²·s in {plan.stats['iterations']} iterations; peak "
       f"torque / limit per joint: {np.round(peak / effort, 2)}")
+# the planned motion in 3-D with the Panda's own meshes (open the file in a browser)
+Path("out").mkdir(exist_ok=True)
+plan.animate("out/robot_arm.html", title="Panda point-to-point plan (minimum torque)")
 
 
 # %% 3. Tracking the plan: feedforward of the planned torques plus a PID, from signal blocks
