@@ -39,6 +39,8 @@ from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds, speed_matrix, speed_spec
 from .system import ConstrainedSystem, System
+from .visual.graph import component_graph
+from .visual.scene import build_visual
 
 
 @keywords
@@ -86,12 +88,13 @@ def compile(model, speeds: dict | None = None, parameters=(),
     p_default = mech.params.defaults
     check_mass_matrix(functions["M"], mech, sp, p_default, free_speeds(mech, sp))
     structure = structure_of(mech, sp)
-    if not sp.identity:  # seed 000: show what the speed choice does to the equations' size
+    if not sp.identity:  # user speeds (e.g. the cube's absolute wheel speed): show what the speed choice does to the equations' size
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
     system._lazy.update(quantities=(lambda: quantity_function(mech, sp, system.h, drive), True),
                         mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False))
+    attach_visual(system, mech, system.y_default)
     if codegen:
         system.codegen()
     return system
@@ -149,4 +152,13 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             structure_of(mech, sp))
     system = ConstrainedSystem(base, method, info)
     system._lazy["quantities"] = (lambda: quantity_function(mech, sp, system.h, drive), True)
+    attach_visual(system, mech, part.y_ref)
     return system
+
+
+def attach_visual(system: System, mech: Mechanics, y_nominal) -> None:
+    """The shapes of the model and ``poses(x, p)`` (:mod:`.visual.scene`), and the component
+    graph that ``system.draw`` pictures (:mod:`.visual.graph`)."""
+    system.visual, poses = build_visual(mech, system.nx, y_nominal)
+    system.functions["poses"] = system.poses = poses
+    system.graph = component_graph(mech)

@@ -32,6 +32,8 @@ from .simulation.codegen import attach
 from .simulation.dae import simulate_constrained
 from .simulation.numeric import NumericFunction
 from .simulation.simulate import simulate
+from .visual.graph import draw_graph
+from .visual.reprs import system_html
 
 
 class System:
@@ -115,10 +117,12 @@ class System:
 
     @property
     def x_names(self) -> list[str]:
+        """Names of the states x = (y, z, s), in order."""
         return self.y_names + self.z_names + self.s_names
 
     @property
     def nx(self) -> int:
+        """Number of states, len(x)."""
         return len(self.x_names)
 
     def __repr__(self) -> str:
@@ -204,12 +208,21 @@ class System:
         return structure_report(self)
 
     def equations(self, symbols: dict | None = None, simplify: bool = True):
-        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to seed symbols)."""
+        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to a textbook's symbols)."""
         return sympy_equations(self, symbols or {}, simplify)
 
     def equations_text(self, symbols: dict | None = None, simplify: bool = True) -> str:
         """The equations M·ż + k = q, one line per speed, in readable text."""
         return equations_text(self, symbols or {}, simplify)
+
+    def draw(self, path=None, title: str | None = None):
+        """The component graph (bodies, tree and cut joints, offsets, force elements,
+        contacts, signal blocks and their connections) as a matplotlib figure, saved to
+        ``path`` (.png, .pdf, .svg) if given; the graph itself is ``system.graph``."""
+        return draw_graph(self.graph, path, title)
+
+    def _repr_html_(self) -> str:
+        return system_html(self)
 
 
 class ConstrainedSystem(System):
@@ -219,8 +232,8 @@ class ConstrainedSystem(System):
     (A·G = 0, w = G·z), c(y, p) (all closure equations), residuals(x, p); by method
     ``project(x, p)`` (partitioning: the dependent coordinates by Newton), ``dae`` and
     ``multipliers`` (Baumgarte and DAE: constraint forces λ), ``m_gen(q, p)`` for one-DOF
-    mechanisms (seed 003). Also the assembled reference configuration ``y_ref``, the
-    ``partition`` into dependent and independent coordinates and speeds, and seed 002's
+    mechanisms (Lagrange's equations, generalized mass). Also the assembled reference configuration ``y_ref``, the
+    ``partition`` into dependent and independent coordinates and speeds, and the
     classification ``integrability``.
     """
 
@@ -248,12 +261,12 @@ class ConstrainedSystem(System):
 
     @property
     def f_dof(self) -> int:
-        """Position DOF f (seed 002)."""
+        """Position DOF f (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.f
 
     @property
     def g_dof(self) -> int:
-        """Velocity DOF g (seed 002)."""
+        """Velocity DOF g (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.g
 
     # ---- one-line delegations to the constraint stage and the simulation wing ----------

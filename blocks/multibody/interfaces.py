@@ -6,8 +6,8 @@ Two kinds, each with pure hooks (CasADi in, CasADi out):
 * :class:`LineForce`, between the origins of ``frame_a`` and ``frame_b``: the force acts along
   the connecting line. Its relative position is the distance s = |r_b − r_a| [m] and its rate
   ṡ = e·(v_b − v_a), e = (r_b − r_a)/s, so it has the 1-D contract of a flange force element:
-  a potential V(s), a dissipation function D(ṡ) and a residual force f(s, ṡ) pushing frame_b
-  away from frame_a (seed 004). Optional point masses ride on the line (``masses``), and
+  a potential V(s), a dissipation function D(ṡ) (Rayleigh's) and a residual force f(s, ṡ)
+  pushing frame_b away from frame_a. Optional point masses ride on the line (``masses``), and
   optional translational flanges (flange_a at 0, flange_b at s) let any 1-D element act along
   the line, as in the MSL's ``LineForceWithMass``.
 * :class:`FrameForce`, forces and torques on frames given by signals: ``loads(ctx)`` returns,

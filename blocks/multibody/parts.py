@@ -269,4 +269,5 @@ class Mounting1D(Mount):
         self.flange_b = Flange(self, "flange_b", Motion.ROTATIONAL)
 
     def support_position(self):
+        """The constant angle phi0 [rad] of flange_b."""
         return self.phi0

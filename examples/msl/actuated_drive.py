@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Rotational3DEffects.ActuatedDrive in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Rotational3DEffects.ActuatedDrive in jourdain
+===================================================================================
 
 One drive, two ways. Upper: a body on a revolute about x, driven by a 3-D Torque between the
 world and the body's frame_b with the torque (sin 2πt, 0, 0) N·m in frame_b axes (Sine[3]

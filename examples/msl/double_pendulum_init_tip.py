@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Elementary.DoublePendulumInitTip in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Elementary.DoublePendulumInitTip in jourdain
+==================================================================================
 
 A double pendulum of two steel boxes (BodyBox, r = (0.5, 0, 0), width 0.06 m) with a damper
 (d = 0.1 N·m·s/rad) on the first joint. The MSL initializes it by the tip: a

@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Elementary.ForceAndTorque in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Elementary.ForceAndTorque in jourdain
+===========================================================================
 
 A ForceAndTorque element acts between a point fixed in the world (fixed2 at (1.5, 0.25, 0))
 and the end of a cylinder (BodyCylinder, r = (1, 0, 0)) that hangs on two revolutes

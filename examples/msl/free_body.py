@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Elementary.FreeBody in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Elementary.FreeBody in jourdain
+=====================================================================
 
 A free body (BodyShape, m = 1 kg, I = diag(1, 1, 1) kg·m², r = (0.4, 0, 0), r_CM = (0.2, 0, 0))
 hangs from two springs (c = 20 N/m, unstretched length 0): spring1 from the world origin to

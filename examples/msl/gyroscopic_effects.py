@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Rotational3DEffects.GyroscopicEffects in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Rotational3DEffects.GyroscopicEffects in jourdain
+=======================================================================================
 
 A body on a spherical joint carries a spinning cylinder. Upper half, multibody parts only: a
 BodyCylinder (r = (0.2, 0, 0), diameter 0.1 m) on a revolute about x spinning at 10 rad/s.

@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Elementary.LineForceWithTwoMasses in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Elementary.LineForceWithTwoMasses in jourdain
+===================================================================================
 
 Two copies of one mechanism: a box (BodyBox, r = (0.7, 0, 0)) on a revolute at (0, 0.3, 0),
 pushed and pulled from (0, −0.9, 0) by a line force with two point masses m = 1 kg (a

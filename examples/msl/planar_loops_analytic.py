@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Loops.PlanarLoops_analytic in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Loops.PlanarLoops_analytic in jourdain
+============================================================================
 
 Three coupled planar loops with one degree of freedom, driven by a position source: the
 crank ``rev`` follows phi_ref = 0.7·sin(2π·t) (Rotational.Sources.Position with its default

@@ -1,7 +1,8 @@
-"""Modelica.Mechanics.MultiBody.Examples.Elementary.PointGravity in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Elementary.PointGravity in jourdain
+=========================================================================
 
 Two free bodies (m = 1 kg, I = 0.1·1 kg·m²) in the point gravity field of a World with
-gravityType = PointGravity and mue = 1 m³/s² (g = −mue·r/|r|³, as in the MSL): body1 starts
+gravityType = PointGravity and mue = 1 m³/s² (g = −mue·r/‖r‖³, as in the MSL): body1 starts
 at r_0 = (0, 0.6, 0) with v_0 = (1, 0, 0), body2 at (0.6, 0.6, 0) with (0.6, 0, 0). The MSL
 bodies have no joints; here each has a FreeJoint.
 

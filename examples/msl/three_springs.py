@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.MultiBody.Examples.Elementary.ThreeSprings in jourdain.
+"""Modelica.Mechanics.MultiBody.Examples.Elementary.ThreeSprings in jourdain
+=========================================================================
 
 Three 3-D springs, two in series, hold a body: spring1 from bar1's end and spring3 from
 bar2's end meet spring2 at a point with no mass (the MSL's point: line force elements can be

@@ -1,4 +1,5 @@
-"""Modelica.Mechanics.Translational.Examples.Accelerate in jourdain.
+"""Modelica.Mechanics.Translational.Examples.Accelerate in jourdain
+================================================================
 
 A mass m = 1 kg is moved with the prescribed acceleration a_ref = 1 m/s² (a Constant
 block) by Translational.Sources.Accelerate. The MSL's Translational.Components.Mass is a

@@ -1,4 +1,5 @@
-"""Stage 4, constraints (DESIGN.md §3.4, seed 002): the holonomic closure equations c(y) = 0 of
+"""Stage 4, constraints (DESIGN.md §3.4; Murray, Li and
+Sastry 1994): the holonomic closure equations c(y) = 0 of
 the cut joints, of the 1-D couplings that close loops (a gear between two joint axes:
 model.flanges) and of the contacts, and the velocity constraints of the contacts, each row with
 its owner for messages. Their rank analysis and the partition are in :mod:`.partition`.

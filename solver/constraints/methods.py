@@ -108,7 +108,7 @@ def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: flo
 
 def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
                  part: Partition) -> dict:
-    """m_gen(q, p) for one-DOF mechanisms whose speed is a coordinate rate (seed 003):
+    """m_gen(q, p) for one-DOF mechanisms whose speed is a coordinate rate (Lagrange's equations, generalized mass):
     the 1×1 mass matrix with the other coordinates assembled from q."""
     kin = mech.kin
     if sp.z.numel() != 1 or not kin.rates_are_derivatives:
@@ -175,7 +175,7 @@ def method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
 
 
 def check_explicit_form(functions: dict, y: np.ndarray, p: np.ndarray) -> None:
-    """A·G = 0 (seed 002), checked numerically at the assembled configuration."""
+    """A·G = 0 (nonholonomic constraints; Murray, Li and Sastry 1994), checked numerically at the assembled configuration."""
     A, G = np.array(functions["A"](y, p)), np.array(functions["G"](y, p))
     if A.size and np.abs(A @ G).max() > 1e-9 * max(1.0, np.abs(A).max() * np.abs(G).max()):
         raise ModelError("internal error: the explicit form G violates A·G = 0 at the assembled "

@@ -2,7 +2,7 @@
 minimal coordinates (DESIGN.md §3.9).
 
 Minimal coordinates. The state x = (y, z) of a System is not minimal when y holds unit
-quaternions (dim y ≠ dim z, seed 001). The linearization therefore works in a local chart
+quaternions (dim y ≠ dim z). The linearization therefore works in a local chart
 δx = (δθ, δz): scalar coordinates are perturbed directly (y_i = y0_i + δθ_i) and each unit
 quaternion by a body-fixed rotation vector δθ (3 entries, no singularity at any attitude),
 
@@ -30,7 +30,7 @@ theorem), and the speeds are the independent speeds z. A four-bar linearizes to 
 rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). A ball joint
 inside a loop keeps only its independent rotation directions as chart coordinates (the RSSR:
 crank angle and the coupler's spin, 2 + 2 states). Velocity
-constraints that are not integrable keep all their coordinates (f > g, seed 002). The
+constraints that are not integrable keep all their coordinates (f > g). The
 multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
 from __future__ import annotations

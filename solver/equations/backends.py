@@ -30,8 +30,8 @@ AUTO_RECURSIVE_SPEEDS = 12
 class Formulation(Enum):
     """How the equations of motion are derived."""
 
-    JOURDAIN = "jourdain"   # projection: Jourdain's principle / Kane's equations (seed 001)
-    LAGRANGE = "lagrange"   # Lagrange's equations of the 2nd kind + dissipation (seeds 003, 004)
+    JOURDAIN = "jourdain"   # projection: Jourdain's principle / Kane's equations (Kane and Levinson 1985)
+    LAGRANGE = "lagrange"   # Lagrange's equations of the 2nd kind + dissipation (Lagrange; Rayleigh's dissipation function)
 
 
 def equations(mech: Mechanics, sp: Speeds, formulation: Formulation, backend: Backend):

@@ -44,6 +44,8 @@ class Structure:
     default_speed_ops: dict | None = None  # operation counts of M, k, f for z = w
     one_dim: list[str] = field(default_factory=list)      # 1-D bodies and couplings
     electrical: list[str] = field(default_factory=list)   # electrical components
+    input_units: list[str] = field(default_factory=list)    # per entry of u
+    output_units: list[str] = field(default_factory=list)   # per entry of the outputs
 
 
 def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
@@ -55,7 +57,9 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
         mech.params.constants, mech.params.units, None,
         [c.path for c in mech.flat.inertias + mech.flat.couplings],
-        [c.path for c in mech.flat.electrical])
+        [c.path for c in mech.flat.electrical],
+        input_units=[s.unit for s in mech.ctx.inputs for _ in s.entry_names()],
+        output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()])
 
 
 def names_of(mech: Mechanics, sp: Speeds) -> dict:

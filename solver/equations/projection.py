@@ -1,4 +1,4 @@
-"""Stage 6, dynamics by Jourdain's principle (Kane's equations), seed 001:
+"""Stage 6, dynamics by Jourdain's principle (Kane's equations; Kane and Levinson 1985):
 
     M(y)·ż + k(y, z) = q(t, y, z, u),
     M = Σ L_Tᵀ·m·L_T + L_Rᵀ·I·L_R,

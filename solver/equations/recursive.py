@@ -209,7 +209,7 @@ def composite_rigid_body(links: list[Link], n: int) -> ca.SX:
 def joint_forces(mech: Mechanics) -> ca.SX:
     """τ = Σ_elements F_e·(∂w_e/∂w)ᵀ + Σ_loads (∂v/∂w)ᵀ·f + (∂ω/∂w)ᵀ·t [N, N·m]: the force
     elements and loads as joint forces, in (t, y, w, u, p); F_e = −∂V/∂s − ∂D/∂w_e + f
-    (seed 004)."""
+    (Rayleigh's dissipation function)."""
     w = mech.kin.w
     tau = ca.SX.zeros(w.numel())
     for elem in mech.elements:

@@ -41,6 +41,7 @@ class FlatModel:
     lines: list[LineForce] = field(default_factory=list)       # 3-D line force elements
     wrenches: list[FrameForce] = field(default_factory=list)   # forces/torques on frames
     mounts: list[Mount] = field(default_factory=list)          # 1-D supports in 3-D frames
+    composites: list[Composite] = field(default_factory=list)  # the model and its composites
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
@@ -62,7 +63,7 @@ def flatten(model: Component) -> FlatModel:
     primitives, composites = [], []
     _walk(model, "", primitives, composites, {})
     net_of, nets = _union_ports(primitives, composites)
-    flat = FlatModel(primitives, net_of, nets)
+    flat = FlatModel(primitives, net_of, nets, composites=composites)
     for comp in primitives:
         _classify(flat, comp)
         _validate(comp)

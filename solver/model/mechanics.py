@@ -86,7 +86,7 @@ class Mechanics:
         return all(b.on_tree for b in self.bodies)
 
     def dissipation_function(self) -> ca.SX:
-        """D = Σ D_e(w_e) (seed 004), in y, ẏ."""
+        """D = Σ D_e(w_e) (Rayleigh's dissipation function), in y, ẏ."""
         return sum((e.dissipation for e in self.elements), ca.SX(0))
 
     def dissipated_power(self) -> ca.SX:

@@ -26,6 +26,7 @@ class SignalInfo:
 
     name: str
     size: int
+    unit: str = ""
 
     def entry_names(self) -> list[str]:
         return [self.name] if self.size == 1 else [f"{self.name}[{i}]" for i in range(self.size)]
@@ -172,7 +173,7 @@ class SignalContext(Context):
                        for p in self.flat.nets[net]):
                     continue
                 name = min((p.path for p in self.flat.nets[net]), key=lambda s: (len(s), s))
-                self.inputs.append(SignalInfo(name, port.size))
+                self.inputs.append(SignalInfo(name, port.size, port.unit))
                 self._input_value[net] = ca.SX.sym(name, port.size)
                 self._input_nets.append(net)
 
@@ -238,6 +239,6 @@ class SignalContext(Context):
         infos, exprs = [], []
         for block in self.flat.signals:
             for port, expr in self.block_outputs(block).items():
-                infos.append(SignalInfo(port.path, port.size))
+                infos.append(SignalInfo(port.path, port.size, port.unit))
                 exprs.append(ca.reshape(expr, port.size, 1))
         return infos, (ca.vertcat(*exprs) if exprs else ca.SX(0, 1))

@@ -18,6 +18,7 @@ from ..constraints.initial_equations import solve_initial_states
 from ..model.checks import count, finite, keywords, mapping, number, option, vector
 from ..model.names import check_quaternions, require_system, unknown
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
+from .progress import Watch, check_progress, chunked
 from .result import Result
 
 
@@ -36,7 +37,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
              max_steps: int = 100000, method: Method = Method.BDF,
-             x0: np.ndarray | None = None) -> Result:
+             x0: np.ndarray | None = None, progress: bool | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -52,6 +53,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         system; used as given. With y0, z0 instead, the states of components with initial
         equations (``system.s_init``: filters in steady state) are solved at t0 for the
         inputs' values at t0, except those given in z0.
+    progress : None (default) shows an elapsed-time bar once a run lasts over 2 s, at no
+        cost; True integrates in pieces and shows the fraction done (CVODES restarts at each
+        piece); False shows nothing. See :mod:`.progress`.
 
     A model without states (no degrees of freedom) gives its outputs and energies on the
     grid, as Modelica tools do. Every argument is checked first (docs/errors.md): a
@@ -60,6 +64,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
     opts = integrator_options(rtol, atol, max_steps, method)
+    check_progress(progress)
     given = x0 is not None
     x0 = system.state(y0, z0) if x0 is None else given_state(system, x0, y0, z0)
     p = system.parameters(params)
@@ -80,9 +85,13 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
-    integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+    integ = None if progress else ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
     try:
-        xs = np.array(integ(x0=x0, p=p)["xf"])
+        if integ is None:
+            xs = chunked(dae, t, grid, x0, p, opts, "simulate")
+        else:
+            with Watch(progress is None, "simulate"):
+                xs = np.array(integ(x0=x0, p=p)["xf"])
     except RuntimeError as exc:
         raise diagnose(system, dae, grid, x0, opts, p, us) from exc
     result = Result.from_states(system, grid, xs, us, p)
