@@ -59,6 +59,22 @@ class BodyShape(Composite):
         self.connect(self.frameTranslation.frame_a, self.body.frame_a)
         self.expose(self.frameTranslation.frame_a, "frame_a")
         self.expose(self.frameTranslation.frame_b, "frame_b")
+        self.shape(_picture(self), frame=self.frameTranslation.frame_a)
+        self.frameTranslation.shape()   # the body shape replaces the default rod (MSL)
+
+
+def _picture(obj):
+    """The visual shape the MSL draws for a shaped body: a box (length × width × height) or a
+    cylinder (diameter, or width for BodyShape) from r_shape along lengthDirection, in
+    frame_a. Metadata for animations only (:mod:`jourdain.blocks.visual`)."""
+    from ..visual.shapes import Box, Cylinder
+    start = np.array(obj.r_shape)
+    end = start + np.array(obj.lengthDirection) * obj.length
+    if obj.shapeType == "box":
+        return Box(size=(obj.length, obj.width, obj.height), center=tuple((start + end) / 2),
+                   rotation=tuple(obj.axes.ravel()))
+    diameter = obj.diameter if hasattr(obj, "diameter") else obj.width
+    return Cylinder.between(tuple(start), tuple(end), diameter / 2)
 
 
 def _shape(obj, owner: str, r, r_shape, lengthDirection, widthDirection, length) -> None:
