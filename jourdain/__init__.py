@@ -34,6 +34,7 @@ from jourdain.solver import (
                              Task,
                              TrajectoryProblem,
                              Uniform,
+                             animate,
                              close_loop,
                              compile,
                              estimate,
@@ -51,5 +52,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "close_loop",
-           "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]
+           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "animate",
+           "close_loop", "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jourdain.blocks import (Composite, FixedTranslation, LinearMotor, Prismatic, Revolute,
                              RigidBody, ViscousFriction)
+from jourdain.blocks.visual import Box, Cylinder
 
 
 class CartPole(Composite):
@@ -19,9 +20,12 @@ class CartPole(Composite):
         super().__init__()
         J = m_pole * l**2 / 12.0
         self.slider = Prismatic(axis=(1, 0, 0))
-        self.cart = RigidBody(m=m_cart)
+        self.cart = RigidBody(m=m_cart, shapes=[Box((0.3 * l, 0.15 * l, 0.15 * l),
+                                                    color="steelblue", name="cart")])
         self.hinge = Revolute(axis=(0, 0, 1))
-        self.pole = RigidBody(m=m_pole, r_cm=(0, l / 2, 0), I=(J, 0.0, J))
+        self.pole = RigidBody(m=m_pole, r_cm=(0, l / 2, 0), I=(J, 0.0, J), shapes=[
+            Cylinder.between((0, 0, 0), (0, l, 0), 0.02 * l, color="darkorange", name="pole")])
+        self.slider.shape(Box((2.4 * l, 0.02 * l, 0.02 * l), color="dimgray", name="rail"))
         self.motor = LinearMotor()
         self.damper = ViscousFriction(d=d)
         self.connect(self.slider.frame_b, self.cart.frame_a)
@@ -47,14 +51,22 @@ class CartDoublePendulum(Composite):
                  l2: float = 0.5, d: float = 0.0):
         super().__init__()
         self.slider = Prismatic(axis=(1, 0, 0))
-        self.cart = RigidBody(m=m_cart)
+        size = l1 + l2
+        self.cart = RigidBody(m=m_cart, shapes=[Box((0.3 * size, 0.15 * size, 0.15 * size),
+                                                    color="steelblue", name="cart")])
+        self.slider.shape(Box((2.4 * size, 0.02 * size, 0.02 * size), color="dimgray",
+                              name="rail"))
         self.hinge1 = Revolute(axis=(0, 0, 1))
         self.pole1 = RigidBody(m=m1, r_cm=(0, l1 / 2, 0), I=(m1 * l1**2 / 12, 0.0,
-                                                             m1 * l1**2 / 12))
+                                                             m1 * l1**2 / 12), shapes=[
+            Cylinder.between((0, 0, 0), (0, l1, 0), 0.02 * size, color="darkorange",
+                             name="pole1")])
         self.tip = FixedTranslation(r=(0, l1, 0))
         self.hinge2 = Revolute(axis=(0, 0, 1))
         self.pole2 = RigidBody(m=m2, r_cm=(0, l2 / 2, 0), I=(m2 * l2**2 / 12, 0.0,
-                                                             m2 * l2**2 / 12))
+                                                             m2 * l2**2 / 12), shapes=[
+            Cylinder.between((0, 0, 0), (0, l2, 0), 0.02 * size, color="goldenrod",
+                             name="pole2")])
         self.motor = LinearMotor()
         self.damper = ViscousFriction(d=d)
         self.connect(self.slider.frame_b, self.cart.frame_a)

@@ -13,6 +13,7 @@ imports pointing one way (docs/architecture.md):
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
     exchange/     models in and out: URDF and MJCF import, FMU export
     studies/      sweeps, Monte Carlo (local processes or Dask), parameter estimation
+    visual/       shapes and their poses, 3-D animation (HTML), video, plots, graph pictures
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
@@ -39,10 +40,11 @@ from .simulation.result import Result
 from .simulation.simulate import Method
 from .studies import Estimate, Normal, Task, Uniform, estimate, sweep
 from .system import ConstrainedSystem, System
+from .visual.animate import animate
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
            "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "close_loop",
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate", "close_loop",
            "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]

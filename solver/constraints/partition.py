@@ -1,4 +1,4 @@
-"""Stage 4, rank analysis (DESIGN.md §3.4, seed 002): the independent rows of the constraint
+"""Stage 4, rank analysis (DESIGN.md §3.4; Murray, Li and Sastry 1994): the independent rows of the constraint
 equations at an assembled configuration, the partition into dependent and independent
 coordinates and speeds, and the explicit form w = G(y)·z with A·G = 0.
 """
@@ -133,7 +133,7 @@ def _owners(owners: list[str], rows) -> str:
 
 
 def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
-    """G(y) with A·G = 0 (seed 002): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
+    """G(y) with A·G = 0 (nonholonomic constraints; Murray, Li and Sastry 1994): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
     A_dep, A_ind = A[:, dep], A[:, indep]
     W_dep = -ca.solve(A_dep, A_ind) if dep else ca.SX(0, len(indep))
     G = ca.SX.zeros(n, len(indep))

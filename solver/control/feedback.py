@@ -20,6 +20,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import entry, flag, keywords
+from ..visual.reprs import feedback_html
 from .laws import feedback_law
 from .linear import LinearSystem
 
@@ -54,6 +55,9 @@ class Feedback:
         """(u(t, x, p) as a CasADi Function, names of the inputs it drives) on ``system``;
         see :func:`jourdain.solver.control.laws.feedback_law`."""
         return feedback_law(system, self)
+
+    def _repr_html_(self) -> str:
+        return feedback_html(self)
 
     def __str__(self) -> str:
         width = max(len(n) for n in self.input_names)

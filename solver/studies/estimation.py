@@ -65,6 +65,7 @@ class Estimate:
 
     @property
     def correlation(self) -> np.ndarray:
+        """The correlation matrix of the fitted values (covariance scaled to unit diagonal)."""
         d = np.sqrt(np.clip(np.diag(self.covariance), 1e-300, None))
         return self.covariance / np.outer(d, d)
 

@@ -45,6 +45,7 @@ class Uniform:
         return cls(nominal - fraction * abs(nominal), nominal + fraction * abs(nominal))
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` draws from the generator ``rng``."""
         return rng.uniform(self.low, self.high, n)
 
 
@@ -60,6 +61,7 @@ class Normal:
         number(self.std, "Normal: std", 0.0, open_low=True)
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` draws from the generator ``rng``."""
         return rng.normal(self.mean, self.std, n)
 
 
