@@ -291,3 +291,22 @@ def test_readme_studies_example_runs(capsys):
     assert len(table) == 20 and set(table["status"]) == {"ok"}
     assert np.abs(table["cube.edge.phi.final"]).max() < 1e-2
     assert "cube.edge.phi.final" in capsys.readouterr().out
+
+
+def test_constrained_system_pickles_and_sweeps():
+    """A closed loop (the four-bar, partitioning: a Newton projection inside f) pickles and
+    sweeps on worker processes; reference: the same simulations in this process."""
+    from jourdain.library import FourBar
+
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar()))
+    copy = pickle.loads(pickle.dumps(system))
+    here = system.simulate(1.0, y0={"fb.crank.phi": 0.3}, n_out=3)
+    there = copy.simulate(1.0, y0={"fb.crank.phi": 0.3}, n_out=3)
+    np.testing.assert_allclose(there.x, here.x, rtol=1e-13, atol=1e-13)
+    table = jd.sweep(system, y0={"fb.crank.phi": [0.3, 0.6]}, t_end=1.0, workers=2,
+                     progress=False)
+    expected = system.simulate(1.0, y0={"fb.crank.phi": 0.6}, n_out=501).final()
+    assert table["fb.crank.phi.final"].iloc[1] == pytest.approx(expected["fb.crank.phi"],
+                                                                abs=1e-12)
+    with pytest.raises(jd.ModelError, match="integrability"):
+        copy.integrability

@@ -10,6 +10,10 @@ workers sharing a cache never see a partial file); if it does not load or does n
 reproduce the virtual machine's f (another platform), it is rebuilt from f with the default
 compiler options, and if no compiler works the worker keeps the virtual machine, with the
 warnings of :func:`.codegen.attach`. Each library is loaded and verified once per process.
+
+Attributes the compiler leaves to be built on first use are built before pickling (their
+builders hold the compiler's symbols, which do not pickle); the integrability
+classification of a constrained system travels only if it was computed.
 """
 from __future__ import annotations
 
@@ -18,15 +22,29 @@ import os
 import tempfile
 from pathlib import Path
 
+from jourdain.blocks.errors import ModelError
+
 from .cache import default_dir, writable_dir
 from .codegen import _reference_state, attach, load
 
 _LOADED: dict[str, tuple[Path, object]] = {}   # library name -> (path, compiled f) here
 
 
+def _integrability_not_shipped():
+    raise ModelError("the integrability classification was not computed before this system "
+                     "was pickled (it needs the compiler's symbols); read "
+                     "system.integrability before sending the system to other processes")
+
+
 def system_state(system) -> dict:
-    """The System's attributes for pickling, with a compiled library shipped as bytes."""
+    """The System's attributes for pickling, with a compiled library shipped as bytes.
+    Attributes built on first use (``_lazy``: their builders hold the compiler's symbols)
+    are built now; the integrability classification, unless computed, is not shipped."""
+    for name in list(system.__dict__.get("_lazy", {})):
+        getattr(system, name)
     state = dict(system.__dict__)
+    if "_classify" in state and state.get("_integrability") is None:
+        state["_classify"] = _integrability_not_shipped
     library = state.get("library")
     if library is not None and state.get("f") is not state["functions"].get("f"):
         path = Path(library)
