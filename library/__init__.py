@@ -7,9 +7,10 @@ from .cube_corner import CubeOnCorner
 from .linkages import CrankSlider, FourBar
 from .spatial_linkages import RSSR
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
-from .trees import RandomTree
+from .trees import RandomLoop, RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
-           "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel"]
+           "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop",
+           "RandomTree", "RollingDisk", "RSSR", "Wheel"]

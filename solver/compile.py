@@ -21,6 +21,7 @@ from .constraints.methods import (
     speeds_for,
     state_expr,
 )
+from .constraints.repartition import PartitionBank
 from .equations.backends import Backend, Formulation, default_speed_ops, equations
 from .equations.functions import (
     check_mass_matrix,
@@ -99,13 +100,16 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     eom = jourdain(mech, sp)
     functions = named_functions(mech, sp, eom, eom.zdot)
     proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
-    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
+    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
     check_mass(functions["M"], part.y_ref, mech, sp)
     check_explicit_form(functions, part.y_ref, mech.params.defaults)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
             "integrability": lambda: integrability_of(mech, eqs, part, A, G, mv),
-            "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
+            "speed_names": [r.name for r in mech.kin.rates], "mover": mv,
+            "partitions": PartitionBank(mech, eqs, part, part.independent_speeds[:len(user_names)],
+                                        user_names, functions, names_of(mech, sp))
+            if method is ConstraintMethod.PARTITIONING else None}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
     return ConstrainedSystem(base, method, info)

@@ -161,6 +161,30 @@ def _owners(owners: list[str], rows) -> str:
     return ", ".join(dict.fromkeys(owners[i] for i in rows))
 
 
+def conditioning_expr(A: ca.SX, part: Partition) -> ca.SX:
+    """ν(y, p): the conditioning of the dependent-coordinate Jacobians of ``part``,
+
+        ν = ‖Â_dep⁻¹‖_F,   Â = the independent rows of A, each scaled to unit length,
+
+    for the velocity rows and dependent speeds (G's A_dep) and, when they differ, the
+    holonomic rows and dependent moves (Newton's ∂c/∂δ_dep). ν ≥ 1; a dependent speed moves
+    at most ν·‖z‖·max‖Â_ind‖ for independent speeds z, and ν → ∞ where the partition is
+    singular (a crank at a dead point) or the constraints lose rank. Row scaling makes ν
+    independent of the units and the scaling of the equations; A is the full constraint
+    Jacobian (all rows, in the joint speeds)."""
+    blocks = [(part.velocity_rows, part.dependent_speeds)]
+    if (part.holonomic_rows, part.dependent_moves) != blocks[0]:
+        blocks.append((part.holonomic_rows, part.dependent_moves))
+    nu = ca.SX(1.0)
+    for rows, cols in blocks:
+        if rows and cols:
+            rows_A = A[rows, :]
+            scale = 1 / ca.sqrt(ca.sum2(rows_A * rows_A))
+            dep = ca.mtimes(ca.diag(scale), rows_A[:, cols])
+            nu = ca.fmax(nu, ca.norm_fro(ca.solve(dep, ca.SX.eye(len(rows)))))
+    return nu
+
+
 def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
     """G(y) with A·G = 0 (seed 002): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
     A_dep, A_ind = A[:, dep], A[:, indep]

@@ -1,5 +1,6 @@
 """Consumer: simulation of constrained systems. Partitioning and Baumgarte are ODEs for CVODES
-(:mod:`.simulate`); the DAE method integrates x = (y, w) with the multipliers λ algebraic by
+(partitioning with its conditioning monitored and the partition switched where it degrades,
+:mod:`.partitioned`; Baumgarte through :mod:`.simulate`); the DAE method integrates x = (y, w) with the multipliers λ algebraic by
 IDAS (SUNDIALS), starting from the λ that the acceleration-level constraint gives at x0."""
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
+from .partitioned import simulate_partitioned
 from .result import Result
 from .simulate import Method, _grid, _input_expressions, simulate
 
@@ -27,12 +29,15 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     else:
         x0 = np.asarray(x0, dtype=float)
         check_consistent(system, x0, system.parameters(params))
-    if system.method is not ConstraintMethod.DAE:
+    if system.method is ConstraintMethod.BAUMGARTE:
         return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                         t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
                         method=method)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
+    if system.method is ConstraintMethod.PARTITIONING:
+        return simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
+                                    method)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])

@@ -1,0 +1,233 @@
+"""Consumer: simulation of a partitioned ConstrainedSystem, with its conditioning and the Newton
+projection's drift watched, and the partition switched where it degrades (dynamic state
+selection, :mod:`jourdain.solver.constraints.repartition`).
+
+The event. CVODES integrates, in one call over the output grid, the state x with one extra
+state b, the lag of the mechanism's own time τ = t − b behind the integrator's t:
+
+    ẋ = H·f(τ, x, u(τ)),   ḃ = 1 − H,   H = h(ν/ν_s)·h(d/D) ∈ [0, 1],
+
+with ν the partition's conditioning at the integrated coordinates, ν_s its switch level, d the
+largest move of the Newton projection away from the integrated dependent coordinates,
+D = DRIFT_STALL, and h a smooth step from 1 (ratio ≤ 1) to 0 (ratio ≥ 2). In τ this is exactly
+the mechanism's ODE (a change of time scale), so every output is a point of the true
+trajectory at time τ; while H = 1 the lag stays exactly 0 and the outputs are at their grid
+times. Where the partition degrades, H falls, the motion in t slows down and stops before
+ν reaches 2·ν_s (f is not even evaluated beyond: Newton near a singular partition could
+fail). The first output with a lag is where the mechanism stopped: there the simulation
+picks a better partition (or raises), maps the state and continues from τ. A drift stop
+(Newton moving the dependent coordinates by more than D from their integrated values, which
+differ by the integration error only) restarts from the projected coordinates; a Newton
+jump to another assembly branch in a trial step becomes a discontinuity that CVODES rejects.
+
+Results. Every output is reported in the user's names: the full y (projected), every joint
+speed w = G(y)·z, and the compiled System's speeds z (single joint speeds, so always defined);
+``Result.x`` holds (y, z, s) of the compiled System, and ``Result.switches`` each switch.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import SimulationError
+
+from ..constraints.repartition import (
+    HYSTERESIS,
+    NU_RATIO,
+    NU_SINGULAR,
+    NU_SWITCH,
+    PartitionSwitch,
+)
+from .result import Result
+from .simulate import Method, _check_initial_state, _input_expressions
+
+DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
+LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
+MAX_SEGMENTS = 10000   # restarts before the switching is declared chattering
+
+
+def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
+                         p: np.ndarray, rtol: float, atol: float, max_steps: int,
+                         method: Method) -> Result:
+    """Integrate a partitioned ConstrainedSystem over ``grid`` from x0 (module docstring)."""
+    bank = system.partitions
+    t = ca.MX.sym("t")
+    u_fn = ca.Function("u_of_t", [t], [_input_expressions(system, inputs, grid, t)])
+    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    if method is Method.ADAMS:
+        opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
+    _check_initial_state(system, x0, p)
+    model, t_a = bank.initial, float(grid[0])
+    x_a = _projected(model, x0, p)
+    level = _level(model, x_a, p)
+    segments, switches = [(model, [t_a], [x_a])], []
+    for _ in range(MAX_SEGMENTS):
+        outs = grid[grid > t_a]
+        if outs.size == 0:
+            break
+        xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, level, opts)
+        k = _first_lagging(outs, lag)
+        segments[-1][1].extend(outs[:k])
+        segments[-1][2].extend(xs[:, :k].T)
+        if k == outs.size:
+            break
+        t_a, x_a = float(outs[k] - lag[k]), _projected(model, xs[:, k], p)
+        new, x_a, level, switch = _decide(system, model, t_a, x_a, p, level)
+        if switch is not None:
+            switches.append(switch)
+            segments.append((new, [], []))
+        model = new
+    else:
+        raise SimulationError(f"the partition switched {MAX_SEGMENTS} times before t = "
+                              f"{t_a:.6g} s (chattering between partitions); use "
+                              "ConstraintMethod.DAE")
+    return _result(system, segments, u_fn, p, switches)
+
+
+def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    if "project" not in model.functions:
+        return np.asarray(x, dtype=float).copy()
+    return np.array(model.project(x, p), dtype=float).ravel()
+
+
+def _level(model, x: np.ndarray, p: np.ndarray) -> float:
+    """The switch level of a partition taking over at x."""
+    ny = len(model.y_names)
+    return max(NU_SWITCH, NU_RATIO * float(model.conditioning(x[:ny], p)))
+
+
+def _first_lagging(outs: np.ndarray, lag: np.ndarray) -> int:
+    late = np.flatnonzero(lag > LAG_TOL * np.maximum(1.0, np.abs(outs)))
+    return int(late[0]) if late.size else outs.size
+
+
+def _step(r):
+    """Smooth step: 1 for r ≤ 1, 0 for r ≥ 2, C¹ in between."""
+    s = ca.fmin(ca.fmax(2 - r, 0), 1)
+    return s * s * (3 - 2 * s)
+
+
+def _dynamics(system, model):
+    """(t, x, u, p) -> (ẋ, projected y): the compiled C f when the System was code-generated
+    (with the projection alongside), else the partition's f_projected (one Newton solve)."""
+    if "f_projected" not in model.functions:
+        return lambda t, x, u, p: (model.f(t, x, u, p), x[:len(model.y_names)])
+    if model is system.partitions.initial and system.library is not None:
+        ny = len(model.y_names)
+        return lambda t, x, u, p: (system.f(t, x, u, p), model.project(x, p)[:ny])
+    return lambda t, x, u, p: model.f_projected(t, x, u, p)
+
+
+def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
+    """The time-warped ODE of the module docstring, with p_aug = (p, ν_s)."""
+    ny, nx = len(model.y_names), len(model.x_names)
+    t, xa, pa = ca.MX.sym("t"), ca.MX.sym("x", nx + 1), ca.MX.sym("p", n_p + 1)
+    x, tau, p, level = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p]
+    h_nu = _step(model.conditioning(x[:ny], p) / level)
+    xdot, yc = _dynamics(system, model)(tau, x, u_fn(tau), p)
+    dep = model.partition.dependent_coordinates
+    drift = ca.mmax(ca.fabs(yc[dep] - x[dep])) if dep else ca.MX(0)
+    speed = h_nu * _step(drift / DRIFT_STALL)
+    moving = ca.vertcat(speed * xdot, 1 - speed)
+    ode = ca.if_else(h_nu > 0, moving, ca.vertcat(ca.MX.zeros(nx), 1), True)
+    return {"t": t, "x": xa, "p": pa, "ode": ode}
+
+
+def _integrate(system, model, u_fn, t_a, x_a, outs, p, level, opts):
+    """(states, lags) at the output times ``outs`` > t_a."""
+    dae = _monitored_ode(system, model, u_fn, len(p))
+    integ = ca.integrator("simulate", "cvodes", dae, t_a, list(outs), opts)
+    try:
+        xs = np.array(integ(x0=np.append(x_a, 0.0), p=np.append(p, level))["xf"])
+    except RuntimeError as exc:
+        raise _failure(system, model, dae, t_a, x_a, outs, p, level, opts, str(exc)) from exc
+    return xs[:-1], xs[-1]
+
+
+def _decide(system, model, t, x, p, level):
+    """At a stop: (partition, state, switch level, switch or None) to continue with."""
+    ny = len(model.y_names)
+    nu = float(model.conditioning(x[:ny], p))
+    if nu < level:   # a drift stop, or ν came back down: continue, projected
+        return model, x, level, None
+    bank = system.partitions
+    part = bank.candidate(x[:ny], p, model.partition)
+    if part is not None:
+        new = bank.model(part)
+        nu_new = float(new.conditioning(x[:ny], p))
+        if HYSTERESIS * nu_new <= nu:
+            x_new = _mapped(model, new, x, p)
+            return new, x_new, _level(new, x_new, p), _switch(model, new, t, nu, nu_new, bank)
+    if nu >= NU_SINGULAR:
+        raise bank.singular_error(t, x[:ny], p, model.partition, nu, model.y_names)
+    return model, x, NU_RATIO * nu, None
+
+
+def _mapped(old, new, x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """y stays; w = G_old(y)·z_old, the new z = w at the new independent speeds; s stays."""
+    ny, nz = len(old.y_names), len(old.z_names)
+    w = np.array(old.G(x[:ny], p)).dot(x[ny:ny + nz]).ravel()
+    return np.concatenate([x[:ny], w[new.partition.independent_speeds], x[ny + nz:]])
+
+
+def _switch(old, new, t, nu, nu_new, bank) -> PartitionSwitch:
+    speeds = [tuple(bank.speed_names[j] for j in m.partition.independent_speeds)
+              for m in (old, new)]
+    return PartitionSwitch(t, old.independent_coordinates(), new.independent_coordinates(),
+                           speeds[0], speeds[1], nu, nu_new)
+
+
+def _result(system, segments, u_fn, p, switches) -> Result:
+    """One Result over all segments, in the compiled System's names plus every joint speed."""
+    parts = [_segment_series(system, model, np.array(ts), np.array(xs).T, u_fn, p)
+             for model, ts, xs in segments if ts]
+    t = np.concatenate([np.array(ts) for _, ts, _ in segments if ts])
+    series = {name: np.concatenate([s[name] for s, _ in parts]) for name in parts[0][0]}
+    res = Result(t, series, np.concatenate([x for _, x in parts], axis=1))
+    res.switches = switches
+    return res
+
+
+def _segment_series(system, model, t, xs, u_fn, p):
+    """(series, x in the System's names) of one segment."""
+    us = np.array(u_fn.map(t.size)(t)).reshape(len(system.u_names), t.size)
+    own = Result.from_states(model, t, xs, us, p)
+    ny, nz = len(model.y_names), len(model.z_names)
+    P = np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), t.size, axis=1)
+    G = np.array(model.G.map(t.size)(own.x[:ny], P)).reshape(-1, nz, t.size, order="F")
+    w = np.einsum("ikt,kt->it", G, own.x[ny:ny + nz])
+    ind = system.partition.independent_speeds
+    x = np.vstack([own.x[:ny], w[ind], own.x[ny + nz:]])
+    series = {name: x[i] for i, name in enumerate(system.x_names)}
+    series.update({n: w[j] for j, n in enumerate(system.speed_names) if n not in series})
+    series.update({n: v for n, v in own.series.items() if n not in model.x_names})
+    return series, x
+
+
+def _failure(system, model, dae, t_a, x_a, outs, p, level, opts, message) -> SimulationError:
+    """Re-run interval by interval to find where CVODES failed, and say why."""
+    x, t_ok, ny = np.append(x_a, 0.0), t_a, len(model.y_names)
+    pa = np.append(p, level)
+    for tb in outs:
+        try:
+            step = ca.integrator("probe", "cvodes", dae, t_ok, [tb], opts)
+            x = np.array(step(x0=x, p=pa)["xf"]).ravel()
+            t_ok = float(tb)
+        except RuntimeError as exc:
+            message = str(exc)
+            break
+    state = ", ".join(f"{n}={v:.6g}" for n, v in zip(model.x_names, x))
+    nu = float(model.conditioning(x[:ny], p))
+    where = f"integration failed after t = {t_ok - x[-1]:.6g} s (last good state: {state})"
+    if "rootfinder" in message or "closure_newton" in message:
+        return SimulationError(
+            f"{where}: Newton found no dependent coordinates "
+            + ", ".join(model.y_names[i] for i in model.partition.dependent_coordinates)
+            + f" for the independent ones although the partition is well conditioned there "
+            f"(ν = {nu:.3g}, switch level {level:.3g}); likely cause: the motion is too fast "
+            "for the tolerances (tighten rtol/atol) or the mechanism leaves its assembly; "
+            "ConstraintMethod.DAE integrates without Newton")
+    return SimulationError(
+        f"{where}; likely cause: the motion is very fast or stiff there (large speeds, stiff "
+        "springs or a small Coulomb regularization w_eps); try a looser tolerance, more steps "
+        f"or smaller inputs (partition conditioning there ν = {nu:.3g})")
