@@ -30,7 +30,7 @@ from .assembly import projector
 from .closure import ConstraintEquations
 from .moves import quat_mult, quaternion_blocks
 from .multipliers import multiplier_equations
-from .partition import Partition, conditioning_expr
+from .partition import Partition, conditioning_function, row_scale
 
 M_GEN_STEPS = 16   # continuation steps of m_gen(q)
 
@@ -44,10 +44,13 @@ class ConstraintMethod(Enum):
 
 
 def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, A, G, w_expr,
-                         part: Partition) -> dict:
+                         part: Partition, scale: np.ndarray | None = None) -> dict:
     """Named functions: A(y, p), G(y, p), c(y, p), the residuals of all equations and the
-    partition's conditioning(y, p) (:func:`.partition.conditioning_expr`)."""
+    partition's conditioning(y, p) (:func:`.partition.conditioning_function`, rows scaled at
+    ``part.y_ref`` unless ``scale`` is given)."""
     y, p, w = mech.kin.y, mech.params.p, mech.kin.w
+    if scale is None:
+        scale = row_scale(eqs.A, mech, part.y_ref, mech.params.defaults)
     v_res = ca.substitute(ca.mtimes(eqs.A, w), w, w_expr[1])
     return {
         "A": ca.Function("A", [y, p], [A], ["y", "p"], ["A"]),
@@ -55,8 +58,7 @@ def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, A, G, w_expr
         "c": ca.Function("c", [y, p], [eqs.c], ["y", "p"], ["c"]),
         "residuals": ca.Function("residuals", [w_expr[0], p], [eqs.c, v_res],
                                  ["x", "p"], ["position", "velocity"]),
-        "conditioning": ca.Function("conditioning", [y, p], [conditioning_expr(eqs.A, part)],
-                                    ["y", "p"], ["nu"]),
+        "conditioning": conditioning_function(eqs.A, y, p, part, scale),
     }
 
 

@@ -161,28 +161,45 @@ def _owners(owners: list[str], rows) -> str:
     return ", ".join(dict.fromkeys(owners[i] for i in rows))
 
 
-def conditioning_expr(A: ca.SX, part: Partition) -> ca.SX:
-    """ν(y, p): the conditioning of the dependent-coordinate Jacobians of ``part``,
+def row_scale(A: ca.SX, mech: Mechanics, y_ref: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """1/‖A_i‖ of every constraint row at the reference configuration (1 for a row that
+    vanishes there): the fixed row scaling of :func:`conditioning_function`."""
+    rows = np.array(ca.Function("A", [mech.kin.y, mech.params.p], [A])(y_ref, p), dtype=float)
+    norms = np.linalg.norm(rows, axis=1)
+    return 1.0 / np.where(norms > 0, norms, 1.0)
 
-        ν = ‖Â_dep⁻¹‖_F,   Â = the independent rows of A, each scaled to unit length,
+
+def conditioning_function(A: ca.SX, y: ca.SX, p: ca.SX, part: Partition,
+                          scale: np.ndarray) -> ca.Function:
+    """conditioning(y, p) -> (nu, det): the conditioning of the dependent-coordinate
+    Jacobians of ``part``,
+
+        ν = ‖Â_dep⁻¹‖_F,   Â = D·A over the independent rows, D = diag(``scale``),
 
     for the velocity rows and dependent speeds (G's A_dep) and, when they differ, the
-    holonomic rows and dependent moves (Newton's ∂c/∂δ_dep). ν ≥ 1; a dependent speed moves
-    at most ν·‖z‖·max‖Â_ind‖ for independent speeds z, and ν → ∞ where the partition is
-    singular (a crank at a dead point) or the constraints lose rank. Row scaling makes ν
-    independent of the units and the scaling of the equations; A is the full constraint
-    Jacobian (all rows, in the joint speeds)."""
+    holonomic rows and dependent moves (Newton's ∂c/∂δ_dep), the larger of the two; and
+    det(Â_dep) of each (1 or 2 entries), whose signs change where the motion crosses the
+    partition's singular set. A is the full constraint Jacobian (all rows, in the joint
+    speeds) and D scales each row to unit length at the reference configuration
+    (:func:`row_scale`), so ν does not depend on the units or the scaling of the equations,
+    yet grows where a row vanishes. A dependent speed moves at most ν·‖Â_ind·z‖ for
+    independent speeds z; ν → ∞ where the partition is singular (a crank at a dead point) or
+    the constraints lose rank (a bifurcation). MX (numeric LU inside), so any size of loop
+    costs one small factorization per call."""
     blocks = [(part.velocity_rows, part.dependent_speeds)]
     if (part.holonomic_rows, part.dependent_moves) != blocks[0]:
         blocks.append((part.holonomic_rows, part.dependent_moves))
-    nu = ca.SX(1.0)
+    A_fn = ca.Function("A_full", [y, p], [A])
+    Y, P = ca.MX.sym("y", y.numel()), ca.MX.sym("p", p.numel())
+    A_num = A_fn(Y, P)
+    nu, dets = ca.MX(1.0), []
     for rows, cols in blocks:
         if rows and cols:
-            rows_A = A[rows, :]
-            scale = 1 / ca.sqrt(ca.sum2(rows_A * rows_A))
-            dep = ca.mtimes(ca.diag(scale), rows_A[:, cols])
-            nu = ca.fmax(nu, ca.norm_fro(ca.solve(dep, ca.SX.eye(len(rows)))))
-    return nu
+            dep = ca.mtimes(ca.diag(ca.DM(scale[rows])), A_num[rows, cols])
+            nu = ca.fmax(nu, ca.norm_fro(ca.solve(dep, ca.MX.eye(len(rows)))))
+            dets.append(ca.det(dep))
+    det = ca.vertcat(*dets) if dets else ca.MX.ones(1)
+    return ca.Function("conditioning", [Y, P], [nu, det], ["y", "p"], ["nu", "det"])
 
 
 def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:

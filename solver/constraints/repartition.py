@@ -5,20 +5,21 @@ Workshop 2000).
 Coordinate partitioning solves the dependent coordinates from the independent ones; that
 fails where the dependent-coordinate Jacobian is singular although the mechanism is not (the
 crank of a non-Grashof four-bar at its dead point: the rocker still moves). The simulation
-monitors the partition's conditioning ν(y) (:func:`.partition.conditioning_expr`) and, when it
-degrades past the partition's switch level, stops and asks this module for a better partition
-at the current configuration: the dependent speeds and moves of least ν among all choices
-(pivoted QR when there are too many to try). Each partition's named functions are compiled
-once and kept (:class:`PartitionBank`), so switching back and forth is cheap.
+monitors the partition's conditioning ν(y) (:func:`.partition.conditioning_function`) and,
+when it degrades past the partition's switch level, stops and asks this module for a better
+partition at the current configuration: the dependent speeds and moves of least ν among all
+choices (pivoted QR when there are too many to try). Each partition's named functions are
+compiled once and kept (:class:`PartitionBank`), so switching back and forth is cheap.
 
-Thresholds (documented in docs/constraints.md):
+Thresholds (docs/constraints.md):
 
 * the switch level of a partition is max(NU_SWITCH, NU_RATIO·ν₀), ν₀ its conditioning where
-  the simulation started using it;
-* a new partition is taken when its ν is at least HYSTERESIS times smaller than the current
-  one's; else the current one continues with a raised level, until ν reaches NU_SINGULAR,
-  where no partition is valid: the constraints lose rank (a singular configuration of the
-  mechanism, e.g. a four-bar folded flat) and a SimulationError says which constraints.
+  it took over (at the start, or at a switch);
+* at a stop, the best partition is taken if its ν is below that switch level and HYSTERESIS
+  times below the current one's; else every partition degrades together, the mechanism's own
+  singularity is near (its constraints lose rank: a bifurcation, a four-bar folding flat), and
+  the current partition goes on at a raised level (NU_RATIO·ν) until ν reaches NU_SINGULAR,
+  where a SimulationError names the constraints and the configuration.
 """
 from __future__ import annotations
 
@@ -37,12 +38,12 @@ from ..model.mechanics import Mechanics
 from .analysis import constrained_speeds
 from .methods import ConstraintMethod, constraint_functions, method_functions, state_expr
 from .moves import moved_coordinates
-from .partition import Partition, explicit_form, pick_columns
+from .partition import Partition, explicit_form, pick_columns, row_scale
 
 NU_SWITCH = 10.0       # lowest switch level of ν
 NU_RATIO = 10.0        # switch level: NU_RATIO × ν where the partition took over
 HYSTERESIS = 4.0       # a new partition must have a ν this many times smaller
-NU_SINGULAR = 1e8      # ν beyond which, with no better partition, the constraints lost rank
+NU_SINGULAR = 1e6      # ν at which, with no better partition, the constraints lost rank
 EXHAUSTIVE = 200       # choices of dependent speeds tried one by one (else pivoted QR)
 
 
@@ -95,6 +96,7 @@ class PartitionBank:
         self._mech, self._eqs, self._keep = mech, eqs, list(keep)
         self._user = dict(zip(keep, user_names))
         self._A = ca.Function("A_full", [mech.kin.y, mech.params.p], [eqs.A])
+        self.scale = row_scale(eqs.A, mech, part.y_ref, mech.params.defaults)
         self._moved = moved_coordinates(mech.kin)
         self.speed_names = [r.name for r in mech.kin.rates]
         self.owners = eqs.c_owner + eqs.b_owner
@@ -118,14 +120,25 @@ class PartitionBank:
         functions = named_functions(mech, sp, eom, eom.zdot)
         method_functions(functions, mech, sp, eom, eqs, part, A,
                          ConstraintMethod.PARTITIONING, (0.0, 0.0))
-        functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part))
+        functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part,
+                                              self.scale))
         return PartitionModel(part, functions, names_of(mech, sp))
+
+    def scaled(self, y: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """D·A(y): the constraint Jacobian, rows scaled as in ν."""
+        return self.scale[:, None] * np.array(self._A(y, p), dtype=float)
+
+    def nu(self, part: Partition, y: np.ndarray, p: np.ndarray) -> float:
+        """ν of ``part`` at y (:func:`.partition.conditioning_function`, numerically)."""
+        A = self.scaled(y, p)
+        return max(nu_of(A[part.velocity_rows], part.dependent_speeds),
+                   nu_of(A[part.holonomic_rows], part.dependent_moves))
 
     def candidate(self, y: np.ndarray, p: np.ndarray, current: Partition) -> Partition | None:
         """The best-conditioned partition at y (same independent rows as ``current``), the
         user's speeds kept independent where the constraints allow; None if the rows have
         lost rank."""
-        A = _unit_rows(np.array(self._A(y, p), dtype=float))
+        A = self.scaled(y, p)
         n = A.shape[1]
         movers = [j for j in range(n) if self._moved[j]]
         dep_m = _best_columns(A[current.holonomic_rows], movers, self._keep)
@@ -140,36 +153,84 @@ class PartitionBank:
                          current.velocity_redundant, dep_m, dep_y, dep_w, indep)
 
     def singular_error(self, t: float, y: np.ndarray, p: np.ndarray, part: Partition,
-                       nu: float, y_names: list[str]) -> SimulationError:
+                       nu: float, nu_best: float, y_names: list[str]) -> SimulationError:
         """No partition is valid at y: name the constraints that became dependent."""
-        A = _unit_rows(np.array(self._A(y, p), dtype=float))[part.velocity_rows]
-        U, sv, Vt = np.linalg.svd(A)
-        rows = [part.velocity_rows[i] for i in np.flatnonzero(np.abs(U[:, -1]) > 0.2)]
-        speeds = [self.speed_names[j] for j in np.flatnonzero(np.abs(Vt[len(sv) - 1]) > 0.2)]
-        owners = ", ".join(dict.fromkeys(self.owners[r] for r in rows))
-        config = ", ".join(f"{name} = {v:.6g}" for name, v in zip(y_names, y))
-        return SimulationError(
-            f"at t = {t:.6g} s the mechanism reaches a singular configuration: the constraints "
-            f"of {owners} lose rank (smallest singular value of the row-scaled constraint "
-            f"Jacobian {sv[-1]:.2e}, conditioning of the best partition ν = {nu:.3g} > "
-            f"{NU_SINGULAR:g}), so no choice of independent coordinates parametrizes the motion "
-            f"there (speeds involved: {', '.join(speeds)}); configuration: {config}. The "
-            "mechanism locks or bifurcates there (links aligned, a loop folded flat): change "
-            "the geometry or the initial state; ConstraintMethod.DAE meets the same singularity")
+        A = self.scaled(y, p)[part.velocity_rows]
+        return singular_error(A, [self.owners[r] for r in part.velocity_rows],
+                              self.speed_names, t, y, y_names,
+                              f"partition conditioning ν = {nu:.3g} ≥ NU_SINGULAR = "
+                              f"{NU_SINGULAR:g}, {nu_best:.3g} for the best choice")
+
+
+def singular_error(A: np.ndarray, owners: list[str], speed_names: list[str], t: float,
+                   y: np.ndarray, y_names: list[str], measure: str) -> SimulationError:
+    """The error at a singular configuration: the independent constraint rows A (one owner
+    each, scaled as in ν) lose rank at y; the left and right singular vectors of the smallest
+    singular value name the constraints and the joint speeds involved."""
+    U, sv, Vt = np.linalg.svd(A)
+    rows = np.flatnonzero(np.abs(U[:, -1]) > 0.2)
+    speeds = [speed_names[j] for j in np.flatnonzero(np.abs(Vt[len(sv) - 1]) > 0.2)]
+    config = ", ".join(f"{name} = {v:.6g}" for name, v in zip(y_names, y))
+    return SimulationError(
+        f"at t = {t:.6g} s the mechanism reaches a singular configuration: the constraints of "
+        f"{', '.join(dict.fromkeys(owners[i] for i in rows))} lose rank (smallest singular "
+        f"value of the row-scaled constraint Jacobian {sv[-1]:.2e}; {measure}), so no choice "
+        "of independent coordinates parametrizes the motion there (speeds involved: "
+        f"{', '.join(speeds)}); configuration: {config}. The mechanism locks or bifurcates "
+        "there (links aligned, a loop folded flat): change the geometry or the initial state")
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """How well a fixed partition suits a configuration (linearization, trajectory
+    optimization): its ν, the least ν of any partition there, and that partition's
+    independent joint speeds."""
+
+    nu: float
+    nu_best: float
+    speeds: tuple        # independent joint speeds of the fixed partition
+    best_speeds: tuple   # … of the best-conditioned one
+
+    @property
+    def ok(self) -> bool:
+        """ν below the level at which a simulation would switch away from it."""
+        return self.nu <= max(NU_SWITCH, NU_RATIO * self.nu_best)
+
+    @property
+    def singular(self) -> bool:
+        return not self.nu_best < NU_SINGULAR
+
+    def advice(self, where: str) -> str:
+        if self.singular:
+            return (f"{where} is a singular configuration of the mechanism: its constraints "
+                    f"lose rank (ν ≥ {NU_SINGULAR:g} for every choice of independent "
+                    "coordinates); choose another configuration")
+        spec = ", ".join(f"'z{k + 1}': '{n}'" for k, n in enumerate(self.best_speeds))
+        return (f"the partition with independent speeds {', '.join(self.speeds)} is "
+                f"ill-conditioned at {where} (ν = {self.nu:.3g}; independent speeds "
+                f"{', '.join(self.best_speeds)} give ν = {self.nu_best:.3g}): near a singular "
+                "position of the partition (a crank at a dead point) its results lose "
+                f"accuracy; recompile keeping those independent, speeds={{{spec}}}")
+
+
+def assess(system, y: np.ndarray, p: np.ndarray) -> Assessment:
+    """The Assessment of ``system``'s own partition at the coordinates y."""
+    bank, part = system.partitions, system.partition
+    nu = float(system.conditioning(y, p)[0])
+    best = bank.candidate(y, p, part) if nu > NU_SWITCH else part
+    names = [tuple(bank.speed_names[j] for j in q.independent_speeds) if q else ()
+             for q in (part, best)]
+    nu_best = bank.nu(best, y, p) if best is not None else np.inf
+    return Assessment(nu, min(nu, nu_best), names[0], names[1] if nu_best < nu else names[0])
 
 
 def _key(part: Partition) -> tuple:
     return tuple(sorted(part.dependent_moves)), tuple(sorted(part.dependent_speeds))
 
 
-def _unit_rows(A: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(A, axis=1, keepdims=True)
-    return A / np.where(norms > 0, norms, 1.0)
-
-
 def nu_of(A_rows: np.ndarray, cols: list[int]) -> float:
-    """ν = ‖Â_dep⁻¹‖_F of unit-row constraints ``A_rows`` for the dependent columns ``cols``
-    (infinite when singular)."""
+    """ν = ‖Â_dep⁻¹‖_F of scaled constraint rows ``A_rows`` for the dependent columns
+    ``cols`` (infinite when singular)."""
     if not cols:
         return 1.0
     try:

@@ -29,7 +29,10 @@ from c(y) = 0 with the system's Newton projection (differentiable by the implici
 theorem), and the speeds are the independent speeds z. A four-bar linearizes to 2 states, a
 rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). A ball joint
 inside a loop keeps only its independent rotation directions as chart coordinates (the RSSR:
-crank angle and the coupler's spin, 2 + 2 states). Velocity
+crank angle and the coupler's spin, 2 + 2 states). The partition is the compiled one; where
+it is ill-conditioned at the operating point (near a crank's dead point) the linearization is
+a ModelError naming the independent speeds to compile with instead
+(constraints/repartition.py). Velocity
 constraints that are not integrable keep all their coordinates (f > g, seed 002). The
 multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
@@ -44,6 +47,7 @@ from jourdain.blocks.errors import ModelError
 
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
+from ..constraints.repartition import assess
 from ..model.names import unknown
 from .linear import LinearSystem
 
@@ -166,6 +170,18 @@ def _check_minimal(system) -> None:
             "with the default constraints=jd.ConstraintMethod.PARTITIONING to linearize")
 
 
+def _check_partition(system, y: np.ndarray, p: np.ndarray) -> None:
+    """A closed loop linearizes in its fixed partition's chart (the dependent coordinates
+    solved by Newton), which must be well conditioned at the operating point: a ModelError
+    where ν exceeds the level at which a simulation would switch away from it, naming the
+    independent speeds to compile with instead (constraints.repartition)."""
+    if getattr(system, "partitions", None) is None:
+        return
+    verdict = assess(system, y, p)
+    if verdict.singular or not verdict.ok:
+        raise ModelError("linearize: " + verdict.advice("the operating point"))
+
+
 def local_dynamics(system, chart: Chart) -> ca.Function:
     """F(t, dx, u, p) -> (dxdot, out): the system in the chart's coordinates dx = (δθ, z, s)
     (s: signal-block states, usually none)."""
@@ -202,6 +218,7 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     x_full = _operating_state(system, x0, y0, z0, params)
     u = _operating_inputs(system, u0 or {})
     ny = len(system.y_names)
+    _check_partition(system, x_full[:ny], p)
     chart = local_chart(system, x_full[:ny], p)
     x_full[:ny] = np.array(chart.to_y(np.zeros(len(chart.names)))).ravel()
     F = local_dynamics(system, chart)

@@ -11,6 +11,7 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
+from .guard import check_drift, check_rank
 from .partitioned import simulate_partitioned
 from .result import Result
 from .simulate import Method, _grid, _input_expressions, simulate
@@ -30,14 +31,16 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
         x0 = np.asarray(x0, dtype=float)
         check_consistent(system, x0, system.parameters(params))
     if system.method is ConstraintMethod.BAUMGARTE:
-        return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
-                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                        method=method)
+        res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
+                       t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
+                       method=method)
+        return _guarded(system, res, system.parameters(params), rtol, atol)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
     if system.method is ConstraintMethod.PARTITIONING:
-        return simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
-                                    method)
+        res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
+                                   method)
+        return _guarded(system, res, p, rtol, atol)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])
@@ -60,4 +63,13 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     zs = np.array(sol["zf"])
     for i in range(zs.shape[0]):
         res.series[f"lambda[{i}]"] = zs[i]
+    return _guarded(system, res, p, rtol, atol)
+
+
+def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float) -> Result:
+    """The drift guard (:mod:`.guard`): residuals within the accuracy, constraints of full
+    rank (partitioning checks the rank on the way, by its conditioning monitor)."""
+    check_drift(system, res, rtol, atol)
+    if system.method is not ConstraintMethod.PARTITIONING:
+        check_rank(system, res, p)
     return res

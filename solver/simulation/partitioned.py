@@ -59,20 +59,22 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
     _check_initial_state(system, x0, p)
     model, t_a = bank.initial, float(grid[0])
     x_a = _projected(model, x0, p)
-    level = _level(model, x_a, p)
+    level = base = _level(model, x_a, p)
     segments, switches = [(model, [t_a], [x_a])], []
     for _ in range(MAX_SEGMENTS):
         outs = grid[grid > t_a]
         if outs.size == 0:
             break
-        xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, level, opts)
+        watch = _watch(model, x_a, p, level)
+        xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts)
         k = _first_lagging(outs, lag)
         segments[-1][1].extend(outs[:k])
         segments[-1][2].extend(xs[:, :k].T)
         if k == outs.size:
             break
         t_a, x_a = float(outs[k] - lag[k]), _projected(model, xs[:, k], p)
-        new, x_a, level, switch = _decide(system, model, t_a, x_a, p, level)
+        _check_side(model, t_a, x_a, p, watch)
+        new, x_a, level, base, switch = _decide(system, model, t_a, x_a, p, level, base)
         if switch is not None:
             switches.append(switch)
             segments.append((new, [], []))
@@ -93,7 +95,14 @@ def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:
 def _level(model, x: np.ndarray, p: np.ndarray) -> float:
     """The switch level of a partition taking over at x."""
     ny = len(model.y_names)
-    return max(NU_SWITCH, NU_RATIO * float(model.conditioning(x[:ny], p)))
+    return max(NU_SWITCH, NU_RATIO * float(model.conditioning(x[:ny], p)[0]))
+
+
+def _watch(model, x: np.ndarray, p: np.ndarray, level: float) -> np.ndarray:
+    """The segment's watch parameters: the switch level and the signs of det(Â_dep) where it
+    starts (the side of the partition's singular set the motion must stay on)."""
+    ny = len(model.y_names)
+    return np.append(level, np.sign(np.array(model.conditioning(x[:ny], p)[1]).ravel()))
 
 
 def _first_lagging(outs: np.ndarray, lag: np.ndarray) -> int:
@@ -119,11 +128,17 @@ def _dynamics(system, model):
 
 
 def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
-    """The time-warped ODE of the module docstring, with p_aug = (p, ν_s)."""
+    """The time-warped ODE of the module docstring, with p_aug = (p, ν_s, signs of det(Â_dep)
+    at the start): beyond the partition's singular set (a sign changed) H = 0 as well, so a
+    step that would jump over the thin band around it lands where nothing moves, and CVODES's
+    error test rejects it."""
     ny, nx = len(model.y_names), len(model.x_names)
-    t, xa, pa = ca.MX.sym("t"), ca.MX.sym("x", nx + 1), ca.MX.sym("p", n_p + 1)
-    x, tau, p, level = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p]
-    h_nu = _step(model.conditioning(x[:ny], p) / level)
+    n_det = model.conditioning.size1_out(1)
+    t, xa = ca.MX.sym("t"), ca.MX.sym("x", nx + 1)
+    pa = ca.MX.sym("p", n_p + 1 + n_det)
+    x, tau, p, level, signs = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p], pa[n_p + 1:]
+    nu, det = model.conditioning(x[:ny], p)
+    h_nu = ca.if_else(ca.mmin(signs * det) > 0, _step(nu / level), 0)
     xdot, yc = _dynamics(system, model)(tau, x, u_fn(tau), p)
     dep = model.partition.dependent_coordinates
     drift = ca.mmax(ca.fabs(yc[dep] - x[dep])) if dep else ca.MX(0)
@@ -133,34 +148,49 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     return {"t": t, "x": xa, "p": pa, "ode": ode}
 
 
-def _integrate(system, model, u_fn, t_a, x_a, outs, p, level, opts):
+def _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts):
     """(states, lags) at the output times ``outs`` > t_a."""
     dae = _monitored_ode(system, model, u_fn, len(p))
     integ = ca.integrator("simulate", "cvodes", dae, t_a, list(outs), opts)
     try:
-        xs = np.array(integ(x0=np.append(x_a, 0.0), p=np.append(p, level))["xf"])
+        xs = np.array(integ(x0=np.append(x_a, 0.0), p=np.append(p, watch))["xf"])
     except RuntimeError as exc:
-        raise _failure(system, model, dae, t_a, x_a, outs, p, level, opts, str(exc)) from exc
+        raise _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, str(exc)) from exc
     return xs[:-1], xs[-1]
 
 
-def _decide(system, model, t, x, p, level):
-    """At a stop: (partition, state, switch level, switch or None) to continue with."""
+def _decide(system, model, t, x, p, level, base):
+    """At a stop: (partition, state, switch level, base level, switch or None) to continue
+    with. ``base`` is the level the partition took over with: a new partition must be better
+    than that (and HYSTERESIS times better than the current one), else the stop is the
+    mechanism's own singularity coming near (every partition degrades: a bifurcation), where
+    the current partition goes on, at a raised level, until ν reaches NU_SINGULAR."""
     ny = len(model.y_names)
-    nu = float(model.conditioning(x[:ny], p))
+    nu = float(model.conditioning(x[:ny], p)[0])
     if nu < level:   # a drift stop, or ν came back down: continue, projected
-        return model, x, level, None
+        return model, x, level, base, None
     bank = system.partitions
     part = bank.candidate(x[:ny], p, model.partition)
-    if part is not None:
+    nu_new = bank.nu(part, x[:ny], p) if part is not None else np.inf
+    if nu_new < base and HYSTERESIS * nu_new <= nu:
         new = bank.model(part)
-        nu_new = float(new.conditioning(x[:ny], p))
-        if HYSTERESIS * nu_new <= nu:
-            x_new = _mapped(model, new, x, p)
-            return new, x_new, _level(new, x_new, p), _switch(model, new, t, nu, nu_new, bank)
+        x_new = _mapped(model, new, x, p)
+        level = _level(new, x_new, p)
+        return new, x_new, level, level, _switch(model, new, t, nu, nu_new, bank)
     if nu >= NU_SINGULAR:
-        raise bank.singular_error(t, x[:ny], p, model.partition, nu, model.y_names)
-    return model, x, NU_RATIO * nu, None
+        raise bank.singular_error(t, x[:ny], p, model.partition, nu, nu_new, model.y_names)
+    return model, x, NU_RATIO * nu, base, None
+
+
+def _check_side(model, t: float, x: np.ndarray, p: np.ndarray, watch: np.ndarray) -> None:
+    """A stop must lie on the side of the partition's singular set where the segment began
+    (H = 0 beyond it, so CVODES cannot settle there); else a step jumped across it."""
+    det = np.array(model.conditioning(x[:len(model.y_names)], p)[1]).ravel()
+    if np.any(watch[1:] * det <= 0):
+        raise SimulationError(
+            f"at t = {t:.6g} s the integration crossed a singular position of the partition "
+            "(independent coordinates " + ", ".join(model.independent_coordinates()) + ") "
+            "without stopping before it; tighten rtol/atol, or use ConstraintMethod.DAE")
 
 
 def _mapped(old, new, x: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -204,10 +234,10 @@ def _segment_series(system, model, t, xs, u_fn, p):
     return series, x
 
 
-def _failure(system, model, dae, t_a, x_a, outs, p, level, opts, message) -> SimulationError:
+def _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, message) -> SimulationError:
     """Re-run interval by interval to find where CVODES failed, and say why."""
     x, t_ok, ny = np.append(x_a, 0.0), t_a, len(model.y_names)
-    pa = np.append(p, level)
+    pa, level = np.append(p, watch), watch[0]
     for tb in outs:
         try:
             step = ca.integrator("probe", "cvodes", dae, t_ok, [tb], opts)
@@ -217,7 +247,7 @@ def _failure(system, model, dae, t_a, x_a, outs, p, level, opts, message) -> Sim
             message = str(exc)
             break
     state = ", ".join(f"{n}={v:.6g}" for n, v in zip(model.x_names, x))
-    nu = float(model.conditioning(x[:ny], p))
+    nu = float(model.conditioning(x[:ny], p)[0])
     where = f"integration failed after t = {t_ok - x[-1]:.6g} s (last good state: {state})"
     if "rootfinder" in message or "closure_newton" in message:
         return SimulationError(
