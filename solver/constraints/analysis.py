@@ -67,12 +67,18 @@ def _reference(mv: Mover, y_default, p, names, owners):
     are kept where that closes the loops, e.g. a disk's upright pose); only if that fails are
     the quaternions moved too (a loop through a ball joint of the tree)."""
     scalar = [j for j, m in enumerate(mv.moved) if len(m) == 1]
-    try:
-        return reference_assembly(mv, y_default, p, scalar, names, owners)
-    except ModelError:
-        if len(scalar) == len(mv.free_directions(set())):
-            raise
-    return reference_assembly(mv, y_default, p, mv.free_directions(set()), names, owners)
+    every = mv.free_directions(set())
+    J = np.array(mv.linear(y_default, p)[1], dtype=float)
+    # Scalar moves that span fewer closure directions than all moves cannot close the loops
+    # (a FreeJoint's position cannot align a revolute's axis): skip the doomed attempt, whose
+    # restarts cost seconds.
+    if numeric_rank(J[:, scalar]) == numeric_rank(J[:, every]):
+        try:
+            return reference_assembly(mv, y_default, p, scalar, names, owners)
+        except ModelError:
+            if len(scalar) == len(every):
+                raise
+    return reference_assembly(mv, y_default, p, every, names, owners)
 
 
 def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: int = 8):

@@ -240,16 +240,18 @@ def nu_of(A_rows: np.ndarray, cols: list[int]) -> float:
 
 
 def _best_columns(A: np.ndarray, candidates: list[int], keep: list[int]) -> list[int] | None:
-    """m = rows of A columns among ``candidates`` of least ν, the ``keep`` columns avoided
-    when possible; [] without rows; None when no choice is regular."""
+    """m = rows of A columns among ``candidates`` of least ν, the ``keep`` columns (the
+    user's speeds) left independent unless that choice is worse than NU_SWITCH and
+    HYSTERESIS times the best; [] without rows; None when no choice is regular."""
     m = A.shape[0]
     if m == 0:
         return []
-    for allowed in ([j for j in candidates if j not in keep], candidates):
-        best = _least_nu(A, allowed, m)
-        if best is not None:
-            return best
-    return None
+    best = _least_nu(A, candidates, m)
+    kept = _least_nu(A, [j for j in candidates if j not in keep], m) if keep else None
+    if kept is not None and best is not None and \
+            nu_of(A, kept) <= max(NU_SWITCH, HYSTERESIS * nu_of(A, best)):
+        return kept
+    return best
 
 
 def _least_nu(A: np.ndarray, allowed: list[int], m: int) -> list[int] | None:

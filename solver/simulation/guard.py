@@ -36,8 +36,10 @@ def check_drift(system, res, rtol: float, atol: float) -> None:
             continue
         values = np.abs(np.array(rows))
         values[~np.isfinite(values)] = np.inf
-        i, k = np.unravel_index(int(np.argmax(values)), values.shape)
-        if values[i, k] > bound:
+        late = np.flatnonzero((values > bound).any(axis=0))
+        if late.size:   # the first output beyond the limit, its worst row
+            k = int(late[0])
+            i = int(np.argmax(values[:, k]))
             raise SimulationError(
                 f"the {kind} constraints of {system.constraint_owners[i]} drift: residual "
                 f"{values[i, k]:.3g} {unit} at t = {res.t[k]:.6g} s exceeds {bound:.3g} "
