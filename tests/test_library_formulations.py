@@ -35,6 +35,7 @@ FACTORIES = {
     "AngleRollingDisk": library.AngleRollingDisk,
     "DifferentialDrive": library.DifferentialDrive,
     "RSSR": library.RSSR,
+    "RandomLoop": lambda: library.RandomLoop(seed=99),
 }
 
 

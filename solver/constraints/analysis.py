@@ -72,7 +72,7 @@ def _reference(mv: Mover, y_default, p, names, owners):
     # Scalar moves that span fewer closure directions than all moves cannot close the loops
     # (a FreeJoint's position cannot align a revolute's axis): skip the doomed attempt, whose
     # restarts cost seconds.
-    if numeric_rank(J[:, scalar]) == numeric_rank(J[:, every]):
+    if not np.isfinite(J).all() or numeric_rank(J[:, scalar]) == numeric_rank(J[:, every]):
         try:
             return reference_assembly(mv, y_default, p, scalar, names, owners)
         except ModelError:
