@@ -4,10 +4,12 @@ coordinates and speeds, and the explicit form w = G(y)·z with A·G = 0.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
+import scipy.linalg
 
 from jourdain.blocks.errors import ModelError
 
@@ -17,6 +19,9 @@ from .closure import ConstraintEquations
 from .moves import moved_coordinates
 
 RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
+NU_SWITCH = 10.0  # a partition's conditioning ν up to which it is never replaced
+HYSTERESIS = 4.0  # … and beyond, only by one with a ν this many times smaller
+EXHAUSTIVE = 200  # choices of dependent columns tried one by one (else pivoted QR)
 
 
 def numeric_rank(mat: np.ndarray) -> int:
@@ -84,13 +89,28 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     rows, vrows = independent_rows(C), independent_rows(A)
     moved = moved_coordinates(mech.kin)
     dep_m = _dependent_moves(mech, eqs, A[rows], rows, keep_speeds, moved)
-    dep_y = sorted({i for j in dep_m for i in moved[j]})
     dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
+    unit = A / np.maximum(np.linalg.norm(A, axis=1, keepdims=True), 1e-300)
+    free = [j for j in range(A.shape[1]) if j not in keep_speeds]   # the user's stay
+    dep_m = _conditioned(unit[rows], dep_m, [j for j in free if moved[j]])
+    dep_w = _conditioned(unit[vrows], dep_w, free)
+    dep_y = sorted({i for j in dep_m for i in moved[j]})
     indep = [j for j in range(A.shape[1]) if j not in dep_w]
     indep = [j for j in keep_speeds] + [j for j in indep if j not in keep_speeds]
     red = [i for i in range(C.shape[0]) if i not in rows]
     vred = [i for i in range(A.shape[0]) if i not in vrows]
     return Partition(y_ref, rows, red, vrows, vred, dep_m, dep_y, dep_w, indep)
+
+
+def _conditioned(A: np.ndarray, chosen: list[int], candidates: list[int]) -> list[int]:
+    """The preferred dependent columns, unless their conditioning ν (:func:`nu_of`, rows of
+    unit length) exceeds NU_SWITCH and HYSTERESIS times the best choice's: then the best (a
+    simulation would switch to it at once; e.g. a FreeJoint loop whose preferred dependent
+    speeds gave ν = 410 against 3)."""
+    best = best_columns(A, candidates, [])
+    if best is None or nu_of(A, chosen) <= max(NU_SWITCH, HYSTERESIS * nu_of(A, best)):
+        return chosen
+    return best
 
 
 def _check_finite(A: np.ndarray, eqs, mech: Mechanics, y_ref: np.ndarray) -> None:
@@ -212,3 +232,41 @@ def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
     for k, j in enumerate(dep):
         G[j, :] = W_dep[k, :]
     return G
+
+
+def nu_of(A_rows: np.ndarray, cols: list[int]) -> float:
+    """ν = ‖Â_dep⁻¹‖_F of scaled constraint rows ``A_rows`` for the dependent columns
+    ``cols`` (infinite when singular)."""
+    if not cols:
+        return 1.0
+    try:
+        return float(np.linalg.norm(np.linalg.inv(A_rows[:, cols])))
+    except np.linalg.LinAlgError:
+        return np.inf
+
+
+def best_columns(A: np.ndarray, candidates: list[int], keep: list[int]) -> list[int] | None:
+    """m = rows of A columns among ``candidates`` of least ν, the ``keep`` columns (the
+    user's speeds) left independent unless that choice is worse than NU_SWITCH and
+    HYSTERESIS times the best; [] without rows; None when no choice is regular."""
+    m = A.shape[0]
+    if m == 0:
+        return []
+    best = _least_nu(A, candidates, m)
+    kept = _least_nu(A, [j for j in candidates if j not in keep], m) if keep else None
+    if kept is not None and best is not None and \
+            nu_of(A, kept) <= max(NU_SWITCH, HYSTERESIS * nu_of(A, best)):
+        return kept
+    return best
+
+
+def _least_nu(A: np.ndarray, allowed: list[int], m: int) -> list[int] | None:
+    if len(allowed) < m:
+        return None
+    choices = list(itertools.islice(itertools.combinations(allowed, m), EXHAUSTIVE + 1))
+    if len(choices) > EXHAUSTIVE:   # too many to try: pivoted QR's greedy choice
+        _, _, perm = scipy.linalg.qr(A[:, allowed], pivoting=True, mode="economic")
+        choices = [pick_columns(A, [allowed[i] for i in perm], m)]
+    nus = [nu_of(A, list(c)) if len(c) == m else np.inf for c in choices]
+    best = int(np.argmin(nus))
+    return sorted(choices[best]) if np.isfinite(nus[best]) else None

@@ -23,12 +23,10 @@ Thresholds (docs/constraints.md):
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
-import scipy.linalg
 
 from jourdain.blocks.errors import SimulationError
 
@@ -38,13 +36,17 @@ from ..model.mechanics import Mechanics
 from .analysis import constrained_speeds
 from .methods import ConstraintMethod, constraint_functions, method_functions, state_expr
 from .moves import moved_coordinates
-from .partition import Partition, explicit_form, pick_columns, row_scale
+from .partition import (
+    NU_SWITCH,
+    Partition,
+    best_columns,
+    explicit_form,
+    nu_of,
+    row_scale,
+)
 
-NU_SWITCH = 10.0       # lowest switch level of ν
 NU_RATIO = 10.0        # switch level: NU_RATIO × ν where the partition took over
-HYSTERESIS = 4.0       # a new partition must have a ν this many times smaller
 NU_SINGULAR = 1e6      # ν at which, with no better partition, the constraints lost rank
-EXHAUSTIVE = 200       # choices of dependent speeds tried one by one (else pivoted QR)
 
 
 @dataclass(frozen=True)
@@ -134,15 +136,17 @@ class PartitionBank:
         return max(nu_of(A[part.velocity_rows], part.dependent_speeds),
                    nu_of(A[part.holonomic_rows], part.dependent_moves))
 
-    def candidate(self, y: np.ndarray, p: np.ndarray, current: Partition) -> Partition | None:
+    def candidate(self, y: np.ndarray, p: np.ndarray, current: Partition,
+                  strict: bool = False) -> Partition | None:
         """The best-conditioned partition at y (same independent rows as ``current``), the
-        user's speeds kept independent where the constraints allow; None if the rows have
-        lost rank."""
+        user's speeds kept independent where that costs little (always when ``strict``);
+        None if the rows have lost rank."""
         A = self.scaled(y, p)
         n = A.shape[1]
-        movers = [j for j in range(n) if self._moved[j]]
-        dep_m = _best_columns(A[current.holonomic_rows], movers, self._keep)
-        dep_w = _best_columns(A[current.velocity_rows], list(range(n)), self._keep)
+        free = [j for j in range(n) if not (strict and j in self._keep)]
+        movers = [j for j in free if self._moved[j]]
+        dep_m = best_columns(A[current.holonomic_rows], movers, self._keep)
+        dep_w = best_columns(A[current.velocity_rows], free, self._keep)
         if dep_m is None or dep_w is None:
             return None
         dep_y = sorted({i for j in dep_m for i in self._moved[j]})
@@ -226,41 +230,3 @@ def assess(system, y: np.ndarray, p: np.ndarray) -> Assessment:
 
 def _key(part: Partition) -> tuple:
     return tuple(sorted(part.dependent_moves)), tuple(sorted(part.dependent_speeds))
-
-
-def nu_of(A_rows: np.ndarray, cols: list[int]) -> float:
-    """ν = ‖Â_dep⁻¹‖_F of scaled constraint rows ``A_rows`` for the dependent columns
-    ``cols`` (infinite when singular)."""
-    if not cols:
-        return 1.0
-    try:
-        return float(np.linalg.norm(np.linalg.inv(A_rows[:, cols])))
-    except np.linalg.LinAlgError:
-        return np.inf
-
-
-def _best_columns(A: np.ndarray, candidates: list[int], keep: list[int]) -> list[int] | None:
-    """m = rows of A columns among ``candidates`` of least ν, the ``keep`` columns (the
-    user's speeds) left independent unless that choice is worse than NU_SWITCH and
-    HYSTERESIS times the best; [] without rows; None when no choice is regular."""
-    m = A.shape[0]
-    if m == 0:
-        return []
-    best = _least_nu(A, candidates, m)
-    kept = _least_nu(A, [j for j in candidates if j not in keep], m) if keep else None
-    if kept is not None and best is not None and \
-            nu_of(A, kept) <= max(NU_SWITCH, HYSTERESIS * nu_of(A, best)):
-        return kept
-    return best
-
-
-def _least_nu(A: np.ndarray, allowed: list[int], m: int) -> list[int] | None:
-    if len(allowed) < m:
-        return None
-    choices = list(itertools.islice(itertools.combinations(allowed, m), EXHAUSTIVE + 1))
-    if len(choices) > EXHAUSTIVE:   # too many to try: pivoted QR's greedy choice
-        _, _, perm = scipy.linalg.qr(A[:, allowed], pivoting=True, mode="economic")
-        choices = [pick_columns(A, [allowed[i] for i in perm], m)]
-    nus = [nu_of(A, list(c)) if len(c) == m else np.inf for c in choices]
-    best = int(np.argmin(nus))
-    return sorted(choices[best]) if np.isfinite(nus[best]) else None

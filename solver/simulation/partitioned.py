@@ -31,13 +31,8 @@ import numpy as np
 
 from jourdain.blocks.errors import SimulationError
 
-from ..constraints.repartition import (
-    HYSTERESIS,
-    NU_RATIO,
-    NU_SINGULAR,
-    NU_SWITCH,
-    PartitionSwitch,
-)
+from ..constraints.partition import HYSTERESIS, NU_SWITCH
+from ..constraints.repartition import NU_RATIO, NU_SINGULAR, PartitionSwitch
 from .result import Result
 from .simulate import Method, _check_initial_state, _input_expressions
 
@@ -57,10 +52,10 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
     if method is Method.ADAMS:
         opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
     _check_initial_state(system, x0, p)
-    model, t_a = bank.initial, float(grid[0])
-    x_a = _projected(model, x0, p)
+    t_a = float(grid[0])
+    model, x_a, switches = _start(system, t_a, _projected(bank.initial, x0, p), p)
     level = base = _level(model, x_a, p)
-    segments, switches = [(model, [t_a], [x_a])], []
+    segments = [(model, [t_a], [x_a])]
     for _ in range(MAX_SEGMENTS):
         outs = grid[grid > t_a]
         if outs.size == 0:
@@ -84,6 +79,23 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
                               f"{t_a:.6g} s (chattering between partitions); use "
                               "ConstraintMethod.DAE")
     return _result(system, segments, u_fn, p, switches)
+
+
+def _start(system, t: float, x: np.ndarray, p: np.ndarray):
+    """(partition, state, switches) to begin with: the compiled partition, unless at x0 its ν
+    exceeds NU_SWITCH and HYSTERESIS times the best one's that keeps the user's speeds
+    independent (a start near a dead point of the compiled partition)."""
+    model, ny = system.partitions.initial, len(system.y_names)
+    nu = float(model.conditioning(x[:ny], p)[0])
+    if nu <= NU_SWITCH:
+        return model, x, []
+    bank = system.partitions
+    part = bank.candidate(x[:ny], p, model.partition, strict=True)
+    nu_new = bank.nu(part, x[:ny], p) if part is not None else np.inf
+    if HYSTERESIS * nu_new > nu:
+        return model, x, []
+    new = bank.model(part)
+    return new, _mapped(model, new, x, p), [_switch(model, new, t, nu, nu_new, bank)]
 
 
 def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:
