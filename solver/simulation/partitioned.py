@@ -38,6 +38,7 @@ from .simulate import Method, _check_initial_state, _input_expressions
 
 DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
 LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
+LAG_FREEZE = 1e-3      # lag, in output intervals, beyond which a stopped segment freezes
 MAX_SEGMENTS = 10000   # restarts before the switching is declared chattering
 
 
@@ -60,7 +61,7 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         outs = grid[grid > t_a]
         if outs.size == 0:
             break
-        watch = _watch(model, x_a, p, level)
+        watch = _watch(model, x_a, p, level, np.diff(np.append(t_a, outs)).min())
         xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts)
         k = _first_lagging(outs, lag)
         segments[-1][1].extend(outs[:k])
@@ -110,11 +111,13 @@ def _level(model, x: np.ndarray, p: np.ndarray) -> float:
     return max(NU_SWITCH, NU_RATIO * float(model.conditioning(x[:ny], p)[0]))
 
 
-def _watch(model, x: np.ndarray, p: np.ndarray, level: float) -> np.ndarray:
-    """The segment's watch parameters: the switch level and the signs of det(Â_dep) where it
-    starts (the side of the partition's singular set the motion must stay on)."""
+def _watch(model, x: np.ndarray, p: np.ndarray, level: float, spacing: float) -> np.ndarray:
+    """The segment's watch parameters: the switch level, the lag at which everything freezes
+    (LAG_FREEZE of the smallest output interval) and the signs of det(Â_dep) where it starts
+    (the side of the partition's singular set the motion must stay on)."""
     ny = len(model.y_names)
-    return np.append(level, np.sign(np.array(model.conditioning(x[:ny], p)[1]).ravel()))
+    signs = np.sign(np.array(model.conditioning(x[:ny], p)[1]).ravel())
+    return np.concatenate([[level, LAG_FREEZE * spacing], signs])
 
 
 def _first_lagging(outs: np.ndarray, lag: np.ndarray) -> int:
@@ -140,15 +143,15 @@ def _dynamics(system, model):
 
 
 def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
-    """The time-warped ODE of the module docstring, with p_aug = (p, ν_s, signs of det(Â_dep)
-    at the start): beyond the partition's singular set (a sign changed) H = 0 as well, so a
-    step that would jump over the thin band around it lands where nothing moves, and CVODES's
-    error test rejects it."""
+    """The time-warped ODE of the module docstring, with p_aug = (p, ν_s, freezing lag, signs
+    of det(Â_dep) at the start): beyond the partition's singular set (a sign changed) H = 0
+    as well, so a step that would jump over the thin band around it lands where nothing
+    moves, and CVODES's error test rejects it."""
     ny, nx = len(model.y_names), len(model.x_names)
     n_det = model.conditioning.size1_out(1)
     t, xa = ca.MX.sym("t"), ca.MX.sym("x", nx + 1)
-    pa = ca.MX.sym("p", n_p + 1 + n_det)
-    x, tau, p, level, signs = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p], pa[n_p + 1:]
+    pa = ca.MX.sym("p", n_p + 2 + n_det)
+    x, tau, p, level, signs = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p], pa[n_p + 2:]
     nu, det = model.conditioning(x[:ny], p)
     h_nu = ca.if_else(ca.mmin(signs * det) > 0, _step(nu / level), 0)
     xdot, yc = _dynamics(system, model)(tau, x, u_fn(tau), p)
@@ -156,7 +159,10 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     drift = ca.mmax(ca.fabs(yc[dep] - x[dep])) if dep else ca.MX(0)
     speed = h_nu * _step(drift / DRIFT_STALL)
     moving = ca.vertcat(speed * xdot, 1 - speed)
-    ode = ca.if_else(h_nu > 0, moving, ca.vertcat(ca.MX.zeros(nx), 1), True)
+    # Once stopped (the lag beyond a small fraction of an output interval) nothing moves at
+    # all: the rest of the grid then costs CVODES a few steps, not the slow approach to H = 0.
+    go = ca.logic_and(h_nu > 0, xa[nx] < pa[n_p + 1])
+    ode = ca.if_else(go, moving, ca.vertcat(ca.MX.zeros(nx), 1), True)
     return {"t": t, "x": xa, "p": pa, "ode": ode}
 
 
@@ -198,7 +204,7 @@ def _check_side(model, t: float, x: np.ndarray, p: np.ndarray, watch: np.ndarray
     """A stop must lie on the side of the partition's singular set where the segment began
     (H = 0 beyond it, so CVODES cannot settle there); else a step jumped across it."""
     det = np.array(model.conditioning(x[:len(model.y_names)], p)[1]).ravel()
-    if np.any(watch[1:] * det <= 0):
+    if np.any(watch[2:] * det <= 0):
         raise SimulationError(
             f"at t = {t:.6g} s the integration crossed a singular position of the partition "
             "(independent coordinates " + ", ".join(model.independent_coordinates()) + ") "

@@ -15,13 +15,15 @@ class Result:
 
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
     inputs, outputs, and ``energy.kinetic``, ``energy.potential``, ``energy.total`` [J],
-    ``power.dissipated`` [W].
+    ``power.dissipated`` [W]. ``switches`` lists the partition switches of a partitioned
+    closed-loop simulation (:class:`~jourdain.solver.constraints.repartition.PartitionSwitch`).
     """
 
     def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray):
         self.t = t
         self.series = series
         self.x = x
+        self.switches: list = []
 
     @classmethod
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,
