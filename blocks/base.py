@@ -63,14 +63,47 @@ def as_scalar(value, owner: str, name: str) -> float:
     return num
 
 
+def as_size(value, owner: str, name: str) -> int:
+    """A signal size: an integer ≥ 1, or a ModelError naming the parameter."""
+    ok = not isinstance(value, (bool, str, bytes)) and value is not None
+    try:
+        ok = ok and float(value) == int(value) and int(value) >= 1
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise ModelError(f"{owner}: {name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def as_array(value, owner: str, name: str) -> np.ndarray:
+    """A finite float array, or a ModelError naming the parameter."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{owner}: {name} must be numbers, got {value!r:.60}") from exc
+    if not np.all(np.isfinite(arr)):
+        raise ModelError(f"{owner}: {name} must be finite, got {value!r:.60}")
+    return arr
+
+
 class Component:
     """Base of every component: a dotted path (set when the model is flattened) and ports."""
 
     _path: str | None = None
+    _parent: tuple | None = None   # (composite, attribute name), set when added to one
 
     @property
     def path(self) -> str:
-        return self._path or type(self).__name__
+        """The dotted instance path (``cube.motor``): set by the compiler, or from the
+        composites this component was added to while a model is being built (relative to
+        the outermost one); the class name for a component not added anywhere yet."""
+        if self._path:
+            return self._path
+        parts, comp = [], self
+        while comp._parent is not None:
+            comp, attribute = comp._parent
+            parts.append(attribute)
+        return ".".join(reversed(parts)) or type(self).__name__
 
     def ports(self) -> Iterator[Port]:
         """The ports this component owns (own attributes only, in creation order)."""
@@ -93,6 +126,10 @@ class Component:
         return clone
 
 
+# Names a child may not take: the composite's wiring methods and what the compiler reads.
+_RESERVED = frozenset({"connect", "expose", "children", "connections", "path", "ports"})
+
+
 class Composite(Component):
     """A component made of components: children are attributes, wiring via ``connect``.
 
@@ -105,22 +142,31 @@ class Composite(Component):
         object.__setattr__(self, "_children", {})
         object.__setattr__(self, "_connections", [])
         for name, child in children.items():
+            _require_component(self, name, child)
             setattr(self, name, child)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if "_children" not in self.__dict__:
             raise ModelError(f"{type(self).__name__}: call super().__init__() before adding "
                              f"children (while setting '{name}')")
+        if isinstance(value, type) and issubclass(value, Component):
+            _require_component(self, name, value)
         if isinstance(value, Component):
+            if name.startswith("_") or name in _RESERVED:
+                raise ModelError(f"{self.path}: '{name}' is reserved (an attribute or method of "
+                                 f"{type(self).__name__}); give the child another name")
             if name in self._children and self._children[name] is not value:
                 raise ModelError(f"{self.path}: a child named '{name}' already exists")
             self._children[name] = value
+            object.__setattr__(value, "_parent", (self, name))
         object.__setattr__(self, name, value)
 
     def add(self, name: str, child: Component) -> Component:
         """Add a child under ``name`` (for programmatic models such as n-link chains)."""
-        if not name.isidentifier():
-            raise ModelError(f"{self.path}: '{name}' is not a valid component name")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ModelError(f"{self.path}: '{name}' is not a valid component name (use a "
+                             "Python identifier such as 'link3')")
+        _require_component(self, name, child)
         setattr(self, name, child)
         return child
 
@@ -147,6 +193,13 @@ class Composite(Component):
         """Make ``inner`` available as port ``name`` of this composite and return the new port."""
         if not isinstance(inner, Port):
             raise ModelError(f"{self.path}.expose: expected a port object, got {inner!r}")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ModelError(f"{self.path}.expose: the port name must be a Python identifier "
+                             f"such as 'frame_a', got {name!r}")
+        if name in self.__dict__:
+            raise ModelError(f"{self.path}.expose: '{name}' is already "
+                             f"{_describe(self.__dict__[name])} of {self.path}; choose "
+                             "another name")
         outer = object.__new__(type(inner))
         outer.__dict__.update(inner.__dict__)
         outer.owner, outer.name = self, name
@@ -170,9 +223,17 @@ class Model(Composite):
         super().__init__(**named)
 
     @classmethod
-    def on_world(cls, world: Component, **children: Component) -> "Model":
+    def on_world(cls, world: Component, *unnamed, **children: Component) -> "Model":
         """A model whose children are mounted on ``world``: each child's ``frame_a`` is
         connected to ``world.frame_b`` (library mechanisms expose ``frame_a``)."""
+        if unnamed:
+            raise ModelError("Model.on_world: pass the mechanisms by name after the World, "
+                             "e.g. jd.Model.on_world(World(), arm=Arm()); got "
+                             f"{len(unnamed)} unnamed ({type(unnamed[0]).__name__})")
+        if not isinstance(getattr(world, "frame_b", None), Port):
+            raise ModelError(f"Model.on_world: the first argument must be the World (a "
+                             f"component with frame_b), got {world!r:.60}; write "
+                             "jd.Model.on_world(World(), name=mechanism)")
         model = cls(world=world, **children)
         for name, child in children.items():
             mount = getattr(child, "frame_a", None)
@@ -180,6 +241,25 @@ class Model(Composite):
                 raise ModelError(f"Model.on_world: {name} has no frame_a port to mount")
             model.connect(world.frame_b, mount)
         return model
+
+
+def _require_component(composite: Composite, name: str, child) -> None:
+    """A child must be a component instance (a class or another value is a slip)."""
+    if isinstance(child, Component):
+        return
+    if isinstance(child, type) and issubclass(child, Component):
+        raise ModelError(f"{composite.path}: '{name}' is the class {child.__name__}, not a "
+                         f"component; write {child.__name__}() to create one")
+    raise ModelError(f"{composite.path}: '{name}' must be a component (a body, joint, "
+                     f"force element, signal block or composite), got {child!r:.60}")
+
+
+def _describe(value) -> str:
+    if isinstance(value, Port):
+        return f"the port {value.path}"
+    if isinstance(value, Component):
+        return "a child component"
+    return "an attribute"
 
 
 @dataclass(frozen=True)

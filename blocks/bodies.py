@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Component, Shape, as_scalar, as_vector3, param
+from .base import Component, Shape, as_array, as_scalar, as_vector3, param
 from .errors import ModelError
 from .ports import Frame
 
@@ -34,7 +34,7 @@ class RigidBody(Body):
     def __post_init__(self):
         self.m = as_scalar(self.m, "RigidBody", "m")
         self.r_cm = tuple(as_vector3(self.r_cm, "RigidBody", "r_cm"))
-        inertia = np.asarray(self.I, dtype=float)
+        inertia = as_array(self.I, "RigidBody", "I")
         if inertia.size == 3:
             inertia = np.diag(inertia.ravel())
         if inertia.size != 9:

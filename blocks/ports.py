@@ -30,7 +30,7 @@ class Port:
 
     @property
     def path(self) -> str:
-        owner_path = getattr(self.owner, "_path", None) or type(self.owner).__name__
+        owner_path = getattr(self.owner, "path", None) or type(self.owner).__name__
         return f"{owner_path}.{self.name}"
 
     def compatible(self, other: "Port") -> str | None:

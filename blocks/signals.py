@@ -12,7 +12,7 @@ from typing import ClassVar
 import casadi as ca
 import numpy as np
 
-from .base import Component, as_scalar, param
+from .base import Component, as_array, as_scalar, param
 from .errors import ModelError
 from .ports import RealOutput
 
@@ -94,8 +94,8 @@ class Table(_Source):
     """Piecewise-linear interpolation of (t [s], y) samples; y is held outside the table."""
 
     def __init__(self, t, y):
-        t_arr = np.asarray(t, dtype=float).ravel()
-        y_arr = np.asarray(y, dtype=float).ravel()
+        t_arr = as_array(t, "Table", "t").ravel()
+        y_arr = as_array(y, "Table", "y").ravel()
         if t_arr.size < 2 or t_arr.size != y_arr.size:
             raise ModelError(f"Table: needs at least two (t, y) samples of equal length, got "
                              f"{t_arr.size} times and {y_arr.size} values")

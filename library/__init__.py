@@ -1,6 +1,7 @@
 """Ready-made, parameterized mechanisms built only from blocks. Each exposes ``frame_a`` to
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
 from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
+from .bicycle import WhippleBicycle
 from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
@@ -12,5 +13,5 @@ from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
-           "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop",
-           "RandomTree", "RollingDisk", "RSSR", "Wheel"]
+           "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop", "RandomTree", "RollingDisk",
+           "RSSR", "Wheel", "WhippleBicycle"]

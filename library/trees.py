@@ -7,6 +7,7 @@ import numpy as np
 from jourdain.blocks import (Composite, FixedRotation, FreeJoint, Prismatic, Revolute,
                              RigidBody, RotationalSpring, Spherical, TranslationalSpring,
                              ViscousFriction)
+from jourdain.blocks.base import as_size
 
 
 class RandomTree(Composite):
@@ -22,8 +23,7 @@ class RandomTree(Composite):
 
     def __init__(self, n: int = 10, seed: int = 0, prismatic: float = 0.3):
         super().__init__()
-        if int(n) != n or n < 1:
-            raise ValueError(f"RandomTree: n must be a positive integer, got {n!r}")
+        n = as_size(n, "RandomTree", "n (the number of bodies)")
         rng = np.random.default_rng(seed)
         self.parents: list[int] = []  # parent body of body i (0: the world side)
         frames = []  # frame_b of each joint: where the next bodies hang

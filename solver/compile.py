@@ -31,11 +31,13 @@ from .equations.functions import (
 )
 from .equations.lagrange import lagrange_zdot
 from .equations.projection import jourdain
+from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
-from .model.speeds import choose_speeds
+from .model.speeds import choose_speeds, speed_matrix, speed_spec
 from .system import ConstrainedSystem, System
 
 
+@keywords
 def compile(model, speeds: dict | None = None, parameters=(),
             formulation: Formulation = Formulation.JOURDAIN, constraints=None,
             baumgarte: tuple = (10.0, 10.0), backend: Backend = Backend.AUTO,
@@ -56,9 +58,9 @@ def compile(model, speeds: dict | None = None, parameters=(),
     codegen : generate, compile (cached on disk) and load C code for f and its Jacobian
         (see :mod:`jourdain.solver.simulation.codegen`).
     """
-    if not isinstance(formulation, Formulation):
-        raise ModelError(f"formulation must be a jd.Formulation, got {formulation!r}")
+    _check_options(formulation, backend, constraints, baumgarte, codegen)
     mech = build_mechanics(model, parameters)
+    speeds = speed_spec(speeds, mech.kin, mech.signal_names())
     if mech.constrained and backend is Backend.RECURSIVE:
         raise ModelError("Backend.RECURSIVE needs a tree-structured system; this model has "
                          "closed loops or contacts: use backend=Backend.PROJECTION")
@@ -70,6 +72,8 @@ def compile(model, speeds: dict | None = None, parameters=(),
     eom, used = equations(mech, sp, formulation, backend)
     zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)
     functions = named_functions(mech, sp, eom, zdot)
+    if not sp.identity:   # user speeds: W(y) is checked along simulations
+        functions["W"] = speed_matrix(mech.kin, sp)
     p_default = mech.params.defaults
     check_mass_matrix(functions["M"], mech, sp, p_default)
     structure = structure_of(mech, sp)
@@ -80,6 +84,16 @@ def compile(model, speeds: dict | None = None, parameters=(),
     if codegen:
         system.codegen()
     return system
+
+
+def _check_options(formulation, backend, constraints, baumgarte, codegen) -> None:
+    """compile's options, checked before any work (also those a tree model does not use)."""
+    option(formulation, Formulation, "compile: formulation")
+    option(backend, Backend, "compile: backend")
+    if constraints is not None:
+        option(constraints, ConstraintMethod, "compile: constraints")
+    check_baumgarte(baumgarte)
+    flag(codegen, "compile: codegen")
 
 
 def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formulation,

@@ -24,7 +24,9 @@ from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
 from .equations.functions import Structure
 from .equations.report import equations_text, structure_report, sympy_equations
-from .model.names import by_name, unknown
+from .exchange.fmu import export_fmu
+from .model.names import by_name, check_quaternions, unknown
+from .model.parameters import parameter_vector
 from .simulation.codegen import attach
 from .simulation.dae import simulate_constrained
 from .simulation.numeric import NumericFunction
@@ -45,6 +47,7 @@ class System:
       h(t, x, u, p) -> out           sensor and signal outputs
       energy(x, p) -> (T, V)         kinetic and potential energy [J]
       dissipation(t, x, u, p) -> P   power removed by dissipative elements [W]
+      W(y) -> W                      user-chosen speeds only: their definition z = W(y)·w
     """
 
     backend: Backend = Backend.PROJECTION  # the back end compile() used
@@ -66,6 +69,8 @@ class System:
         self.inputs = names["inputs"]
         self.outputs = names["outputs"]
         self.p_default = p_default
+        # runs the components' validate() at run-time values of the symbolic parameters
+        self.check_parameters = names.get("check_parameters")
         self.structure = structure
         self.functions = functions
         for key, fn in functions.items():
@@ -89,29 +94,25 @@ class System:
         """Initial state x0 = (y0, z0[, s0]) from dictionaries by name; missing coordinates take
         their defaults (0, or the identity quaternion), missing speeds are 0. Signal-block
         states (``s_names``, e.g. a PID's integral) may be given in z0 and default to 0."""
-        y = by_name(y0 or {}, self.y_names, "y0", "coordinate", self.y_default)
-        z = by_name(z0 or {}, self.z_names + self.s_names, "z0", "speed")
+        y = by_name(y0, self.y_names, "y0", "coordinate", self.y_default)
+        check_quaternions(self, y, "y0")
+        z = by_name(z0, self.z_names + self.s_names, "z0", "speed")
         return np.concatenate([y, z])
 
     def parameters(self, params: dict | None = None) -> np.ndarray:
-        """Parameter vector p: the defaults overridden by ``params`` (symbolic ones only)."""
-        p = self.p_default.copy()
-        for name, value in (params or {}).items():
-            if name in self.p_names:
-                p[self.p_names.index(name)] = float(value)
-            elif name in self.structure.constants:
-                raise ModelError(f"params: '{name}' was compiled as a constant; declare it "
-                                 f"symbolic with jd.compile(..., parameters=['{name}'])")
-            else:
-                raise ModelError(unknown("params", name, self.p_names))
-        return p
+        """Parameter vector p: the defaults overridden by ``params`` (symbolic ones only),
+        checked like the components' own parameters; see
+        :func:`jourdain.solver.model.parameters.parameter_vector`."""
+        return parameter_vector(self, params)
 
     # ---- consumers: one-line delegations to the wings ----------------------------------
-    def codegen(self, compiler: str = "gcc", flags=None, cache_dir=None) -> "System":
-        """Replace f by compiled C code (with its Jacobian), cached on disk; keeps the virtual
-        machine with a warning when no compiler works. See
+    def codegen(self, compiler: str = "gcc", flags=None, cache_dir=None,
+                timeout=None) -> "System":
+        """Replace f by compiled C code (with its Jacobian), cached on disk and verified
+        against the virtual machine; keeps the virtual machine with a warning when no compiler
+        works or the build exceeds ``timeout`` [s]. See
         :mod:`jourdain.solver.simulation.codegen`."""
-        return attach(self, compiler, flags, cache_dir)
+        return attach(self, compiler, flags, cache_dir, timeout)
 
     def numeric(self, name: str = "f"):
         """A fast numeric caller of one of the functions (e.g. ``system.numeric("f")(t, x, u,
@@ -125,6 +126,11 @@ class System:
     def simulate(self, t_end: float, **options):
         """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`."""
         return simulate(self, t_end, **options)
+
+    def export_fmu(self, path, **options):
+        """Write an FMI 2.0 FMU (model exchange and/or co-simulation) and return its path;
+        see :func:`jourdain.solver.exchange.fmu.export_fmu`."""
+        return export_fmu(self, path, **options)
 
     def linearize(self, **options):
         """A, B, C, D about an operating point; see

@@ -36,6 +36,7 @@ FACTORIES = {
     "DifferentialDrive": library.DifferentialDrive,
     "RSSR": library.RSSR,
     "RandomLoop": lambda: library.RandomLoop(seed=99),
+    "WhippleBicycle": library.WhippleBicycle,
 }
 
 

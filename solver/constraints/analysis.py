@@ -14,7 +14,7 @@ from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds, _parse
 from .assembly import assemble
 from .closure import collect_constraints
-from .integrability import classify
+from .integrability import classify, holonomic_bound
 from .moves import Mover, mover
 from .partition import Partition, explicit_form, numeric_rank, partition
 
@@ -102,19 +102,23 @@ def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: i
 
 def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, mv: Mover) -> object:
     """Seed 002's classification of the distribution ẏ = N·G·z at y_ref and nearby assembled
-    configurations (generic rank)."""
+    configurations (generic rank), its bracket search bounded by the holonomic constraints."""
     kin, p0 = mech.kin, mech.params.defaults
-    fields = ca.mtimes(ca.jacobian(kin.ydot, kin.w), G)
-    fields = ca.substitute(fields, mech.params.p, ca.DM(p0)) if p0.size else fields
+
+    def numeric(expr):
+        return ca.substitute(expr, mech.params.p, ca.DM(p0)) if p0.size else expr
+    N = ca.jacobian(kin.ydot, kin.w)
+    fields = numeric(ca.mtimes(N, G))
     points = [part.y_ref] + _nearby(mech, eqs, part, mv, 2)
+    bound = holonomic_bound(N, numeric(ca.jacobian(eqs.c, kin.y)), kin.y, points)
     rows = None
     if kin.rates_are_derivatives:
-        A_num = ca.substitute(A, mech.params.p, ca.DM(p0)) if p0.size else A
+        A_num = numeric(A)
         owners = eqs.c_owner + eqs.b_owner
         rows = [(f"{owners[r].split(' (')[0]} (row {r})", A_num[i, :])
                 for i, r in enumerate(part.velocity_rows)]
     return classify(fields, kin.y, points, kin.w.numel(), A.shape[0], rows,
-                    [c.name for c in kin.coordinates], [r.name for r in kin.rates])
+                    [c.name for c in kin.coordinates], [r.name for r in kin.rates], bound=bound)
 
 
 def check_generic_rank(mech: Mechanics, eqs, part: Partition, mv: Mover) -> None:

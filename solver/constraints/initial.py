@@ -9,6 +9,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import entry, mapping, vector
 from ..model.names import by_name, unknown
 from .assembly import assemble
 from .methods import ConstraintMethod
@@ -23,7 +24,7 @@ def assemble_coordinates(system, y0: dict | None = None, params: dict | None = N
     earlier result), the given dependent coordinates are freed again and must then be met
     to 1e-6; otherwise a ModelError names them and the values the constraints require.
     """
-    y0 = y0 or {}
+    y0 = mapping(y0, "y0", "coordinate name")
     y = by_name(y0, system.y_names, "y0", "coordinate", system.y_ref)
     p = system.parameters(params)
     if not np.array(system.c(y, p)).size:
@@ -106,11 +107,12 @@ def constrained_state(system, y0: dict | None = None, z0: dict | None = None,
     y = assemble_coordinates(system, y0, params)
     p = system.parameters(params)
     _check_defined(system, y, p)
-    z0 = dict(z0 or {})
+    z0 = mapping(z0, "z0", "speed name")
     known = system.z_names + [n for n in system.speed_names if n not in system.z_names]
     for name in z0:
         if name not in known:
             raise ModelError(unknown("z0", name, known) + " (a speed name is expected)")
+    z0 = {name: entry(value, "z0", name) for name, value in z0.items()}
     z_ind = np.array([float(z0.get(n, 0.0)) for n in independent_keys(system)])
     w = np.array(system.G(y, p)).dot(z_ind).ravel()
     _check_speeds(system, z0, w)
@@ -137,6 +139,7 @@ def _check_defined(system, y: np.ndarray, p: np.ndarray) -> None:
 def check_consistent(system, x: np.ndarray, p: np.ndarray, tol: float = 1e-6) -> None:
     """A state given as x0 must satisfy the constraints (after the Newton projection of
     the dependent coordinates, with partitioning) to ``tol`` [m, rad, m/s, rad/s]."""
+    x = vector(x, system.x_names, "x0")
     if "project" in system.functions:
         x = np.array(system.functions["project"](x, p)).ravel()
     pos, vel = (np.array(r, dtype=float).ravel() for r in system.residuals(x, p))

@@ -48,7 +48,8 @@ from jourdain.blocks.errors import ModelError
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
 from ..constraints.repartition import assess
-from ..model.names import unknown
+from ..model.checks import keywords, number, vector
+from ..model.names import by_name, require_system
 from .linear import LinearSystem
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
@@ -200,6 +201,7 @@ def local_dynamics(system, chart: Chart) -> ca.Function:
                        ["t", "dx", "u", "p"], ["dxdot", "out"])
 
 
+@keywords
 def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
               u0: dict | None = None, t: float = 0.0,
               params: dict | None = None) -> LinearSystem:
@@ -213,10 +215,12 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     A, B, C, D are exact (automatic differentiation), so they agree with finite differences
     of the nonlinear model to round-off and truncation error.
     """
+    require_system(system, "linearize")
     _check_minimal(system)
+    t = number(t, "linearize: t", unit="s")
     p = system.parameters(params)
     x_full = _operating_state(system, x0, y0, z0, params)
-    u = _operating_inputs(system, u0 or {})
+    u = _operating_inputs(system, u0)
     ny = len(system.y_names)
     _check_partition(system, x_full[:ny], p)
     chart = local_chart(system, x_full[:ny], p)
@@ -281,20 +285,11 @@ def _operating_state(system, x0, y0, z0, params) -> np.ndarray:
         return system.state(y0, z0)
     if y0 is not None or z0 is not None:
         raise ModelError("linearize: give either x0 or y0/z0, not both")
-    x = np.asarray(x0, dtype=float).ravel().copy()
-    if x.size != system.nx:
-        raise ModelError(f"linearize: x0 has {x.size} entries, the system has {system.nx} "
-                         f"states ({', '.join(system.x_names)})")
-    return x
+    return vector(x0, system.x_names, "linearize: x0").copy()
 
 
-def _operating_inputs(system, u0: dict) -> np.ndarray:
-    u = np.zeros(len(system.u_names))
-    for name, value in u0.items():
-        if name not in system.u_names:
-            raise ModelError(unknown("u0", name, system.u_names))
-        u[system.u_names.index(name)] = float(value)
-    return u
+def _operating_inputs(system, u0) -> np.ndarray:
+    return by_name(u0, system.u_names, "u0", "input")
 
 
 def _kind(xdot: np.ndarray, nth: int, dx0: np.ndarray) -> str:

@@ -53,7 +53,7 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "u": [n for s in mech.ctx.inputs for n in s.entry_names()],
             "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
             "inputs": list(mech.ctx.inputs), "outputs": outputs, "s": mech.ctx.state_names,
-            "quaternions": _quaternions(mech)}
+            "quaternions": _quaternions(mech), "check_parameters": mech.params.check}
 
 
 def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import casadi as ca
 import sympy as sp
 
+from ..model import checks
 from .pretty import format_equations, simplify_matrix, sx_to_sympy
 
 
@@ -42,6 +43,7 @@ def _symbol_map(system, symbols: dict) -> dict:
     """Name -> sympy expression: a string becomes a Symbol, a sympy expression is kept (so
     ``{"world.g[1]": -sympy.Symbol("g")}`` prints gravity as in the seed)."""
     names = system.y_names + system.z_names + system.u_names + system.p_names + system.s_names
+    symbols = checks.mapping(symbols, "equations: symbols", "name")
 
     def to_sympy(name: str):
         value = symbols.get(name, name.replace(".", "_"))

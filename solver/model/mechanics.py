@@ -64,6 +64,13 @@ class Mechanics:
         """True when cut joints or contacts add constraints (DESIGN.md §3.4)."""
         return bool(self.topo.cut_joints or self.flat.contacts)
 
+    def signal_names(self) -> list[str]:
+        """Names of the inputs, outputs and signal-block states (they share a Result's
+        namespace with the coordinates and speeds)."""
+        outputs, _ = self.ctx.outputs()
+        return [n for s in self.ctx.inputs + outputs for n in s.entry_names()] + \
+            list(self.ctx.state_names)
+
     def kinetic_energy(self) -> ca.SX:
         """T = Σ ½·m·v·v + ½·ωᵀ·I·ω (in y, ẏ)."""
         return sum((0.5 * b.m * ca.dot(b.v, b.v) + 0.5 * ca.dot(b.w, ca.mtimes(b.I, b.w))

@@ -42,6 +42,10 @@ def build_topology(flat: FlatModel) -> Topology:
     graph = nx.MultiGraph()
     graph.add_nodes_from(range(len(flat.nets)))
     for joint in flat.joints:
+        if flat.net_of[joint.frame_a] == flat.net_of[joint.frame_b]:
+            raise ModelError(f"{joint.path}: frame_a and frame_b are connected to each other "
+                             f"(one rigid frame {flat.describe_net(joint.frame_a)}), so the "
+                             "joint could not move; connect its two frames to different parts")
         # Rigid offsets weigh nothing so the tree never cuts them; among joints, cut the ones
         # declared last (the user's "closing" joint in the usual declaration order).
         # Joints whose axis flange drives a force element stay in the tree (their coordinate

@@ -14,7 +14,9 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
+from ..model.checks import count, number
 from ..simulation.result import Result
+from .functions import dynamics
 
 
 def lagrange_basis(tau, points: np.ndarray):
@@ -100,6 +102,9 @@ class Solution:
         """Re-simulate the optimal inputs with CVODES (``samples`` outputs per interval) and
         compare with the plan at the nodes; stored in ``check_result`` and returned."""
         s, N = self.system, self.U.shape[1]
+        rtol = number(rtol, "Solution.check: rtol", 0.0, 1.0, open_low=True, open_high=True)
+        atol = number(atol, "Solution.check: atol", 0.0, open_low=True)
+        samples = count(samples, "Solution.check: samples")
         F = _interval_integrator(s, self.u_tau, samples, rtol, atol)
         h = self.T / N
         pars = [ca.vertcat(ca.vec(ca.DM(self.U[:, k, :].T)), self.p, self.t[0] + k * h, h)
@@ -177,7 +182,7 @@ def _interval_integrator(system, u_tau: np.ndarray, samples: int, rtol: float,
     values = ca.reshape(U, m, nu).T if nu else ca.SX(0, m)
     u = sum((values[:, j] * b for j, b in enumerate(lagrange_basis(tau, u_tau))),
             ca.SX.zeros(nu))
-    dae = {"t": tau, "x": x, "p": ca.vertcat(U, p, tk, h), "ode": h * system.f(tk + tau * h, x,
+    dae = {"t": tau, "x": x, "p": ca.vertcat(U, p, tk, h), "ode": h * dynamics(system)(tk + tau * h, x,
                                                                               u, p)}
     grid = np.linspace(0.0, 1.0, samples + 1)[1:]
     integ = ca.integrator("recheck", "cvodes", dae, 0.0, grid,

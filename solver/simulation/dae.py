@@ -1,7 +1,9 @@
 """Consumer: simulation of constrained systems. Partitioning and Baumgarte are ODEs for CVODES
 (partitioning with its conditioning monitored and the partition switched where it degrades,
-:mod:`.partitioned`; Baumgarte through :mod:`.simulate`); the DAE method integrates x = (y, w) with the multipliers λ algebraic by
-IDAS (SUNDIALS), starting from the λ that the acceleration-level constraint gives at x0."""
+:mod:`.partitioned`; Baumgarte through :mod:`.simulate`); the DAE method integrates
+x = (y, w) with the multipliers λ algebraic by IDAS (SUNDIALS), starting from the λ that the
+acceleration-level constraint gives at x0. Every method's Result passes the drift guard
+(:mod:`.guard`)."""
 from __future__ import annotations
 
 import casadi as ca
@@ -11,12 +13,14 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
+from ..model.checks import keywords
 from .guard import check_drift, check_rank
 from .partitioned import simulate_partitioned
 from .result import Result
-from .simulate import Method, _grid, _input_expressions, simulate
+from .simulate import Method, _grid, _input_expressions, given_state, integrator_options, simulate
 
 
+@keywords
 def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
@@ -28,7 +32,7 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     if x0 is None:
         x0 = system.state(y0, z0, params)
     else:
-        x0 = np.asarray(x0, dtype=float)
+        x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
     if system.method is ConstraintMethod.BAUMGARTE:
         res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
@@ -48,7 +52,7 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     pp = ca.SX.sym("p", len(p))
     ode, alg = system.dae(t, x, lam, u, pp)
     dae = {"t": t, "x": x, "z": lam, "p": pp, "ode": ode, "alg": alg}
-    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    opts = integrator_options(rtol, atol, max_steps)
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()

@@ -34,7 +34,8 @@ from jourdain.blocks.errors import SimulationError
 from ..constraints.partition import HYSTERESIS, NU_SWITCH
 from ..constraints.repartition import NU_RATIO, NU_SINGULAR, PartitionSwitch
 from .result import Result
-from .simulate import Method, _check_initial_state, _input_expressions
+from .diagnosis import check_initial_state
+from .simulate import Method, _input_expressions, integrator_options
 
 DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
 LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
@@ -49,12 +50,10 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
     bank = system.partitions
     t = ca.MX.sym("t")
     u_fn = ca.Function("u_of_t", [t], [_input_expressions(system, inputs, grid, t)])
-    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
-    if method is Method.ADAMS:
-        opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
-    _check_initial_state(system, x0, p)
+    opts = integrator_options(rtol, atol, max_steps, method)
     t_a = float(grid[0])
     model, x_a, switches = _start(system, t_a, _projected(bank.initial, x0, p), p)
+    check_initial_state(model, t_a, x_a, np.array(u_fn(t_a), dtype=float).ravel(), p)
     level = base = _level(model, x_a, p)
     segments = [(model, [t_a], [x_a])]
     for _ in range(MAX_SEGMENTS):
