@@ -19,8 +19,9 @@ from .closure import ConstraintEquations
 from .moves import moved_coordinates
 
 RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
-NU_SWITCH = 10.0  # a partition's conditioning ν up to which it is never replaced
-HYSTERESIS = 4.0  # … and beyond, only by one with a ν this many times smaller
+NU_SWITCH = 10.0  # a partition's conditioning ν up to which it is always acceptable
+NU_RATIO = 10.0   # … and beyond, while within NU_RATIO times the best partition's ν
+HYSTERESIS = 4.0  # a switch during a simulation needs a ν this many times smaller
 EXHAUSTIVE = 200  # choices of dependent columns tried one by one (else pivoted QR)
 
 
@@ -103,12 +104,11 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
 
 
 def _conditioned(A: np.ndarray, chosen: list[int], candidates: list[int]) -> list[int]:
-    """The preferred dependent columns, unless their conditioning ν (:func:`nu_of`, rows of
-    unit length) exceeds NU_SWITCH and HYSTERESIS times the best choice's: then the best (a
-    simulation would switch to it at once; e.g. a FreeJoint loop whose preferred dependent
-    speeds gave ν = 410 against 3)."""
+    """The preferred dependent columns while acceptable (their conditioning ν, rows of unit
+    length, at most NU_SWITCH or NU_RATIO times the best choice's), else the best (e.g. a
+    FreeJoint loop whose preferred dependent speeds gave ν = 410 against 3)."""
     best = best_columns(A, candidates, [])
-    if best is None or nu_of(A, chosen) <= max(NU_SWITCH, HYSTERESIS * nu_of(A, best)):
+    if best is None or nu_of(A, chosen) <= max(NU_SWITCH, NU_RATIO * nu_of(A, best)):
         return chosen
     return best
 

@@ -37,6 +37,7 @@ from .analysis import constrained_speeds
 from .methods import ConstraintMethod, constraint_functions, method_functions, state_expr
 from .moves import moved_coordinates
 from .partition import (
+    NU_RATIO,
     NU_SWITCH,
     Partition,
     best_columns,
@@ -45,7 +46,6 @@ from .partition import (
     row_scale,
 )
 
-NU_RATIO = 10.0        # switch level: NU_RATIO × ν where the partition took over
 NU_SINGULAR = 1e6      # ν at which, with no better partition, the constraints lost rank
 
 

@@ -31,10 +31,10 @@ import numpy as np
 
 from jourdain.blocks.errors import SimulationError
 
-from ..constraints.partition import HYSTERESIS, NU_SWITCH
-from ..constraints.repartition import NU_RATIO, NU_SINGULAR, PartitionSwitch
-from .result import Result
+from ..constraints.partition import HYSTERESIS, NU_RATIO, NU_SWITCH
+from ..constraints.repartition import NU_SINGULAR, PartitionSwitch
 from .diagnosis import check_initial_state
+from .result import Result
 from .simulate import Method, _input_expressions, integrator_options
 
 DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
@@ -82,9 +82,9 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
 
 
 def _start(system, t: float, x: np.ndarray, p: np.ndarray):
-    """(partition, state, switches) to begin with: the compiled partition, unless at x0 its ν
-    exceeds NU_SWITCH and HYSTERESIS times the best one's that keeps the user's speeds
-    independent (a start near a dead point of the compiled partition)."""
+    """(partition, state, switches) to begin with: the compiled partition while acceptable at
+    x0 (ν at most NU_SWITCH or NU_RATIO times the best one's that keeps the user's speeds
+    independent), else that best (a start near a dead point of the compiled partition)."""
     model, ny = system.partitions.initial, len(system.y_names)
     nu = float(model.conditioning(x[:ny], p)[0])
     if nu <= NU_SWITCH:
@@ -92,7 +92,7 @@ def _start(system, t: float, x: np.ndarray, p: np.ndarray):
     bank = system.partitions
     part = bank.candidate(x[:ny], p, model.partition, strict=True)
     nu_new = bank.nu(part, x[:ny], p) if part is not None else np.inf
-    if HYSTERESIS * nu_new > nu:
+    if nu <= max(NU_SWITCH, NU_RATIO * nu_new):
         return model, x, []
     new = bank.model(part)
     return new, _mapped(model, new, x, p), [_switch(model, new, t, nu, nu_new, bank)]
