@@ -133,11 +133,12 @@ def _step(r):
 def _dynamics(system, model):
     """(t, x, u, p) -> (ẋ, projected y): the compiled C f when the System was code-generated
     (with the projection alongside), else the partition's f_projected (one Newton solve)."""
-    if "f_projected" not in model.functions:
-        return lambda t, x, u, p: (model.f(t, x, u, p), x[:len(model.y_names)])
-    if model is system.partitions.initial and system.library is not None:
-        ny = len(model.y_names)
-        return lambda t, x, u, p: (system.f(t, x, u, p), model.project(x, p)[:ny])
+    ny = len(model.y_names)
+    f = system.f if model is system.partitions.initial else model.f   # compiled C, if any
+    if "f_projected" not in model.functions:   # velocity constraints only: nothing projected
+        return lambda t, x, u, p: (f(t, x, u, p), x[:ny])
+    if system.library is not None and f is system.f:
+        return lambda t, x, u, p: (f(t, x, u, p), model.project(x, p)[:ny])
     return lambda t, x, u, p: model.f_projected(t, x, u, p)
 
 
