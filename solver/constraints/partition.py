@@ -23,6 +23,7 @@ NU_SWITCH = 10.0  # a partition's conditioning ν up to which it is always accep
 NU_RATIO = 10.0   # … and beyond, while within NU_RATIO times the best partition's ν
 HYSTERESIS = 4.0  # a switch during a simulation needs a ν this many times smaller
 EXHAUSTIVE = 200  # choices of dependent columns tried one by one (else pivoted QR)
+SX_BLOCK = 4      # dependent blocks up to this size are monitored in SX (cofactors)
 
 
 def numeric_rank(mat: np.ndarray) -> int:
@@ -204,21 +205,26 @@ def conditioning_function(A: ca.SX, y: ca.SX, p: ca.SX, part: Partition,
     (:func:`row_scale`), so ν does not depend on the units or the scaling of the equations,
     yet grows where a row vanishes. A dependent speed moves at most ν·‖Â_ind·z‖ for
     independent speeds z; ν → ∞ where the partition is singular (a crank at a dead point) or
-    the constraints lose rank (a bifurcation). MX (numeric LU inside), so any size of loop
-    costs one small factorization per call."""
+    the constraints lose rank (a bifurcation). Blocks up to SX_BLOCK rows are expanded (SX),
+    larger ones use a numeric LU (MX), so any size of loop costs one small factorization."""
     blocks = [(part.velocity_rows, part.dependent_speeds)]
     if (part.holonomic_rows, part.dependent_moves) != blocks[0]:
         blocks.append((part.holonomic_rows, part.dependent_moves))
-    A_fn = ca.Function("A_full", [y, p], [A])
-    Y, P = ca.MX.sym("y", y.numel()), ca.MX.sym("p", p.numel())
-    A_num = A_fn(Y, P)
-    nu, dets = ca.MX(1.0), []
+    # Small blocks in SX (cofactors: det and inverse stay short, and CVODES's Jacobian is
+    # plain arithmetic), larger ones in MX with a numeric LU (cofactors grow as m!).
+    small = all(len(rows) <= SX_BLOCK for rows, _ in blocks)
+    sym = ca.SX if small else ca.MX
+    Y, P = sym.sym("y", y.numel()), sym.sym("p", p.numel())
+    A_num = ca.substitute(A, ca.vertcat(y, p), ca.vertcat(Y, P)) if small else \
+        ca.Function("A_full", [y, p], [A])(Y, P)
+    nu, dets = sym(1.0), []
     for rows, cols in blocks:
         if rows and cols:
             dep = ca.mtimes(ca.diag(ca.DM(scale[rows])), A_num[rows, cols])
-            nu = ca.fmax(nu, ca.norm_fro(ca.solve(dep, ca.MX.eye(len(rows)))))
+            inverse = ca.inv(dep) if small else ca.solve(dep, ca.MX.eye(len(rows)))
+            nu = ca.fmax(nu, ca.norm_fro(inverse))
             dets.append(ca.det(dep))
-    det = ca.vertcat(*dets) if dets else ca.MX.ones(1)
+    det = ca.vertcat(*dets) if dets else sym.ones(1)
     return ca.Function("conditioning", [Y, P], [nu, det], ["y", "p"], ["nu", "det"])
 
 

@@ -40,7 +40,7 @@ from .simulate import Method, _input_expressions, integrator_options
 DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
 LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
 LAG_FREEZE = 1e-3      # lag, in output intervals, beyond which a stopped segment freezes
-MAX_SEGMENTS = 10000   # restarts before the switching is declared chattering
+MAX_SEGMENTS = 1000    # restarts before the switching is declared chattering
 
 
 def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
