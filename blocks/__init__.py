@@ -4,7 +4,10 @@ Families: :mod:`.world` (World), :mod:`.bodies` (RigidBody), :mod:`.joints` (Rev
 Prismatic, FixedTranslation, FixedRotation), :mod:`.forces` (springs, dampers, friction,
 drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` and
 :mod:`.controllers` (Gain, StateFeedback, PID, Saturation, Add, Mux, Demux,
-AttitudeError).
+AttitudeError), :mod:`.continuous` (Integrator, FirstOrder, SecondOrder, CriticalDamping,
+Butterworth, TransferFunction), :mod:`.drivetrain` (Inertia, Mass, IdealGear, IdealPlanetary,
+IdealGearR2T, IdealRollingWheel, TorqueSensor, ForceSensor, Fixed) and :mod:`.electrical`
+(Resistor, Capacitor, Inductor, Ground, sources, sensors, EMF).
 Blocks know CasADi expressions only, nothing of the solver.
 """
 from .actuators import LinearMotor, Motor
@@ -12,16 +15,23 @@ from .base import (Component, Composite, Context, FlangeState, FrameState, Model
                    param)
 from .bodies import Body, RigidBody
 from .contacts import Contact, RollingContact
+from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integrator, SecondOrder,
+                         TransferFunction)
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Saturation,
                           StateFeedback)
+from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
+                         IdealRollingWheel, Inertia, Mass, TorqueSensor)
+from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
+                         HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
+                         TranslationalEMF, VoltageLimit, VoltageSensor)
 from .errors import ModelError, SimulationError
 from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
                      TranslationalSpring, ViscousFriction)
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
-from .ports import Flange, Frame, Motion, Port, RealInput, RealOutput
+from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
-from .signals import Constant, SignalBlock, Sine, Step, Table
+from .signals import Constant, KinematicPTP, SignalBlock, Sine, Step, Table
 from .world import World
 
 __all__ = [
@@ -34,4 +44,11 @@ __all__ = [
     "RealInput", "RealOutput", "Revolute", "RollingContact", "RigidBody", "RotationalSpring", "Shape",
     "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
     "ViscousFriction", "World", "param",
+    # continuous blocks with states, 1-D drive trains, electrical domain (issue 14)
+    "Butterworth", "CriticalDamping", "FirstOrder", "Init", "Integrator", "SecondOrder",
+    "TransferFunction", "Fixed", "ForceSensor", "IdealGear", "IdealGearR2T", "IdealPlanetary",
+    "IdealRollingWheel", "Inertia", "Mass", "TorqueSensor", "Capacitor", "ConstantCurrent",
+    "ConstantVoltage", "CurrentSensor", "EMF", "Ground", "HBridge", "Inductor", "Pin",
+    "Resistor", "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
+    "VoltageSensor", "KinematicPTP",
 ]

@@ -1,5 +1,5 @@
 """Contacts: constraint elements attached to a frame. A contact contributes holonomic residuals
-c(y) = 0 and velocity constraints a(y)·ẏ = 0 (DESIGN.md §3.4, seed 002), as pure hooks of the
+c(y) = 0 and velocity constraints a(y)·ẏ = 0 (DESIGN.md §3.4; Murray, Li and Sastry 1994), as pure hooks of the
 kinematics of its frame.
 
 The ground is the world plane y = 0 with normal +y (the side gravity points away from with the
@@ -26,9 +26,11 @@ class Contact(Component):
     """
 
     def holonomic(self, frame: FrameState):
+        """Residuals c [m] that vanish on the constraint manifold (functions of the pose)."""
         return ca.SX(0, 1)
 
     def velocity(self, frame: FrameState):
+        """Velocity constraints [m/s], linear in the velocities, that vanish when rolling."""
         return ca.SX(0, 1)
 
 
@@ -57,6 +59,12 @@ class RollingContact(Contact):
         self.R = as_scalar(self.R, "RollingContact", "R")
         self.axis = tuple(unit_axis(self.axis, "RollingContact"))
         self.frame_a = Frame(self, "frame_a")
+
+    def default_shapes(self, size: float) -> list:
+        """The rolling disk: radius R [m], thickness R/10 along the axle."""
+        from .visual.shapes import Cylinder
+        return [(self.frame_a, Cylinder(self.R, 0.1 * self.R, axis=self.axis,
+                                        color=(0.2, 0.2, 0.2), name="disk"))]
 
     def validate(self) -> None:
         if not self.R > 0:

@@ -39,7 +39,7 @@ class Joint(Component):
     For most joints the speeds are the coordinate rates (ẏ_j = w_j). Joints with an orientation
     parameterization (quaternions) have more coordinates than speeds and set
     ``RATES_ARE_DERIVATIVES = False``; their ``coordinate_rates`` hook gives ẏ_j = v_j(y_j, w_j)
-    (seed 001).
+    (Kane and Levinson 1985).
     """
 
     COORDINATES: ClassVar[tuple[Coordinate, ...]] = ()
@@ -198,7 +198,7 @@ class Spherical(Joint):
 
     Coordinates: unit quaternion q0..q3 (scalar first, no singularity); speeds wx, wy, wz:
     the angular velocity of frame_b relative to frame_a in frame_b axes [rad/s], so
-    ẏ = ½·Q(q)·ω is nonlinear in y and dim y = 4 ≠ dim z = 3 (seed 001).
+    ẏ = ½·Q(q)·ω is nonlinear in y and dim y = 4 ≠ dim z = 3 (Kane and Levinson 1985).
     """
 
     COORDINATES: ClassVar = _QUATERNION

@@ -35,6 +35,8 @@ from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds, speed_matrix, speed_spec
 from .system import ConstrainedSystem, System
+from .visual.graph import component_graph
+from .visual.scene import build_visual
 
 
 @keywords
@@ -77,10 +79,11 @@ def compile(model, speeds: dict | None = None, parameters=(),
     p_default = mech.params.defaults
     check_mass_matrix(functions["M"], mech, sp, p_default)
     structure = structure_of(mech, sp)
-    if not sp.identity:  # seed 000: show what the speed choice does to the equations' size
+    if not sp.identity:  # user speeds (e.g. the cube's absolute wheel speed): show what the speed choice does to the equations' size
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
+    attach_visual(system, mech, system.y_default)
     if codegen:
         system.codegen()
     return system
@@ -126,4 +129,14 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             if method is ConstraintMethod.PARTITIONING else None}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
-    return ConstrainedSystem(base, method, info)
+    system = ConstrainedSystem(base, method, info)
+    attach_visual(system, mech, part.y_ref)
+    return system
+
+
+def attach_visual(system: System, mech: Mechanics, y_nominal) -> None:
+    """The shapes of the model and ``poses(x, p)`` (:mod:`.visual.scene`), and the component
+    graph that ``system.draw`` pictures (:mod:`.visual.graph`)."""
+    system.visual, poses = build_visual(mech, system.nx, y_nominal)
+    system.functions["poses"] = system.poses = poses
+    system.graph = component_graph(mech)

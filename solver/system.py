@@ -31,11 +31,14 @@ from .simulation.codegen import attach
 from .simulation.dae import simulate_constrained
 from .simulation.numeric import NumericFunction
 from .simulation.simulate import simulate
+from .visual.graph import draw_graph
+from .visual.reprs import system_html
 
 
 class System:
     """A compiled multibody system: x = (y, z, s), ẋ = f(t, x, u, p); s (usually empty) holds
-    the internal states of signal blocks with memory, e.g. a PID's integral.
+    the states of components with memory: a PID's integral, a filter's, a capacitor's voltage,
+    an inductor's current.
 
     Functions (casadi.Function, inputs and outputs named):
       f(t, x, u, p) -> xdot          state derivative
@@ -45,8 +48,12 @@ class System:
                                      signal blocks have states s)
       ydot(y, z, p) -> ydot          kinematics ODE ẏ = v(y, z)
       h(t, x, u, p) -> out           sensor and signal outputs
-      energy(x, p) -> (T, V)         kinetic and potential energy [J]
-      dissipation(t, x, u, p) -> P   power removed by dissipative elements [W]
+      energy(x, p) -> (T, V, W)      kinetic, potential and stored energy (capacitors,
+                                     inductors: ½·C·v², ½·L·i²) [J]
+      dissipation(t, x, u, p) -> P   power removed by dissipative elements (R·i² included) [W]
+      supplied(t, x, u, p) -> P      power delivered by sources [W]
+      init(t, x, u, p) -> residual   initial equations of the states ``s_init`` (steady-state
+                                     filters), solved before a simulation starts
       W(y) -> W                      user-chosen speeds only: their definition z = W(y)·w
     """
 
@@ -59,8 +66,10 @@ class System:
         self.y_names: list[str] = names["y"]
         self.y_default = np.array(names["y_default"], dtype=float)
         self.z_names: list[str] = names["z"]
-        # internal states of signal blocks with memory (e.g. PID), x = (y, z, s)
+        # states of components with memory (PID, filters, capacitors, inductors), x = (y, z, s)
         self.s_names: list[str] = names.get("s", [])
+        self.s_default = np.array(names.get("s_default", [0.0] * len(self.s_names)), dtype=float)
+        self.s_init: list[int] = names.get("s_init", [])   # s fixed by initial equations
         self.u_names: list[str] = names["u"]
         self.p_names: list[str] = names["p"]
         self.output_names: list[str] = names["out"]
@@ -78,10 +87,12 @@ class System:
 
     @property
     def x_names(self) -> list[str]:
+        """Names of the states x = (y, z, s), in order."""
         return self.y_names + self.z_names + self.s_names
 
     @property
     def nx(self) -> int:
+        """Number of states, len(x)."""
         return len(self.x_names)
 
     def __repr__(self) -> str:
@@ -92,11 +103,13 @@ class System:
     # ---- named values -> vectors -------------------------------------------------------
     def state(self, y0: dict | None = None, z0: dict | None = None) -> np.ndarray:
         """Initial state x0 = (y0, z0[, s0]) from dictionaries by name; missing coordinates take
-        their defaults (0, or the identity quaternion), missing speeds are 0. Signal-block
-        states (``s_names``, e.g. a PID's integral) may be given in z0 and default to 0."""
+        their defaults (0, or the identity quaternion), missing speeds are 0. Component states
+        (``s_names``: a PID's integral, a capacitor's voltage) may be given in z0 and default
+        to the components' start values (``s_default``)."""
         y = by_name(y0, self.y_names, "y0", "coordinate", self.y_default)
         check_quaternions(self, y, "y0")
-        z = by_name(z0, self.z_names + self.s_names, "z0", "speed")
+        z = by_name(z0, self.z_names + self.s_names, "z0", "speed",
+                    np.concatenate([np.zeros(len(self.z_names)), self.s_default]))
         return np.concatenate([y, z])
 
     def parameters(self, params: dict | None = None) -> np.ndarray:
@@ -143,12 +156,21 @@ class System:
         return structure_report(self)
 
     def equations(self, symbols: dict | None = None, simplify: bool = True):
-        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to seed symbols)."""
+        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to a textbook's symbols)."""
         return sympy_equations(self, symbols or {}, simplify)
 
     def equations_text(self, symbols: dict | None = None, simplify: bool = True) -> str:
         """The equations M·ż + k = q, one line per speed, in readable text."""
         return equations_text(self, symbols or {}, simplify)
+
+    def draw(self, path=None, title: str | None = None):
+        """The component graph (bodies, tree and cut joints, offsets, force elements,
+        contacts, signal blocks and their connections) as a matplotlib figure, saved to
+        ``path`` (.png, .pdf, .svg) if given; the graph itself is ``system.graph``."""
+        return draw_graph(self.graph, path, title)
+
+    def _repr_html_(self) -> str:
+        return system_html(self)
 
 
 class ConstrainedSystem(System):
@@ -158,8 +180,8 @@ class ConstrainedSystem(System):
     (A·G = 0, w = G·z), c(y, p) (all closure equations), residuals(x, p); by method
     ``project(x, p)`` (partitioning: the dependent coordinates by Newton), ``dae`` and
     ``multipliers`` (Baumgarte and DAE: constraint forces λ), ``m_gen(q, p)`` for one-DOF
-    mechanisms (seed 003). Also the assembled reference configuration ``y_ref``, the
-    ``partition`` into dependent and independent coordinates and speeds, and seed 002's
+    mechanisms (Lagrange's equations, generalized mass). Also the assembled reference configuration ``y_ref``, the
+    ``partition`` into dependent and independent coordinates and speeds, and the
     classification ``integrability``.
     """
 
@@ -189,12 +211,12 @@ class ConstrainedSystem(System):
 
     @property
     def f_dof(self) -> int:
-        """Position DOF f (seed 002)."""
+        """Position DOF f (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.f
 
     @property
     def g_dof(self) -> int:
-        """Velocity DOF g (seed 002)."""
+        """Velocity DOF g (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.g
 
     # ---- one-line delegations to the constraint stage and the simulation wing ----------

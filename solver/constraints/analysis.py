@@ -1,7 +1,7 @@
 """Stage 4 for a constrained model (DESIGN.md §3.4): collect the constraint equations, assemble
 the reference configuration, partition the coordinates and speeds (user-chosen speeds kept
 independent), check that the reference is not a singular position, and classify the velocity
-constraints (seed 002, computed on first use).
+constraints (integrability, Frobenius; computed on first use).
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def kept_speeds(mech: Mechanics, spec: dict | None) -> tuple[list[int], list[str
 
 
 def constrained_speeds(mech: Mechanics, G: ca.SX, part: Partition, names: list[str]) -> Speeds:
-    """Speeds z = w_ind with w = G(y)·z and ẏ = N(y)·G(y)·z (seed 002's explicit form)."""
+    """Speeds z = w_ind with w = G(y)·z and ẏ = N(y)·G(y)·z (the explicit form)."""
     kin = mech.kin
     rate_names = names + [kin.rates[j].name for j in part.independent_speeds[len(names):]]
     units = [kin.rates[j].unit for j in part.independent_speeds]

@@ -22,6 +22,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..equations.functions import signal_terms
 from ..equations.projection import to_speeds
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds, choose_speeds
@@ -63,10 +64,10 @@ def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, A, G, w_expr
 
 
 def partitioned_functions(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function,
-                          part: Partition) -> dict:
+                          sdot: ca.SX, part: Partition) -> dict:
     """f(t, x, u, p) with the dependent coordinates projected by Newton (``proj_y``, from
     :func:`.assembly.projector`), project(x, p), and f_projected(t, x, u, p) -> (xdot,
-    y_projected) for the simulation's drift monitor.
+    y_projected) for the simulation's drift monitor; x = (y, z, s).
 
     The rates of the integrated coordinates are those of the projected ones, except for a
     unit quaternion that Newton turns (a ball joint in the loop): it turns with the projected
@@ -76,15 +77,15 @@ def partitioned_functions(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function,
     the directions Newton removes and into the ones it keeps (a coupler's spin), a feedback
     that grew exponentially with the spin rate (energy 130 J → 300 J within 0.5 s for a loop
     FreeJoint–Spherical–Revolute that the DAE integrates to 1e-5 J)."""
-    y, p = mech.kin.y, mech.params.p
-    ny, nz = y.numel(), sp.z.numel()
-    xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, mech.ctx.u, p],
-                       [ca.vertcat(sp.ydot, eom.zdot)])
-    t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz)
+    y, p, s = mech.kin.y, mech.params.p, mech.ctx.s
+    ny, nz, ns = y.numel(), sp.z.numel(), s.numel()
+    xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, s, mech.ctx.u, p],
+                       [ca.vertcat(sp.ydot, eom.zdot, sdot)])
+    t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz + ns)
     u, pp = ca.MX.sym("u", mech.ctx.u.numel()), ca.MX.sym("p", p.numel())
     yc = proj_y(x[:ny], pp)
-    rates = _transported(xdot(t, yc, x[ny:], u, pp), x, yc, quaternion_blocks(mech.kin),
-                         set(part.dependent_moves))
+    rates = _transported(xdot(t, yc, x[ny:ny + nz], x[ny + nz:], u, pp), x, yc,
+                         quaternion_blocks(mech.kin), set(part.dependent_moves))
     return {
         "f": ca.Function("f", [t, x, u, pp], [rates], ["t", "x", "u", "p"], ["xdot"]),
         "project": ca.Function("project", [x, pp], [ca.vertcat(yc, x[ny:])],
@@ -106,26 +107,33 @@ def _transported(rates, x, yc, blocks, dep_moves: set):
     return ca.vertcat(*entries)
 
 
-def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: float) -> dict:
-    """Baumgarte ODE f, the DAE (ode, alg) and the explicit multipliers, in x = (y, w)."""
+def multiplier_functions(mech: Mechanics, eom, A, c_ind, alpha: float, beta: float,
+                         sp: Speeds) -> dict:
+    """Baumgarte ODE f, the DAE (ode, alg) and the explicit multipliers, in x = (y, w, s);
+    the states s and outputs with the accelerations of the explicit multipliers (cut
+    sensors read them)."""
     kin, p = mech.kin, mech.params.p
-    t, u, x = mech.t, mech.ctx.u, ca.vertcat(kin.y, kin.w)
+    t, u, x = mech.t, mech.ctx.u, ca.vertcat(kin.y, kin.w, mech.ctx.s)
     me = multiplier_equations(eom.M, eom.k, eom.q, A, c_ind, kin.y, kin.w, kin.ydot,
                               alpha, beta)
+    sdot, out, residuals = signal_terms(mech, sp, me.wdot)
     return {
-        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(kin.ydot, me.wdot)],
+        "f": ca.Function("f", [t, x, u, p], [ca.vertcat(kin.ydot, me.wdot, sdot)],
                          ["t", "x", "u", "p"], ["xdot"]),
         "dae": ca.Function("dae", [t, x, me.lam, u, p],
-                           [ca.vertcat(kin.ydot, me.wdot_of_lam), me.alg],
+                           [ca.vertcat(kin.ydot, me.wdot_of_lam, sdot), me.alg],
                            ["t", "x", "lambda", "u", "p"], ["ode", "alg"]),
         "multipliers": ca.Function("multipliers", [t, x, u, p], [me.lam_explicit],
                                    ["t", "x", "u", "p"], ["lambda"]),
+        "h": ca.Function("h", [t, x, u, p], [out], ["t", "x", "u", "p"], ["out"]),
+        "init": ca.Function("init", [t, x, u, p], [residuals], ["t", "x", "u", "p"],
+                            ["residual"]),
     }
 
 
 def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
                  part: Partition) -> dict:
-    """m_gen(q, p) for one-DOF mechanisms whose speed is a coordinate rate (seed 003):
+    """m_gen(q, p) for one-DOF mechanisms whose speed is a coordinate rate (Lagrange's equations, generalized mass):
     the 1×1 mass matrix with the other coordinates assembled from q."""
     kin = mech.kin
     if sp.z.numel() != 1 or not kin.rates_are_derivatives:
@@ -155,8 +163,8 @@ def speeds_for(mech: Mechanics, method: ConstraintMethod, G, part, names) -> Spe
 
 
 def state_expr(mech: Mechanics, sp: Speeds):
-    """(x, w(x)): the state symbol and the joint speeds it implies."""
-    x = ca.vertcat(mech.kin.y, sp.z)
+    """(x, w(x)): the state symbol x = (y, z, s) and the joint speeds it implies."""
+    x = ca.vertcat(mech.kin.y, sp.z, mech.ctx.s)
     return x, to_speeds(mech.kin.w, mech, sp)
 
 
@@ -181,15 +189,16 @@ def method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
         if not part.dependent_moves:
             return None   # velocity constraints only: the plain SX f needs no projection
         proj_y = projector(c_ind, mech.kin, mech.params.p, part.dependent_moves)
-        functions.update(partitioned_functions(mech, sp, eom, proj_y, part))
+        sdot, _, _ = signal_terms(mech, sp, eom.zdot)
+        functions.update(partitioned_functions(mech, sp, eom, proj_y, sdot, part))
         return proj_y
     alpha, beta = baumgarte
-    functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta))
+    functions.update(multiplier_functions(mech, eom, A, c_ind, alpha, beta, sp))
     return None
 
 
 def check_explicit_form(functions: dict, y: np.ndarray, p: np.ndarray) -> None:
-    """A·G = 0 (seed 002), checked numerically at the assembled configuration."""
+    """A·G = 0 (nonholonomic constraints; Murray, Li and Sastry 1994), checked numerically at the assembled configuration."""
     A, G = np.array(functions["A"](y, p)), np.array(functions["G"](y, p))
     if A.size and np.abs(A @ G).max() > 1e-9 * max(1.0, np.abs(A).max() * np.abs(G).max()):
         raise ModelError("internal error: the explicit form G violates A·G = 0 at the assembled "

@@ -2,7 +2,7 @@
 minimal coordinates (DESIGN.md §3.9).
 
 Minimal coordinates. The state x = (y, z) of a System is not minimal when y holds unit
-quaternions (dim y ≠ dim z, seed 001). The linearization therefore works in a local chart
+quaternions (dim y ≠ dim z). The linearization therefore works in a local chart
 δx = (δθ, δz): scalar coordinates are perturbed directly (y_i = y0_i + δθ_i) and each unit
 quaternion by a body-fixed rotation vector δθ (3 entries, no singularity at any attitude),
 
@@ -33,7 +33,7 @@ crank angle and the coupler's spin, 2 + 2 states). The partition is the compiled
 it is ill-conditioned at the operating point (near a crank's dead point) the linearization is
 a ModelError naming the independent speeds to compile with instead
 (constraints/repartition.py). Velocity
-constraints that are not integrable keep all their coordinates (f > g, seed 002). The
+constraints that are not integrable keep all their coordinates (f > g). The
 multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
 from __future__ import annotations
@@ -50,6 +50,7 @@ from ..constraints.moves import quat_mult
 from ..constraints.repartition import assess
 from ..model.checks import keywords, number, vector
 from ..model.names import by_name, require_system
+from ..simulation.initial import solve_initial_states
 from .linear import LinearSystem
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
@@ -221,6 +222,8 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     p = system.parameters(params)
     x_full = _operating_state(system, x0, y0, z0, params)
     u = _operating_inputs(system, u0)
+    if x0 is None:   # component states with initial equations (steady-state filters)
+        x_full = solve_initial_states(system, x_full, t, u, p, z0 or {})
     ny = len(system.y_names)
     _check_partition(system, x_full[:ny], p)
     chart = local_chart(system, x_full[:ny], p)

@@ -1,5 +1,5 @@
 """Stage 6, second method: Lagrange's equations of the 2nd kind with a dissipation function
-(seeds 003, 004), an independent check of the projection method:
+(Lagrange; Rayleigh's dissipation function), an independent check of the projection method:
 
     d/dt(∂L/∂ẏ) − ∂L/∂y + ∂D/∂ẏ = Q̂,   L = T − V,
 
@@ -27,7 +27,7 @@ def lagrange_accelerations(mech: Mechanics) -> tuple[ca.SX, ca.SX]:
                          "use Formulation.JOURDAIN for this model")
     y, yd = mech.kin.y, mech.kin.w  # w = ẏ here
     T, V, D = mech.kinetic_energy(), mech.potential_energy(), mech.dissipation_function()
-    # Virtual work of the residual forces (seed 004, eq. 3): δA = Σ f_e·δs_e with
+    # Virtual work of the residual forces (virtual work): δA = Σ f_e·δs_e with
     # δs_e = (∂s_e/∂y)·δy = (∂w_e/∂ẏ)·δy, so Q̂ = Σ f_e·(∂w_e/∂ẏ)ᵀ.
     Q_hat = sum((e.force * ca.jacobian(e.w, yd).T for e in mech.elements),
                 ca.SX.zeros(y.numel()))

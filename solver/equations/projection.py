@@ -1,9 +1,10 @@
-"""Stage 6, dynamics by Jourdain's principle (Kane's equations), seed 001:
+"""Stage 6, dynamics by Jourdain's principle (Kane's equations; Kane and Levinson 1985):
 
     M(y)·ż + k(y, z) = q(t, y, z, u),
     M = Σ L_Tᵀ·m·L_T + L_Rᵀ·I·L_R,
     k = Σ L_Tᵀ·m·(ā + ω̃·v) + L_Rᵀ·(I·ᾱ + ω̃·I·ω),
     q = Σ L_Tᵀ·m·Rᵀ·g + Σ_elements F_e·∂w_e/∂z,
+(1-D bodies: M += J·LᵀL, k += J·Lᵀ·ω̄ with L = ∂ω_net/∂z, ω̄ = ∂ω_net/∂y·ẏ),
 
 with v and ω in body axes (so I is constant and no R·Rᵀ products appear), partial velocities
 L_T = ∂v/∂z, L_R = ∂ω/∂z, and ā = ∂v/∂y·ẏ, ᾱ = ∂ω/∂y·ẏ at ẏ = v(y, z); the ω̃·v term is the
@@ -64,6 +65,11 @@ def jourdain(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
         k += ca.mtimes(L_T.T, body.m * (a_bar + ca.cross(w_axes, v))) + \
             ca.mtimes(L_R.T, ca.mtimes(body.I, alpha_bar) + ca.cross(w_axes, Iw))
         q += ca.mtimes(L_T.T, body.m * ca.mtimes(body.R.T, mech.gravity))
+    for body in mech.inertias:   # 1-D bodies: ½·J·ω² with ω the rate of their flange net
+        w = to_speeds(body.w, mech, speeds)
+        L = ca.jacobian(w, z)
+        M += body.J * ca.mtimes(L.T, L)
+        k += body.J * L.T * ca.jtimes(w, y, ydot)
     for elem in mech.elements:
         force = to_speeds(elem.spring_force + elem.damping_force + elem.force, mech, speeds)
         q += force * ca.jacobian(to_speeds(elem.w, mech, speeds), z).T

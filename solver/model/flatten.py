@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from jourdain.blocks.base import Component, Composite
 from jourdain.blocks.bodies import Body
 from jourdain.blocks.contacts import Contact
+from jourdain.blocks.drivetrain import Coupling, Fixed, FlangeMass
+from jourdain.blocks.electrical import Electrical
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.joints import Joint
@@ -14,7 +16,8 @@ from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
-KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock)
+KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock, FlangeMass, Coupling, Fixed,
+         Electrical)
 
 
 @dataclass
@@ -30,10 +33,19 @@ class FlatModel:
     forces: list[FlangeForce] = field(default_factory=list)
     signals: list[SignalBlock] = field(default_factory=list)
     contacts: list[Contact] = field(default_factory=list)
+    inertias: list[FlangeMass] = field(default_factory=list)   # 1-D bodies (Inertia, Mass)
+    couplings: list[Coupling] = field(default_factory=list)    # gears, cut sensors
+    fixed: list[Fixed] = field(default_factory=list)
+    electrical: list[Electrical] = field(default_factory=list)
+    composites: list[Composite] = field(default_factory=list)  # the model and its composites
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
         return [p for p in self.nets[self.net_of[port]] if not isinstance(p.owner, Composite)]
+
+    def net_ports_of(self, net: int) -> list[Port]:
+        """The primitive ports of net ``net``."""
+        return [p for p in self.nets[net] if not isinstance(p.owner, Composite)]
 
     def describe_net(self, port: Port) -> str:
         return "{" + ", ".join(p.path for p in self.net_ports(port)) + "}"
@@ -47,7 +59,7 @@ def flatten(model: Component) -> FlatModel:
     primitives, composites = [], []
     _walk(model, "", primitives, composites, {})
     net_of, nets = _union_ports(primitives, composites)
-    flat = FlatModel(primitives, net_of, nets)
+    flat = FlatModel(primitives, net_of, nets, composites=composites)
     for comp in primitives:
         _classify(flat, comp)
         _validate(comp)
@@ -92,6 +104,8 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
     for comp in primitives:
         for port in comp.ports():
             find(port)
+        for a, b in getattr(comp, "RIGID", ()):   # ports of one rigid 1-D body: one net
+            parent[find(getattr(comp, a))] = find(getattr(comp, b))
     members = {id(c) for c in primitives} | {id(c) for c in composites}
     for comp in composites:
         for a, b in comp.connections:
@@ -115,15 +129,18 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
 
 
 def _classify(flat: FlatModel, comp: Component) -> None:
+    """Put ``comp`` in the bucket of every kind it is (an EMF is a force element and an
+    electrical component, a torque sensor a coupling and a signal block)."""
     buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
                FlangeForce: flat.forces, Contact: flat.contacts,
-               SignalBlock: flat.signals}
-    for kind, bucket in buckets.items():
-        if isinstance(comp, kind):
-            bucket.append(comp)
-            return
-    raise ModelError(f"{comp.path}: {type(comp).__name__} is not a known component kind; "
-                     f"derive it from one of {', '.join(k.__name__ for k in KINDS)}")
+               SignalBlock: flat.signals, FlangeMass: flat.inertias,
+               Coupling: flat.couplings, Fixed: flat.fixed, Electrical: flat.electrical}
+    kinds = [kind for kind in buckets if isinstance(comp, kind)]
+    if not kinds:
+        raise ModelError(f"{comp.path}: {type(comp).__name__} is not a known component kind; "
+                         f"derive it from one of {', '.join(k.__name__ for k in KINDS)}")
+    for kind in kinds:
+        buckets[kind].append(comp)
 
 
 def _validate(comp: Component) -> None:
@@ -159,4 +176,5 @@ def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
             raise ModelError(f"{comp.path}: neither flange_a nor flange_b is connected; connect "
                              "at least one to a joint's axis or support flange")
     if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone:
-        raise ModelError(f"{port.path} is not connected; connect the sensor to a joint flange")
+        raise ModelError(f"{port.path} is not connected; connect the sensor to a flange (a "
+                         "joint's axis, an Inertia, a gear)")

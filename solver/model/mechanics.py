@@ -1,6 +1,7 @@
 """The symbolic model shared by both formulations: stages 1–4 run in order (flatten, parameters,
-topology, kinematics, signals) and the physical terms collected in (t, y, ẏ, u, p): body
-velocities, gravity, flange force elements, energies and the dissipation function."""
+topology, kinematics with the 1-D network, the electrical network, signals) and the physical
+terms collected in (t, y, ẏ, u, p, s): body velocities, 1-D inertias, gravity, flange force
+elements, energies (mechanical and stored in component states) and the dissipation function."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from jourdain.blocks.base import Component
 
 from .flatten import FlatModel, flatten
 from .kinematics import Kinematics, build_kinematics, flange_state
+from .networks import build_circuit
 from .parameters import ParameterSet, instantiate
 from .signals import SignalContext
 from .topology import Topology, build_topology
@@ -47,6 +49,16 @@ class FlangeTerms:
 
 
 @dataclass
+class InertiaTerms:
+    """A 1-D body (Inertia J [kg·m²], Mass m [kg]) and the rate of its flange net (in y, w)."""
+
+    path: str
+    J: object
+    net: int
+    w: ca.SX
+
+
+@dataclass
 class Mechanics:
     flat: FlatModel
     topo: Topology
@@ -58,11 +70,13 @@ class Mechanics:
     bodies: list[BodyTerms]
     elements: list[FlangeTerms]
     inst: dict = None   # component -> its parameterized copy (for the constraint hooks)
+    inertias: list[InertiaTerms] = None   # 1-D bodies
 
     @property
     def constrained(self) -> bool:
-        """True when cut joints or contacts add constraints (DESIGN.md §3.4)."""
-        return bool(self.topo.cut_joints or self.flat.contacts)
+        """True when cut joints, contacts or coupling loops add constraints (DESIGN.md §3.4)."""
+        return bool(self.topo.cut_joints or self.flat.contacts or
+                    self.kin.network.closure.numel())
 
     def signal_names(self) -> list[str]:
         """Names of the inputs, outputs and signal-block states (they share a Result's
@@ -72,9 +86,18 @@ class Mechanics:
             list(self.ctx.state_names)
 
     def kinetic_energy(self) -> ca.SX:
-        """T = Σ ½·m·v·v + ½·ωᵀ·I·ω (in y, ẏ)."""
+        """T = Σ ½·m·v·v + ½·ωᵀ·I·ω + Σ_1-D ½·J·ω² (in y, ẏ)."""
         return sum((0.5 * b.m * ca.dot(b.v, b.v) + 0.5 * ca.dot(b.w, ca.mtimes(b.I, b.w))
-                    for b in self.bodies), ca.SX(0))
+                    for b in self.bodies), ca.SX(0)) + \
+            sum((0.5 * i.J * i.w ** 2 for i in self.inertias), ca.SX(0))
+
+    def stored_energy(self) -> ca.SX:
+        """W = Σ energy stored in component states (½·C·v², ½·L·i²) [J], in s and p."""
+        return self.ctx.total("stored_energy")
+
+    def supplied_power(self) -> ca.SX:
+        """Σ power delivered by sources [W] (in t, y, ẏ, u, s, p)."""
+        return self.ctx.total("supplied_power")
 
     def potential_energy(self) -> ca.SX:
         """V = Σ −m·g·r_cm + Σ spring potentials (in y)."""
@@ -82,12 +105,14 @@ class Mechanics:
         return gravity + sum((e.potential for e in self.elements), ca.SX(0))
 
     def dissipation_function(self) -> ca.SX:
-        """D = Σ D_e(w_e) (seed 004), in y, ẏ."""
+        """D = Σ D_e(w_e) (Rayleigh's dissipation function), in y, ẏ."""
         return sum((e.dissipation for e in self.elements), ca.SX(0))
 
     def dissipated_power(self) -> ca.SX:
-        """P = Σ ∂D_e/∂w·w ≥ 0, the power the dissipative elements remove [W]."""
-        return sum((-e.damping_force * e.w for e in self.elements), ca.SX(0))
+        """P = Σ ∂D_e/∂w·w + Σ component losses (R·i²) ≥ 0, the power the dissipative elements
+        remove [W]."""
+        return sum((-e.damping_force * e.w for e in self.elements), ca.SX(0)) + \
+            self.ctx.total("dissipated_power")
 
 
 def build_mechanics(model: Component, symbolic=()) -> Mechanics:
@@ -95,13 +120,18 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     flat = flatten(model)
     inst, params = instantiate(flat.components, symbolic)
     topo = build_topology(flat)
-    kin = build_kinematics(flat, topo, inst)
+    kin = build_kinematics(flat, topo, inst, params.p, params.defaults)
+    circuit = build_circuit(flat, inst, params.p, params.defaults)
     t = ca.SX.sym("t")
-    ctx = SignalContext(flat, kin, inst, t)
+    ctx = SignalContext(flat, kin, inst, t, circuit)
     gravity = ca.SX(inst[flat.worlds[0]].g)
     bodies = [_body_terms(flat, kin, inst[b], b.path) for b in flat.bodies]
     elements = [_flange_terms(flat, kin, ctx, inst[e], e) for e in flat.forces]
-    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements, inst)
+    inertias = [InertiaTerms(m.path, inst[m].inertia(), flat.net_of[m.flange_a],
+                             flange_state(kin, flat.net_of[m.flange_a]).w)
+                for m in flat.inertias]
+    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements, inst,
+                     inertias)
 
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:

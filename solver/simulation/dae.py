@@ -16,8 +16,10 @@ from ..constraints.methods import ConstraintMethod
 from ..model.checks import keywords
 from .guard import check_drift, check_rank
 from .partitioned import simulate_partitioned
+from .progress import Watch, check_progress
 from .result import Result
-from .simulate import Method, _grid, _input_expressions, given_state, integrator_options, simulate
+from .simulate import (Method, _grid, _input_expressions, given_state, integrator_options,
+                       simulate, start_states)
 
 
 @keywords
@@ -25,25 +27,29 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-                         max_steps: int = 100000, method: Method = Method.BDF) -> Result:
+                         max_steps: int = 100000, method: Method = Method.BDF,
+                         progress: bool | None = None) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
     Baumgarte run on CVODES, the DAE method on IDAS."""
+    check_progress(progress)
     if x0 is None:
         x0 = system.state(y0, z0, params)
+        x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
+                          system.parameters(params), z0)
     else:
         x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
     if system.method is ConstraintMethod.BAUMGARTE:
         res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                       method=method)
+                       method=method, progress=progress)
         return _guarded(system, res, system.parameters(params), rtol, atol)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
     if system.method is ConstraintMethod.PARTITIONING:
         res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
-                                   method)
+                                   method, progress)
         return _guarded(system, res, p, rtol, atol)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
@@ -57,7 +63,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
     try:
-        sol = integ(x0=x0, z0=lam0, p=p)
+        with Watch(progress is not False, "simulate (IDAS)"):   # no pieces: elapsed time only
+            sol = integ(x0=x0, z0=lam0, p=p)
     except RuntimeError as exc:
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc

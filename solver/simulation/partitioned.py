@@ -34,6 +34,7 @@ from jourdain.blocks.errors import SimulationError
 from ..constraints.partition import HYSTERESIS, NU_RATIO, NU_SWITCH
 from ..constraints.repartition import NU_SINGULAR, PartitionSwitch
 from .diagnosis import check_initial_state
+from .progress import Watch
 from .result import Result
 from .simulate import Method, _input_expressions, integrator_options
 
@@ -45,8 +46,10 @@ MAX_SEGMENTS = 1000    # restarts before the switching is declared chattering
 
 def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
                          p: np.ndarray, rtol: float, atol: float, max_steps: int,
-                         method: Method) -> Result:
-    """Integrate a partitioned ConstrainedSystem over ``grid`` from x0 (module docstring)."""
+                         method: Method, progress: bool | None = None) -> Result:
+    """Integrate a partitioned ConstrainedSystem over ``grid`` from x0 (module docstring);
+    ``progress`` other than False shows an elapsed-time bar on long segments (no pieces:
+    the segments are the watch's own)."""
     bank = system.partitions
     t = ca.MX.sym("t")
     u_fn = ca.Function("u_of_t", [t], [_input_expressions(system, inputs, grid, t)])
@@ -61,7 +64,8 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         if outs.size == 0:
             break
         watch = _watch(model, x_a, p, level, np.diff(np.append(t_a, outs)).min())
-        xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts)
+        with Watch(progress is not False, "simulate"):
+            xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts)
         k = _first_lagging(outs, lag)
         segments[-1][1].extend(outs[:k])
         segments[-1][2].extend(xs[:, :k].T)
@@ -231,7 +235,8 @@ def _result(system, segments, u_fn, p, switches) -> Result:
              for model, ts, xs in segments if ts]
     t = np.concatenate([np.array(ts) for _, ts, _ in segments if ts])
     series = {name: np.concatenate([s[name] for s, _ in parts]) for name in parts[0][0]}
-    res = Result(t, series, np.concatenate([x for _, x in parts], axis=1))
+    res = Result(t, series, np.concatenate([x for _, x in parts], axis=1), system,
+                 np.asarray(p, dtype=float).ravel())
     res.switches = switches
     return res
 

@@ -17,6 +17,8 @@ from jourdain.blocks.errors import ModelError
 from ..model.checks import count, finite, keywords, mapping, number, option, vector
 from ..model.names import check_quaternions, require_system, unknown
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
+from .initial import solve_initial_states
+from .progress import Watch, check_progress, chunked
 from .result import Result
 
 
@@ -35,7 +37,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
              max_steps: int = 100000, method: Method = Method.BDF,
-             x0: np.ndarray | None = None) -> Result:
+             x0: np.ndarray | None = None, progress: bool | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -48,7 +50,12 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     method : Method.BDF (default, stiff-safe) or Method.ADAMS (non-stiff mechanisms: chains,
         pendulums; avoids forming the Jacobian).
     x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
-        system.
+        system; used as given. With y0, z0 instead, the states of components with initial
+        equations (``system.s_init``: filters in steady state) are solved at t0 for the
+        inputs' values at t0, except those given in z0.
+    progress : None (default) shows an elapsed-time bar once a run lasts over 2 s, at no
+        cost; True integrates in pieces and shows the fraction done (CVODES restarts at each
+        piece); False shows nothing. See :mod:`.progress`.
 
     A model without states (no degrees of freedom) gives its outputs and energies on the
     grid, as Modelica tools do. Every argument is checked first (docs/errors.md): a
@@ -57,8 +64,12 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
     opts = integrator_options(rtol, atol, max_steps, method)
+    check_progress(progress)
+    given = x0 is not None
     x0 = system.state(y0, z0) if x0 is None else given_state(system, x0, y0, z0)
     p = system.parameters(params)
+    if not given:   # initial equations of component states (steady-state filters)
+        x0 = start_states(system, x0, grid, inputs, p, z0)
     # SX when possible (the interpolants enter as call nodes): CVODES then runs the expanded
     # expression graph, about 3× faster than an MX graph wrapping the same function. MX only
     # when f embeds a rootfinder (closed loops), which SX cannot hold, or is compiled C code
@@ -72,9 +83,13 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         return Result.from_states(system, grid, np.zeros((0, grid.size)), us, p)
     check_initial_state(system, grid[0], x0, us[:, 0], p)
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
-    integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+    integ = None if progress else ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
     try:
-        xs = np.array(integ(x0=x0, p=p)["xf"])
+        if integ is None:
+            xs = chunked(dae, t, grid, x0, p, opts, "simulate")
+        else:
+            with Watch(progress is None, "simulate"):
+                xs = np.array(integ(x0=x0, p=p)["xf"])
     except RuntimeError as exc:
         raise diagnose(system, dae, grid, x0, opts, p, us) from exc
     result = Result.from_states(system, grid, xs, us, p)
@@ -100,6 +115,17 @@ def given_state(system, x0, y0=None, z0=None) -> np.ndarray:
     x0 = vector(x0, system.x_names, "simulate: x0")
     check_quaternions(system, x0, "simulate: x0")
     return x0
+
+
+def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, p,
+                 z0: dict | None) -> np.ndarray:
+    """x0 with the component states of initial equations solved at t0 (states given in z0
+    held), for the inputs' values at t0."""
+    if not getattr(system, "s_init", None):
+        return x0
+    t = ca.SX.sym("t")
+    u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
+    return solve_initial_states(system, x0, grid[0], np.array(u0).ravel(), p, (z0 or {}))
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
