@@ -386,3 +386,19 @@ class Context:
     def cut_force(self, sensor) -> Any:  # pragma: no cover - interface
         """The torque [N·m] or force [N] a cut sensor transmits from flange_a to flange_b."""
         raise NotImplementedError
+
+    # Outputs may depend on the dynamics (accelerations, driver reactions); the solver
+    # substitutes them once the equations of motion are known. Forces must not use them
+    # (that would be an algebraic loop, reported by compile).
+    def derivative(self, expr) -> Any:  # pragma: no cover - interface
+        """d/dt of an expression of time and the kinematics (positions, velocities)."""
+        raise NotImplementedError
+
+    def acceleration(self, port) -> tuple:  # pragma: no cover - interface
+        """(a, z): acceleration [m/s²] of the frame's origin and angular acceleration
+        [rad/s²], in world coordinates."""
+        raise NotImplementedError
+
+    def reaction(self, block) -> Any:  # pragma: no cover - interface
+        """The force or torque a kinematic driver applies to its flange."""
+        raise NotImplementedError

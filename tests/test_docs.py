@@ -67,7 +67,8 @@ def test_component_docstrings_name_their_parameters():
 
 def _unit_named(unit: str, doc: str) -> bool:
     forms = {unit, unit.replace(".", "·"), unit.replace("2", "²").replace(".", "·"),
-             unit.replace("2", "²"), unit.replace("3", "³"), unit.replace("Ohm", "Ω")}
+             unit.replace("2", "²"), unit.replace("3", "³"), unit.replace("Ohm", "Ω"),
+             unit.replace("2", "²").replace("3", "³").replace(".", "·")}
     return any(f in doc for f in forms)
 
 

@@ -227,3 +227,36 @@ def test_imported_urdf_visuals_become_shapes():
     assert np.abs(motion.R[:, k] - Rz @ Ry).max() < 1e-9
     assert np.abs(motion.r[:, k] - 0.1 * Rz[:, :, 0]).max() < 1e-12
     assert np.allclose(motion.scale[:, k], (0.02, 0.02, 0.3))
+
+
+def test_shaped_bodies_draw_their_box_and_cylinder():
+    """Reference: the MSL's BodyBox/BodyCylinder pictures — a box of length |r − r_shape|
+    (× width × height) centred half way along lengthDirection from r_shape, and a cylinder
+    spanning r_shape → r; placed by the joint's closed-form rotation about z."""
+    from jourdain.blocks import Revolute
+    from jourdain.blocks.multibody import BodyBox, BodyCylinder
+
+    class Arm(jd.Composite):
+        def __init__(self):
+            super().__init__()
+            self.j = Revolute(axis=(0, 0, 1))
+            self.box = BodyBox(r=(0.5, 0, 0), r_shape=(0.1, 0, 0), width=0.1, height=0.05)
+            self.cyl = BodyCylinder(r=(0, -0.4, 0), diameter=0.06)
+            self.connect(self.j.frame_b, self.box.frame_a)
+            self.connect(self.box.frame_b, self.cyl.frame_a)
+            self.expose(self.j.frame_a, "frame_a")
+
+    system = jd.compile(jd.Model.on_world(World(), arm=Arm()))
+    names = system.visual.names
+    assert "arm.box/box" in names and "arm.cyl/cylinder" in names
+    assert not any("frameTranslation" in n for n in names)   # the body shape replaces the rod
+    phi = 0.3
+    _, r, scale = (np.array(v) for v in system.poses(system.state({"arm.j.phi": phi}),
+                                                     system.p_default))
+    c, s = np.cos(phi), np.sin(phi)
+    box, cyl = names.index("arm.box/box"), names.index("arm.cyl/cylinder")
+    np.testing.assert_allclose(r[:, box], [0.3 * c, 0.3 * s, 0], atol=1e-12)
+    np.testing.assert_allclose(scale[:, box], [0.4, 0.1, 0.05], atol=1e-12)
+    tip = np.array([0.5 * c, 0.5 * s, 0])            # frame_b of the box = frame_a of the tube
+    np.testing.assert_allclose(r[:, cyl], tip + [0.2 * s, -0.2 * c, 0], atol=1e-12)
+    np.testing.assert_allclose(scale[:, cyl], [0.03, 0.03, 0.4], atol=1e-12)

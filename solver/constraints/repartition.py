@@ -30,6 +30,7 @@ import numpy as np
 
 from jourdain.blocks.errors import SimulationError
 
+from ..equations.driven import driven_dynamics
 from ..equations.functions import named_functions, names_of
 from ..equations.projection import jourdain
 from ..model.mechanics import Mechanics
@@ -95,7 +96,11 @@ class PartitionBank:
 
     def __init__(self, mech: Mechanics, eqs, part: Partition, keep: list[int],
                  user_names: list[str], functions: dict, names: dict):
-        self._mech, self._eqs, self._keep = mech, eqs, list(keep)
+        # the user's speeds (``keep``) stay independent where that costs little, the driven
+        # ones (kinematic drivers) always
+        self._fixed = [d.speed for d in mech.driven]
+        self._mech, self._eqs = mech, eqs
+        self._keep = list(keep) + [j for j in self._fixed if j not in keep]
         self._user = dict(zip(keep, user_names))
         self._A = ca.Function("A_full", [mech.kin.y, mech.params.p], [eqs.A])
         self.scale = row_scale(eqs.A, mech, part.y_ref, mech.params.defaults)
@@ -119,9 +124,11 @@ class PartitionBank:
         names = [self._user[j] for j in part.independent_speeds if j in self._user]
         sp = constrained_speeds(mech, G, part, names)
         eom = jourdain(mech, sp)
-        functions = named_functions(mech, sp, eom, eom.zdot)
+        zdot, drive = driven_dynamics(mech, sp, eom.M, eom.q - eom.k) if mech.driven else \
+            (eom.zdot, None)
+        functions = named_functions(mech, sp, eom, zdot, drive)
         method_functions(functions, mech, sp, eom, eqs, part, A,
-                         ConstraintMethod.PARTITIONING, (0.0, 0.0))
+                         ConstraintMethod.PARTITIONING, (0.0, 0.0), zdot, drive)
         functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part,
                                               self.scale))
         return PartitionModel(part, functions, names_of(mech, sp))
@@ -143,7 +150,7 @@ class PartitionBank:
         None if the rows have lost rank."""
         A = self.scaled(y, p)
         n = A.shape[1]
-        free = [j for j in range(n) if not (strict and j in self._keep)]
+        free = [j for j in range(n) if j not in self._fixed and not (strict and j in self._keep)]
         movers = [j for j in free if self._moved[j]]
         dep_m = best_columns(A[current.holonomic_rows], movers, self._keep)
         dep_w = best_columns(A[current.velocity_rows], free, self._keep)

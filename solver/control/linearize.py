@@ -45,12 +45,12 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.initial_equations import solve_initial_states
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
 from ..constraints.repartition import assess
 from ..model.checks import keywords, number, vector
 from ..model.names import by_name, require_system
-from ..simulation.initial import solve_initial_states
 from .linear import LinearSystem
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
@@ -170,6 +170,11 @@ def _check_minimal(system) -> None:
             "state (y, w) holds all joint speeds, not minimal coordinates (its A would carry "
             "the dependent speeds and the stabilization's artificial eigenvalues); compile "
             "with the default constraints=jd.ConstraintMethod.PARTITIONING to linearize")
+    if "drive" in system.functions:
+        raise ModelError("linearize: this system has kinematic drivers (prescribed motion of "
+                         "time), so it has no fixed operating point; the driven coordinates' "
+                         "states would appear without dynamics of their own. Replace the "
+                         "drivers by motors and inputs to linearize")
 
 
 def _check_partition(system, y: np.ndarray, p: np.ndarray) -> None:

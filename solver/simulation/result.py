@@ -43,6 +43,8 @@ class Result:
         n = t.size
         P = np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), n, axis=1)
         fns = system.functions
+        if "drive" in fns:  # exactly driven coordinates and speeds at their prescribed values
+            xs = np.array(fns["drive"].map(n)(t, xs, us, P))
         if "project" in fns:  # closed loops: dependent coordinates from the Newton projection
             xs = np.array(fns["project"].map(n)(xs, P))
         energy = system.energy.map(n)(xs, P)

@@ -14,10 +14,10 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.initial_equations import solve_initial_states
 from ..model.checks import count, finite, keywords, mapping, number, option, vector
 from ..model.names import check_quaternions, require_system, unknown
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
-from .initial import solve_initial_states
 from .progress import Watch, check_progress, chunked
 from .result import Result
 
@@ -81,6 +81,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     us = us.reshape(len(system.u_names), len(grid))
     if system.nx == 0:   # nothing to integrate: outputs and energies of the fixed model
         return Result.from_states(system, grid, np.zeros((0, grid.size)), us, p)
+    if "drive0" in system.functions:  # driven coordinates start at their references
+        x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
     integ = None if progress else ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
@@ -125,7 +127,10 @@ def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, 
         return x0
     t = ca.SX.sym("t")
     u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
-    return solve_initial_states(system, x0, grid[0], np.array(u0).ravel(), p, (z0 or {}))
+    u0 = np.array(u0).ravel()
+    if "drive0" in system.functions:   # the states start with the driven coordinates set
+        x0 = np.array(system.functions["drive0"](grid[0], x0, u0, p)).ravel()
+    return solve_initial_states(system, x0, grid[0], u0, p, (z0 or {}))
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
