@@ -150,3 +150,24 @@ def test_trajectory_problem_warns_about_its_partition():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         solve(0.3)
+
+
+def test_crank_driven_into_its_dead_point_is_a_named_error():
+    """A kinematic driver turns the non-Grashof crank at 2 rad/s from 0.3 rad: it reaches its
+    dead point acos(0.04) = 1.5308 rad (closed form) at t = 0.6154 s, where no partition that
+    keeps the driven crank independent is regular and the loop cannot follow. The run stops
+    there with an error naming the driven speed (it used to fail in Newton, blamed on
+    stiffness)."""
+    from jourdain.blocks import Constant
+    from jourdain.blocks.drivers import rotational
+    m = jd.Model(World(), fb=FourBar(**NON_GRASHOF), drive=rotational.Speed(exact=True),
+                 w=Constant(k=2.0))
+    m.connect(m.world.frame_b, m.fb.frame_a)
+    m.connect(m.drive.flange, m.fb.crank.axis)
+    m.connect(m.w.y, m.drive.w_ref)
+    system = jd.compile(m)
+    with pytest.raises(jd.SimulationError, match=r"driven speeds fb\.crank\.w reach a dead "
+                                                 r"point of the loop") as err:
+        system.simulate(1.0, y0={"fb.crank.phi": 0.3}, z0={"fb.crank.w": 2.0})
+    t_stop = float(str(err.value).split("at t = ")[1].split(" s")[0])
+    assert (np.arccos(0.04) - 0.3) / 2.0 - 0.01 < t_stop < (np.arccos(0.04) - 0.3) / 2.0

@@ -98,7 +98,7 @@ class PartitionBank:
                  user_names: list[str], functions: dict, names: dict):
         # the user's speeds (``keep``) stay independent where that costs little, the driven
         # ones (kinematic drivers) always
-        self._fixed = [d.speed for d in mech.driven]
+        self._fixed = self.fixed = [d.speed for d in mech.driven]
         self._mech, self._eqs = mech, eqs
         self._keep = list(keep) + [j for j in self._fixed if j not in keep]
         self._user = dict(zip(keep, user_names))
@@ -144,13 +144,15 @@ class PartitionBank:
                    nu_of(A[part.holonomic_rows], part.dependent_moves))
 
     def candidate(self, y: np.ndarray, p: np.ndarray, current: Partition,
-                  strict: bool = False) -> Partition | None:
+                  strict: bool = False, drivers: bool = True) -> Partition | None:
         """The best-conditioned partition at y (same independent rows as ``current``), the
-        user's speeds kept independent where that costs little (always when ``strict``);
-        None if the rows have lost rank."""
+        user's speeds kept independent where that costs little (always when ``strict``), the
+        driven ones always (unless ``drivers`` is False: what a driver costs); None if the
+        rows have lost rank."""
         A = self.scaled(y, p)
         n = A.shape[1]
-        free = [j for j in range(n) if j not in self._fixed and not (strict and j in self._keep)]
+        fixed = self._fixed if drivers else []
+        free = [j for j in range(n) if j not in fixed and not (strict and j in self._keep)]
         movers = [j for j in free if self._moved[j]]
         dep_m = best_columns(A[current.holonomic_rows], movers, self._keep)
         dep_w = best_columns(A[current.velocity_rows], free, self._keep)
@@ -165,8 +167,18 @@ class PartitionBank:
 
     def singular_error(self, t: float, y: np.ndarray, p: np.ndarray, part: Partition,
                        nu: float, nu_best: float, y_names: list[str]) -> SimulationError:
-        """No partition is valid at y: name the constraints that became dependent."""
+        """No partition is valid at y: name the constraints that became dependent (or, where
+        the constraints keep their rank, the driven speeds that no partition may free)."""
         A = self.scaled(y, p)[part.velocity_rows]
+        if self._fixed and np.linalg.svd(A, compute_uv=False)[-1] * nu > NU_RATIO:
+            driven = ", ".join(self.speed_names[j] for j in self._fixed)
+            return SimulationError(
+                f"at t = {t:.6g} s the driven speeds {driven} reach a dead point of the loop "
+                f"(partition conditioning ν = {nu:.3g}): every partition that keeps them "
+                "independent is singular there, so the drivers cannot move the mechanism on "
+                "(a crank driven into its dead point); configuration: " +
+                ", ".join(f"{n} = {v:.6g}" for n, v in zip(y_names, y)) +
+                ". Drive another joint, or prescribe a motion that stays clear of it")
         return singular_error(A, [self.owners[r] for r in part.velocity_rows],
                               self.speed_names, t, y, y_names,
                               f"partition conditioning ν = {nu:.3g} ≥ NU_SINGULAR = "

@@ -166,7 +166,9 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     # Once stopped (the lag beyond a small fraction of an output interval) nothing moves at
     # all: the rest of the grid then costs CVODES a few steps, not the slow approach to H = 0.
     go = ca.logic_and(h_nu > 0, xa[nx] < pa[n_p + 1])
-    ode = ca.if_else(go, moving, ca.vertcat(ca.MX.zeros(nx), 1), True)
+    # dense branches: a structurally zero rate (a driven speed) would make the two branches'
+    # sparsities differ, which CasADi's Switch cannot differentiate
+    ode = ca.if_else(go, ca.densify(moving), ca.densify(ca.vertcat(ca.MX.zeros(nx), 1)), True)
     return {"t": t, "x": xa, "p": pa, "ode": ode}
 
 
@@ -199,9 +201,19 @@ def _decide(system, model, t, x, p, level, base):
         x_new = _mapped(model, new, x, p)
         level = _level(new, x_new, p)
         return new, x_new, level, level, _switch(model, new, t, nu, nu_new, bank)
-    if nu >= NU_SINGULAR:
+    if nu >= NU_SINGULAR or _blocked_by_drivers(bank, model, x[:ny], p, nu, base):
         raise bank.singular_error(t, x[:ny], p, model.partition, nu, nu_new, model.y_names)
     return model, x, NU_RATIO * nu, base, None
+
+
+def _blocked_by_drivers(bank, model, y: np.ndarray, p: np.ndarray, nu: float, base: float):
+    """True when only the kinematic drivers' speeds, which must stay independent, keep the
+    simulation from switching: a driven crank at its dead point, no way on."""
+    if not bank.fixed:
+        return False
+    part = bank.candidate(y, p, model.partition, drivers=False)
+    nu_free = bank.nu(part, y, p) if part is not None else np.inf
+    return nu_free < base and HYSTERESIS * nu_free <= nu
 
 
 def _check_side(model, t: float, x: np.ndarray, p: np.ndarray, watch: np.ndarray) -> None:
