@@ -7,6 +7,7 @@ gallery pages without running the examples (what the test suite does).
 """
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -30,6 +31,9 @@ exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py",
 myst_heading_anchors = 3
 
 autosummary_generate = True
+# autosummary writes its stubs into the source tree; stubs of modules that have since moved or
+# been removed would fail the build (-W), so every build starts from fresh stubs
+shutil.rmtree(ROOT / "docs" / "generated", ignore_errors=True)
 autodoc_default_options = {"members": True, "show-inheritance": True,
                            "ignore-module-all": True}
 autodoc_member_order = "bysource"
