@@ -12,12 +12,12 @@ from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 from .robot_axis import RobotAxis
-from .trees import RandomTree
+from .trees import RandomLoop, RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartDoublePendulum",
            "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
-           "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
-           "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive",
-           "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]
+           "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop", "RandomTree", "RollingDisk",
+           "RSSR", "Wheel", "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor",
+           "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]

@@ -261,6 +261,8 @@ class ConstrainedSystem(System):
         self.independent_speeds = [self.speed_names[j]
                                    for j in self.partition.independent_speeds]
         self.mover = info["mover"]   # moves along joint-speed directions (constraints.moves)
+        # partitioning: every partition's functions, built on demand (constraints.repartition)
+        self.partitions = info.get("partitions")
 
     @property
     def integrability(self):

@@ -36,6 +36,7 @@ FACTORIES = {
     "AngleRollingDisk": library.AngleRollingDisk,
     "DifferentialDrive": library.DifferentialDrive,
     "RSSR": library.RSSR,
+    "RandomLoop": lambda: library.RandomLoop(seed=99),
     "WhippleBicycle": library.WhippleBicycle,
     "DCMotor": lambda: _on_arm(library.DCMotor(R=1.0, L=0.01, k=0.1, J=0.01, d=1e-3), True),
     "DCMotorDrive": lambda: _on_arm(library.DCMotorDrive(R=1.0, L=0.01, k=0.1, J=0.01), False),
