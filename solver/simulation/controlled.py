@@ -4,7 +4,8 @@
 Sampled mode. At the sample times t_k = t0 + k·period the controller reads the state x(t_k)
 and its output u_k is held until t_{k+1}; between samples CVODES integrates the plant with the
 held u_k (restarted at every sample, where u jumps, and at the output times, so the output grid
-is exact). The other inputs follow ``inputs`` as in an open-loop simulation. A compiled law
+is exact). A closed kinematic loop under partitioning runs each segment as its own simulation,
+so its partitions switch as in an open-loop run. The other inputs follow ``inputs`` as in an open-loop simulation. A compiled law
 (jd.Feedback) is evaluated numerically at the samples, a Python callable is called there.
 
 This loop is self-contained; when the hybrid wing's event loop (sampled blocks, events,
@@ -164,7 +165,7 @@ def simulate_sampled(system, t_end: float, law: Law, period: float, x0: np.ndarr
     t_sym = ca.SX.sym("t")
     u_rest = ca.Function("u_rest", [t_sym], [_input_expressions(
         SimpleNamespace(u_names=keep), options["inputs"] or {}, grid, t_sym)])
-    F = _segment_integrator(system, law, keep, u_rest, len(p), opts)
+    segment = _segment(system, law, keep, u_rest, p, opts, options)
     times, is_output, is_sample = _breakpoints(grid, period)
     x = np.asarray(x0, dtype=float)
     held = np.asarray(law.numeric(times[0], x, p), dtype=float).ravel()
@@ -173,7 +174,7 @@ def simulate_sampled(system, t_end: float, law: Law, period: float, x0: np.ndarr
     xs, helds = [x], [held]
     for a, b, out, sample in zip(times[:-1], times[1:], is_output[1:], is_sample[1:]):
         try:
-            x = np.array(F(x0=x, p=np.concatenate([[a, b - a], held, p]))["xf"]).ravel()
+            x = segment(a, b, x, held)
         except RuntimeError as exc:
             raise SimulationError(f"CVODES failed between t = {a:.6g} s and {b:.6g} s with "
                                   f"the sampled controller's inputs held at "
@@ -190,6 +191,28 @@ def simulate_sampled(system, t_end: float, law: Law, period: float, x0: np.ndarr
     result = Result.from_states(system, grid, np.array(xs).T, us, p)
     result.controller_calls = int(is_sample.sum())
     return result
+
+
+def _segment(system, law: Law, keep: list[str], u_rest: ca.Function, p: np.ndarray,
+              opts: dict, options: dict):
+    """(a, b, x_a, held) -> x_b: one CVODES call of the time-normalized ODE; for a system
+    that switches partitions (partitioning of closed loops), a simulation of the segment by
+    the system itself (with its conditioning watched and partitions switched), the held
+    inputs as constants and the others as given."""
+    if getattr(system, "partitions", None) is None:
+        F = _segment_integrator(system, law, keep, u_rest, len(p), opts)
+        return lambda a, b, x, held: np.array(
+            F(x0=x, p=np.concatenate([[a, b - a], held, p]))["xf"]).ravel()
+    rest = {k: v for k, v in (options["inputs"] or {}).items()}
+    params = dict(zip(system.p_names, np.asarray(p, dtype=float).tolist()))
+
+    def run_segment(a, b, x, held):
+        inputs = rest | dict(zip(law.names, held.tolist()))
+        res = system.simulate(b, t0=a, x0=x, t_out=[a, b], inputs=inputs, params=params,
+                              rtol=options["rtol"], atol=options["atol"],
+                              max_steps=options["max_steps"], method=options["method"])
+        return res.x[:, -1]
+    return run_segment
 
 
 def _full_inputs(system, driven: list[str], keep: list[str], held: np.ndarray,

@@ -33,6 +33,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.repartition import PartitionModel
 from ..model.checks import unknown
 from ..model.signals import SignalInfo
 from .numeric import NumericFunction
@@ -70,7 +71,50 @@ def fold(system, law: ca.Function, driven: list[str], keep_alive=None):
     new.plant = getattr(system, "plant", system)
     new.driven_inputs = list(getattr(system, "driven_inputs", [])) + list(driven)
     new.keep_alive = keep_alive
+    if getattr(system, "partitions", None) is not None:   # partitioning switches partitions
+        new.partitions = FoldedBank(system.partitions, law, driven, system)
     return new
+
+
+class FoldedBank:
+    """The partitions of a closed loop's constrained plant (``system.partitions``, see
+    :mod:`jourdain.solver.constraints.repartition`) with the law folded into each: another
+    partition's speeds are other joint speeds, so its state is mapped to the System's
+    (y, w[independent speeds of the System] = (G·z)[…], s) before the law sees it."""
+
+    def __init__(self, bank, law: ca.Function, driven: list[str], system):
+        self._bank, self._law, self._driven = bank, law, list(driven)
+        self._system_speeds = list(system.partition.independent_speeds)
+        self._keep = [n for n in bank.initial.u_names if n not in driven]
+        self.initial = self._fold(bank.initial, None)
+        self._models = {id(bank.initial): self.initial}
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "_bank":
+            raise AttributeError(name)
+        return getattr(self._bank, name)
+
+    def model(self, part):
+        """The partition's functions with the law folded in (built on first use)."""
+        base = self._bank.model(part)
+        if id(base) not in self._models:
+            self._models[id(base)] = self._fold(base, self._state_map(base))
+        return self._models[id(base)]
+
+    def _state_map(self, model) -> ca.Function:
+        """x_model -> the System's x: (y, (G(y)·z)[the System's independent speeds], s)."""
+        ny, nz, ns = len(model.y_names), len(model.z_names), len(model.s_names)
+        x, p = ca.SX.sym("x", ny + nz + ns), ca.SX.sym("p", model.G.nnz_in(1))
+        w = ca.mtimes(model.G(x[:ny], p), x[ny:ny + nz])
+        return ca.Function("to_system", [x, p],
+                           [ca.vertcat(x[:ny], w[self._system_speeds], x[ny + nz:])])
+
+    def _fold(self, model, to_system):
+        functions = {k: _folded(fn, self._law, model, self._driven, self._keep, to_system)
+                     if "u" in fn.name_in() else fn for k, fn in model.functions.items()}
+        names = {"y": model.y_names, "z": model.z_names, "s": model.s_names,
+                 "u": self._keep, "out": list(model.output_names) + self._driven}
+        return PartitionModel(model.partition, functions, names)
 
 
 def _remaining_signals(signals: list, driven: list[str]) -> list:
@@ -88,15 +132,19 @@ def _remaining_signals(signals: list, driven: list[str]) -> list:
 
 
 def _folded(fn: ca.Function, law: ca.Function, system, driven: list[str],
-            keep: list[str]) -> ca.Function:
+            keep: list[str], to_system: ca.Function | None = None) -> ca.Function:
     """``fn`` with its input u replaced by (law outputs, remaining inputs) in the order of
-    system.u_names; its h also outputs the driven inputs."""
-    sym = ca.SX if fn.is_a("SXFunction") and law.is_a("SXFunction") else ca.MX
+    system.u_names; its h also outputs the driven inputs. ``to_system`` maps fn's state to
+    the state the law reads (another partition's speeds), None if they are the same."""
+    sym = ca.SX if fn.is_a("SXFunction") and law.is_a("SXFunction") and (
+        to_system is None or to_system.is_a("SXFunction")) else ca.MX
     names = fn.name_in()
     args = {n: sym.sym(n, fn.sparsity_in(i)) for i, n in enumerate(names) if n != "u"}
     args["u"] = sym.sym("u", len(keep))
     x = args["x"] if "x" in args else ca.vertcat(*[args[n] for n in ("y", "z", "s")
                                                     if n in args])
+    if to_system is not None:
+        x = to_system(x, args["p"])
     u_law = law(args["t"], x, args["p"])
     parts = {n: u_law[i] for i, n in enumerate(driven)}
     parts.update({n: args["u"][i] for i, n in enumerate(keep)})

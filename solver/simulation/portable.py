@@ -13,14 +13,19 @@ warnings of :func:`.codegen.attach`. Each library is loaded and verified once pe
 
 Attributes the compiler leaves to be built on first use are built before pickling (their
 builders hold the compiler's symbols, which do not pickle); the integrability
-classification of a constrained system travels only if it was computed.
+classification of a constrained system travels only if it was computed; its partition bank
+(which builds other partitions from the compiler's expressions) is pickled in CasADi's global
+pickle context.
 """
 from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import tempfile
 from pathlib import Path
+
+import casadi as ca
 
 from jourdain.blocks.errors import ModelError
 
@@ -45,6 +50,8 @@ def system_state(system) -> dict:
     state = dict(system.__dict__)
     if "_classify" in state and state.get("_integrability") is None:
         state["_classify"] = _integrability_not_shipped
+    if state.get("partitions") is not None:
+        state["partitions"] = InContext(state["partitions"])
     library = state.get("library")
     if library is not None and state.get("f") is not state["functions"].get("f"):
         path = Path(library)
@@ -57,8 +64,27 @@ def system_state(system) -> dict:
     return state
 
 
+class InContext:
+    """An object holding CasADi symbols (a constrained system's partition bank builds other
+    partitions from the compiler's expressions), pickled in CasADi's global pickle context,
+    which keeps the symbols' identities within it."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __getstate__(self):
+        with ca.global_pickle_context():
+            return {"data": pickle.dumps(self.obj)}
+
+    def __setstate__(self, state):
+        with ca.global_unpickle_context():
+            self.obj = pickle.loads(state["data"])
+
+
 def restore_system(system, state: dict) -> None:
     """Set the attributes of an unpickled System and re-attach its shipped library."""
+    if isinstance(state.get("partitions"), InContext):
+        state["partitions"] = state["partitions"].obj
     shipped = state.pop("shipped_library", None)
     system.__dict__.update(state)
     if shipped is None:
