@@ -6,8 +6,14 @@ drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` 
 :mod:`.controllers` (Gain, StateFeedback, PID, Saturation, Add, Mux, Demux,
 AttitudeError), :mod:`.continuous` (Integrator, FirstOrder, SecondOrder, CriticalDamping,
 Butterworth, TransferFunction), :mod:`.drivetrain` (Inertia, Mass, IdealGear, IdealPlanetary,
-IdealGearR2T, IdealRollingWheel, TorqueSensor, ForceSensor, Fixed) and :mod:`.electrical`
-(Resistor, Capacitor, Inductor, Ground, sources, sensors, EMF).
+IdealGearR2T, IdealRollingWheel, TorqueSensor, ForceSensor, Fixed), :mod:`.electrical`
+(Resistor, Capacitor, Inductor, Ground, sources, sensors, EMF), :mod:`.multibody` (the Modelica
+MultiBody parts: 3-D force elements, shaped bodies, joints, sensors) and :mod:`.drivers`
+(kinematic drivers).
+
+``Fixed`` here is the 1-D one (MSL ``Rotational.Components.Fixed``); the frame fixed in the
+world (MSL ``MultiBody.Parts.Fixed``) is :class:`jourdain.blocks.multibody.Fixed`, as the two
+live in different packages of the MSL too.
 Blocks know CasADi expressions only, nothing of the solver.
 """
 from .actuators import LinearMotor, Motor
@@ -29,10 +35,15 @@ from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpri
                      TranslationalSpring, ViscousFriction)
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
+from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper,
+                        Force, ForceAndTorque, FrameForce, LineForce, LineForceWithMass,
+                        LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
+                        ResolveInFrame, Rotor1D, Spring, SpringDamperParallel, Torque, Universal,
+                        WorldForce, WorldForceAndTorque, WorldTorque)
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
-from .world import World
+from .world import GravityTypes, World
 
 __all__ = [
     "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
@@ -51,5 +62,11 @@ __all__ = [
     "ConstantVoltage", "CurrentSensor", "EMF", "Ground", "HBridge", "Inductor", "Pin",
     "Resistor", "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
     "VoltageSensor", "KinematicPTP",
+    # Modelica MultiBody parts (blocks/multibody; its Fixed frame: multibody.Fixed)
+    "AbsoluteSensor", "RelativeSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical",
+    "Mounting1D", "Planar", "PointMass", "Rotor1D", "Universal",
+    "Damper", "Force", "ForceAndTorque", "FrameForce", "GravityTypes", "LineForce",
+    "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
+    "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
 ]

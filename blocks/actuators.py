@@ -24,7 +24,7 @@ class Motor(FlangeForce):
 
     def __init__(self):
         self._make_flanges()
-        self.tau = RealInput(self, "tau")
+        self.tau = RealInput(self, "tau", unit="N.m")
 
     def force(self, s_rel, w_rel, ctx):
         return ctx.value(self.tau)
@@ -40,7 +40,7 @@ class LinearMotor(FlangeForce):
 
     def __init__(self):
         self._make_flanges()
-        self.f = RealInput(self, "f")
+        self.f = RealInput(self, "f", unit="N")
 
     def force(self, s_rel, w_rel, ctx):
         return ctx.value(self.f)

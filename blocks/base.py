@@ -157,6 +157,24 @@ class Component:
         """Power the component delivers to the model as a source [W]."""
         return 0
 
+    def shape(self, *shapes, frame=None) -> "Component":
+        """Attach visual shapes (:mod:`jourdain.blocks.visual`: Box, Sphere, Cylinder, Capsule,
+        Mesh) to ``frame``, a Frame port of this component or of its children (default
+        frame_a, or frame_b for the World); returns the component, so
+        ``RigidBody(...).shape(Box(...))`` reads as one expression. Shapes are metadata for
+        animations, never physics. Default shapes derived from the geometry are drawn for
+        components without shapes of their own (a body's too when shapes sit on its frame);
+        ``shape()`` with no shape hides them."""
+        from .visual.shapes import attach
+        return attach(self, shapes, frame)
+
+    def default_shapes(self, size: float) -> list | None:
+        """Shapes a component draws when the user attached none, as (frame port, shape)
+        pairs; ``size`` [m] is the model's nominal length. None (the default) leaves the
+        choice to the animation, which derives shapes from the geometry (bodies, joints,
+        offsets) as Modelica's MultiBody animation does."""
+        return None
+
     def with_parameters(self, values: dict[str, Any]) -> "Component":
         """A shallow copy whose parameter attributes are replaced (numeric or CasADi symbols).
 
@@ -215,10 +233,12 @@ class Composite(Component):
 
     @property
     def children(self) -> dict[str, Component]:
+        """The child components by name."""
         return dict(self._children)
 
     @property
     def connections(self) -> list[tuple[Port, Port]]:
+        """The (port, port) pairs connected in this composite."""
         return list(self._connections)
 
     def connect(self, a: Port, b: Port) -> None:
@@ -336,12 +356,15 @@ class Context:
     t: Any
 
     def value(self, port: Port) -> Any:  # pragma: no cover - interface
+        """The value of a signal port (a CasADi expression)."""
         raise NotImplementedError
 
     def frame(self, port: Port) -> FrameState:  # pragma: no cover - interface
+        """Pose and velocities of the frame a port belongs to."""
         raise NotImplementedError
 
     def flange(self, port: Port) -> FlangeState:  # pragma: no cover - interface
+        """Position and rate of the flange a port belongs to."""
         raise NotImplementedError
 
     def state(self, block) -> Any:  # pragma: no cover - interface
@@ -362,6 +385,22 @@ class Context:
 
     def cut_force(self, sensor) -> Any:  # pragma: no cover - interface
         """The torque [N·m] or force [N] a cut sensor transmits from flange_a to flange_b."""
+        raise NotImplementedError
+
+    # Outputs may depend on the dynamics (accelerations, driver reactions); the solver
+    # substitutes them once the equations of motion are known. Forces must not use them
+    # (that would be an algebraic loop, reported by compile).
+    def derivative(self, expr) -> Any:  # pragma: no cover - interface
+        """d/dt of an expression of time and the kinematics (positions, velocities)."""
+        raise NotImplementedError
+
+    def acceleration(self, port) -> tuple:  # pragma: no cover - interface
+        """(a, z): acceleration [m/s²] of the frame's origin and angular acceleration
+        [rad/s²], in world coordinates."""
+        raise NotImplementedError
+
+    def reaction(self, block) -> Any:  # pragma: no cover - interface
+        """The force or torque a kinematic driver applies to its flange."""
         raise NotImplementedError
 
     def discrete(self, component) -> dict:  # pragma: no cover - interface

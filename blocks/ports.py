@@ -32,6 +32,7 @@ class Port:
 
     @property
     def path(self) -> str:
+        """The dotted path of the port (``cube.motor.tau``)."""
         owner_path = getattr(self.owner, "path", None) or type(self.owner).__name__
         return f"{owner_path}.{self.name}"
 
@@ -65,9 +66,10 @@ class Flange(Port):
 
 
 class _Signal(Port):
-    def __init__(self, owner, name: str, size: int = 1):
+    def __init__(self, owner, name: str, size: int = 1, unit: str = ""):
         super().__init__(owner, name)
         self.size = size
+        self.unit = unit   # physical unit of the value ("N.m", "rad/s"; "" when unknown)
 
     def compatible(self, other: Port) -> str | None:
         if not isinstance(other, _Signal):

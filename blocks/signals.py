@@ -25,6 +25,7 @@ class SignalBlock(Component):
     """
 
     def outputs(self, ctx) -> dict:
+        """{RealOutput port: CasADi expression} of time, inputs and kinematics."""
         raise NotImplementedError
 
 

@@ -1,4 +1,5 @@
-"""A ball bouncing on the floor: impacts, apex heights and rest.
+"""A ball bouncing on the floor: impacts, apex heights and rest
+============================================================
 
 What: a point mass on a vertical slider falls from h = 1 m onto a floor modelled as a rigid
 stop with Newton's coefficient of restitution e = 0.8. Each impact reverses and shrinks the
@@ -21,7 +22,8 @@ from jourdain.blocks import Prismatic, RigidBody, World
 from jourdain.blocks.hybrid import Stop
 
 h, e, m, g = 1.0, 0.8, 0.5, 9.81
-OUT = Path(__file__).resolve().parents[1] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% The model: a slider along y, the floor a one-sided stop at s = 0
 model = jd.Model(world=World(g=(0.0, -g, 0.0)))

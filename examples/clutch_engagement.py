@@ -1,4 +1,5 @@
-"""Two shafts coupled by a clutch that engages.
+"""Two shafts coupled by a clutch that engages
+===========================================
 
 What: an engine shaft (J1 = 1 kg·m², spinning at 10 rad/s, driven by a constant torque
 τ_e = 2 N·m) and a load shaft (J2 = 2 kg·m², at rest, with a load torque of −1 N·m) — two
@@ -23,7 +24,8 @@ from jourdain.blocks import Inertia, Motor, Step, World
 from jourdain.blocks.hybrid import Clutch
 
 J1, J2, tau_e, tau_l, mu, fn = 1.0, 2.0, 2.0, -1.0, 0.3, 20.0
-OUT = Path(__file__).resolve().parents[1] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% Model: two inertias, an engine torque, a load torque, the clutch between them
 model = jd.Model(world=World())

@@ -1,5 +1,8 @@
-"""The Cubli jumps up onto its edge and balances (Gajamohan, Merz, Thommen, D'Andrea, "The
-Cubli: A cube that can jump up and balance", IROS 2012).
+"""The Cubli jumps up onto its edge and balances
+=============================================
+
+Gajamohan, Merz, Thommen, D'Andrea, "The Cubli: A cube that can jump up and balance",
+IROS 2012.
 
 What: the 1-D Cubli lies on a face (a rigid floor stop at φ = −45°). Its motor spins the
 reaction wheel up; a brake then stops the wheel within a millisecond, the wheel's angular
@@ -11,7 +14,8 @@ reaction would pull, a brake with stiction (MSL Brake: sliding, then stuck), a l
 closes on a zero crossing, and a sampled controller inside the continuous plant.
 You will see: the least wheel speed for the jump, from the angular-momentum closed form of the
 paper and from simulation (bisection on the speed with the brake held), the event log of the
-jump, the balancing error, and the figure out/cubli_jump.png.
+jump, the balancing error, the figure out/cubli_jump.png and the 3-D animation
+out/cubli_jump.html (open it in a browser).
 """
 # %%
 from pathlib import Path
@@ -98,3 +102,9 @@ out = Path("out") / "cubli_jump.png"
 out.parent.mkdir(exist_ok=True)
 fig.savefig(out, dpi=120)
 print(f"figure saved to {out}")
+
+# %% The jump in 3-D: open out/cubli_jump.html in a browser (play, pause, time slider, speed,
+# orbit with the mouse): the wheel spins up, the brake stops it, the cube rises onto its edge
+# and the controller holds it there.
+res.animate(Path("out") / "cubli_jump.html", title="The Cubli jumps up onto its edge and balances")
+print("animation saved to out/cubli_jump.html")

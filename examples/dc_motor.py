@@ -1,14 +1,17 @@
-"""Circuits, a DC motor and a geared drive train, acausally connected across domains.
+"""Circuits, a DC motor and a geared drive train, acausally connected across domains
+=================================================================================
 
 What: three models built from the electrical and 1-D drive-train blocks:
-  1. an RLC series circuit driven by a voltage step (its resonance frequency 1/√(LC));
-  2. a DC motor (armature R, L, EMF k, rotor J, bearing friction d) on a 12 V step: speed and
-     current settle at ω = k·V/(k² + R·d), i = d·V/(k² + R·d); the same motor with its shaft
-     held by a TorqueSensor on a Fixed flange shows the locked-rotor torque k·V/R;
-  3. the motor behind an IdealGear (ratio 20) driving a pendulum arm on a revolute joint, the
-     transmitted torque measured by a TorqueSensor and filtered by a CriticalDamping filter
-     initialized in steady state, with a sinusoidal voltage; the cross-domain energy balance
-     supplied = dE/dt + dissipated holds along the run.
+
+1. an RLC series circuit driven by a voltage step (its resonance frequency 1/√(LC));
+2. a DC motor (armature R, L, EMF k, rotor J, bearing friction d) on a 12 V step: speed and
+   current settle at ω = k·V/(k² + R·d), i = d·V/(k² + R·d); the same motor with its shaft
+   held by a TorqueSensor on a Fixed flange shows the locked-rotor torque k·V/R;
+3. the motor behind an IdealGear (ratio 20) driving a pendulum arm on a revolute joint, the
+   transmitted torque measured by a TorqueSensor and filtered by a CriticalDamping filter
+   initialized in steady state, with a sinusoidal voltage; the cross-domain energy balance
+   supplied = dE/dt + dissipated holds along the run.
+
 Why: Modelica's strength is components of several physical domains connected acausally; here
 the electrical network is reduced to ODEs (capacitor voltages and inductor currents as states)
 coupled with the mechanics, and the gear is a holonomic coupling of flange positions, so the
@@ -19,14 +22,11 @@ matrix, the energy-balance residual, and out/dc_motor.png.
 # %% Imports
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import (  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import (
     Capacitor,
     CriticalDamping,
     Fixed,
@@ -41,7 +41,7 @@ from jourdain.blocks import (  # noqa: E402
     TorqueSensor,
     World,
 )
-from jourdain.library import DCMotor  # noqa: E402
+from jourdain.library import DCMotor
 
 OUT = Path("out")
 

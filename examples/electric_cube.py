@@ -1,15 +1,18 @@
-"""The cube on an edge with a DC motor: LQR balancing and the swing-up on voltage.
+"""The cube on an edge with a DC motor: LQR balancing and the swing-up on voltage
+==============================================================================
 
-What: the reaction-wheel cube of seed 000 with its ideal torque source replaced by a DC motor
+What: the reaction-wheel cube (the 1-D Cubli, Gajamohan et al. 2012) with its ideal torque source replaced by a DC motor
 on a PWM H-bridge (library ElectricCubeOnEdge; motor data are documented ESTIMATES: 24 V
 supply, 15 A current limit). The wheel torque is k·i, with the armature current a state
 (L/R ≈ 0.76 ms) and the back-EMF k·ψ̇ braking the wheel.
-  1. Linearize about upright, design LQR on the armature voltage with the current in the state,
-     and balance from a 0.1 rad tilt (the bridge clips at ±24 V).
-  2. Swing up from lying on a face (φ = 45°) in minimum time with |v| ≤ 24 V, |i| ≤ 15 A and
-     the wheel below 150 rad/s. The optimization uses the same motor with L = 0 (the current
-     follows the voltage instantly, i = (v − k·ψ̇)/R: the electrical transient is three orders
-     faster than the swing), a smooth voltage limit, and the current bound as a path constraint.
+
+1. Linearize about upright, design LQR on the armature voltage with the current in the state,
+   and balance from a 0.1 rad tilt (the bridge clips at ±24 V).
+2. Swing up from lying on a face (φ = 45°) in minimum time with −24 V ≤ v ≤ 24 V, −15 A ≤ i ≤ 15 A and
+   the wheel below 150 rad/s. The optimization uses the same motor with L = 0 (the current
+   follows the voltage instantly, i = (v − k·ψ̇)/R: the electrical transient is three orders
+   faster than the swing), a smooth voltage limit, and the current bound as a path constraint.
+
 Why: with a real motor the available torque depends on the wheel speed through the back-EMF,
 and the limits are voltage and current, not torque.
 You will see: the LQR gain and closed-loop eigenvalues (the electrical pole near −R/L), the
@@ -19,16 +22,13 @@ the re-simulation check, and out/electric_cube.png.
 # %% Imports
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import VoltageLimit, World  # noqa: E402
-from jourdain.library import BalancedElectricCubeOnEdge, ElectricCubeOnEdge  # noqa: E402
-from jourdain.library.electric_cubes import CUBE_MOTOR, I_MAX, V_SUPPLY  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import VoltageLimit, World
+from jourdain.library import BalancedElectricCubeOnEdge, ElectricCubeOnEdge
+from jourdain.library.electric_cubes import CUBE_MOTOR, I_MAX, V_SUPPLY
 
 # %% 1. LQR on the voltage
 plant = jd.compile(jd.Model.on_world(World(), cube=ElectricCubeOnEdge()))
@@ -69,7 +69,7 @@ print(f"swing-up on voltage: T = {sol.T:.3f} s, peak current {np.abs(sol[AMP]).m
 tau_max = CUBE_MOTOR["k"] * I_MAX
 
 # %% The same swing-up with an ideal torque source limited to k·I_max, for comparison
-from jourdain.library import CubeOnEdge  # noqa: E402
+from jourdain.library import CubeOnEdge
 
 torque_system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
 ideal = jd.TrajectoryProblem(torque_system, jd.FreeTime(guess=1.0, lower=0.05, upper=4.0),

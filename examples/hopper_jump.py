@@ -1,5 +1,7 @@
-"""A one-legged hopper jumps and lands: trajectory optimization through a fixed contact
-sequence, checked by hybrid simulation.
+"""A one-legged hopper jumps and lands
+===================================
+
+Trajectory optimization through a fixed contact sequence, checked by hybrid simulation.
 
 What: a body (10 kg) on a telescopic leg (a prismatic joint with a thrust force, leg length
 0.2 … 0.6 m) above a foot (1 kg) on the ground (a rigid floor stop). The jump is planned as
@@ -29,7 +31,8 @@ import jourdain as jd  # noqa: E402
 from jourdain.blocks import LinearMotor, Prismatic, RigidBody, World  # noqa: E402
 from jourdain.blocks.hybrid import Stop, StopMode  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[1] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% The hopper: foot on the ground (a floor stop), body on a telescopic leg with a thrust
 model = jd.Model(world=World())

@@ -1,4 +1,5 @@
-"""A pendulum against hard stops: rigid impacts, an elastic stop, a compliant stop.
+"""A pendulum against hard stops: rigid impacts, an elastic stop, a compliant stop
+===============================================================================
 
 What: a point-mass pendulum (hanging at φ = 0) swings into joint limits (a Stop on its
 revolute joint) three ways: a rigid lower stop at φ = 0.3 rad with e = 0.5 (gravity presses
@@ -25,7 +26,8 @@ from jourdain.blocks import Revolute, RigidBody, World  # noqa: E402
 from jourdain.blocks.hybrid import Stop, StopLaw  # noqa: E402
 
 m, l = 1.0, 0.5
-OUT = Path(__file__).resolve().parents[1] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 
 def pendulum(stop: Stop) -> jd.System:

@@ -1,5 +1,8 @@
-"""One robot axis: reference motion → P-PI-PI cascade controller → DC motor on an H-bridge →
-elastic gearbox (ratio 210) → arm link, in the style of the Modelica Standard Library's
+"""One robot axis: cascade controller, DC motor, elastic gearbox and arm
+======================================================================
+
+Reference motion → P-PI-PI cascade controller → DC motor on an H-bridge → elastic gearbox
+(ratio 210) → arm link, in the style of the Modelica Standard Library's
 ``Mechanics.MultiBody.Examples.Systems.RobotR3.OneAxis``.
 
 What: the library's RobotAxis moves the arm from 0 to 120° along a KinematicPTP reference
@@ -15,15 +18,12 @@ rigid-gear mass matrix against J_load + ratio²·J_motor, timing, and out/robot_
 import time
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import World  # noqa: E402
-from jourdain.library import RobotAxis  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import World
+from jourdain.library import RobotAxis
 
 # %% The axis with OneAxis' elastic gear (c = 8 N·m/rad, cd = 0.01 N·m·s/rad on the motor side)
 start = time.perf_counter()

@@ -1,4 +1,5 @@
-"""A block in stick–slip on a moving belt.
+"""A block in stick–slip on a moving belt
+======================================
 
 What: a block (m = 1 kg) tied to the wall by a spring (k = 100 N/m) lies on a belt moving at
 v_b = 0.1 m/s; dry friction between block and belt holds up to F_s = 3 N (static) and slides
@@ -7,9 +8,11 @@ spring force exceeds F_s; it slips, oscillates about x_k = F_k/k, and sticks aga
 speed matches the belt's. The friction is MSL's SupportFriction (stick/slip by events, the
 stuck phase a constraint); the belt is a 10¹¹ kg slider, whose speed friction cannot change.
 Why: the textbook limit cycle of friction-induced vibration (squeal, chatter of machine
-slides), with closed-form stick and slip durations:
+slides), with closed-form stick and slip durations::
+
     slip:  T_slip = (2π − 2·atan(a·ω/v_b))/ω,  a = (F_s − F_k)/k,  ω = √(k/m)
-    stick: T_stick = (F_s/k − x_e)/v_b, x_e = x_k + a·cos(ω·T_slip) + (v_b/ω)·sin(ω·T_slip).
+    stick: T_stick = (F_s/k − x_e)/v_b, x_e = x_k + a·cos(ω·T_slip) + (v_b/ω)·sin(ω·T_slip)
+
 You will see: the durations of the phases against the closed form, the friction force's
 stick/slip pattern, and out/stick_slip_belt.png.
 """
@@ -23,7 +26,8 @@ from jourdain.blocks import Prismatic, RigidBody, TranslationalSpring, World
 from jourdain.blocks.hybrid import SupportFriction
 
 m, k, F_k, F_s, v_b = 1.0, 100.0, 2.0, 3.0, 0.1
-OUT = Path(__file__).resolve().parents[1] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% Model: belt and block on horizontal sliders, spring from the wall, friction between
 model = jd.Model(world=World())

@@ -2,7 +2,7 @@
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
 from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
 from .bicycle import WhippleBicycle
-from .cartpole import CartPole
+from .cartpole import CartDoublePendulum, CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .cubli import CubliJumpUp, jump_speed
@@ -14,12 +14,13 @@ from .spatial_linkages import RSSR
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 from .robot_axis import RobotAxis
 from .sliding import MassWithStopAndFriction
-from .trees import RandomTree
+from .trees import RandomLoop, RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
-__all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
+__all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartDoublePendulum",
+           "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
-           "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
-           "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive",
-           "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
+           "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop", "RandomTree", "RollingDisk",
+           "RSSR", "Wheel", "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor",
+           "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
            "CubliJumpUp", "jump_speed", "MassWithStopAndFriction"]

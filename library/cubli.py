@@ -22,15 +22,16 @@ from .cube import CubeOnEdge
 class CubliJumpUp(Composite):
     """The 1-D Cubli jumping up from its face φ = −π/4 (see the module docstring).
 
-    K : (1 × 3) state-feedback gain on (edge.phi, edge.w, bearing.w), e.g. an LQR design
-        from ``jd.linearize`` of a CubeOnEdge (x_ref = 0).
-    tau_max [N·m] motor torque limit; sample_period [s] of the controller;
-    catch_angle [rad]: the controller takes over when φ rises above −catch_angle;
-    spin_torque [N·m] for spin_time [s] from t = 0: the motor spins the wheel up (0: none,
-        start with the wheel spinning instead); brake_at [s]: the brake closes, and holds the
-        wheel until the controller takes over (the cube rises as one body);
-    brake_torque [N·m]: the brake's sliding torque (MSL Brake: cgeo·μ·fn_max, μ = 0.5,
-        cgeo = 0.02 m, peak 1.2).
+    * K: (1 × 3) state-feedback gain on (edge.phi, edge.w, bearing.w), e.g. an LQR design
+      from ``jd.linearize`` of a CubeOnEdge (x_ref = 0).
+    * tau_max [N·m]: motor torque limit; sample_period [s]: of the controller.
+    * catch_angle [rad]: the controller takes over when φ rises above −catch_angle.
+    * spin_torque [N·m] for spin_time [s] from t = 0: the motor spins the wheel up (0: none,
+      start with the wheel spinning instead).
+    * brake_at [s]: the brake closes, and holds the wheel until the controller takes over
+      (the cube rises as one body).
+    * brake_torque [N·m]: the brake's sliding torque (MSL Brake: cgeo·μ·fn_max, μ = 0.5,
+      cgeo = 0.02 m, peak 1.2).
     """
 
     STATES = ("edge.phi", "edge.w", "bearing.w")

@@ -13,6 +13,8 @@ imports pointing one way (docs/architecture.md):
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
     hybrid/       guards, modes, impact maps, user events and sampled callbacks
     exchange/     models in and out: URDF and MJCF import, FMU export
+    studies/      sweeps, Monte Carlo (local processes or Dask), parameter estimation
+    visual/       shapes and their poses, 3-D animation (HTML), video, plots, graph pictures
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
@@ -20,6 +22,7 @@ from jourdain.blocks.hybrid.base import Direction
 
 from .compile import compile
 from .constraints.methods import ConstraintMethod
+from .control.closed_loop import close_loop
 from .control.feedback import Feedback, lqr, place
 from .control.linear import LinearSystem, Mode
 from .control.linearize import linearize
@@ -41,13 +44,16 @@ from .optimal.transcription import (
 )
 from .simulation.result import Result
 from .simulation.simulate import Method
+from .studies import Estimate, Normal, Task, Uniform, estimate, sweep
 from .system import ConstrainedSystem, System
+from .visual.animate import animate
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
            "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place",
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate", "close_loop",
+           "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",
            # hybrid simulation (issue 13)
            "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
            "Impact", "MultiPhaseProblem", "PhaseSolution"]

@@ -41,6 +41,7 @@ class FlangeMass(Component):
         self.flange_b = Flange(self, "flange_b", self.MOTION)
 
     def inertia(self):
+        """The 1-D inertia: J [kg·m²] of a rotational, m [kg] of a translational body."""
         raise NotImplementedError
 
     def coordinate_rates(self, q, w):
@@ -60,6 +61,7 @@ class Coupling(Component):
     SUPPORTS: ClassVar[tuple[str, ...]] = ()
 
     def relations(self) -> list[dict]:
+        """[{flange: coefficient, ...}, ...]: each relation Σ coefficient·position = 0."""
         raise NotImplementedError
 
     def _check_nonzero(self, **values) -> None:

@@ -43,7 +43,7 @@ class FrictionMode(IntEnum):
 
 
 def friction_table(table, owner: str, name: str) -> np.ndarray:
-    """A characteristic [[w, value], …] with w ≥ 0 increasing (MSL's *_pos tables)."""
+    """A characteristic [[w, value], …] with w ≥ 0 increasing (MSL's ``*_pos`` tables)."""
     try:
         arr = np.atleast_2d(np.asarray(table, dtype=float))
     except (TypeError, ValueError) as exc:

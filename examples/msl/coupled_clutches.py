@@ -1,4 +1,7 @@
-"""Modelica.Mechanics.Rotational.Examples.CoupledClutches, built as the MSL builds it.
+"""Modelica.Mechanics.Rotational.Examples.CoupledClutches in jourdain
+==================================================================
+
+Built as the MSL builds it.
 
 What: four inertias (J = 1 kg·m² each; J1 starts at 10 rad/s) in a row, coupled by three
 clutches (peak 1.1, fn_max 20 N, μ = 0.5); a torque of 10·sin(2π·5·t) N·m drives J1; clutch1
@@ -22,7 +25,8 @@ from jourdain.blocks import Inertia, Motor, Sine, Step, World
 from jourdain.blocks.hybrid import Clutch
 
 f, T2, T3 = 0.2, 0.4, 0.9
-OUT = Path(__file__).resolve().parents[2] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% The model (names as in the MSL: J1..J4, torque, clutch1..3, sin1, sin2, step1, step2)
 model = jd.Model(world=World())

@@ -1,4 +1,7 @@
-"""Modelica.Mechanics.Rotational.Examples.OneWayClutch, built as the MSL builds it.
+"""Modelica.Mechanics.Rotational.Examples.OneWayClutch in jourdain
+===============================================================
+
+Built as the MSL builds it.
 
 What: a driving inertia (J = 1 kg·m², −0.5 rad/s) under a torque 10·sin(2π·3·t) N·m and a
 driven inertia (J = 1, at rest) joined by a one-way clutch (freewheel in parallel with a
@@ -21,7 +24,8 @@ import jourdain as jd
 from jourdain.blocks import Inertia, Motor, Pulse, Sine, World
 from jourdain.blocks.hybrid import FrictionMode, OneWayClutch
 
-OUT = Path(__file__).resolve().parents[2] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% The model (MSL names)
 model = jd.Model(world=World())

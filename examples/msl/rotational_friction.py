@@ -1,5 +1,7 @@
-"""Modelica.Mechanics.Rotational.Examples.Friction, built as the MSL builds it: a drive train
-with a clutch and a brake.
+"""Modelica.Mechanics.Rotational.Examples.Friction in jourdain
+===========================================================
+
+Built as the MSL builds it: a drive train with a clutch and a brake.
 
 What: inertia3 (J = 1 kg·m², 100 rad/s) is driven by 200·sin(100·t) N·m until t = 0.5 s
 (sine × step, a Product block); a clutch (fn_max = 160 N, pressed all the time) couples it to
@@ -30,7 +32,8 @@ from jourdain.blocks import (
 from jourdain.blocks.hybrid import Brake, Clutch
 
 start_time = 0.5
-OUT = Path(__file__).resolve().parents[2] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% The model (MSL names)
 model = jd.Model(world=World())

@@ -1,4 +1,7 @@
-"""Modelica.Mechanics.Translational.Examples.Brake, built as the MSL builds it.
+"""Modelica.Mechanics.Translational.Examples.Brake in jourdain
+===========================================================
+
+Built as the MSL builds it.
 
 What: two masses (1 kg, 1 m/s) each with a brake (fn_max = 1 N, μ = 0.5) pressed from
 t = 0.1 s by a step to f_normalized = 2: the friction force is μ·fn = 1 N, the masses
@@ -15,7 +18,8 @@ import jourdain as jd
 from jourdain.blocks import Fixed, Mass, Step, World
 from jourdain.blocks.hybrid import Brake
 
-OUT = Path(__file__).resolve().parents[2] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% The model (MSL names)
 model = jd.Model(world=World())

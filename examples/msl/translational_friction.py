@@ -1,4 +1,7 @@
-"""Modelica.Mechanics.Translational.Examples.Friction, built as the MSL builds it.
+"""Modelica.Mechanics.Translational.Examples.Friction in jourdain
+==============================================================
+
+Built as the MSL builds it.
 
 What: three sliding masses. (1) stop1, a MassWithStopAndFriction (m = 1 kg, L = 1 m, stops at
 ±25 m, Stribeck friction F_prop = 1 N·s/m, F_Coulomb = 5 N, F_Stribeck = 10 N, fexp = 2 s/m)
@@ -26,7 +29,8 @@ from jourdain.blocks import Fixed, LinearMotor, Mass, Sine, TranslationalSpring,
 from jourdain.blocks.hybrid import SupportFriction, stribeck_table  # noqa: E402
 from jourdain.library import MassWithStopAndFriction  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[2] / "out"
+OUT = Path("out")   # relative to where the example runs
+OUT.mkdir(exist_ok=True)
 
 # %% The model (MSL names). The 1-D Mass has no length: the spring of stop2 acts on the
 # mass's centre, so the wall moves by L/2 = 0.5 m to keep the MSL's geometry

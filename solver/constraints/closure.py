@@ -1,4 +1,5 @@
-"""Stage 4, constraints (DESIGN.md §3.4, seed 002): the holonomic closure equations c(y) = 0 of
+"""Stage 4, constraints (DESIGN.md §3.4; Murray, Li and
+Sastry 1994): the holonomic closure equations c(y) = 0 of
 the cut joints, of the 1-D couplings that close loops (a gear between two joint axes:
 model.flanges) and of the contacts, and the velocity constraints of the contacts, each row with
 its owner for messages. Their rank analysis and the partition are in :mod:`.partition`.
@@ -14,6 +15,7 @@ import casadi as ca
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.junctions import junction_equations
 from ..model.mechanics import Mechanics
 from ..model.topology import describe_loop, drives_flange
 
@@ -61,6 +63,9 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
         c_owner += [contact.path] * hol.numel()
         b_rows.append(vel)
         b_owner += [contact.path] * vel.numel()
+    rows, owners = junction_equations(mech, mech.junctions)
+    c_rows += rows
+    c_owner += owners
     c = ca.vertcat(*c_rows) if c_rows else ca.SX(0, 1)
     b = ca.vertcat(*b_rows) if b_rows else ca.SX(0, 1)
     N = ca.jacobian(kin.ydot, kin.w)

@@ -9,16 +9,15 @@ Applications*, 1985, §4.9, non-contributing forces brought into evidence):
 
     F = Σ_inertias J·α_net·∂φ_net/∂δ − Σ_elements F_e·∂s_e/∂δ,
 
-α_net = ∂ω_net/∂z·ż + ∂ω_net/∂y·ẏ the net's acceleration. The reading enters the outputs and
-the state derivatives of the signal blocks (a filter of the measured torque) by substitution
-for the placeholder that ``ctx.cut_force`` handed out; a force that depends on a reading would
-make an algebraic loop and is refused.
+α_net = ∂ω_net/∂z·ż + ∂ω_net/∂y·ẏ the net's acceleration. The reading replaces the placeholder
+that ``ctx.cut_force`` handed out, in the outputs and in the state derivatives of the signal
+blocks (a filter of the measured torque), along with the other quantities that read ż
+(:mod:`.readings`); a force that depends on a reading would make an algebraic loop and is
+refused there.
 """
 from __future__ import annotations
 
 import casadi as ca
-
-from jourdain.blocks.errors import ModelError
 
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
@@ -30,13 +29,6 @@ def cut_readings(mech: Mechanics, sp: Speeds, zdot: ca.SX) -> dict:
     if not mech.ctx.cuts:
         return {}
     aux = {sensor.path: partials for sensor, partials in mech.kin.network.aux.items()}
-    placeholders = ca.vertcat(*mech.ctx.cuts.values())
-    if ca.depends_on(zdot, placeholders):
-        used = [p for p, sym in mech.ctx.cuts.items() if ca.depends_on(zdot, sym)]
-        raise ModelError(f"algebraic loop: the reading of {', '.join(used)} feeds back into the "
-                         "forces of the mechanism it measures (through signal blocks without "
-                         "state); filter it first (e.g. CriticalDamping) or measure another "
-                         "quantity")
     readings = {}
     for path in mech.ctx.cuts:
         readings[path] = _reading(mech, sp, zdot, aux.get(path, {}))
@@ -53,6 +45,8 @@ def _reading(mech: Mechanics, sp: Speeds, zdot: ca.SX, partials: dict) -> ca.SX:
         alpha = ca.mtimes(ca.jacobian(w, z), zdot) + ca.jtimes(w, y, sp.ydot)
         F += body.J * alpha * partials[body.net]
     flat = mech.flat
+    # the 1-D elements come first in mech.elements (3-D line forces follow; their flanges
+    # along the line are not part of the 1-D network, so no cut opens them)
     for elem, original in zip(mech.elements, flat.forces):
         moved = partials.get(flat.net_of[original.flange_b], 0) - \
             partials.get(flat.net_of[original.flange_a], 0)
@@ -60,11 +54,3 @@ def _reading(mech: Mechanics, sp: Speeds, zdot: ca.SX, partials: dict) -> ca.SX:
             force = elem.spring_force + elem.damping_force + elem.force
             F -= to_speeds(force, mech, sp) * moved
     return F
-
-
-def substitute_readings(expr: ca.SX, mech: Mechanics, readings: dict) -> ca.SX:
-    """``expr`` with the sensors' placeholders replaced by their readings."""
-    if not readings:
-        return expr
-    syms = ca.vertcat(*[mech.ctx.cuts[p] for p in readings])
-    return ca.substitute(expr, syms, ca.vertcat(*readings.values()))

@@ -1,4 +1,4 @@
-"""Stage 6, dynamics by Jourdain's principle (Kane's equations), seed 001:
+"""Stage 6, dynamics by Jourdain's principle (Kane's equations; Kane and Levinson 1985):
 
     M(y)·ż + k(y, z) = q(t, y, z, u),
     M = Σ L_Tᵀ·m·L_T + L_Rᵀ·I·L_R,
@@ -12,7 +12,8 @@ transport term of differentiating body-axes components. A wheel (axisymmetric ab
 revolute joint) is written in the joint's non-spinning frame_a axes instead, where I is still
 constant; its transport terms use those axes' angular velocity Ω: Ω̃·v and Ω̃·I·ω
 (solver.mechanics._body_terms). Element forces are
-F = −∂V/∂s − ∂D/∂w + f.
+F = −∂V/∂s − ∂D/∂w + f (1-D elements and 3-D line forces, s = distance), and loads (3-D force
+elements, non-uniform gravity) add (∂v/∂z)ᵀ·f + (∂ω/∂z)ᵀ·t.
 """
 from __future__ import annotations
 
@@ -73,4 +74,7 @@ def jourdain(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
     for elem in mech.elements:
         force = to_speeds(elem.spring_force + elem.damping_force + elem.force, mech, speeds)
         q += force * ca.jacobian(to_speeds(elem.w, mech, speeds), z).T
+    for load in mech.loads:  # 3-D force elements, non-uniform gravity: (∂v/∂z)ᵀ·f + (∂ω/∂z)ᵀ·t
+        q += to_speeds(load.generalized(z, to_speeds(load.v, mech, speeds),
+                                        to_speeds(load.w, mech, speeds)), mech, speeds)
     return EquationsOfMotion(M, k, q, solve_spd(M, q - k))

@@ -207,13 +207,16 @@ def composite_rigid_body(links: list[Link], n: int) -> ca.SX:
 
 
 def joint_forces(mech: Mechanics) -> ca.SX:
-    """τ = Σ_elements F_e·(∂w_e/∂w)ᵀ [N, N·m]: the flange force elements as joint forces, in
-    (t, y, w, u, p); F_e = −∂V/∂s − ∂D/∂w_e + f (seed 004)."""
+    """τ = Σ_elements F_e·(∂w_e/∂w)ᵀ + Σ_loads (∂v/∂w)ᵀ·f + (∂ω/∂w)ᵀ·t [N, N·m]: the force
+    elements and loads as joint forces, in (t, y, w, u, p); F_e = −∂V/∂s − ∂D/∂w_e + f
+    (Rayleigh's dissipation function)."""
     w = mech.kin.w
     tau = ca.SX.zeros(w.numel())
     for elem in mech.elements:
         force = elem.spring_force + elem.damping_force + elem.force
         tau += force * ca.jacobian(elem.w, w).T
+    for load in mech.loads:   # 3-D force elements, non-uniform gravity (mech.gravity is 0 then)
+        tau += load.generalized(w)
     return tau
 
 

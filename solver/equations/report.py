@@ -45,7 +45,7 @@ def structure_report(system) -> str:
 
 def _symbol_map(system, symbols: dict) -> dict:
     """Name -> sympy expression: a string becomes a Symbol, a sympy expression is kept (so
-    ``{"world.g[1]": -sympy.Symbol("g")}`` prints gravity as in the seed)."""
+    ``{"world.g[1]": -sympy.Symbol("g")}`` prints gravity as textbooks do)."""
     names = system.y_names + system.z_names + system.u_names + system.p_names + system.s_names
     symbols = checks.mapping(symbols, "equations: symbols", "name")
 

@@ -25,7 +25,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
-from .robot import Robot, UnsupportedWarning
+from .robot import Robot, UnsupportedWarning, with_stops
 from .spec import (
     Geometry,
     GeometryKind,
@@ -45,17 +45,20 @@ _GEOM = {0: GeometryKind.PLANE, 2: GeometryKind.SPHERE, 3: GeometryKind.CAPSULE,
          7: GeometryKind.MESH}
 
 
-def from_mjcf(source, *, joint_damping: bool = True, balance_inertia: bool = False) -> Robot:
+def from_mjcf(source, *, joint_damping: bool = True, balance_inertia: bool = False,
+              stops: bool | dict = False) -> Robot:
     """Import the multibody part of an MJCF model (bodies, inertials, hinge/slide/ball/free
     joints, damping and springs, geoms as shape metadata, sites as frames) as a Composite.
 
     source : a file path or the MJCF XML text. The Robot's ``frame_a`` is MuJoCo's world
-    frame; ``robot.gravity`` is the model's ``<option gravity>``.
+    frame; ``robot.gravity`` is the model's ``<option gravity>``. stops : True makes the
+    ranges of limited joints hard stops (:meth:`Robot.add_stops`; a dict: the Stops' options).
     """
     model, name = _compile(source)
     spec = _spec(model, name)
     robot = build_robot(spec, joint_damping=joint_damping, balance_inertia=balance_inertia,
                         merge_fixed=True)
+    with_stops(robot, stops, "from_mjcf")
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported),
                       UnsupportedWarning, stacklevel=2)

@@ -3,8 +3,9 @@
 Joints, bodies and frames are reachable by their names in the file (``robot.joints
 ["panda_joint1"].axis`` is the flange a motor drives) and, sanitized, as attributes
 (``robot.panda_joint1``). Limits, geometry and the unsupported parts of the file are kept as
-metadata: jourdain has no stops yet (limits bound trajectory problems through
-:meth:`Robot.bounds`), and shapes do not enter the physics.
+metadata: limits bound trajectory problems through :meth:`Robot.bounds` and become hard stops
+in simulation on request (:meth:`Robot.add_stops`, ``from_urdf(..., stops=True)``); shapes do
+not enter the physics.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import re
 
 from jourdain.blocks import Composite, Joint, LinearMotor, Motor, Prismatic, Revolute
 from jourdain.blocks.errors import ModelError
+from jourdain.blocks.hybrid import Stop
 
 from ..model.names import unknown
 from .spec import JointLimits, JointSpec
@@ -55,6 +57,7 @@ class Robot(Composite):
         self.link_names: dict[str, str] = {}
         self.notes: list[str] = []
         self.motors: dict[str, object] = {}
+        self.stops: dict[str, Stop] = {}
 
     def __repr__(self) -> str:
         return (f"<Robot {self.name!r} from {self.source}: {len(self.joints)} moving joints, "
@@ -62,7 +65,8 @@ class Robot(Composite):
 
     @property
     def limits(self) -> dict[str, JointLimits]:
-        """{joint name: JointLimits} of the moving joints (metadata: no stops yet)."""
+        """{joint name: JointLimits} of the moving joints (as in the file; they act in a
+        simulation once :meth:`add_stops` made them stops)."""
         return {name: self.joint_info[name].limits for name in self.joints}
 
     def child_name(self, name: str) -> str:
@@ -88,6 +92,37 @@ class Robot(Composite):
             self.add(unique_name(self, f"{self.child_name(name)}_motor"), motor)
             self.connect(motor.flange_b, joint.axis)
             self.motors[name] = added[name] = motor
+        return added
+
+    def add_stops(self, joints=None, **options) -> dict[str, Stop]:
+        """Make the position limits of the file hard stops: a :class:`~jourdain.blocks.hybrid.
+        Stop` ``<joint>_stop`` on the axis flange of each revolute and prismatic joint in
+        ``joints`` (names in the file; default: all) whose file gives a lower or an upper
+        limit, at [lower − ref, upper − ref] in the joint's coordinate. ``options`` are the
+        Stop's (e [1] restitution, default 0: plastic; v_rest; law=StopLaw.COMPLIANT with c,
+        d, n). Returns {joint name: Stop}; the stops join the model's event loop."""
+        chosen = list(self.joints) if joints is None else list(joints)
+        added = {}
+        for name in chosen:
+            joint = self.joints.get(name)
+            if joint is None:
+                raise ModelError(unknown(f"{self.name}.add_stops", name, list(self.joints)))
+            lim, ref = self.joint_info[name].limits, self.joint_info[name].ref
+            if not isinstance(joint, (Revolute, Prismatic)) or \
+                    (lim.lower is None and lim.upper is None):
+                continue
+            if name in self.stops:
+                raise ModelError(f"{self.name}.add_stops: joint '{name}' has a stop already")
+            low = -float("inf") if lim.lower is None else lim.lower - ref
+            high = float("inf") if lim.upper is None else lim.upper - ref
+            try:
+                stop = Stop(lower=low, upper=high, **options)
+            except TypeError as exc:
+                raise ModelError(f"{self.name}.add_stops: {exc}; the options are Stop's (e, "
+                                 "v_rest, law, c, d, n)") from None
+            self.add(unique_name(self, f"{self.child_name(name)}_stop"), stop)
+            self.connect(stop.flange_b, joint.axis)
+            self.stops[name] = added[name] = stop
         return added
 
     def coordinate_names(self, name: str) -> list[str]:
@@ -150,6 +185,7 @@ class Robot(Composite):
         return "\n".join(lines)
 
     def total_mass(self) -> float:
+        """The mass of all bodies of the robot [kg] (welded links counted once)."""
         bodies = {id(b): b for b in self.links.values() if b is not None}
         return float(sum(b.m for b in bodies.values()))
 
@@ -189,6 +225,19 @@ def sanitize(name: str) -> str:
     if keyword.iskeyword(clean) or clean in _RESERVED:
         clean += "_"
     return clean
+
+
+def with_stops(robot: Robot, stops, caller: str) -> None:
+    """The ``stops`` option of the importers: False, True or a dict of Stop options."""
+    if stops is False or stops is None:
+        return
+    if stops is True:
+        robot.add_stops()
+    elif isinstance(stops, dict):
+        robot.add_stops(**stops)
+    else:
+        raise ModelError(f"{caller}: stops must be True, False or a dict of Stop options "
+                         f"(e.g. {{'e': 0.5}}), got {stops!r}")
 
 
 def unique_name(composite: Composite, base: str) -> str:

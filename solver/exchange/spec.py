@@ -50,8 +50,9 @@ class JointType(Enum):
 @dataclass(frozen=True)
 class JointLimits:
     """Limits of a joint as written in the file (None: not given). lower/upper [rad or m],
-    effort [N·m or N], velocity [rad/s or m/s]. Metadata only: jourdain has no stops yet, so
-    they bound trajectory problems (:meth:`Robot.bounds`) but do not act in simulations."""
+    effort [N·m or N], velocity [rad/s or m/s]. They bound trajectory problems
+    (:meth:`Robot.bounds`); the position limits act in simulations as hard stops once
+    :meth:`Robot.add_stops` (or ``stops=True`` of the importers) made them so."""
 
     lower: float | None = None
     upper: float | None = None

@@ -22,7 +22,7 @@ from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
 from .packages import resolve, search_dirs
-from .robot import Robot, UnsupportedWarning
+from .robot import Robot, UnsupportedWarning, with_stops
 from .spec import (
     IDENTITY,
     Geometry,
@@ -47,7 +47,8 @@ _KNOWN = {"robot": {"link", "joint", "material"},
 
 def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
               locked: dict | None = None, merge_fixed: bool = True, joint_damping: bool = True,
-              require_meshes: bool = True, balance_inertia: bool = False) -> Robot:
+              require_meshes: bool = True, balance_inertia: bool = False,
+              stops: bool | dict = False) -> Robot:
     """Import a URDF robot as a Composite of jourdain blocks.
 
     source : a file path or the URDF XML text.
@@ -61,9 +62,11 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     require_meshes : a mesh file that cannot be found is a ModelError (else a note).
     balance_inertia : repair principal moments that violate the triangle inequality
         (MuJoCo's ``balanceinertia``) instead of refusing them.
+    stops : True makes the joints' position limits hard stops (plastic rigid Stops,
+        :meth:`Robot.add_stops`); a dict gives the Stops' options (e.g. ``{"e": 0.5}``).
 
-    Joint limits are metadata (``robot.limits``, ``robot.bounds()``): jourdain has no stops
-    yet. Visual and collision geometry is metadata (``robot.visuals``).
+    Otherwise joint limits are metadata (``robot.limits``, ``robot.bounds()`` for trajectory
+    problems). Visual and collision geometry is metadata (``robot.visuals``).
     """
     text, path = _read(source)
     xml, urdf, unsupported = _parse(text, path)
@@ -87,6 +90,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
                                 f"e.g. {missing[0]}")
     robot = build_robot(spec, floating_base, merge_fixed, joint_damping, balance_inertia,
                         locked)
+    with_stops(robot, stops, "from_urdf")
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported) +
                       " (robot.report() lists it again)", UnsupportedWarning, stacklevel=2)

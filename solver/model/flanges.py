@@ -2,7 +2,8 @@
 nets, coordinates of free 1-D bodies, and the holonomic couplings between flange nets.
 
 Each flange net is
-* **given** by a tree joint's flange (axis: its coordinate, support: 0) or by a ``Fixed``;
+* **given** by a tree joint's flange (axis: its coordinate, support: 0), by a ``Fixed`` or by a
+  ``Mounting1D`` (a 1-D support at phi0 in a 3-D frame);
 * **unknown** when it carries a 1-D body (Inertia, Mass) or a coupling's driven flange
   (IdealGear, IdealPlanetary, IdealGearR2T, IdealRollingWheel, a cut sensor);
 * otherwise the **reference** 0 (a gear's or motor's housing left unconnected).
@@ -93,7 +94,7 @@ class FlangeNetwork:
 
 def _given_sources(flat: FlatModel, tree_joints, inst: dict) -> dict:
     """net -> its position sources: tree-joint flanges (the keys of the joints'
-    ``flange_positions``) and Fixed flanges, in order."""
+    ``flange_positions``), Fixed flanges and Mounting1D flanges, in order."""
     given: dict = {}
     for joint in tree_joints:
         q = ca.SX.sym("q", len(joint.COORDINATES))
@@ -101,6 +102,8 @@ def _given_sources(flat: FlatModel, tree_joints, inst: dict) -> dict:
             given.setdefault(flat.net_of[port], []).append(("joint", port))
     for fixed in flat.fixed:
         given.setdefault(flat.net_of[fixed.flange], []).append(("fixed", fixed))
+    for mount in flat.mounts:
+        given.setdefault(flat.net_of[mount.flange_b], []).append(("mount", mount))
     return given
 
 
@@ -268,7 +271,8 @@ def _given_values(flat: FlatModel, plan: FlangePlan, inst: dict, given_ports: di
     values, closure, owners = {}, [], []
     for net, sources in plan.given.items():
         exprs = [(given_ports[src], src.path) if kind == "joint" else
-                 (ca.SX(inst[src].s0), src.path) for kind, src in sources]
+                 (ca.SX(inst[src].support_position() if kind == "mount" else inst[src].s0),
+                  src.path) for kind, src in sources]
         values[net] = exprs[0][0]
         for expr, path in exprs[1:]:
             closure.append(ca.SX(expr) - exprs[0][0])

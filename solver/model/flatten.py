@@ -13,12 +13,13 @@ from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.hybrid.base import Hybrid
 from jourdain.blocks.joints import Joint
+from jourdain.blocks.multibody.interfaces import FrameForce, LineForce, Mount
 from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
-KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock, FlangeMass, Coupling, Fixed,
-         Electrical, Hybrid)
+KINDS = (World, Body, Joint, FlangeForce, LineForce, FrameForce, Mount, Contact, SignalBlock,
+         FlangeMass, Coupling, Fixed, Electrical, Hybrid)
 
 
 @dataclass
@@ -39,6 +40,10 @@ class FlatModel:
     fixed: list[Fixed] = field(default_factory=list)
     electrical: list[Electrical] = field(default_factory=list)
     hybrid: list[Hybrid] = field(default_factory=list)         # stops, friction, contacts, …
+    lines: list[LineForce] = field(default_factory=list)       # 3-D line force elements
+    wrenches: list[FrameForce] = field(default_factory=list)   # forces/torques on frames
+    mounts: list[Mount] = field(default_factory=list)          # 1-D supports in 3-D frames
+    composites: list[Composite] = field(default_factory=list)  # the model and its composites
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
@@ -60,7 +65,7 @@ def flatten(model: Component) -> FlatModel:
     primitives, composites = [], []
     _walk(model, "", primitives, composites, {})
     net_of, nets = _union_ports(primitives, composites)
-    flat = FlatModel(primitives, net_of, nets)
+    flat = FlatModel(primitives, net_of, nets, composites=composites)
     for comp in primitives:
         _classify(flat, comp)
         _validate(comp)
@@ -86,8 +91,11 @@ def _walk(comp: Component, path: str, primitives: list, composites: list, seen: 
     comp._path = path or None
     if isinstance(comp, Composite):
         composites.append(comp)
+        primary = getattr(comp, "PRIMARY", None)   # a child that takes the composite's path
         for name, child in comp.children.items():
-            _walk(child, f"{path}.{name}" if path else name, primitives, composites, seen)
+            child_path = path if name == primary and path else \
+                (f"{path}.{name}" if path else name)
+            _walk(child, child_path, primitives, composites, seen)
     else:
         primitives.append(comp)
 
@@ -116,6 +124,10 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
                                      f"{type(port.owner).__name__} that is not part of the "
                                      "model; assign it as a child attribute first")
             parent[find(a)] = find(b)
+    worlds = [c for c in primitives if isinstance(c, World)]
+    for comp in primitives:   # e.g. Fixed: frame_a sits on the world frame without wiring
+        if getattr(comp, "WORLD_MOUNTED", False) and len(worlds) == 1:
+            parent[find(comp.frame_a)] = find(worlds[0].frame_b)
     roots: dict[Port, int] = {}
     nets: list[list[Port]] = []
     net_of: dict[Port, int] = {}
@@ -133,9 +145,10 @@ def _classify(flat: FlatModel, comp: Component) -> None:
     """Put ``comp`` in the bucket of every kind it is (an EMF is a force element and an
     electrical component, a torque sensor a coupling and a signal block)."""
     buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
-               FlangeForce: flat.forces, Contact: flat.contacts,
-               SignalBlock: flat.signals, FlangeMass: flat.inertias,
-               Coupling: flat.couplings, Fixed: flat.fixed, Electrical: flat.electrical,
+               FlangeForce: flat.forces, LineForce: flat.lines, FrameForce: flat.wrenches,
+               Mount: flat.mounts, Contact: flat.contacts, SignalBlock: flat.signals,
+               FlangeMass: flat.inertias, Coupling: flat.couplings, Fixed: flat.fixed,
+               Electrical: flat.electrical,
                Hybrid: flat.hybrid}
     kinds = [kind for kind in buckets if isinstance(comp, kind)]
     if not kinds:
@@ -177,6 +190,7 @@ def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
         if alone and len(flat.net_ports(comp.flange_b)) == 1:
             raise ModelError(f"{comp.path}: neither flange_a nor flange_b is connected; connect "
                              "at least one to a joint's axis or support flange")
-    if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone:
+    optional = port.name in getattr(comp, "OPTIONAL_PORTS", ())   # e.g. a driver's support
+    if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone and not optional:
         raise ModelError(f"{port.path} is not connected; connect the sensor to a flange (a "
                          "joint's axis, an Inertia, a gear)")

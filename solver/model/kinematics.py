@@ -1,6 +1,6 @@
 """Stage 3, kinematics (CasADi SX): pose, velocity and angular velocity of every frame net as
 expressions of the coordinates y and the joint speeds w, composed along the spanning tree;
-flange positions and rates (DESIGN.md §3.3, seed 001: v_i = J_Ti·ẏ, ω_i = J_Ri·ẏ).
+flange positions and rates (DESIGN.md §3.3: v_i = J_Ti·ẏ, ω_i = J_Ri·ẏ).
 
 The joint speeds w are the coordinate rates ẏ for scalar joints and body-fixed angular
 velocities for quaternion joints; ẏ = N(y)·w collects the joints' ``coordinate_rates``.

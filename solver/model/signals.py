@@ -26,6 +26,7 @@ class SignalInfo:
 
     name: str
     size: int
+    unit: str = ""
 
     def entry_names(self) -> list[str]:
         return [self.name] if self.size == 1 else [f"{self.name}[{i}]" for i in range(self.size)]
@@ -40,7 +41,7 @@ class SignalContext(Context):
         self.circuit = circuit
         self._branch_value: dict = {}
         self._resolving: list = []
-        self.cuts: dict = {}   # cut sensor -> placeholder of its reading (equations.cuts)
+        self.cuts: dict = {}   # cut sensor path -> placeholder of its reading (equations.cuts)
         self.inputs: list[SignalInfo] = []
         self._input_value: dict[int, ca.SX] = {}
         self._outputs: dict = {}
@@ -49,6 +50,11 @@ class SignalContext(Context):
         self.u = ca.vertcat(*[self._input_value[n] for n in self._input_nets]) \
             if self.inputs else ca.SX(0, 1)
         self._collect_states()
+        # placeholders for what outputs may read of the dynamics, substituted once ż is
+        # known (equations.readings): the joint speeds' derivatives ẇ, the drivers'
+        # reactions and the cut sensors' readings (self.cuts)
+        self.wdot = ca.SX.sym("wdot", kin.w.numel()) if kin.w.numel() else ca.SX(0, 1)
+        self.reactions: dict = {}   # driver path -> placeholder of its reaction
 
     def _collect_states(self) -> None:
         """Symbols s of the components' own states, named ``<component>.<state>``, in
@@ -157,7 +163,8 @@ class SignalContext(Context):
 
     def cut_force(self, sensor) -> ca.SX:
         """A placeholder for the sensor's reading, replaced once the accelerations are known
-        (equations.cuts); forces that depend on it make an algebraic loop, refused there."""
+        (equations.cuts, equations.readings); forces that depend on it make an algebraic loop,
+        refused there."""
         if sensor.path not in self.cuts:
             self.cuts[sensor.path] = ca.SX.sym(f"cut_{sensor.path}")
         return self.cuts[sensor.path]
@@ -173,7 +180,7 @@ class SignalContext(Context):
                        for p in self.flat.nets[net]):
                     continue
                 name = min((p.path for p in self.flat.nets[net]), key=lambda s: (len(s), s))
-                self.inputs.append(SignalInfo(name, port.size))
+                self.inputs.append(SignalInfo(name, port.size, port.unit))
                 self._input_value[net] = ca.SX.sym(name, port.size)
                 self._input_nets.append(net)
 
@@ -202,6 +209,35 @@ class SignalContext(Context):
     def frame(self, port: Port) -> FrameState:
         return self.kin.frames[self.flat.net_of[port]]
 
+    def derivative(self, expr) -> ca.SX:
+        """d/dt = ∂/∂t + ∂/∂y·ẏ + ∂/∂w·ẇ (ẇ: placeholders ``wdot``) of a vector expression of
+        time and the kinematics; inputs and block states have no known derivative."""
+        e = ca.reshape(ca.SX(expr), -1, 1)
+        if ca.depends_on(e, ca.vertcat(self.u, self.s, self.placeholders())):
+            raise ModelError("a derivative of a signal input, a component state or a dynamic "
+                             "reading (acceleration, reaction, cut force) was asked for (e.g. a "
+                             "velocity sensor on a driven reference); only positions and "
+                             "velocities of the mechanism can be differentiated")
+        kin, out = self.kin, ca.jacobian(e, self.t)
+        if kin.y.numel():
+            out += ca.jtimes(e, kin.y, kin.ydot) + ca.jtimes(e, kin.w, self.wdot)
+        return out
+
+    def acceleration(self, port: Port) -> tuple:
+        frame = self.frame(port)
+        return self.derivative(frame.v), self.derivative(frame.w)
+
+    def reaction(self, block) -> ca.SX:
+        # keyed by path: hooks run on the parameterized copies of the blocks
+        if block.path not in self.reactions:
+            self.reactions[block.path] = ca.SX.sym(f"reaction_{block.path}")
+        return self.reactions[block.path]
+
+    def placeholders(self) -> ca.SX:
+        """All dynamic placeholders, in this order: ẇ, the drivers' reactions, the cut
+        sensors' readings (equations.readings gives their values)."""
+        return ca.vertcat(self.wdot, *self.reactions.values(), *self.cuts.values())
+
     def flange(self, port: Port) -> FlangeState:
         return flange_state(self.kin, self.flat.net_of[port])
 
@@ -210,6 +246,6 @@ class SignalContext(Context):
         infos, exprs = [], []
         for block in self.flat.signals:
             for port, expr in self.block_outputs(block).items():
-                infos.append(SignalInfo(port.path, port.size))
+                infos.append(SignalInfo(port.path, port.size, port.unit))
                 exprs.append(ca.reshape(expr, port.size, 1))
         return infos, (ca.vertcat(*exprs) if exprs else ca.SX(0, 1))

@@ -14,9 +14,15 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
+from jourdain.blocks.errors import ModelError
+
 from ..model.checks import count, number
 from ..simulation.result import Result
+from ..visual import tables
+from ..visual.animate import animate
+from ..visual.plots import Line, draw, panels_by_unit, window
 from .functions import dynamics
+from .tracking import TrackingCheck, check_tracking, tracking_controller
 
 
 def lagrange_basis(tau, points: np.ndarray):
@@ -75,10 +81,11 @@ class Solution:
                                 for n in problem.free_params}
         us = self.inputs_at(t)
         self.trajectory = Result.from_states(s, t, X, us, self.p)
-        self.check_result: Check | None = None
+        self.check_result: Check | TrackingCheck | None = None
 
     @property
     def success(self) -> bool:
+        """True when IPOPT reports success."""
         return bool(self.stats["success"])
 
     def __getitem__(self, name: str) -> np.ndarray:
@@ -98,13 +105,37 @@ class Solution:
         return np.einsum("ikj,jk->ik", self.U[:, k, :], basis) if self.U.size else \
             np.zeros((0, times.size))
 
-    def check(self, rtol: float = 1e-10, atol: float = 1e-10, samples: int = 8) -> Check:
+    def tracking_controller(self, Q, R, Qf=None, samples: int = 10):
+        """A time-varying LQR that tracks this plan: the Riccati equation integrated
+        backwards on the linearization along the plan, in minimal coordinates; Q weights the
+        tracking error states (coordinates, quaternions as rotation vectors, speeds), R the
+        inputs, Qf the final error (default: the LQR cost-to-go when the plan ends at an
+        equilibrium); ``samples`` gains per interval. Use it as ``check(controller=...)``,
+        ``system.simulate(..., controller=...)`` or ``jd.close_loop``. See
+        :mod:`jourdain.solver.control.tracking`."""
+        return tracking_controller(self, Q, R, Qf, samples)
+
+    def check(self, rtol: float = 1e-10, atol: float = 1e-10, samples: int = 8,
+              controller=None, t_end: float | None = None,
+              initial: dict | None = None) -> Check | TrackingCheck:
         """Re-simulate the optimal inputs with CVODES (``samples`` outputs per interval) and
-        compare with the plan at the nodes; stored in ``check_result`` and returned."""
+        compare with the plan at the nodes; stored in ``check_result`` and returned.
+
+        With a ``controller`` (e.g. :meth:`tracking_controller`) the plan is re-simulated
+        closed loop instead, until ``t_end`` (default: the plan's end), from the plan's
+        initial state with the entries of ``initial`` replaced (a perturbed start); a
+        :class:`~jourdain.solver.optimal.tracking.TrackingCheck` is returned."""
         s, N = self.system, self.U.shape[1]
         rtol = number(rtol, "Solution.check: rtol", 0.0, 1.0, open_low=True, open_high=True)
         atol = number(atol, "Solution.check: atol", 0.0, open_low=True)
         samples = count(samples, "Solution.check: samples")
+        if controller is not None or t_end is not None or initial is not None:
+            if controller is None:
+                raise ModelError("Solution.check: t_end and initial apply to a closed-loop "
+                                 "check; give controller=solution.tracking_controller(Q, R)")
+            self.check_result = check_tracking(self, controller, rtol, atol, samples, t_end,
+                                               initial)
+            return self.check_result
         F = _interval_integrator(s, self.u_tau, samples, rtol, atol)
         h = self.T / N
         pars = [ca.vertcat(ca.vec(ca.DM(self.U[:, k, :].T)), self.p, self.t[0] + k * h, h)
@@ -139,36 +170,56 @@ class Solution:
             lines.append(str(self.check_result))
         return "\n".join(lines)
 
-    def plot(self, *names: str, path: str | Path | None = None, title: str | None = None):
+    def plot(self, *names: str, t_range=None, title: str | None = None,
+             path: str | Path | None = None):
         """Planned trajectories (markers at the nodes) and, after :meth:`check`, the
-        re-simulated ones (dashed); default names: states and inputs. Returns the figure."""
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        names = names or tuple(self.system.x_names + self.system.u_names)
-        fig, axes = plt.subplots(len(names), 1, sharex=True, squeeze=False,
-                                 figsize=(7, 1.6 + 1.4 * len(names)))
+        re-simulated ones (dashed); default names: states and inputs; y labels with units,
+        ``t_range`` = (t0, t1) [s]; saved to ``path`` if given (``~`` expanded). Returns the
+        figure; the matplotlib backend is left alone."""
+        names = list(names or self.system.x_names + self.system.u_names)
+        for n in names:
+            if n not in self.trajectory.series:
+                self.trajectory[n]                       # raises with close matches
         t_fine = self.t[0] + np.linspace(0.0, self.T, 20 * (len(self.t) - 1) + 1)
         u_fine = self.inputs_at(t_fine)
-        for ax, name in zip(axes[:, 0], names):
-            if name in self.system.u_names:
-                ax.plot(t_fine, u_fine[self.system.u_names.index(name)], label="plan")
-            else:
-                ax.plot(self.t, self[name], ".-", ms=3, label="plan")
-            if self.check_result is not None and name in self.check_result.simulated.series:
-                sim = self.check_result.simulated
-                ax.plot(sim.t, sim[name], "--", label="re-simulated")
-            ax.set_ylabel(name, fontsize=8)
-            ax.grid(True, alpha=0.3)
-        axes[0, 0].legend(fontsize=7)
-        axes[-1, 0].set_xlabel("t [s]")
-        fig.suptitle(title or f"optimal trajectory, cost {self.cost:.5g}")
-        fig.tight_layout()
-        if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            fig.savefig(path, dpi=120)
-        return fig
+        sim = self.check_result.simulated if self.check_result is not None else None
+        units = self.trajectory.units
+        groups = panels_by_unit(names, units)
+        panels = []
+        for group in groups:
+            lines = []
+            for name in group:
+                if name in self.system.u_names:
+                    x, y, fmt = t_fine, u_fine[self.system.u_names.index(name)], "-"
+                else:
+                    x, y, fmt = self.t, self[name], ".-"
+                mask = window(x, t_range)
+                lines.append(Line(f"{name} (plan)", x[mask], y[mask], fmt, {"ms": 3}))
+                if sim is not None and name in sim.series:
+                    mask = window(sim.t, t_range)
+                    lines.append(Line(f"{name} (re-simulated)", sim.t[mask], sim[name][mask],
+                                      "--"))
+            panels.append(lines)
+        return draw(panels, [units.get(g[0], "") for g in groups], "t [s]",
+                    title or f"optimal trajectory, cost {self.cost:.5g}", path)
+
+    def animate(self, path=None, **options):
+        """The planned motion in 3-D (.html), as GIF or MP4; see
+        :func:`jourdain.solver.visual.animate.animate`."""
+        return animate(self, path, **options)
+
+    def __repr__(self) -> str:
+        st = self.stats
+        return (f"<Solution ({st['transcription']}): {st['status']}, cost {self.cost:.6g}, "
+                f"T = {self.T:.6g} s, {st['iterations']} iterations>")
+
+    def _repr_html_(self) -> str:
+        units = self.trajectory.units
+        rows = [[n, tables.unit(units.get(n, "")), self[n][0], self[n][-1]]
+                for n in self.system.x_names + self.system.u_names]
+        text = self.report().splitlines()
+        return tables.section(text[0], text[1:], [tables.table(
+            "trajectories", ["name", "unit", "initial", "final"], rows, (2, 3))])
 
 
 def _interval_integrator(system, u_tau: np.ndarray, samples: int, rtol: float,

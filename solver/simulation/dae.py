@@ -1,6 +1,9 @@
 """Consumer: simulation of constrained systems. Partitioning and Baumgarte are ODEs for CVODES
-(:mod:`.simulate`); the DAE method integrates x = (y, w) with the multipliers λ algebraic by
-IDAS (SUNDIALS), starting from the λ that the acceleration-level constraint gives at x0."""
+(partitioning with its conditioning monitored and the partition switched where it degrades,
+:mod:`.partitioned`; Baumgarte through :mod:`.simulate`); the DAE method integrates
+x = (y, w) with the multipliers λ algebraic by IDAS (SUNDIALS), starting from the λ that the
+acceleration-level constraint gives at x0. Every method's Result passes the drift guard
+(:mod:`.guard`)."""
 from __future__ import annotations
 
 import casadi as ca
@@ -12,7 +15,10 @@ from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
 from ..model.checks import keywords
 from .events import needs_events
+from .guard import check_drift, check_rank
 from .hybrid import simulate_events
+from .partitioned import simulate_partitioned
+from .progress import Watch, check_progress
 from .result import Result
 from .simulate import (
     Method,
@@ -32,14 +38,16 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
                          max_steps: int = 100000, method: Method = Method.BDF,
-                         events=None, samplers=None, event_step: float | None = None,
-                         chatter: tuple | None = None, max_events: int | None = None) -> Result:
+                         progress: bool | None = None, events=None, samplers=None,
+                         event_step: float | None = None, chatter: tuple | None = None,
+                         max_events: int | None = None) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
     Baumgarte run on CVODES, the DAE method on IDAS; events, samplers, event_step, chatter and
     max_events as for ``simulate`` (the event loop, docs/hybrid.md)."""
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
               "chatter": chatter, "max_events": max_events}
+    check_progress(progress)
     if x0 is None:
         x0 = system.state(y0, z0, params)
         x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
@@ -47,15 +55,25 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     else:
         x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
-    if system.method is not ConstraintMethod.DAE:
-        return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
-                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                        method=method, **hybrid)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
-    if needs_events(system, events, samplers):
-        return simulate_events(system, grid, x0, p, _input_builder(system, inputs or {}, grid),
+    if needs_events(system, events, samplers):   # the event loop (fixed partition)
+        if system.method is not ConstraintMethod.DAE:
+            return simulate(system, t_end, inputs=inputs, params=params, t0=t0,
+                            n_out=n_out, t_out=t_out, rtol=rtol, atol=atol,
+                            max_steps=max_steps, x0=x0, method=method, **hybrid)
+        return simulate_events(system, grid, x0, p,
+                               _input_builder(system, inputs or {}, grid),
                                integrator_options(rtol, atol, max_steps), dae=True, **hybrid)
+    if system.method is ConstraintMethod.BAUMGARTE:
+        res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
+                       t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
+                       method=method, progress=progress)
+        return _guarded(system, res, p, rtol, atol)
+    if system.method is ConstraintMethod.PARTITIONING:
+        res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
+                                   method, progress)
+        return _guarded(system, res, p, rtol, atol)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])
@@ -68,7 +86,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
     try:
-        sol = integ(x0=x0, z0=lam0, p=p)
+        with Watch(progress is not False, "simulate (IDAS)"):   # no pieces: elapsed time only
+            sol = integ(x0=x0, z0=lam0, p=p)
     except RuntimeError as exc:
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc
@@ -78,4 +97,13 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     zs = np.array(sol["zf"])
     for i in range(zs.shape[0]):
         res.series[f"lambda[{i}]"] = zs[i]
+    return _guarded(system, res, p, rtol, atol)
+
+
+def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float) -> Result:
+    """The drift guard (:mod:`.guard`): residuals within the accuracy, constraints of full
+    rank (partitioning checks the rank on the way, by its conditioning monitor)."""
+    check_drift(system, res, rtol, atol)
+    if system.method is not ConstraintMethod.PARTITIONING:
+        check_rank(system, res, p)
     return res

@@ -39,8 +39,7 @@ SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step
 ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event times
 SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire together
 BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
-AT_EVENT = 1e-9            # right after an event, guards within ±AT_EVENT·(1 + scale) are
-                           # at their zero (see EventLoop._first_crossing)
+AT_EVENT = 1e-9            # right after an event, |guard| ≤ AT_EVENT·(1 + scale) is zero
 
 
 @dataclass

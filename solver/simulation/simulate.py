@@ -14,12 +14,13 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.initial_equations import solve_initial_states
 from ..model.checks import count, finite, keywords, mapping, number, option, vector
 from ..model.names import check_quaternions, require_system, unknown
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
 from .events import needs_events
 from .hybrid import simulate_events
-from .initial import solve_initial_states
+from .progress import Watch, check_progress, chunked
 from .result import Result
 
 
@@ -38,9 +39,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
              max_steps: int = 100000, method: Method = Method.BDF,
-             x0: np.ndarray | None = None, events=None, samplers=None,
-             event_step: float | None = None, chatter: tuple | None = None,
-             max_events: int | None = None) -> Result:
+             x0: np.ndarray | None = None, progress: bool | None = None, events=None,
+             samplers=None, event_step: float | None = None,
+             chatter: tuple | None = None, max_events: int | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -56,6 +57,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         system; used as given. With y0, z0 instead, the states of components with initial
         equations (``system.s_init``: filters in steady state) are solved at t0 for the
         inputs' values at t0, except those given in z0.
+    progress : None (default) shows an elapsed-time bar once a run lasts over 2 s, at no
+        cost; True integrates in pieces and shows the fraction done (CVODES restarts at each
+        piece); False shows nothing. See :mod:`.progress`.
     events : jd.Event / jd.TimeEvent objects (zero crossings, resets, stops; docs/hybrid.md).
     samplers : SampledCallback objects (Python callbacks run at a sample period).
     event_step : [s] spacing of the guard samples (default: a quarter of the output interval).
@@ -72,6 +76,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
     opts = integrator_options(rtol, atol, max_steps, method)
+    check_progress(progress)
     given = x0 is not None
     x0 = system.state(y0, z0) if x0 is None else given_state(system, x0, y0, z0)
     p = system.parameters(params)
@@ -88,14 +93,20 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     us = us.reshape(len(system.u_names), len(grid))
     if system.nx == 0:   # nothing to integrate: outputs and energies of the fixed model
         return Result.from_states(system, grid, np.zeros((0, grid.size)), us, p)
+    if "drive0" in system.functions:  # driven coordinates start at their references
+        x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
     if needs_events(system, events, samplers):   # hybrid elements, events, samplers
         return simulate_events(system, grid, x0, p, _input_builder(system, inputs or {}, grid),
                                opts, events, samplers, event_step, chatter, max_events)
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
-    integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+    integ = None if progress else ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
     try:
-        xs = np.array(integ(x0=x0, p=p)["xf"])
+        if integ is None:
+            xs = chunked(dae, t, grid, x0, p, opts, "simulate")
+        else:
+            with Watch(progress is None, "simulate"):
+                xs = np.array(integ(x0=x0, p=p)["xf"])
     except RuntimeError as exc:
         raise diagnose(system, dae, grid, x0, opts, p, us) from exc
     result = Result.from_states(system, grid, xs, us, p)
@@ -131,7 +142,10 @@ def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, 
         return x0
     t = ca.SX.sym("t")
     u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
-    return solve_initial_states(system, x0, grid[0], np.array(u0).ravel(), p, (z0 or {}))
+    u0 = np.array(u0).ravel()
+    if "drive0" in system.functions:   # the states start with the driven coordinates set
+        x0 = np.array(system.functions["drive0"](grid[0], x0, u0, p)).ravel()
+    return solve_initial_states(system, x0, grid[0], u0, p, (z0 or {}))
 
 
 def _input_builder(system, inputs: dict, grid: np.ndarray):

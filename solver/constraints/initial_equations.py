@@ -2,8 +2,9 @@
 states in ``system.s_init`` (a filter initialized in steady state, a motor current at its
 operating value) are solved by Newton at t0 from the residuals ``system.init(t, x, u, p)``,
 with the coordinates, speeds and the other states held, before a simulation or a linearization
-starts. Row k of a component's residuals belongs to its k-th state: states the user gives by
-name are held and their rows dropped.
+starts and at the end of ``System.initialize`` (so this module sits in the constraints wing,
+beside the other initial-state computations). Row k of a component's residuals belongs to its
+k-th state: states the user gives by name are held and their rows dropped.
 """
 from __future__ import annotations
 
