@@ -160,8 +160,8 @@ def test_sampled_python_callback_holds_an_input():
                           atol=1e-12)
     # piecewise constant input: equal within each sample interval, jumps only at samples
     u = res["motor.f"]
-    steps = np.flatnonzero(np.abs(np.diff(u)) > 1e-12)   # the grid shows left limits
-    assert np.allclose(res.t[steps], 0.1 * np.arange(1, 10), atol=1e-12)
+    steps = np.flatnonzero(np.abs(np.diff(u)) > 1e-12) + 1   # outputs show right limits
+    assert np.allclose(res.t[steps], 0.1 * np.arange(1, 11), atol=1e-12)   # t_end samples
     # exact sampled dynamics: s_{k+1} = s_k + T·v_k + T²/2·f_k, v_{k+1} = v_k + T·f_k
     s, v = 1.0, 0.0
     for _ in range(10):

@@ -90,3 +90,24 @@ def test_compliant_stop_penetration_and_contact_events():
     deepest = -res["slide.s"].min()
     assert 0.7 * bound < deepest < bound
     assert res["energy.total"][-1] < res["energy.total"][0] - 1e-3
+
+
+@pytest.mark.parametrize("mu, stick", [(0.5, True), (0.1, False)])
+def test_frictional_impact_active_set_and_gauss_seidel_agree(mu, stick):
+    """A disc (m = 1, I = 0.4, r = 1) hits the ground at v = (1, −2), plastic (e = 0).
+    Closed form: Λ_n = m·2; sticking (μ ≥ |v_t|/(D_tt·Λ_n) = 1/7) the contact point stops,
+    Λ_t = −v_t/D_tt with D_tt = 1/m + r²/I = 3.5; sliding, Λ_t = −μ·Λ_n. The active-set
+    solver and its projected Gauss–Seidel fallback (two methods) give the same impulses."""
+    from jourdain.solver.hybrid.impact import ImpactRows, _gauss_seidel, solve_impact
+    M = np.diag([1.0, 1.0, 0.4])
+    J = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0]])    # normal ẏ, tangent ẋ + r·ω
+    z = np.array([1.0, -2.0, 0.0])
+    rows = ImpactRows(unilateral={0: 0.0}, tangents={0: ([1], mu)})
+    lam, dz = solve_impact(M, J, J @ z, rows)
+    expected_t = -1.0 / 3.5 if stick else -mu * 2.0
+    assert lam == pytest.approx([2.0, expected_t], abs=1e-12)
+    if stick:
+        assert abs((J @ (z + dz))[1]) < 1e-12
+    D = J @ np.linalg.solve(M, J.T)
+    gs = _gauss_seidel(D, J @ z, {0: 0, 1: 1}, rows, {0: 0.0})
+    assert gs == pytest.approx(lam, abs=1e-9)

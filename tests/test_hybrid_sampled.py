@@ -8,7 +8,7 @@ from hybrid_models import slider
 
 import jourdain as jd
 from jourdain.blocks import AngleSensor, Composite, Mux, Saturation, Sine, World
-from jourdain.blocks.hybrid import DiscretePID, DiscreteStateFeedback, ZeroOrderHold
+from jourdain.blocks.hybrid import DiscretePID, DiscreteStateFeedback, Stop, ZeroOrderHold
 from jourdain.library import BalancedCubeOnEdge, CubeOnEdge
 
 
@@ -23,11 +23,9 @@ def test_zero_order_hold_holds_the_sampled_value():
     t = res.t
     k = np.floor((t - 0.05) / 0.1 + 1e-9)
     expected = np.where(k >= 0, np.sin(2 * np.pi * 1.3 * (0.05 + 0.1 * k)), 0.0)
-    # the grid shows the left limit at the sample instants themselves
-    at_sample = np.isclose((t - 0.05) / 0.1, np.round((t - 0.05) / 0.1), atol=1e-9) &\
-        (t > 0.05 - 1e-12)
-    before = np.where(k - 1 >= 0, np.sin(2 * np.pi * 1.3 * (0.05 + 0.1 * (k - 1))), 0.0)
-    assert np.allclose(np.where(at_sample, before, expected), res["zoh.y"], atol=1e-12)
+    # an output at a sample instant shows the value after the sample (as Modelica's result
+    # at an event's right limit): y is right-continuous
+    assert np.allclose(expected, res["zoh.y"], atol=1e-12)
 
 
 def test_discrete_pid_follows_its_difference_equations():
@@ -101,3 +99,47 @@ def test_sample_period_must_be_positive():
         jd.SampledCallback(-0.1, lambda t, x, u, p: [0.0], ["u"])
 
 
+
+
+def _pushed_mass():
+    model = jd.Model(world=World())
+    joint = slider(model, "mass", 1.0)
+    model.motor = jd.blocks.LinearMotor()
+    model.connect(model.motor.flange_b, joint.axis)
+    return model, joint
+
+
+def test_sampled_controller_runs_in_the_event_loop():
+    """simulate(controller=..., period=...) on a free mass, f_k = −4·s(t_k) held for T = 0.1 s.
+    Reference: the exact sampled dynamics s_{k+1} = s_k + T·v_k + T²/2·f_k,
+    v_{k+1} = v_k + T·f_k; eleven controller calls on [0, 1] s (t_end samples too)."""
+    system = jd.compile(_pushed_mass()[0])
+    i = system.x_names.index("mass.s")
+    res = system.simulate(1.0, y0={"mass.s": 1.0}, controller=lambda t, x: [-4.0 * x[i]],
+                          period=0.1, n_out=11, rtol=1e-12, atol=1e-12)
+    s, v, forces = 1.0, 0.0, []
+    for _ in range(10):
+        forces.append(-4.0 * s)
+        s, v = s + 0.1 * v + 0.005 * forces[-1], v + 0.1 * forces[-1]
+    assert res["mass.s"][-1] == pytest.approx(s, abs=1e-9)
+    assert res["motor.f"][:10] == pytest.approx(forces, abs=1e-9)   # right limits
+    assert res.controller_calls == 11
+
+
+def test_sampled_controller_with_a_stop_in_the_plant():
+    """The sampled controller pushes the mass into a stop at s = −0.5 (e = 0.5): the stop's
+    impact is an event of the same loop. References: Newton's law at the impact
+    (v⁺ = −e·v⁻), the stop never penetrated, the held force constant between samples."""
+    model, joint = _pushed_mass()
+    model.stop = Stop(lower=-0.5, e=0.5, v_rest=0.0)
+    model.connect(model.stop.flange_b, joint.axis)
+    system = jd.compile(model)
+    i, k = system.x_names.index("mass.s"), system.x_names.index("mass.v")
+    res = system.simulate(1.0, y0={"mass.s": 1.0}, controller=lambda t, x: [-4.0 * x[i] - 2.0],
+                          period=0.05, n_out=201, rtol=1e-10, atol=1e-10)
+    hits = res.events.select("stop", "hit_lower")
+    assert len(hits) >= 1
+    assert hits[0].x_after[k] == pytest.approx(-0.5 * hits[0].x_before[k], abs=1e-9)
+    assert res["mass.s"].min() >= -0.5 - 1e-9
+    f = res["motor.f"]
+    assert all(np.ptp(f[10 * j:10 * j + 10]) < 1e-12 for j in range(20))

@@ -2,14 +2,15 @@
 :mod:`.loop`) or sampled with a zero-order hold at a fixed period.
 
 Sampled mode. At the sample times t_k = t0 + k·period the controller reads the state x(t_k)
-and its output u_k is held until t_{k+1}; between samples CVODES integrates the plant with the
-held u_k (restarted at every sample, where u jumps, and at the output times, so the output grid
-is exact). A closed kinematic loop under partitioning runs each segment as its own simulation,
-so its partitions switch as in an open-loop run. The other inputs follow ``inputs`` as in an open-loop simulation. A compiled law
-(jd.Feedback) is evaluated numerically at the samples, a Python callable is called there.
-
-This loop is self-contained; when the hybrid wing's event loop (sampled blocks, events,
-resets) lands it should run on that machinery.
+and its output u_k is held until t_{k+1}. The controller runs as a
+:class:`~jourdain.solver.hybrid.events.SampledCallback` of the event loop (:mod:`.events`,
+docs/hybrid.md): CVODES restarts at every sample, where u jumps, the output grid is exact,
+and the plant's own events (stops, contacts, friction modes, sampled blocks, the user's
+events and samplers) run with it, in one time line. A closed kinematic loop under
+partitioning runs each sample interval as its own simulation of the system instead, so its
+partitions switch as in an open-loop run. The other inputs follow ``inputs`` as in an
+open-loop simulation. A compiled law (jd.Feedback) is evaluated numerically at the samples,
+a Python callable is called there.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError, SimulationError
 
+from ..hybrid.events import SampledCallback
 from ..model.checks import mapping, number, unknown
 from ..model.names import require_system
 from .dae import simulate_constrained
@@ -31,7 +33,6 @@ from .simulate import (
     _grid,
     _input_expressions,
     given_state,
-    integrator_options,
     simulate,
     start_states,
 )
@@ -116,24 +117,6 @@ def _initial_state(system, options: dict) -> np.ndarray:
         options["params"]), z0)
 
 
-def _segment_integrator(system, law: Law, keep: list[str], u_rest: ca.Function, n_p: int,
-                        opts: dict) -> ca.Function:
-    """CVODES over τ ∈ [0, 1] of dx/dτ = h·f(t_a + τ·h, x, (u_held, u_rest(t)), p) with
-    parameters (t_a, h, u_held, p)."""
-    sym = ca.SX if system.f.is_a("SXFunction") else ca.MX
-    tau, x = sym.sym("tau"), sym.sym("x", system.nx)
-    ta, h = sym.sym("t_a"), sym.sym("h")
-    held, pp = sym.sym("u_held", len(law.names)), sym.sym("p", n_p)
-    t = ta + tau * h
-    rest = u_rest(t)
-    parts = {n: held[i] for i, n in enumerate(law.names)}
-    parts.update({n: rest[i] for i, n in enumerate(keep)})
-    u = ca.vertcat(*[parts[n] for n in system.u_names]) if system.u_names else sym(0, 1)
-    dae = {"t": tau, "x": x, "p": ca.vertcat(ta, h, held, pp),
-           "ode": h * system.f(t, x, u, pp)}
-    return ca.integrator("sampled", "cvodes", dae, 0.0, 1.0, opts)
-
-
 def _breakpoints(grid: np.ndarray, period: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The sorted union of output and sample times, and which of them are outputs/samples."""
     n = int(np.floor((grid[-1] - grid[0]) / period * (1 + MERGE_TOL))) + 1
@@ -157,15 +140,35 @@ def _breakpoints(grid: np.ndarray, period: float) -> tuple[np.ndarray, np.ndarra
 
 def simulate_sampled(system, t_end: float, law: Law, period: float, x0: np.ndarray,
                      p: np.ndarray, options: dict) -> Result:
-    """The sampled-data loop of the module docstring."""
+    """The sampled-data loop of the module docstring: the controller as a sampled callback
+    of the event loop (for a partitioned closed loop, :func:`_sampled_segments`)."""
+    if getattr(system, "partitions", None) is not None:
+        return _sampled_segments(system, t_end, law, period, x0, p, options)
+    calls = [0]
+
+    def control(t, x, u, p_now):
+        calls[0] += 1
+        return np.asarray(law.numeric(t, x, p_now), dtype=float).ravel()
+    sampler = SampledCallback(period, control, list(law.names), float(options["t0"]),
+                              "controller", log=False)
+    run = {k: v for k, v in options.items()
+           if k in SIMULATE_KEYWORDS and k not in ("y0", "z0", "x0", "samplers")}
+    run["samplers"] = list(options.get("samplers") or ()) + [sampler]
+    result = simulate(system, t_end, x0=x0, **run)
+    result.controller_calls = calls[0]
+    return result
+
+
+def _sampled_segments(system, t_end: float, law: Law, period: float, x0: np.ndarray,
+                      p: np.ndarray, options: dict) -> Result:
+    """Sample interval by sample interval, each a simulation of the system (partitions
+    switch inside it), the controller's output held."""
     grid = _grid(options["t0"], t_end, options["n_out"], options["t_out"])
-    opts = integrator_options(options["rtol"], options["atol"], options["max_steps"],
-                              options["method"])
     keep = [n for n in system.u_names if n not in law.names]
     t_sym = ca.SX.sym("t")
     u_rest = ca.Function("u_rest", [t_sym], [_input_expressions(
         SimpleNamespace(u_names=keep), options["inputs"] or {}, grid, t_sym)])
-    segment = _segment(system, law, keep, u_rest, p, opts, options)
+    segment = _segment(system, law, p, options)
     times, is_output, is_sample = _breakpoints(grid, period)
     x = np.asarray(x0, dtype=float)
     held = np.asarray(law.numeric(times[0], x, p), dtype=float).ravel()
@@ -193,16 +196,10 @@ def simulate_sampled(system, t_end: float, law: Law, period: float, x0: np.ndarr
     return result
 
 
-def _segment(system, law: Law, keep: list[str], u_rest: ca.Function, p: np.ndarray,
-              opts: dict, options: dict):
-    """(a, b, x_a, held) -> x_b: one CVODES call of the time-normalized ODE; for a system
-    that switches partitions (partitioning of closed loops), a simulation of the segment by
-    the system itself (with its conditioning watched and partitions switched), the held
-    inputs as constants and the others as given."""
-    if getattr(system, "partitions", None) is None:
-        F = _segment_integrator(system, law, keep, u_rest, len(p), opts)
-        return lambda a, b, x, held: np.array(
-            F(x0=x, p=np.concatenate([[a, b - a], held, p]))["xf"]).ravel()
+def _segment(system, law: Law, p: np.ndarray, options: dict):
+    """(a, b, x_a, held) -> x_b for a system that switches partitions (partitioning of closed
+    loops): a simulation of the segment by the system itself (with its conditioning watched
+    and partitions switched), the held inputs as constants and the others as given."""
     rest = {k: v for k, v in (options["inputs"] or {}).items()}
     params = dict(zip(system.p_names, np.asarray(p, dtype=float).tolist()))
 

@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from jourdain.blocks.errors import ModelError
+
+from ..model.checks import count, number
+
 
 @dataclass
 class EventRecord:
@@ -64,3 +68,18 @@ class EventLog(list):
         if len(self) > limit:
             lines.append(f"... {len(self) - limit} more")
         return "\n".join(lines) if lines else "(no events)"
+
+
+def chatter_limits(chatter, span: float) -> tuple[int, float]:
+    """(n, span): n ≥ 2 events in a row, each within span > 0 s of the previous."""
+    try:
+        n, within = chatter
+    except (TypeError, ValueError):
+        raise ModelError(f"simulate: chatter must be a pair (n, span [s]), got "
+                         f"{chatter!r}") from None
+    n = count(n, "simulate: chatter n")
+    if n < 2:
+        raise ModelError(f"simulate: chatter n must be at least 2, got {n}")
+    within = 1e-9 * max(1.0, span) if within is None else \
+        number(within, "simulate: chatter span", 0.0, open_low=True, unit="s")
+    return n, within

@@ -30,7 +30,7 @@ from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, tra
 from ..hybrid.state import ChatteringError, EventState, resolve, settle
 from ..model.checks import count, number
 from .crossings import bracket_start, crossed_predicate, first_crossing, force_start, illinois
-from .eventlog import EventLog, EventRecord
+from .eventlog import EventLog, EventRecord, chatter_limits
 from .numeric import NumericFunction
 from .sampling import check_samplers, due, model_samplers
 from .segments import Segments
@@ -50,21 +50,6 @@ class GuardSlot:
     direction: Direction
     owner: object = None      # hybrid element (GuardInfo) or None for a user event
     info: object = None       # GuardInfo or Event
-
-
-def _chatter(chatter, span: float) -> tuple[int, float]:
-    """(n, span): n ≥ 2 events in a row, each within span > 0 s of the previous."""
-    try:
-        n, within = chatter
-    except (TypeError, ValueError):
-        raise ModelError(f"simulate: chatter must be a pair (n, span [s]), got "
-                         f"{chatter!r}") from None
-    n = count(n, "simulate: chatter n")
-    if n < 2:
-        raise ModelError(f"simulate: chatter n must be at least 2, got {n}")
-    within = 1e-9 * max(1.0, span) if within is None else \
-        number(within, "simulate: chatter span", 0.0, open_low=True, unit="s")
-    return n, within
 
 
 def needs_events(system, events, samplers) -> bool:
@@ -107,7 +92,7 @@ class EventLoop:
         self.event_step = float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT \
             if event_step is None else number(event_step, "simulate: event_step", 0.0,
                                                open_low=True, unit="s")
-        self.chatter = _chatter(chatter, span)
+        self.chatter = chatter_limits(chatter, span)
         self.max_events = count(max_events, "simulate: max_events")
         info = system.hybrid
         self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
@@ -213,12 +198,13 @@ class EventLoop:
                 self._guard_event(t_e, x_e, fired)
                 self._after_event = True
                 continue
-            k_out = self._record(X, P, U, times, Xs, k_out, t_b, inclusive=True)
+            self._after_event = t_b == t_hard and kind != "end"
+            k_out = self._record(X, P, U, times, Xs, k_out, t_b, not self._after_event)
             self.t, self.x = float(t_b), Xs[:, -1].copy()
             length = min(2 * length, span)
-            self._after_event = t_b == t_hard and kind != "end"
-            if self._after_event:
+            if self._after_event:   # an output at a time event shows the values after it
                 self._time_event(t_b)
+                k_out = self._record(X, P, U, times[-1:], self.x[:, None], k_out, t_b, True)
         return X, P, U, k_out
 
     def _integrate(self, k_out: int, t_b: float, tries: int = 6):
@@ -254,9 +240,9 @@ class EventLoop:
         return times
 
     def _record(self, X, P, U, times, Xs, k_out, t_stop, inclusive) -> int:
-        """Copy the grid outputs up to t_stop from the segment's samples."""
-        n = len(self.grid)
-        while k_out < n and self.grid[k_out] <= t_stop + 1e-14 * (1 + abs(t_stop)):
+        """Copy the grid outputs up to t_stop (included or not) from the segment's samples."""
+        n, tol = len(self.grid), (1e-14 if inclusive else -1e-12) * (1 + abs(t_stop))
+        while k_out < n and self.grid[k_out] <= t_stop + tol:
             j = int(np.argmin(np.abs(times - self.grid[k_out])))
             if abs(times[j] - self.grid[k_out]) > 1e-12 * (1 + abs(times[j])):
                 break   # the output lies after the event: recorded in a later segment
@@ -270,7 +256,7 @@ class EventLoop:
         best, kind = float(self.grid[-1]), "end"
         for sampler in self.samplers:
             t_s = sampler.next_time(self.t + 2 * eps, 0.0)
-            if t_s < best - eps:
+            if t_s < best - eps or (kind == "end" and t_s <= best + eps):   # t_end samples too
                 best, kind = t_s, "sample"
         for event in self.time_events:
             later = event.times[event.times > self.t + eps]
