@@ -39,6 +39,8 @@ class Robot(Composite):
                   Pinocchio does; None for a massless link)
       frames      {name: Frame port} of every link (and MJCF site): wire sensors here
       visuals, collisions  {link name: [Geometry]}, metadata for the visualization
+      mimics      {name: LinearCoupling} of the mimic joints kept on their leaders (URDF
+                  ``<mimic>``: q = multiplier·q_leader + offset)
       joint_names, link_names  {name in the file: component name} of the joints and bodies
       notes       what was not imported, merged, renamed or balanced
       gravity     the file's gravity vector [m/s²] (URDF: (0, 0, −9.81), z up)
@@ -58,6 +60,7 @@ class Robot(Composite):
         self.notes: list[str] = []
         self.motors: dict[str, object] = {}
         self.stops: dict[str, Stop] = {}
+        self.mimics: dict[str, object] = {}
 
     def __repr__(self) -> str:
         return (f"<Robot {self.name!r} from {self.source}: {len(self.joints)} moving joints, "
@@ -77,8 +80,11 @@ class Robot(Composite):
         """Add an ideal Motor (revolute) or LinearMotor (prismatic) on the axis flange of each
         joint in ``joints`` (names in the file; default: every revolute and prismatic joint)
         and return {joint name: motor}. The motors are named ``<joint>_motor``; their inputs
-        (``tau`` / ``f``) are system inputs, bounded by the effort limits in :meth:`bounds`."""
-        chosen = list(self.joints) if joints is None else list(joints)
+        (``tau`` / ``f``) are system inputs, bounded by the effort limits in :meth:`bounds`.
+        By default mimic joints get none: their leader's motor drives them (as one actuator
+        drives a gripper's fingers); name them in ``joints`` to add one."""
+        chosen = [n for n in self.joints if n not in self.mimics] if joints is None \
+            else list(joints)
         added = {}
         for name in chosen:
             joint = self.joints.get(name)
@@ -97,8 +103,8 @@ class Robot(Composite):
     def add_stops(self, joints=None, **options) -> dict[str, Stop]:
         """Make the position limits of the file hard stops: a :class:`~jourdain.blocks.hybrid.
         Stop` ``<joint>_stop`` on the axis flange of each revolute and prismatic joint in
-        ``joints`` (names in the file; default: all) whose file gives a lower or an upper
-        limit, at [lower − ref, upper − ref] in the joint's coordinate. ``options`` are the
+        ``joints`` (names in the file; default: all, except mimic followers) whose file gives
+        a lower or an upper limit, at [lower − ref, upper − ref] in the joint's coordinate. ``options`` are the
         Stop's (e [1] restitution, default 0: plastic; v_rest; law=StopLaw.COMPLIANT with c,
         d, n). Returns {joint name: Stop}; the stops join the model's event loop."""
         chosen = list(self.joints) if joints is None else list(joints)
@@ -108,9 +114,9 @@ class Robot(Composite):
             if joint is None:
                 raise ModelError(unknown(f"{self.name}.add_stops", name, list(self.joints)))
             lim, ref = self.joint_info[name].limits, self.joint_info[name].ref
-            if not isinstance(joint, (Revolute, Prismatic)) or \
+            if not isinstance(joint, (Revolute, Prismatic)) or name in self.mimics or \
                     (lim.lower is None and lim.upper is None):
-                continue
+                continue   # a mimic joint follows its leader's stop
             if name in self.stops:
                 raise ModelError(f"{self.name}.add_stops: joint '{name}' has a stop already")
             low = -float("inf") if lim.lower is None else lim.lower - ref
@@ -175,6 +181,9 @@ class Robot(Composite):
             limits = "" if lim == JointLimits() else (
                 f"  limits [{_fmt(lim.lower)}, {_fmt(lim.upper)}], effort {_fmt(lim.effort)}, "
                 f"velocity {_fmt(lim.velocity)}")
+            if name in self.mimics:
+                leader, multiplier, offset = spec.mimic
+                limits += f"  mimic of {leader}: q = {multiplier:g}·q_leader + {offset:g}"
             lines.append(f"  joint {name} ({spec.type.value}) {spec.parent} -> {spec.child}"
                          f"{limits}")
         renamed = {k: v for names in (self.joint_names, self.link_names)
@@ -213,7 +222,7 @@ def _fmt(value) -> str:
 
 _RESERVED = set(dir(Robot)) | {"frame_a", "name", "source", "gravity", "joints", "joint_info",
                                "links", "frames", "visuals", "collisions", "joint_names",
-                               "link_names", "notes", "motors"}
+                               "link_names", "notes", "motors", "mimics"}
 
 
 def sanitize(name: str) -> str:
