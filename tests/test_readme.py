@@ -62,3 +62,17 @@ def test_readme_linearization_example_runs(capsys):
     closed = scope["fb"].closed_loop
     assert np.sum(closed.real > -1e-6) == 1 and abs(closed[0]) < 1e-9
 
+
+
+def test_readme_hybrid_example_runs(capsys):
+    """Reference: the bouncing ball's closed-form impact times t_1 = √(2h/g),
+    t_{k+1} = t_k + 2·e^k·√(2gh)/g, as the README's comment states."""
+    block = [b for b in re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+             if "Stop(lower=0.0, e=0.8)" in b][0]
+    exec(compile("import jourdain as jd\n" + block, "README.md", "exec"), {})
+    first = capsys.readouterr().out.splitlines()[0]
+    times = np.array([float(v) for v in first.strip("[]").split()])
+    g, e, h = 9.81, 0.8, 1.0
+    t1, v0 = np.sqrt(2 * h / g), np.sqrt(2 * g * h)
+    expected = [t1, t1 + 2 * e * v0 / g, t1 + 2 * (e + e ** 2) * v0 / g]
+    assert np.allclose(times, expected, atol=1e-6)
