@@ -59,12 +59,15 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     p = system.parameters(params)
     if needs_events(system, events, samplers):   # the event loop (fixed partition)
         if system.method is not ConstraintMethod.DAE:
-            return simulate(system, t_end, inputs=inputs, params=params, t0=t0,
-                            n_out=n_out, t_out=t_out, rtol=rtol, atol=atol,
-                            max_steps=max_steps, x0=x0, method=method, **hybrid)
-        return simulate_events(system, grid, x0, p,
-                               _input_builder(system, inputs or {}, grid),
-                               integrator_options(rtol, atol, max_steps), dae=True, **hybrid)
+            res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
+                           t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
+                           method=method, **hybrid)
+        else:
+            res = simulate_events(system, grid, x0, p,
+                                  _input_builder(system, inputs or {}, grid),
+                                  integrator_options(rtol, atol, max_steps), dae=True, **hybrid)
+        check_drift(system, res, rtol, atol)   # the drift guard holds between events too
+        return res
     if system.method is ConstraintMethod.BAUMGARTE:
         res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
