@@ -15,6 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from ..model.names import unknown
+from ..model.numerics import SUNDIALS
 from .result import Result
 
 
@@ -58,7 +59,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
     if not isinstance(method, Method):
         raise ModelError(f"simulate: method must be a jd.Method, got {method!r}")
-    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps}
+    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps, **SUNDIALS}
     if method is Method.ADAMS:
         opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
     integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
