@@ -21,7 +21,7 @@ import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import CubeOnEdge
 
-OUT = Path(__file__).resolve().parents[1] / "out"
+OUT = Path("out")   # in the working directory, like every example (make demo: the repository)
 
 # %% Build the model from blocks (default parameters: the 1-D Cubli, see library/cube.py)
 model = jd.Model.on_world(World(g=(0.0, -9.81, 0.0)), cube=CubeOnEdge())

@@ -220,9 +220,28 @@ def trees(draw, max_bodies: int = 3, joints=("revolute", "prismatic", "spherical
     n = draw(st.integers(1, max_bodies))
     cons = draw(st.sampled_from([False, True])) if conservative is None else conservative
     drawn = tuple(draw(links(i, joints, kinds, cons, n)) for i in range(1, n + 1))
+    active = [k for k in kinds if k != "spring"]
+    if not cons and active:   # at least one damper, friction, drag or motor
+        drawn = _with_element(drawn, draw(elements(active, n, False).filter(bool))[0],
+                              draw(st.integers(0, n - 1)))
     g = draw(st.sampled_from([(0.0, -9.81, 0.0), (0.0, 0.0, 0.0)])) if gravity else \
         (0.0, 0.0, 0.0)
     return Tree(_fix_elements(drawn), g)
+
+
+def _with_element(drawn: tuple, element: Element, k: int) -> tuple:
+    """Add ``element`` to the first revolute/prismatic link from link k on (link k turned
+    into a revolute joint at rest if the tree has none)."""
+    one_dof = [i for i in range(k, len(drawn)) if drawn[i].joint in ONE_DOF] + \
+        [i for i in range(k) if drawn[i].joint in ONE_DOF]
+    links_ = list(drawn)
+    if one_dof:
+        i = one_dof[0]
+        links_[i] = Link(**{**drawn[i].__dict__, "elements": drawn[i].elements + (element,)})
+    else:
+        links_[k] = Link(**{**drawn[k].__dict__, "joint": "revolute", "q": (0.0,), "w": (0.0,),
+                            "elements": (element,)})
+    return tuple(links_)
 
 
 def _fix_elements(drawn: tuple) -> tuple:
@@ -254,12 +273,11 @@ def loops(draw, max_bodies: int = 4, conservative=None,
     close_to += close_to >= close_from        # any other body, or the world
     cut = draw(st.sampled_from(cuts))
     path = _loop_path(tree, close_from, close_to)
-    speeds = sum(JOINT_SPEEDS[tree.links[i - 1].joint] for i in path)
-    if speeds <= CUT_EQUATIONS[cut]:
-        # Grübler: no motion left; add spherical freedom on the path to make it mobile
-        cut = "spherical"
-        if speeds <= CUT_EQUATIONS[cut]:
-            tree = _with_spherical(tree, path[0])
+    for i in path + [path[0]]:   # Grübler: free up the path until motion is left
+        if sum(JOINT_SPEEDS[tree.links[k - 1].joint] for k in path) > CUT_EQUATIONS[cut]:
+            break
+        tree = _with_ball(tree, i, "free" if tree.links[i - 1].joint == "spherical"
+                          else "spherical")
     return Loop(tree, close_from, draw(_vector(-0.3, 0.3)), close_to, cut, draw(unit_vectors()))
 
 
@@ -276,11 +294,13 @@ def _loop_path(tree: Tree, a: int, b: int) -> list[int]:
     return [i for i in pa if i not in common] + [i for i in pb if i not in common]
 
 
-def _with_spherical(tree: Tree, index: int) -> Tree:
+def _with_ball(tree: Tree, index: int, joint: str) -> Tree:
+    """Link ``index`` on a spherical or free joint instead (no elements, a fixed start)."""
     links_ = list(tree.links)
-    old = links_[index - 1]
-    links_[index - 1] = Link(**{**old.__dict__, "joint": "spherical", "elements": (),
-                                "q": (0.3, -0.2, 0.1), "w": (0.5, -0.5, 0.2)})
+    q, w = ((0.3, -0.2, 0.1), (0.5, -0.5, 0.2)) if joint == "spherical" else \
+        ((0.0, 0.0, 0.0, 0.3, -0.2, 0.1), (0.0, 0.0, 0.0, 0.5, -0.5, 0.2))
+    links_[index - 1] = Link(**{**links_[index - 1].__dict__, "joint": joint, "elements": (),
+                                "q": q, "w": w})
     return Tree(_fix_elements(tuple(links_)), tree.g)
 
 

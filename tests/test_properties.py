@@ -151,6 +151,8 @@ def loop_simulates(spec):
             event(f"simulate: {type(exc).__name__}")
             return
         assert _max_residual(res) <= RESIDUAL_TOL
+        if spec.conservative:
+            _check_energy(system, spec, 0.3, 1e-8, res)
         event(f"{len(system.z_names)} DOF, cut {spec.cut}")
 
 

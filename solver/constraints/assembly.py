@@ -66,7 +66,8 @@ def _assembly_error(res, owners, names, moved, y, n_branch: int = 0) -> ModelErr
     worst = np.argsort(-np.abs(res))
     bad = list(dict.fromkeys(owners[i] for i in worst if abs(res[i]) > 1e-9))
     fixed = [n for i, n in enumerate(names) if i not in moved]
-    mirror = n_branch and np.abs(res[len(res) - n_branch:]).max() > 1e-9
+    n_c = len(res) - n_branch
+    mirror = n_branch and np.abs(res[:n_c]).max(initial=0) <= 1e-9 < np.abs(res[n_c:]).max()
     return ModelError(
         "assembly failed: the constraints of " + ", ".join(bad) + " cannot be satisfied "
         f"(largest residual {np.abs(res).max():.3g}" +
