@@ -187,12 +187,17 @@ test_loop_methods, test_loop_methods_many = _cases(mm.loops(3), loop_methods_agr
 # ---------------------------------------------------------------- rolling contact
 def disk_rolls(spec):
     """A disk rolling without slip (with or without a pendulum on it) conserves energy;
-    contact height and slip velocities stay at the Newton tolerance."""
+    contact height and slip velocities stay at the Newton tolerance. A disk that falls flat
+    leaves the contact model (its rolling direction is undefined there): a named error."""
     with no_hang():
         system = jd.compile(mm.build(spec))
-        res = _run(system, spec, 0.5, 1e-8)
-        assert _max_residual(res) <= RESIDUAL_TOL
-        _check_energy(system, spec, 0.5, 1e-8, res)
+        try:
+            res = _run(system, spec, 0.5, 1e-8)
+            assert _max_residual(res) <= RESIDUAL_TOL
+            _check_energy(system, spec, 0.5, 1e-8, res)
+        except NAMED as exc:
+            event(f"simulate: {type(exc).__name__}")
+            return
     event("with a pendulum" if spec.bob is not None else "disk alone")
 
 
