@@ -8,10 +8,10 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 LOCK   ?= constraints.txt
 # extras resolved into the lock (add a new optional extra here when tests or examples need it)
-LOCK_EXTRAS ?= test
+LOCK_EXTRAS ?= test,docs
 PIP     = $(BIN)/python -m pip install --quiet -c $(LOCK)
 
-.PHONY: demo test test-slow bench bench-scale venv lock clean
+.PHONY: demo test test-slow test-browser docs docs-fast bench bench-scale venv lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,25 @@ lock:
 	  .lock-venv/bin/python -m pip freeze --exclude-editable; } > $(LOCK)
 	rm -rf .lock-venv
 
+# the HTML animation in a real browser: headless Chromium from Debian (root on our machines)
+test-browser: $(VENV)/.installed-test
+	if ! command -v chromium >/dev/null && command -v apt-get >/dev/null; then \
+		apt-get update -qq && apt-get install -y -qq chromium; fi
+	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m browser
+
+$(VENV)/.installed-docs: pyproject.toml $(LOCK) | $(BIN)/python
+	$(PIP) -e ".[test,docs]"
+	touch $@
+
+# the documentation site: guide, API reference, gallery (runs every example); warnings fail
+docs: $(VENV)/.installed-docs
+	MPLBACKEND=Agg $(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
+
+# the same without running the examples (what the test suite checks)
+docs-fast: $(VENV)/.installed-docs
+	MPLBACKEND=Agg $(BIN)/python -m sphinx -W --keep-going -b html -D plot_gallery=0 docs \
+		docs/_build/html
+
 bench: $(VENV)/.installed-test
 	# opty's cyipopt compiles against the IPOPT library (Debian packages; root on our machines)
 	if command -v apt-get >/dev/null && ! pkg-config --exists ipopt 2>/dev/null; then \
@@ -59,4 +78,5 @@ bench-scale: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python benchmarks/scale.py --quick
 
 clean:
-	rm -rf $(VENV) .lock-venv build *.egg-info out
+	rm -rf $(VENV) .lock-venv build *.egg-info out docs/_build docs/generated \
+		docs/auto_examples docs/_static/animations

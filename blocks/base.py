@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 import numpy as np
 
@@ -63,14 +63,66 @@ def as_scalar(value, owner: str, name: str) -> float:
     return num
 
 
+def as_size(value, owner: str, name: str) -> int:
+    """A signal size: an integer ≥ 1, or a ModelError naming the parameter."""
+    ok = not isinstance(value, (bool, str, bytes)) and value is not None
+    try:
+        ok = ok and float(value) == int(value) and int(value) >= 1
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise ModelError(f"{owner}: {name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def as_array(value, owner: str, name: str) -> np.ndarray:
+    """A finite float array, or a ModelError naming the parameter."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{owner}: {name} must be numbers, got {value!r:.60}") from exc
+    if not np.all(np.isfinite(arr)):
+        raise ModelError(f"{owner}: {name} must be finite, got {value!r:.60}")
+    return arr
+
+
 class Component:
-    """Base of every component: a dotted path (set when the model is flattened) and ports."""
+    """Base of every component: a dotted path (set when the model is flattened), ports, and
+    the hooks of a component with continuous states of its own (docs/domains.md).
+
+    States. A component with memory (a filter, an integrator, a capacitor's voltage, an
+    inductor's current) names its states in ``STATES``; they become system states s,
+    appended to x = (y, z, s) and named ``<path>.<state>``. Its hooks read them with
+    ``ctx.state(self)`` (a vector in the order of STATES):
+
+    * ``derivatives(ctx)``: ds/dt, one expression per state (the ``der`` equations);
+    * ``start()``: the default initial values (zeros unless overridden; a user's z0 wins);
+    * ``initial_equations(ctx)``: None (start from ``start()``), or one residual per state
+      whose zero fixes the initial states at t0, e.g. ``self.derivatives(ctx)`` for a steady
+      state (Modelica's ``initial equation``), solved by Newton before simulating.
+
+    Energy. ``stored_energy(ctx)`` [J] (in the states only: ½·C·v², ½·L·i²),
+    ``dissipated_power(ctx)`` [W] (≥ 0: R·i²) and ``supplied_power(ctx)`` [W] (what a source
+    delivers) enter the System's energy and power functions, so the balance
+    supplied = dE/dt + dissipated can be checked across domains.
+    """
 
     _path: str | None = None
+    _parent: tuple | None = None   # (composite, attribute name), set when added to one
+    STATES: ClassVar[tuple[str, ...]] = ()
 
     @property
     def path(self) -> str:
-        return self._path or type(self).__name__
+        """The dotted instance path (``cube.motor``): set by the compiler, or from the
+        composites this component was added to while a model is being built (relative to
+        the outermost one); the class name for a component not added anywhere yet."""
+        if self._path:
+            return self._path
+        parts, comp = [], self
+        while comp._parent is not None:
+            comp, attribute = comp._parent
+            parts.append(attribute)
+        return ".".join(reversed(parts)) or type(self).__name__
 
     def ports(self) -> Iterator[Port]:
         """The ports this component owns (own attributes only, in creation order)."""
@@ -80,6 +132,48 @@ class Component:
 
     def validate(self) -> None:
         """Check parameter values; raise ModelError naming ``self.path`` and the parameter."""
+
+    def derivatives(self, ctx) -> list:
+        """ds/dt of the component's STATES, in their order (none without states)."""
+        return []
+
+    def start(self) -> list:
+        """Default initial values of the STATES (zeros)."""
+        return [0.0] * len(self.STATES)
+
+    def initial_equations(self, ctx) -> list | None:
+        """Residuals fixing the initial STATES at t0 (e.g. a steady state), or None."""
+        return None
+
+    def stored_energy(self, ctx):
+        """Energy stored in the component's states [J] (a function of the states only)."""
+        return 0
+
+    def dissipated_power(self, ctx):
+        """Power the component turns into heat [W], ≥ 0."""
+        return 0
+
+    def supplied_power(self, ctx):
+        """Power the component delivers to the model as a source [W]."""
+        return 0
+
+    def shape(self, *shapes, frame=None) -> "Component":
+        """Attach visual shapes (:mod:`jourdain.blocks.visual`: Box, Sphere, Cylinder, Capsule,
+        Mesh) to ``frame``, a Frame port of this component or of its children (default
+        frame_a, or frame_b for the World); returns the component, so
+        ``RigidBody(...).shape(Box(...))`` reads as one expression. Shapes are metadata for
+        animations, never physics. Default shapes derived from the geometry are drawn for
+        components without shapes of their own (a body's too when shapes sit on its frame);
+        ``shape()`` with no shape hides them."""
+        from .visual.shapes import attach
+        return attach(self, shapes, frame)
+
+    def default_shapes(self, size: float) -> list | None:
+        """Shapes a component draws when the user attached none, as (frame port, shape)
+        pairs; ``size`` [m] is the model's nominal length. None (the default) leaves the
+        choice to the animation, which derives shapes from the geometry (bodies, joints,
+        offsets) as Modelica's MultiBody animation does."""
+        return None
 
     def with_parameters(self, values: dict[str, Any]) -> "Component":
         """A shallow copy whose parameter attributes are replaced (numeric or CasADi symbols).
@@ -91,6 +185,10 @@ class Component:
         clone.__dict__.update(self.__dict__)
         clone.__dict__.update(values)
         return clone
+
+
+# Names a child may not take: the composite's wiring methods and what the compiler reads.
+_RESERVED = frozenset({"connect", "expose", "children", "connections", "path", "ports"})
 
 
 class Composite(Component):
@@ -105,31 +203,42 @@ class Composite(Component):
         object.__setattr__(self, "_children", {})
         object.__setattr__(self, "_connections", [])
         for name, child in children.items():
+            _require_component(self, name, child)
             setattr(self, name, child)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if "_children" not in self.__dict__:
             raise ModelError(f"{type(self).__name__}: call super().__init__() before adding "
                              f"children (while setting '{name}')")
+        if isinstance(value, type) and issubclass(value, Component):
+            _require_component(self, name, value)
         if isinstance(value, Component):
+            if name.startswith("_") or name in _RESERVED:
+                raise ModelError(f"{self.path}: '{name}' is reserved (an attribute or method of "
+                                 f"{type(self).__name__}); give the child another name")
             if name in self._children and self._children[name] is not value:
                 raise ModelError(f"{self.path}: a child named '{name}' already exists")
             self._children[name] = value
+            object.__setattr__(value, "_parent", (self, name))
         object.__setattr__(self, name, value)
 
     def add(self, name: str, child: Component) -> Component:
         """Add a child under ``name`` (for programmatic models such as n-link chains)."""
-        if not name.isidentifier():
-            raise ModelError(f"{self.path}: '{name}' is not a valid component name")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ModelError(f"{self.path}: '{name}' is not a valid component name (use a "
+                             "Python identifier such as 'link3')")
+        _require_component(self, name, child)
         setattr(self, name, child)
         return child
 
     @property
     def children(self) -> dict[str, Component]:
+        """The child components by name."""
         return dict(self._children)
 
     @property
     def connections(self) -> list[tuple[Port, Port]]:
+        """The (port, port) pairs connected in this composite."""
         return list(self._connections)
 
     def connect(self, a: Port, b: Port) -> None:
@@ -147,6 +256,13 @@ class Composite(Component):
         """Make ``inner`` available as port ``name`` of this composite and return the new port."""
         if not isinstance(inner, Port):
             raise ModelError(f"{self.path}.expose: expected a port object, got {inner!r}")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ModelError(f"{self.path}.expose: the port name must be a Python identifier "
+                             f"such as 'frame_a', got {name!r}")
+        if name in self.__dict__:
+            raise ModelError(f"{self.path}.expose: '{name}' is already "
+                             f"{_describe(self.__dict__[name])} of {self.path}; choose "
+                             "another name")
         outer = object.__new__(type(inner))
         outer.__dict__.update(inner.__dict__)
         outer.owner, outer.name = self, name
@@ -170,9 +286,17 @@ class Model(Composite):
         super().__init__(**named)
 
     @classmethod
-    def on_world(cls, world: Component, **children: Component) -> "Model":
+    def on_world(cls, world: Component, *unnamed, **children: Component) -> "Model":
         """A model whose children are mounted on ``world``: each child's ``frame_a`` is
         connected to ``world.frame_b`` (library mechanisms expose ``frame_a``)."""
+        if unnamed:
+            raise ModelError("Model.on_world: pass the mechanisms by name after the World, "
+                             "e.g. jd.Model.on_world(World(), arm=Arm()); got "
+                             f"{len(unnamed)} unnamed ({type(unnamed[0]).__name__})")
+        if not isinstance(getattr(world, "frame_b", None), Port):
+            raise ModelError(f"Model.on_world: the first argument must be the World (a "
+                             f"component with frame_b), got {world!r:.60}; write "
+                             "jd.Model.on_world(World(), name=mechanism)")
         model = cls(world=world, **children)
         for name, child in children.items():
             mount = getattr(child, "frame_a", None)
@@ -180,6 +304,25 @@ class Model(Composite):
                 raise ModelError(f"Model.on_world: {name} has no frame_a port to mount")
             model.connect(world.frame_b, mount)
         return model
+
+
+def _require_component(composite: Composite, name: str, child) -> None:
+    """A child must be a component instance (a class or another value is a slip)."""
+    if isinstance(child, Component):
+        return
+    if isinstance(child, type) and issubclass(child, Component):
+        raise ModelError(f"{composite.path}: '{name}' is the class {child.__name__}, not a "
+                         f"component; write {child.__name__}() to create one")
+    raise ModelError(f"{composite.path}: '{name}' must be a component (a body, joint, "
+                     f"force element, signal block or composite), got {child!r:.60}")
+
+
+def _describe(value) -> str:
+    if isinstance(value, Port):
+        return f"the port {value.path}"
+    if isinstance(value, Component):
+        return "a child component"
+    return "an attribute"
 
 
 @dataclass(frozen=True)
@@ -213,14 +356,49 @@ class Context:
     t: Any
 
     def value(self, port: Port) -> Any:  # pragma: no cover - interface
+        """The value of a signal port (a CasADi expression)."""
         raise NotImplementedError
 
     def frame(self, port: Port) -> FrameState:  # pragma: no cover - interface
+        """Pose and velocities of the frame a port belongs to."""
         raise NotImplementedError
 
     def flange(self, port: Port) -> FlangeState:  # pragma: no cover - interface
+        """Position and rate of the flange a port belongs to."""
         raise NotImplementedError
 
     def state(self, block) -> Any:  # pragma: no cover - interface
-        """The internal states of a signal block with memory (its ``STATES``), a vector."""
+        """The states of a component with memory (its ``STATES``), a vector."""
+        raise NotImplementedError
+
+    def voltage(self, branch) -> Any:  # pragma: no cover - interface
+        """The voltage v = p.v − n.v [V] across a two-pin electrical component."""
+        raise NotImplementedError
+
+    def current(self, branch) -> Any:  # pragma: no cover - interface
+        """The current i [A] through a two-pin electrical component, from pin p to pin n."""
+        raise NotImplementedError
+
+    def potential(self, pin) -> Any:  # pragma: no cover - interface
+        """The potential [V] of an electrical pin (ground = 0)."""
+        raise NotImplementedError
+
+    def cut_force(self, sensor) -> Any:  # pragma: no cover - interface
+        """The torque [N·m] or force [N] a cut sensor transmits from flange_a to flange_b."""
+        raise NotImplementedError
+
+    # Outputs may depend on the dynamics (accelerations, driver reactions); the solver
+    # substitutes them once the equations of motion are known. Forces must not use them
+    # (that would be an algebraic loop, reported by compile).
+    def derivative(self, expr) -> Any:  # pragma: no cover - interface
+        """d/dt of an expression of time and the kinematics (positions, velocities)."""
+        raise NotImplementedError
+
+    def acceleration(self, port) -> tuple:  # pragma: no cover - interface
+        """(a, z): acceleration [m/s²] of the frame's origin and angular acceleration
+        [rad/s²], in world coordinates."""
+        raise NotImplementedError
+
+    def reaction(self, block) -> Any:  # pragma: no cover - interface
+        """The force or torque a kinematic driver applies to its flange."""
         raise NotImplementedError

@@ -11,7 +11,7 @@ from typing import ClassVar
 import casadi as ca
 import numpy as np
 
-from .base import as_scalar
+from .base import as_scalar, as_size
 from .errors import ModelError
 from .geometry import vex
 from .ports import RealInput, RealOutput
@@ -24,8 +24,9 @@ def _matrix(value, owner: str, name: str) -> np.ndarray:
         mat = np.atleast_2d(np.asarray(value, dtype=float))
     except (TypeError, ValueError) as exc:
         raise ModelError(f"{owner}: {name} must be a matrix of numbers, got {value!r}") from exc
-    if mat.ndim != 2 or not np.all(np.isfinite(mat)):
-        raise ModelError(f"{owner}: {name} must be a finite 2-D matrix, got shape {mat.shape}")
+    if mat.ndim != 2 or not np.all(np.isfinite(mat)) or mat.size == 0:
+        raise ModelError(f"{owner}: {name} must be a finite, non-empty 2-D matrix, got shape "
+                         f"{mat.shape}")
     return mat
 
 
@@ -119,6 +120,7 @@ class Saturation(SignalBlock):
     """
 
     def __init__(self, upper, lower=None, size: int = 1):
+        size = as_size(size, "Saturation", "size")
         self.upper = _vector(upper, size, "Saturation", "upper")
         self.lower = -self.upper if lower is None else _vector(lower, size, "Saturation",
                                                                "lower")
@@ -136,7 +138,8 @@ class Add(SignalBlock):
     """y = k1·u1 + k2·u2 for signals of ``size`` entries (k2 = −1 gives a difference)."""
 
     def __init__(self, k1: float = 1.0, k2: float = 1.0, size: int = 1):
-        self.k1, self.k2 = float(k1), float(k2)
+        self.k1, self.k2 = as_scalar(k1, "Add", "k1"), as_scalar(k2, "Add", "k2")
+        size = as_size(size, "Add", "size")
         self.u1 = RealInput(self, "u1", size)
         self.u2 = RealInput(self, "u2", size)
         self.y = RealOutput(self, "y", size)
@@ -149,9 +152,10 @@ class Mux(SignalBlock):
     """Stack inputs ``u1`` … ``un`` (sizes given) into one vector output ``y``."""
 
     def __init__(self, *sizes: int):
-        if not sizes or any(int(s) != s or s < 1 for s in sizes):
-            raise ModelError(f"Mux: give the positive sizes of the inputs, got {sizes!r}")
-        self.inputs = [RealInput(self, f"u{i}", int(s)) for i, s in enumerate(sizes, 1)]
+        if not sizes:
+            raise ModelError("Mux: give the positive sizes of the inputs, e.g. Mux(1, 1, 3)")
+        sizes = [as_size(s, "Mux", f"the size of u{i}") for i, s in enumerate(sizes, 1)]
+        self.inputs = [RealInput(self, f"u{i}", s) for i, s in enumerate(sizes, 1)]
         for port in self.inputs:
             setattr(self, port.name, port)
         self.y = RealOutput(self, "y", int(sum(sizes)))
@@ -164,10 +168,11 @@ class Demux(SignalBlock):
     """Split the vector input ``u`` into outputs ``y1`` … ``yn`` of the given sizes."""
 
     def __init__(self, *sizes: int):
-        if not sizes or any(int(s) != s or s < 1 for s in sizes):
-            raise ModelError(f"Demux: give the positive sizes of the outputs, got {sizes!r}")
-        self.u = RealInput(self, "u", int(sum(sizes)))
-        self.outputs_ = [RealOutput(self, f"y{i}", int(s)) for i, s in enumerate(sizes, 1)]
+        if not sizes:
+            raise ModelError("Demux: give the positive sizes of the outputs, e.g. Demux(1, 2)")
+        sizes = [as_size(s, "Demux", f"the size of y{i}") for i, s in enumerate(sizes, 1)]
+        self.u = RealInput(self, "u", sum(sizes))
+        self.outputs_ = [RealOutput(self, f"y{i}", s) for i, s in enumerate(sizes, 1)]
         for port in self.outputs_:
             setattr(self, port.name, port)
 
@@ -196,8 +201,8 @@ class AttitudeError(SignalBlock):
             raise ModelError("AttitudeError: R_ref must be a 3×3 rotation matrix")
         self.R = RealInput(self, "R", 9)
         self.w = RealInput(self, "w", 3)
-        self.theta = RealOutput(self, "theta", 3)
-        self.w_local = RealOutput(self, "w_local", 3)
+        self.theta = RealOutput(self, "theta", 3, "rad")
+        self.w_local = RealOutput(self, "w_local", 3, "rad/s")
 
     def outputs(self, ctx) -> dict:
         R = ca.reshape(ctx.value(self.R), 3, 3).T

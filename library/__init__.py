@@ -1,15 +1,22 @@
 """Ready-made, parameterized mechanisms built only from blocks. Each exposes ``frame_a`` to
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
 from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
+from .bicycle import WhippleBicycle
 from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
+from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
+                             ElectricCubeOnEdge)
 from .linkages import CrankSlider, FourBar
+from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
+from .robot_axis import RobotAxis
 from .trees import RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
-           "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel"]
+           "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
+           "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor", "DCMotorDrive",
+           "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]

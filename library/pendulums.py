@@ -5,6 +5,7 @@ means hanging straight down. Each exposes ``frame_a`` (the top pivot) to mount o
 """
 from __future__ import annotations
 
+from jourdain.blocks.base import as_size
 from jourdain.blocks import (Composite, FixedTranslation, Revolute, RigidBody,
                              ViscousFriction)
 
@@ -50,11 +51,10 @@ class NLinkPendulum(Composite):
 
     def __init__(self, n: int = 3, m: float = 1.0, l: float = 1.0):
         super().__init__()
-        if int(n) != n or n < 1:
-            raise ValueError(f"NLinkPendulum: n must be a positive integer, got {n!r}")
+        n = as_size(n, "NLinkPendulum", "n (the number of links)")
         J = m * l**2 / 12.0
         previous = None
-        for i in range(1, int(n) + 1):
+        for i in range(1, n + 1):
             joint = self.add(f"joint{i}", Revolute(axis=(0, 0, 1)))
             link = self.add(f"link{i}", RigidBody(m=m, r_cm=(0, -l / 2, 0), I=(J, 0.0, J)))
             self.connect(joint.frame_b, link.frame_a)

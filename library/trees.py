@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jourdain.blocks.base import as_size
 from jourdain.blocks import (Composite, FixedRotation, Prismatic, Revolute, RigidBody,
                              RotationalSpring, TranslationalSpring, ViscousFriction)
 
@@ -20,8 +21,7 @@ class RandomTree(Composite):
 
     def __init__(self, n: int = 10, seed: int = 0, prismatic: float = 0.3):
         super().__init__()
-        if int(n) != n or n < 1:
-            raise ValueError(f"RandomTree: n must be a positive integer, got {n!r}")
+        n = as_size(n, "RandomTree", "n (the number of bodies)")
         rng = np.random.default_rng(seed)
         self.parents: list[int] = []  # parent body of body i (0: the world side)
         frames = []  # frame_b of each joint: where the next bodies hang

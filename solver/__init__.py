@@ -11,6 +11,8 @@ imports pointing one way (docs/architecture.md):
     simulation/   CVODES/IDAS simulation, Result, fast numeric calls, C code generation
     control/      linearization, LinearSystem, LQR and pole placement
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
+    exchange/     models in and out: URDF and MJCF import, FMU export
+    visual/       shapes and their poses, 3-D animation (HTML), video, plots, graph pictures
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
@@ -20,6 +22,7 @@ from .control.feedback import Feedback, lqr, place
 from .control.linear import LinearSystem, Mode
 from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
+from .exchange import FMUKind, FMUSolver, Robot, from_mjcf, from_urdf
 from .optimal.functions import FreeTime
 from .optimal.problem import TrajectoryProblem
 from .optimal.solution import Solution
@@ -34,8 +37,10 @@ from .optimal.transcription import (
 from .simulation.result import Result
 from .simulation.simulate import Method
 from .system import ConstrainedSystem, System
+from .visual.animate import animate
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
+           "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place"]
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate"]

@@ -25,10 +25,24 @@ from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
 import jourdain as jd
-from jourdain.blocks import (CoulombFriction, FixedRotation, FixedTranslation, FreeJoint,
-                             LinearMotor, Motor, Prismatic, QuadraticDrag, Revolute, RigidBody,
-                             RollingContact, RotationalSpring, Spherical, TranslationalSpring,
-                             ViscousFriction, World)
+from jourdain.blocks import (
+    CoulombFriction,
+    FixedRotation,
+    FixedTranslation,
+    FreeJoint,
+    LinearMotor,
+    Motor,
+    Prismatic,
+    QuadraticDrag,
+    Revolute,
+    RigidBody,
+    RollingContact,
+    RotationalSpring,
+    Spherical,
+    TranslationalSpring,
+    ViscousFriction,
+    World,
+)
 
 ONE_DOF = ("revolute", "prismatic")
 JOINT_SPEEDS = {"revolute": 1, "prismatic": 1, "spherical": 3, "free": 6}

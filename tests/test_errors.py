@@ -195,7 +195,7 @@ def test_bad_speed_definitions(speeds, pattern):
 
 def test_bad_input_specifications():
     system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
-    with pytest.raises(ModelError, match="inputs: 'cube.motor.tau' must be a number"):
+    with pytest.raises(ModelError, match="inputs: 'cube.motor.tau' must be a finite number"):
         system.simulate(1.0, inputs={"cube.motor.tau": "fast"})
     with pytest.raises(ModelError, match="the table for 'cube.motor.tau' needs increasing times"):
         system.simulate(1.0, inputs={"cube.motor.tau": ([0, 0], [1, 2])})

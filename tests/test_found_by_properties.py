@@ -1,15 +1,22 @@
 """Regression tests for the failures tests/test_properties.py found, each reduced to the
 smallest model that shows it, with the reference it is checked against."""
+import mechanisms as mm
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
 import jourdain as jd
-from jourdain.blocks import (FixedRotation, FixedTranslation, FreeJoint, Prismatic, Revolute,
-                             RigidBody, Spherical, World)
+from jourdain.blocks import (
+    FixedRotation,
+    FixedTranslation,
+    FreeJoint,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    Spherical,
+    World,
+)
 from jourdain.solver.constraints import assembly
-
-import mechanisms as mm
 
 
 def _pendulum(axis):

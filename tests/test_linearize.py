@@ -228,7 +228,7 @@ def test_select_and_bad_names():
         lin.select(["cube.edge.ph"])
     with pytest.raises(jd.ModelError, match="u0"):
         jd.linearize(_compile(CubeOnEdge()), u0={"cube.motor.torque": 1.0})
-    with pytest.raises(jd.ModelError, match="cube.pivot.q0..q3 of the operating point is zero"):
+    with pytest.raises(jd.ModelError, match="quaternion cube.pivot.q0..q3 is zero"):
         jd.linearize(_compile(CubeOnCorner()), y0={"cube.pivot.q0": 0.0})
 
 

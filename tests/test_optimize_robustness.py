@@ -59,10 +59,10 @@ def _mistakes():
          "initial guess is not finite .* cart.joint.v"),
         ("unknown IPOPT option", lambda o: o.solve(ipopt={"no_such_option": 1}),
          "No such IPOPT option: no_such_option"),
-        ("negative tol", lambda o: o.solve(tol=-1.0), "IPOPT refused the options"),
+        ("negative tol", lambda o: o.solve(tol=-1.0), "solve: tol: must be > 0"),
         ("progress not a number", lambda o: o.solve(progress="yes"), "progress must be"),
         ("negative rtol", lambda o: jd.MultipleShooting(jd.Integrator.CVODES, rtol=-1.0),
-         "rtol and atol must be positive"),
+         "MultipleShooting: rtol: must be in"),
     ]
 
 

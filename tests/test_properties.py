@@ -26,14 +26,13 @@ from __future__ import annotations
 import faulthandler
 from contextlib import contextmanager
 
+import mechanisms as mm
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
 
 import jourdain as jd
 from jourdain.solver import Backend
-
-import mechanisms as mm
 
 ENERGY_GAIN = 1e4        # |ΔE| ≤ ENERGY_GAIN·rtol·(max T + ptp V): global vs local error
 CONVERGENCE = 0.5        # the energy error at rtol/100 must be below half of that at rtol

@@ -9,6 +9,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import entry, mapping, vector
 from ..model.names import by_name, unknown
 from .assembly import assemble
 from .methods import ConstraintMethod
@@ -23,7 +24,7 @@ def assemble_coordinates(system, y0: dict | None = None, params: dict | None = N
     earlier result), the given dependent coordinates are freed again and must then be met
     to 1e-6; otherwise a ModelError names them and the values the constraints require.
     """
-    y0 = y0 or {}
+    y0 = mapping(y0, "y0", "coordinate name")
     y = by_name(y0, system.y_names, "y0", "coordinate", system.y_ref)
     p = system.parameters(params)
     if not np.array(system.c(y, p)).size:
@@ -99,21 +100,27 @@ def _assemble_from_reference(system, y: np.ndarray, p: np.ndarray, held: set) ->
 def constrained_state(system, y0: dict | None = None, z0: dict | None = None,
           params: dict | None = None) -> np.ndarray:
     """x0 from independent coordinates and speeds by name; the rest is assembled. Given
-    dependent speeds must agree with the constraints."""
+    dependent speeds must agree with the constraints; component states (``s_names``) may be
+    given in z0 and default to their start values."""
     y = assemble_coordinates(system, y0, params)
     p = system.parameters(params)
     _check_defined(system, y, p)
-    z0 = dict(z0 or {})
+    z0 = mapping(z0, "z0", "speed name")
+    s_names = list(getattr(system, "s_names", []))
     known = system.z_names + [n for n in system.speed_names if n not in system.z_names]
     for name in z0:
-        if name not in known:
-            raise ModelError(unknown("z0", name, known) + " (a speed name is expected)")
+        if name not in known + s_names:
+            raise ModelError(unknown("z0", name, known + s_names) + " (a speed name is expected)")
+    z0 = {name: entry(value, "z0", name) for name, value in z0.items()}
+    s0 = np.array(getattr(system, "s_default", np.zeros(len(s_names))), dtype=float).copy()
+    for name in [n for n in z0 if n in s_names]:
+        s0[s_names.index(name)] = float(z0.pop(name))
     z_ind = np.array([float(z0.get(n, 0.0)) for n in independent_keys(system)])
     w = np.array(system.G(y, p)).dot(z_ind).ravel()
     _check_speeds(system, z0, w)
     if system.method is ConstraintMethod.PARTITIONING:
-        return np.concatenate([y, z_ind])
-    return np.concatenate([y, w])
+        return np.concatenate([y, z_ind, s0])
+    return np.concatenate([y, w, s0])
 
 
 def _check_defined(system, y: np.ndarray, p: np.ndarray) -> None:
@@ -134,6 +141,7 @@ def _check_defined(system, y: np.ndarray, p: np.ndarray) -> None:
 def check_consistent(system, x: np.ndarray, p: np.ndarray, tol: float = 1e-6) -> None:
     """A state given as x0 must satisfy the constraints (after the Newton projection of
     the dependent coordinates, with partitioning) to ``tol`` [m, rad, m/s, rad/s]."""
+    x = vector(x, system.x_names, "x0")
     if "project" in system.functions:
         x = np.array(system.functions["project"](x, p)).ravel()
     pos, vel = (np.array(r, dtype=float).ravel() for r in system.residuals(x, p))

@@ -1,4 +1,4 @@
-"""Stage 4, rank analysis (DESIGN.md §3.4, seed 002): the independent rows of the constraint
+"""Stage 4, rank analysis (DESIGN.md §3.4; Murray, Li and Sastry 1994): the independent rows of the constraint
 equations at an assembled configuration, the partition into dependent and independent
 coordinates and speeds, and the explicit form w = G(y)·z with A·G = 0.
 """
@@ -12,39 +12,10 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.mechanics import Mechanics
+from ..model.rank import RANK_TOL, independent_rows, numeric_rank, pick_columns  # noqa: F401
 from ..model.topology import drives_flange
 from .closure import ConstraintEquations
 from .moves import moved_coordinates
-
-RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
-
-
-def numeric_rank(mat: np.ndarray) -> int:
-    """Rank by singular values relative to max(1, σ_max)."""
-    if mat.size == 0:
-        return 0
-    sv = np.linalg.svd(mat, compute_uv=False)
-    return int(np.sum(sv > RANK_TOL * max(1.0, sv[0])))
-
-
-def independent_rows(mat: np.ndarray) -> list[int]:
-    """Rows kept in order when each raises the rank (the first of equal rows is kept)."""
-    kept: list[int] = []
-    for i in range(mat.shape[0]):
-        if numeric_rank(mat[kept + [i]]) > len(kept):
-            kept.append(i)
-    return kept
-
-
-def pick_columns(mat: np.ndarray, order: list[int], count: int) -> list[int]:
-    """``count`` columns taken greedily in ``order`` while each raises the rank of the pick."""
-    picked: list[int] = []
-    for j in order:
-        if len(picked) == count:
-            break
-        if numeric_rank(mat[:, picked + [j]]) > len(picked):
-            picked.append(j)
-    return picked
 
 
 @dataclass
@@ -162,7 +133,7 @@ def _owners(owners: list[str], rows) -> str:
 
 
 def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
-    """G(y) with A·G = 0 (seed 002): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
+    """G(y) with A·G = 0 (nonholonomic constraints; Murray, Li and Sastry 1994): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
     A_dep, A_ind = A[:, dep], A[:, indep]
     W_dep = -ca.solve(A_dep, A_ind) if dep else ca.SX(0, len(indep))
     G = ca.SX.zeros(n, len(indep))

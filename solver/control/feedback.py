@@ -19,6 +19,8 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import entry, flag, keywords
+from ..visual.reprs import feedback_html
 from .linear import LinearSystem
 
 RANK_TOL = 1e-9
@@ -40,6 +42,9 @@ class Feedback:
     u_op: np.ndarray
     closed_loop: np.ndarray
     uncontrollable: np.ndarray
+
+    def _repr_html_(self) -> str:
+        return feedback_html(self)
 
     def __str__(self) -> str:
         width = max(len(n) for n in self.input_names)
@@ -79,7 +84,7 @@ def _weights(spec, names: list[str], what: str) -> np.ndarray:
             if name not in names:
                 raise ModelError(f"lqr: {what} weight for unknown name '{name}'; known names: "
                                  + ", ".join(names))
-            W[names.index(name), names.index(name)] = float(value)
+            W[names.index(name), names.index(name)] = entry(value, f"lqr: {what} weight", name)
     else:
         try:
             W = np.asarray(spec, dtype=float)
@@ -104,6 +109,24 @@ def _check_weight(W: np.ndarray, names: list[str], what: str) -> None:
             "positive semi-definite"
         raise ModelError(f"lqr: {what} (rows {', '.join(names)}) must be {need}; its smallest "
                          f"eigenvalue is {low:.3g}")
+
+
+def require_linear(lin, design: str) -> None:
+    """A ModelError unless ``lin`` is a LinearSystem."""
+    if not isinstance(lin, LinearSystem):
+        hint = " (linearize first: lin = jd.linearize(system, ...))" \
+            if hasattr(lin, "functions") else ""
+        raise ModelError(f"{design}: expected a jd.LinearSystem, got {type(lin).__name__} "
+                         f"{lin!r:.60}{hint}")
+
+
+def _require_inputs(lin: LinearSystem, design: str) -> None:
+    """A stable linearization without inputs has nothing to design (an unstable one is
+    reported as not stabilizable first, which says more)."""
+    if not lin.input_names:
+        raise ModelError(f"{design}: the linearization has no inputs (B has no columns), so "
+                         "no feedback can act; add actuators (e.g. a Motor) whose inputs are "
+                         "left unconnected, so that they are system inputs")
 
 
 def _split(lin: LinearSystem):
@@ -136,6 +159,7 @@ def _check_stationary(lin: LinearSystem, design: str, allow: bool) -> None:
                      "allow_nonstationary=True to design anyway")
 
 
+@keywords
 def lqr(lin: LinearSystem, Q, R, allow_nonstationary: bool = False) -> Feedback:
     """Linear-quadratic regulator: K minimizing ∫ δxᵀQδx + δuᵀRδu dt (python-control
     ``control.lqr``) on the controllable subspace (module docstring).
@@ -146,24 +170,29 @@ def lqr(lin: LinearSystem, Q, R, allow_nonstationary: bool = False) -> Feedback:
     """
     import control
 
-    _check_stationary(lin, "lqr", allow_nonstationary)
+    require_linear(lin, "lqr")
+    _check_stationary(lin, "lqr", flag(allow_nonstationary, "lqr: allow_nonstationary"))
     Qm = _weights(Q, lin.state_names, "Q")
     Rm = _weights(R, lin.input_names, "R")
     V, hidden = _split(lin)
+    _require_inputs(lin, "lqr")
     Qc = V.T @ Qm @ V
     Kc, _, _ = control.lqr(V.T @ lin.A @ V, V.T @ lin.B, 0.5 * (Qc + Qc.T), Rm)
     return _feedback(lin, np.asarray(Kc) @ V.T, hidden)
 
 
+@keywords
 def place(lin: LinearSystem, poles, allow_nonstationary: bool = False) -> Feedback:
     """Pole placement (python-control ``control.place``) of the controllable modes; give as
     many poles [1/s] as the controllable subspace has dimensions (``allow_nonstationary`` as
     in :func:`lqr`)."""
     import control
 
-    _check_stationary(lin, "place", allow_nonstationary)
+    require_linear(lin, "place")
+    _check_stationary(lin, "place", flag(allow_nonstationary, "place: allow_nonstationary"))
     V, hidden = _split(lin)
-    poles = np.asarray(poles, dtype=complex).ravel()
+    _require_inputs(lin, "place")
+    poles = _poles(poles)
     if poles.size != V.shape[1]:
         raise ModelError(f"place: {poles.size} poles given, the controllable subspace has "
                          f"dimension {V.shape[1]} ({len(hidden)} uncontrollable mode(s))")
@@ -173,3 +202,15 @@ def place(lin: LinearSystem, poles, allow_nonstationary: bool = False) -> Feedba
         raise ModelError(f"place: python-control cannot place the poles {poles.tolist()}: "
                          f"{exc}") from exc
     return _feedback(lin, np.asarray(Kc) @ V.T, hidden)
+
+
+def _poles(poles) -> np.ndarray:
+    """The desired poles as a finite complex vector [1/s]."""
+    try:
+        values = np.asarray(poles, dtype=complex).ravel()
+    except (TypeError, ValueError):
+        values = None
+    if values is None or isinstance(poles, (str, bytes)) or not np.all(np.isfinite(values)):
+        raise ModelError(f"place: poles must be finite numbers [1/s] (complex ones in "
+                         f"conjugate pairs), got {poles!r:.60}")
+    return values

@@ -9,6 +9,9 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import count, entry, finite
+from ..visual.reprs import linear_html
+
 
 @dataclass(frozen=True)
 class Mode:
@@ -62,6 +65,7 @@ class LinearSystem:
 
     @property
     def is_equilibrium(self) -> bool:
+        """True when the operating point is an equilibrium (ẋ = 0)."""
         return self.kind == "equilibrium"
 
     @property
@@ -73,6 +77,7 @@ class LinearSystem:
     def modes(self, n_dominant: int = 3) -> list[Mode]:
         """Eigenvalues with eigenvectors by state name (normalized to unit length, the largest
         entry real), sorted by decreasing real part."""
+        n_dominant = count(n_dominant, "LinearSystem.modes: n_dominant")
         eig, vec = np.linalg.eig(self.A)
         order = np.argsort(-eig.real, kind="stable")
         modes = []
@@ -90,6 +95,9 @@ class LinearSystem:
         """Positions of ``names`` among the state (or "input", "output") names."""
         known = {"state": self.state_names, "input": self.input_names,
                  "output": self.output_names}[kind]
+        if isinstance(names, str):
+            raise ModelError(f"LinearSystem: give a list of {kind} names, e.g. ['{names}'], "
+                             f"not the bare string '{names}'")
         out = []
         for name in names:
             if name not in known:
@@ -126,13 +134,17 @@ class LinearSystem:
         vec = np.zeros(len(self.state_names))
         if isinstance(dx, dict):
             for name, value in dx.items():
-                vec[self.index([name])[0]] = float(value)
+                vec[self.index([name])[0]] = entry(value, "LinearSystem.to_state", name)
         else:
-            vec = np.asarray(dx, dtype=float).ravel()
+            try:
+                vec = np.asarray(dx, dtype=float).ravel()
+            except (TypeError, ValueError):
+                vec = np.zeros(0)
             if vec.size != len(self.state_names):
                 raise ModelError(f"LinearSystem.to_state: {vec.size} entries given for the "
                                  f"{len(self.state_names)} states "
                                  f"({', '.join(self.state_names)}); or pass a dict by name")
+            finite(vec, self.state_names, "LinearSystem.to_state")
         nth = len(self.chart.names)
         y = np.array(self.chart.to_y(vec[:nth])).ravel()
         z = self.x_op[len(y):] + vec[nth:]
@@ -157,6 +169,9 @@ class LinearSystem:
 
         return control.ss(self.A, self.B, self.C, self.D, states=labels(self.state_names),
                           inputs=labels(self.input_names), outputs=labels(self.output_names))
+
+    def _repr_html_(self) -> str:
+        return linear_html(self)
 
     def __str__(self) -> str:
         residual = "" if self.is_equilibrium else \

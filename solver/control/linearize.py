@@ -2,7 +2,7 @@
 minimal coordinates (DESIGN.md §3.9).
 
 Minimal coordinates. The state x = (y, z) of a System is not minimal when y holds unit
-quaternions (dim y ≠ dim z, seed 001). The linearization therefore works in a local chart
+quaternions (dim y ≠ dim z). The linearization therefore works in a local chart
 δx = (δθ, δz): scalar coordinates are perturbed directly (y_i = y0_i + δθ_i) and each unit
 quaternion by a body-fixed rotation vector δθ (3 entries, no singularity at any attitude),
 
@@ -30,7 +30,7 @@ theorem), and the speeds are the independent speeds z. A four-bar linearizes to 
 rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). A ball joint
 inside a loop keeps only its independent rotation directions as chart coordinates (the RSSR:
 crank angle and the coupler's spin, 2 + 2 states). Velocity
-constraints that are not integrable keep all their coordinates (f > g, seed 002). The
+constraints that are not integrable keep all their coordinates (f > g). The
 multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
 from __future__ import annotations
@@ -42,9 +42,11 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.initial_equations import solve_initial_states
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
-from ..model.names import unknown
+from ..model.checks import keywords, number, vector
+from ..model.names import by_name, require_system
 from .linear import LinearSystem
 
 EQUILIBRIUM_TOL = 1e-9  # |ẋ| below which (relative to the state's scale) a point is stationary
@@ -164,6 +166,11 @@ def _check_minimal(system) -> None:
             "state (y, w) holds all joint speeds, not minimal coordinates (its A would carry "
             "the dependent speeds and the stabilization's artificial eigenvalues); compile "
             "with the default constraints=jd.ConstraintMethod.PARTITIONING to linearize")
+    if "drive" in system.functions:
+        raise ModelError("linearize: this system has kinematic drivers (prescribed motion of "
+                         "time), so it has no fixed operating point; the driven coordinates' "
+                         "states would appear without dynamics of their own. Replace the "
+                         "drivers by motors and inputs to linearize")
 
 
 def local_dynamics(system, chart: Chart) -> ca.Function:
@@ -184,6 +191,7 @@ def local_dynamics(system, chart: Chart) -> ca.Function:
                        ["t", "dx", "u", "p"], ["dxdot", "out"])
 
 
+@keywords
 def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
               u0: dict | None = None, t: float = 0.0,
               params: dict | None = None) -> LinearSystem:
@@ -197,10 +205,14 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     A, B, C, D are exact (automatic differentiation), so they agree with finite differences
     of the nonlinear model to round-off and truncation error.
     """
+    require_system(system, "linearize")
     _check_minimal(system)
+    t = number(t, "linearize: t", unit="s")
     p = system.parameters(params)
     x_full = _operating_state(system, x0, y0, z0, params)
-    u = _operating_inputs(system, u0 or {})
+    u = _operating_inputs(system, u0)
+    if x0 is None:   # component states with initial equations (steady-state filters)
+        x_full = solve_initial_states(system, x_full, t, u, p, z0 or {})
     ny = len(system.y_names)
     chart = local_chart(system, x_full[:ny], p)
     x_full[:ny] = np.array(chart.to_y(np.zeros(len(chart.names)))).ravel()
@@ -264,20 +276,11 @@ def _operating_state(system, x0, y0, z0, params) -> np.ndarray:
         return system.state(y0, z0)
     if y0 is not None or z0 is not None:
         raise ModelError("linearize: give either x0 or y0/z0, not both")
-    x = np.asarray(x0, dtype=float).ravel().copy()
-    if x.size != system.nx:
-        raise ModelError(f"linearize: x0 has {x.size} entries, the system has {system.nx} "
-                         f"states ({', '.join(system.x_names)})")
-    return x
+    return vector(x0, system.x_names, "linearize: x0").copy()
 
 
-def _operating_inputs(system, u0: dict) -> np.ndarray:
-    u = np.zeros(len(system.u_names))
-    for name, value in u0.items():
-        if name not in system.u_names:
-            raise ModelError(unknown("u0", name, system.u_names))
-        u[system.u_names.index(name)] = float(value)
-    return u
+def _operating_inputs(system, u0) -> np.ndarray:
+    return by_name(u0, system.u_names, "u0", "input")
 
 
 def _kind(xdot: np.ndarray, nth: int, dx0: np.ndarray) -> str:

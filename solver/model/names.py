@@ -2,27 +2,35 @@
 stage and consumer that takes values by dotted name."""
 from __future__ import annotations
 
-import difflib
-
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .checks import entry, mapping, unknown
 
-def unknown(what: str, name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=3)
-    hint = f"did you mean {', '.join(close)}?" if close else f"known names: {', '.join(known)}"
-    return f"{what}: unknown name '{name}'; {hint}"
+__all__ = ["by_name", "check_quaternions", "require_system", "unknown"]
 
 
-def by_name(values: dict, names: list[str], what: str, kind: str,
-             default: np.ndarray | None = None) -> np.ndarray:
-    vec = np.zeros(len(names)) if default is None else default.copy()
+def by_name(values, names: list[str], what: str, kind: str,
+            default: np.ndarray | None = None) -> np.ndarray:
+    """The vector over ``names`` with the entries of the dict ``values`` set (finite numbers);
+    the others from ``default`` (zeros if None). ``what`` names the argument in errors."""
+    values = mapping(values, what, f"{kind} name")
+    vec = np.zeros(len(names)) if default is None else np.array(default, dtype=float)
     for name, value in values.items():
         if name not in names:
             raise ModelError(unknown(what, name, names) + f" (a {kind} name is expected)")
-        vec[names.index(name)] = float(value)
+        vec[names.index(name)] = entry(value, what, name)
     return vec
+
+
+def check_quaternions(system, y: np.ndarray, where: str) -> None:
+    """A ModelError naming the joint whose unit quaternion is zero (its orientation would be
+    undefined; any other length is normalized)."""
+    for start, path in getattr(system, "quaternions", []):
+        if not np.linalg.norm(y[start:start + 4]) > 1e-12:
+            raise ModelError(f"{where}: the quaternion {path}.q0..q3 is zero; give a unit "
+                             f"quaternion (or leave {path}.q0..q3 out for the identity)")
 
 
 def require_system(obj, where: str) -> None:
@@ -31,6 +39,6 @@ def require_system(obj, where: str) -> None:
     if all(hasattr(obj, attr) for attr in ("functions", "x_names", "state", "parameters")):
         return
     hint = " (compile it first: system = jd.compile(model))" \
-        if hasattr(obj, "connect") else ""
+        if hasattr(obj, "connect") or isinstance(obj, type) else ""
     raise ModelError(f"{where}: expected a compiled jd.System, got {type(obj).__name__} "
                      f"{obj!r:.60}{hint}")

@@ -8,13 +8,16 @@ parameter the entries of its shape (scalar; vector [0], [1], [2]; symmetric .xx 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import casadi as ca
 import numpy as np
 
 from jourdain.blocks.base import Component, Shape, parameter_fields
 from jourdain.blocks.errors import ModelError
+
+from .checks import entry, mapping, unknown
+from .checks import name as check_name
 
 _SYM_ENTRIES = (("xx", 0, 0), ("yy", 1, 1), ("zz", 2, 2), ("xy", 0, 1), ("xz", 0, 2), ("yz", 1, 2))
 
@@ -28,6 +31,25 @@ class ParameterSet:
     defaults: np.ndarray
     constants: dict[str, object]  # parameter name -> numeric value baked into the equations
     units: dict[str, str]
+    # component -> [(field, shape, entry names, compiled value)] of its symbolic parameters
+    owners: dict = field(default_factory=dict)
+
+    def check(self, p: np.ndarray) -> None:
+        """Run each component's ``validate`` at the parameter values p, so a negative mass
+        given at run time is reported as such, with the component's path, like one given
+        at compile time."""
+        values = dict(zip(self.names, np.asarray(p, dtype=float).ravel()))
+        for comp, fields in self.owners.items():
+            numeric = {}
+            for fld, shape, entries, value in fields:
+                filled = [values.get(e, v) for e, v in zip(entries, _defaults(value, shape))]
+                numeric[fld] = _from_entries(filled, shape)
+            try:
+                comp.with_parameters(numeric).validate()
+            except ModelError as exc:
+                raise ModelError(f"params: {exc}") from None
+            except (TypeError, ValueError) as exc:
+                raise ModelError(f"params: {comp.path}: invalid parameter: {exc}") from None
 
 
 def _entry_names(name: str, shape: Shape) -> list[str]:
@@ -44,6 +66,18 @@ def _numeric(value, shape: Shape):
     if shape is Shape.VECTOR3:
         return ca.DM(np.asarray(value, dtype=float).reshape(3))
     return float(value)
+
+
+def _from_entries(values: list[float], shape: Shape):
+    """A parameter value from its entries (the inverse of :func:`_defaults`)."""
+    if shape is Shape.SCALAR:
+        return values[0]
+    if shape is Shape.VECTOR3:
+        return tuple(values)
+    mat = np.zeros((3, 3))
+    for v, (_, i, j) in zip(values, _SYM_ENTRIES):
+        mat[i, j] = mat[j, i] = v
+    return mat
 
 
 def _symbolic(entries: list[str], shape: Shape, selected: set[str], value):
@@ -75,8 +109,9 @@ def instantiate(components: list[Component], symbolic=()) -> tuple[dict, Paramet
     (``cube.housing.I.zz``, ``world.g[1]``; the other entries stay numeric) or component paths
     (``cube.housing`` selects all its parameters).
     """
-    wanted = set(symbolic)
+    wanted = set(_symbolic_names(symbolic))
     used: set[str] = set()
+    owners: dict = {}
     all_names: list[str] = []
     instances, names, syms, defaults, constants, units = {}, [], [], [], {}, {}
     for comp in components:
@@ -92,6 +127,7 @@ def instantiate(components: list[Component], symbolic=()) -> tuple[dict, Paramet
             value = getattr(comp, fld.name)
             if selected:
                 entry_syms, values[fld.name] = _symbolic(entries, shape, selected, value)
+                owners.setdefault(comp, []).append((fld.name, shape, entries, value))
                 for e, v in zip(entries, _defaults(value, shape)):
                     if e in entry_syms:
                         names.append(e)
@@ -104,7 +140,46 @@ def instantiate(components: list[Component], symbolic=()) -> tuple[dict, Paramet
         instances[comp] = comp.with_parameters(values)
     _check_unknown(wanted - used, all_names)
     p = ca.vertcat(*syms) if syms else ca.SX(0, 1)
-    return instances, ParameterSet(names, p, np.array(defaults, dtype=float), constants, units)
+    return instances, ParameterSet(names, p, np.array(defaults, dtype=float), constants, units,
+                                   owners)
+
+
+def _symbolic_names(symbolic) -> list[str]:
+    """compile's ``parameters``: an iterable of names (not a bare string, not a dict)."""
+    if symbolic is None:
+        return []
+    if isinstance(symbolic, str):
+        raise ModelError(f"parameters: give a list of names, e.g. parameters=['{symbolic}'], "
+                         f"not the bare string '{symbolic}'")
+    if isinstance(symbolic, dict):
+        raise ModelError("parameters: lists the names to keep symbolic, e.g. parameters="
+                         f"{list(symbolic)!r}; their values are given later, by name, with "
+                         "params={...} in simulate, linearize or TrajectoryProblem")
+    try:
+        names = list(symbolic)
+    except TypeError:
+        raise ModelError(f"parameters: expected a list of names, got {symbolic!r}") from None
+    return [check_name(n, "parameters") for n in names]
+
+
+def parameter_vector(system, params) -> np.ndarray:
+    """The parameter vector p of a compiled system: the defaults with the symbolic ones in
+    ``params`` (a dict by name, finite values) replaced, checked by each component's
+    ``validate`` (a negative mass is a ModelError naming the body)."""
+    params = mapping(params, "params", "parameter name")
+    p = np.array(system.p_default, dtype=float)
+    for key, value in params.items():
+        if key in system.p_names:
+            p[system.p_names.index(key)] = entry(value, "params", key)
+        elif key in system.structure.constants:
+            raise ModelError(f"params: '{key}' was compiled as a constant; declare it "
+                             f"symbolic with jd.compile(..., parameters=['{key}'])")
+        else:
+            raise ModelError(unknown("params", key, system.p_names))
+    check = getattr(system, "check_parameters", None)
+    if params and check is not None:
+        check(p)
+    return p
 
 
 def _check_unknown(unknown: set, known: list[str]) -> None:

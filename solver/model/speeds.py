@@ -1,6 +1,6 @@
-"""Stage 5, generalized speeds: z = W(y)·w chosen by the user (seed 000: u2 = φ̇ + ψ̇) or by
+"""Stage 5, generalized speeds: z = W(y)·w chosen by the user (the cube on an edge: u2 = φ̇ + ψ̇) or by
 default z = w, the joint speeds (w = ẏ for scalar joints, body-fixed angular velocity for
-quaternion joints); the kinematics ODE ẏ = v(y, z) = N(y)·W(y)⁻¹·z (seed 001).
+quaternion joints); the kinematics ODE ẏ = v(y, z) = N(y)·W(y)⁻¹·z (Kane and Levinson 1985).
 
 User speeds are given by name as expressions of coordinate names (``cube.edge.phi``), their
 derivatives (``cube.edge.phi.der``) or joint speed names (``cube.edge.w``, i.e. φ̇;
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import casadi as ca
@@ -40,6 +41,40 @@ class Speeds:
     identity: bool
 
 
+def speed_spec(spec, kin: Kinematics, reserved=()) -> dict[str, str]:
+    """compile's ``speeds``: a dict {new name: expression string} (None: joint speeds). A
+    name may not be that of a coordinate, of a joint speed other than the one it defines, or
+    of an input, output or signal state (``reserved``): results are looked up by name."""
+    if spec is None:
+        return {}
+    if not isinstance(spec, Mapping):
+        raise ModelError(f"speeds: expected a dict {{name: expression}}, e.g. {{'u1': "
+                         f"'{_example(kin)}'}}, got {type(spec).__name__} {spec!r:.60}")
+    taken = {n: "an input, output or signal-block state" for n in reserved}
+    taken.update({r.derivative_of + ".der": "a coordinate rate" for r in kin.rates
+                  if r.derivative_of})
+    taken.update({c.name: "a coordinate" for c in kin.coordinates})
+    rates = {r.name: j for j, r in enumerate(kin.rates)}
+    for name, text in spec.items():
+        if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
+            raise ModelError(f"speeds: the speed name {name!r} must be a string such as 'u1' "
+                             "(letters, digits, _ and dots)")
+        if not isinstance(text, str):
+            raise ModelError(f"speeds: '{name}' must be an expression string such as "
+                             f"'{_example(kin)}', got {text!r}")
+        if name in rates and not ca.is_equal(ca.SX(_parse(name, text, kin)),
+                                             kin.w[rates[name]]):
+            taken[name] = f"the joint speed {name}, which '{name}' = {text!r} is not"
+        if name in taken:
+            raise ModelError(f"speeds: the name '{name}' is already {taken[name]}; give the "
+                             "generalized speed a new name such as 'u1'")
+    return dict(spec)
+
+
+def _example(kin: Kinematics) -> str:
+    return f"{kin.rates[0].name}" if kin.rates else "joint.phi.der"
+
+
 def choose_speeds(kin: Kinematics, spec: dict[str, str] | None) -> Speeds:
     """Default speeds z = w, or the user's definitions completed by joint speeds."""
     if not spec:
@@ -58,6 +93,7 @@ def choose_speeds(kin: Kinematics, spec: dict[str, str] | None) -> Speeds:
         if ca.depends_on(ca.jacobian(exprs[k], kin.w), kin.w):
             raise ModelError(f"speeds: '{name}' = {spec[name]!r} is not linear in the speeds; "
                              "generalized speeds must be z = W(y)·w")
+        _check_homogeneous(kin, exprs[k], name, spec[name])
     _complete(kin, exprs, names, units)
     z_of_w = ca.vertcat(*exprs)
     W = ca.jacobian(z_of_w, kin.w)
@@ -68,6 +104,19 @@ def choose_speeds(kin: Kinematics, spec: dict[str, str] | None) -> Speeds:
         w_of_z = ca.mtimes(ca.DM(np.linalg.inv(np.array(ca.DM(ca.evalf(W))))), z)
     ydot = ca.substitute(kin.ydot, kin.w, w_of_z)
     return Speeds(names, units, z, w_of_z, ydot, z_of_w, False)
+
+
+def _check_homogeneous(kin: Kinematics, expr, name: str, text: str) -> None:
+    """z = W(y)·w has no term free of the speeds (z = 0 at rest): a constant or a function of
+    the coordinates alone would be dropped by the linear form, so it is refused."""
+    rest = ca.Function("rest", [kin.y], [ca.substitute(expr, kin.w, ca.DM.zeros(kin.w.numel()))])
+    probes = np.random.default_rng(2).uniform(-1, 1, (3, kin.y.numel()))
+    offset = max(abs(float(rest(y))) for y in probes)
+    if not offset <= 1e-12:
+        raise ModelError(f"speeds: '{name}' = {text!r} has a term without speeds (it is not "
+                         "zero at rest); generalized speeds are linear combinations "
+                         "z = W(y)·w of the joint speeds: drop the constant or the term in "
+                         "the coordinates alone")
 
 
 def _complete(kin: Kinematics, exprs: list, names: list[str], units: list[str]) -> None:
@@ -138,6 +187,12 @@ def _eval(node, symbols: dict, name: str, text: str):
         return _FUNCTIONS[node.func.id](_eval(node.args[0], symbols, name, text))
     raise ModelError(f"speeds: '{name}' = {text!r}: unsupported syntax "
                      f"'{ast.unparse(node)}' (use names, numbers, + - * / ** and sin/cos/...)")
+
+
+def speed_matrix(kin: Kinematics, speeds: Speeds) -> ca.Function:
+    """W(y) -> W, the definition z = W(y)·w of user-chosen speeds (a named function, so
+    simulations can check that the speeds stay independent along the motion)."""
+    return ca.Function("W", [kin.y], [ca.jacobian(speeds.z_of_w, kin.w)], ["y"], ["W"])
 
 
 def describe(speeds: Speeds) -> list[str]:

@@ -42,6 +42,10 @@ def build_topology(flat: FlatModel) -> Topology:
     graph = nx.MultiGraph()
     graph.add_nodes_from(range(len(flat.nets)))
     for joint in flat.joints:
+        if flat.net_of[joint.frame_a] == flat.net_of[joint.frame_b]:
+            raise ModelError(f"{joint.path}: frame_a and frame_b are connected to each other "
+                             f"(one rigid frame {flat.describe_net(joint.frame_a)}), so the "
+                             "joint could not move; connect its two frames to different parts")
         # Rigid offsets weigh nothing so the tree never cuts them; among joints, cut the ones
         # declared last (the user's "closing" joint in the usual declaration order).
         # Joints whose axis flange drives a force element stay in the tree (their coordinate
@@ -76,7 +80,7 @@ def _check_reachable(flat: FlatModel, graph: nx.MultiGraph, root: int) -> None:
             raise ModelError(f"{comp.path} has no chain of joints to the world: its frame_a is "
                              f"connected only to {flat.describe_net(frame)}; connect it through "
                              "joints or fixed offsets to world.frame_b")
-    for sig in flat.signals:
+    for sig in flat.signals + flat.lines + flat.wrenches + flat.mounts:
         for port in sig.ports():
             if port in flat.net_of and type(port).__name__ == "Frame" \
                     and flat.net_of[port] not in connected:

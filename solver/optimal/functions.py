@@ -13,6 +13,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.methods import ConstraintMethod
+from ..model.checks import number
 from ..model.names import unknown
 
 if TYPE_CHECKING:
@@ -28,9 +29,20 @@ class FreeTime:
     upper: float = np.inf
 
     def __post_init__(self):
+        for field_name in ("guess", "lower"):
+            number(getattr(self, field_name), f"FreeTime: {field_name}", unit="s")
+        if not (isinstance(self.upper, float) and self.upper == np.inf):  # np.inf: no bound
+            number(self.upper, "FreeTime: upper (np.inf for none)", unit="s")
         if not 0 < self.lower <= self.guess <= self.upper:
             raise ModelError(f"FreeTime: need 0 < lower ({self.lower}) ≤ guess ({self.guess}) "
                              f"≤ upper ({self.upper})")
+
+
+def dynamics(system) -> ca.Function:
+    """The System's symbolic f (SX or MX): after ``System.codegen`` ``system.f`` is compiled
+    code, which NLP graphs can neither inline nor differentiate twice, so the transcriptions
+    use the symbolic original kept in ``system.functions``."""
+    return system.functions.get("f", system.f)
 
 
 class Variables:

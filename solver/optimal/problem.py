@@ -20,6 +20,8 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.methods import ConstraintMethod
+from ..model.checks import keywords, mapping
+from ..model.checks import name as check_name
 from ..model.names import require_system, unknown
 from .functions import FreeTime, Functions, Limits
 from .solve import solve
@@ -42,6 +44,7 @@ class TrajectoryProblem:
     params : values of the System's symbolic parameters (others keep their defaults).
     """
 
+    @keywords
     def __init__(self, system, horizon, intervals: int = 50, t0: float = 0.0,
                  params: dict | None = None):
         require_system(system, "TrajectoryProblem")
@@ -69,6 +72,7 @@ class TrajectoryProblem:
     def bound(self, name: str, lower: float = -np.inf, upper: float = np.inf) -> None:
         """lower ≤ name ≤ upper along the whole trajectory, for a state or an input by name
         (bounds of free parameters are given to :meth:`free_parameter`)."""
+        check_name(name, "bound")
         lower, upper = _limits(lower, upper, name, f"bound '{name}'")
         for names, limits in ((self.system.x_names, self.x_limits),
                               (self.system.u_names, self.u_limits)):
@@ -93,6 +97,7 @@ class TrajectoryProblem:
     def free_parameter(self, name: str, lower: float = -np.inf, upper: float = np.inf,
                        guess: float | None = None) -> None:
         """Make a symbolic parameter of the System a decision variable (design optimization)."""
+        check_name(name, "free_parameter")
         if name not in self.system.p_names:
             raise ModelError(unknown("free_parameter", name, self.system.p_names) +
                              " (compile with jd.compile(..., parameters=[...]) to make a "
@@ -108,6 +113,7 @@ class TrajectoryProblem:
                         name: str = "path") -> None:
         """lower ≤ fn(v) ≤ upper at every node (and collocation point); fn returns a scalar or
         a column of expressions of the :class:`Variables` view v."""
+        check_name(name, "path_constraint: name")
         lower, upper = _limits(lower, upper, name, f"path_constraint '{name}'")
         self.paths.append(_Path(_callable(fn, f"path_constraint '{name}'"), lower, upper, name))
 
@@ -127,8 +133,7 @@ class TrajectoryProblem:
 
     # ---- helpers -----------------------------------------------------------------------------
     def _states(self, values: dict, what: str) -> dict:
-        if not isinstance(values, dict):
-            raise ModelError(f"{what}: expected a dict {{state name: value}}, got {values!r}")
+        values = mapping(values, what, "state name")
         out = {}
         for name, value in values.items():
             if name not in self.system.x_names:
@@ -139,6 +144,7 @@ class TrajectoryProblem:
 
     @property
     def horizon_guess(self) -> float:
+        """The horizon [s] an initial guess spans (the fixed horizon or the free one's guess)."""
         h = self.horizon
         return h.guess if isinstance(h, FreeTime) else float(h)
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError, SimulationError
 
+from ..model.checks import count, flag, keywords, mapping, number
 from .guess import make_guess
 from .nlp import NLP
 from .solution import Solution
@@ -30,6 +31,7 @@ class OptimizationError(SimulationError):
         self.solution = solution
 
 
+@keywords
 def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: bool | int = False,
           tol: float = 1e-8, max_iter: int = 3000, ipopt: dict | None = None,
           raise_on_failure: bool = True) -> Solution:
@@ -43,6 +45,10 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
     raise_on_failure : raise :class:`OptimizationError` (default) or return the failed Solution.
     """
     transcription = _checked(transcription or Collocation(), progress)
+    tol = number(tol, "solve: tol", 0.0, open_low=True)
+    max_iter = count(max_iter, "solve: max_iter")
+    ipopt = mapping(ipopt, "solve: ipopt", "IPOPT option")
+    flag(raise_on_failure, "solve: raise_on_failure")
     start = time.perf_counter()
     fns = prob.functions()
     g0 = make_guess(prob, guess)

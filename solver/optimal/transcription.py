@@ -28,8 +28,9 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import flag, number
 from ..model.numerics import SUNDIALS
-from .functions import FreeTime, Functions
+from .functions import FreeTime, Functions, dynamics
 from .nlp import NLP
 
 if TYPE_CHECKING:
@@ -88,8 +89,13 @@ def _symbols(inline: bool | None, prob: TrajectoryProblem, evaluations: int):
     """ca.SX when ``inline`` is True, or is None and the inlined size stays within
     INLINE_LIMIT; ca.MX (f kept as a called function) otherwise."""
     if inline is None:
-        inline = prob.system.f.n_instructions() * evaluations <= INLINE_LIMIT
+        inline = dynamics(prob.system).n_instructions() * evaluations <= INLINE_LIMIT
     return ca.SX if inline else ca.MX
+
+
+def _check_inline(inline, where: str) -> None:
+    if inline is not None:
+        flag(inline, f"{where}: inline (True, False or None for automatic)")
 
 
 # ---- pieces shared by the transcriptions ---------------------------------------------------
@@ -228,6 +234,7 @@ class Collocation:
             raise ModelError(f"Collocation: degree must be an integer in 1…9, got {self.degree}")
         if not isinstance(self.scheme, Scheme) or not isinstance(self.inputs, Inputs):
             raise ModelError("Collocation: scheme must be a jd Scheme and inputs an Inputs")
+        _check_inline(self.inline, "Collocation")
 
     def symbols(self, prob: TrajectoryProblem):
         """ca.SX (f inlined at every point) or ca.MX (f called), see :func:`_symbols`."""
@@ -254,8 +261,9 @@ class Collocation:
         return tau, C, D, B
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
+        """The NLP of the problem on this transcription (variables, constraints, cost)."""
         tau, C, D, B = self.coefficients()
-        d, N, f, s = self.degree, prob.intervals, prob.system.f, prob.system
+        d, N, f, s = self.degree, prob.intervals, dynamics(prob.system), prob.system
         collocated = self.inputs is Inputs.COLLOCATED
         u_tau = tau[1:] if collocated else np.zeros(1)
 
@@ -303,9 +311,9 @@ class MultipleShooting:
         if int(self.steps) != self.steps or self.steps < 1:
             raise ModelError(f"MultipleShooting: steps must be a positive integer, "
                              f"got {self.steps!r}")
-        if not (self.rtol > 0 and self.atol > 0):
-            raise ModelError(f"MultipleShooting: rtol and atol must be positive, got "
-                             f"{self.rtol!r}, {self.atol!r}")
+        number(self.rtol, "MultipleShooting: rtol", 0.0, 1.0, open_low=True, open_high=True)
+        number(self.atol, "MultipleShooting: atol", 0.0, open_low=True)
+        _check_inline(self.inline, "MultipleShooting")
 
     def __str__(self) -> str:
         steps = "adaptive" if self.integrator is Integrator.CVODES else f"{self.steps} steps"
@@ -326,7 +334,7 @@ class MultipleShooting:
         tk, h, T = ca.SX.sym("t_k"), ca.SX.sym("h"), ca.SX.sym("T")
         t = tk + tau * h
         dae = {"t": tau, "x": x, "p": ca.vertcat(u, p, tk, h, T),
-               "ode": h * s.f(t, x, u, p), "quad": h * fns.L(t, x, u, p, T)}
+               "ode": h * dynamics(s)(t, x, u, p), "quad": h * fns.L(t, x, u, p, T)}
         if self.integrator is Integrator.CVODES:
             opts = {"reltol": self.rtol, "abstol": self.atol, **SUNDIALS}
         else:
@@ -334,6 +342,7 @@ class MultipleShooting:
         return ca.integrator("shoot", self.integrator.value, dae, 0.0, 1.0, opts)
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
+        """The NLP of the problem on this transcription (variables, constraints, cost)."""
         F = self.shooting_function(prob, fns)
 
         def interval(k, t_k, x_k, u_k, p, T, h):

@@ -6,11 +6,19 @@ parallel and linked into one shared library. The library is named by a SHA-256 h
 serialized f, the compiler, its flags and the CasADi version, in ``$JOURDAIN_CACHE`` or
 ``~/.cache/jourdain``; the next run with the same model and options loads it without
 compiling. Without a working compiler the System keeps CasADi's virtual machine and a one-line
-warning says so. A cached library that does not load or does not reproduce f at a test point
-(corrupt, truncated, built elsewhere) is rebuilt; a cache directory that cannot be written is
-replaced by a temporary one for this run (with a warning). Libraries are written to a private
-temporary directory and renamed into place, so processes sharing a cache never see a partial
-file. The cache is never pruned: delete the directory to reclaim space.
+warning says so.
+
+Before use, every library (cached or just built) is checked against the virtual machine at
+``VERIFY_POINTS`` random states near the reference configuration with random parameter values
+(the defaults ±10 %): f, and the Jacobian applied to a random direction (compared with the
+virtual machine's forward derivative), each to ``VERIFY_RTOL`` of the values' scale. A cached
+library that does not load or does not agree (corrupt, truncated, built elsewhere) is rebuilt
+with a warning. A cache directory that cannot be written is replaced by a temporary directory
+for this run, removed at exit (:mod:`.cache`). Libraries are written to a private temporary
+directory and renamed into place, so processes sharing a cache never see a partial file. The
+compiler processes are always waited for: on a failure, a timeout or an exception (Ctrl-C) the
+others are killed and reaped. The cache is pruned on request only: :func:`prune_cache` or
+``python -m jourdain cache --prune``.
 
 The Jacobian is expanded symbolically (fast to evaluate) while its instruction count stays
 under ``JACOBIAN_EXPAND_LIMIT``; beyond, it is assembled column by column from the forward
@@ -30,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +48,20 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .cache import (
+    BUILD_PREFIX,
+    CacheEntry,
+    cache_entries,
+    current_fallback,
+    default_dir,
+    mark_used,
+    prune_cache,
+    writable_dir,
+)
+
+__all__ = ["CacheEntry", "CodegenOptions", "attach", "cache_dir", "cache_entries",
+           "compile_library", "load", "prune_cache"]
+
 JACOBIAN_EXPAND_LIMIT = 100_000  # SX instructions of an expanded Jacobian worth compiling
 DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, dominates
 # appended for a jac_f source above JACOBIAN_O0_BYTES: gcc -O1 spends its time in register
@@ -46,6 +69,8 @@ DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, 
 # -O0, evaluation 4x slower); the Jacobian runs only in BDF Newton iterations
 JACOBIAN_FLAGS = ("-O0",)
 JACOBIAN_O0_BYTES = 1_000_000
+VERIFY_POINTS = 3      # random states and parameter values a library is checked at
+VERIFY_RTOL = 1e-8     # allowed deviation from the virtual machine, relative to the scale
 
 
 @dataclass(frozen=True)
@@ -56,14 +81,12 @@ class CodegenOptions:
     compiler: str = "gcc"
     flags: tuple = DEFAULT_FLAGS
     cache_dir: str | None = None
+    timeout: float | None = None    # [s] for the whole build; None: no limit
 
 
 def cache_dir(options: CodegenOptions) -> Path:
     """The directory of the compiled libraries."""
-    if options.cache_dir:
-        return Path(options.cache_dir)
-    env = os.environ.get("JOURDAIN_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "jourdain"
+    return Path(options.cache_dir) if options.cache_dir else default_dir()
 
 
 def derivative_functions(f: ca.Function) -> list[ca.Function]:
@@ -110,21 +133,46 @@ def library_key(f: ca.Function, options: CodegenOptions) -> str:
     return digest.hexdigest()
 
 
-def compile_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) -> Path | None:
-    """Path of the shared library holding f and its Jacobian: from the cache, or generated and
-    compiled now; None (with a warning) when no C compiler works."""
-    key = library_key(f, options)
-    target = cache_dir(options) / f"jd_{f.name()}_{key[:24]}.so"
-    if target.exists():
-        return target
+def library_name(f: ca.Function, options: CodegenOptions) -> str:
+    return f"jd_{f.name()}_{library_key(f, options)[:24]}.so"
+
+
+def cached_libraries(f: ca.Function, options: CodegenOptions) -> list[Path]:
+    """The cached libraries of f for ``options``: in the cache, then in this run's temporary
+    directory (a read-only cache holding a bad entry); each marked as used."""
+    name = library_name(f, options)
+    found = [d / name for d in (cache_dir(options), current_fallback())
+             if d is not None and (d / name).exists()]
+    for path in found:
+        mark_used(path)
+    return found
+
+
+def cached_library(f: ca.Function, options: CodegenOptions) -> Path | None:
+    """The first of :func:`cached_libraries`, None when there is none (unverified)."""
+    return next(iter(cached_libraries(f, options)), None)
+
+
+def build_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) -> Path | None:
+    """Generate and compile f and its Jacobian into the cache (replacing an entry of the same
+    name); None (with a warning) when no C compiler works or the build fails."""
     compiler = shutil.which(options.compiler)
     if compiler is None:
         _warn(f"jourdain: no C compiler '{options.compiler}' found; using CasADi's virtual "
               "machine (slower)")
         return None
-    target = _writable(target)
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        error = _build(compiler, options.flags, derivative_functions(f), Path(tmp), target.name)
+    wanted = cache_dir(options)
+    directory, problem = writable_dir(wanted)
+    if problem is not None:
+        _warn(f"jourdain: cache directory {wanted} is not writable ({problem.strerror}); "
+              f"compiling into {directory} for this run only, removed at exit (set "
+              "JOURDAIN_CACHE or cache_dir)")
+    target = directory / library_name(f, options)
+    with tempfile.TemporaryDirectory(prefix=BUILD_PREFIX, dir=directory) as tmp:
+        error = _build(compiler, options.flags, derivative_functions(f), Path(tmp),
+                       target.name, options.timeout)
+        if not error and not (Path(tmp) / target.name).is_file():
+            error = f"error: {options.compiler} reported success but wrote no library"
         if error:
             reason = next((line for line in error.splitlines() if "error" in line), error)
             _warn(f"jourdain: compiling {f.name()} failed ({reason.strip()[:160]}); using "
@@ -134,18 +182,11 @@ def compile_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) 
     return target
 
 
-def _writable(target: Path) -> Path:
-    """``target``, or the same file name in a fresh temporary directory (with a warning) when
-    the cache directory cannot be created or written."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=target.parent):
-            return target
-    except OSError as exc:
-        fallback = Path(tempfile.mkdtemp(prefix="jourdain-"))
-        _warn(f"jourdain: cache directory {target.parent} is not writable ({exc.strerror}); "
-              f"compiling into {fallback} for this run only (set JOURDAIN_CACHE or cache_dir)")
-        return fallback / target.name
+def compile_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) -> Path | None:
+    """Path of the shared library holding f and its Jacobian: from the cache (unverified:
+    :func:`attach` verifies), or generated and compiled now; None (with a warning) when no C
+    compiler works."""
+    return cached_library(f, options) or build_library(f, options)
 
 
 def _warn(message: str) -> None:
@@ -157,10 +198,24 @@ def _warn(message: str) -> None:
 
 
 def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
-           name: str) -> str:
+           name: str, timeout: float | None = None) -> str:
     """Generate one C file per function, compile them in parallel (gcc time dominates) and link
-    one shared library; returns the compiler's error text, empty on success."""
-    jobs = []
+    one shared library; returns the compiler's error text, empty on success. No compiler
+    process outlives the call: on a failure, the timeout [s] or an exception the others are
+    killed, and all are waited for."""
+    jobs: list[tuple[subprocess.Popen, Path]] = []
+    try:
+        return _compile_and_link(compiler, flags, functions, tmp, name, timeout, jobs)
+    except OSError as exc:      # the compiler cannot be run (permissions, not an executable)
+        return f"error: cannot run {compiler}: {exc.strerror or exc}"
+    finally:
+        _reap(jobs)
+
+
+def _compile_and_link(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
+                      name: str, timeout: float | None, jobs: list) -> str:
+    """The body of :func:`_build`; every started process is appended to ``jobs``."""
+    deadline = None if timeout is None else time.monotonic() + timeout
     for k, fn in enumerate(functions):  # f first, then jac_f
         source = f"{fn.name()}.c"
         gen = ca.CodeGenerator(source, {"with_header": False})
@@ -170,64 +225,191 @@ def _build(compiler: str, flags: tuple, functions: list[ca.Function], tmp: Path,
         fn_flags = (*flags, *JACOBIAN_FLAGS) if large else flags
         # -w: the generated code has harmless int-to-pointer casts that gcc warns about
         command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
-        jobs.append(subprocess.Popen(command, cwd=tmp, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True))
-    for job in jobs:
-        _, err = job.communicate()
+        jobs.append(_spawn(command, tmp, tmp / f"{fn.name()}.err"))
+    for job, log in jobs:
+        if not _wait(job, deadline):
+            return f"error: the compiler took longer than the timeout of {timeout:g} s"
         if job.returncode != 0:
-            return err.strip()
+            return log.read_text(errors="replace").strip() or f"error: exit {job.returncode}"
     objects = [f"{fn.name()}.o" for fn in functions]
-    link = subprocess.run([compiler, "-shared", *objects, "-o", name, "-lm"], cwd=tmp,
-                          capture_output=True, text=True)
-    return link.stderr.strip() if link.returncode != 0 else ""
+    jobs.append(_spawn([compiler, "-shared", *objects, "-o", name, "-lm"], tmp,
+                       tmp / "link.err"))
+    link, log = jobs[-1]
+    if not _wait(link, deadline):
+        return f"error: linking took longer than the timeout of {timeout:g} s"
+    return log.read_text(errors="replace").strip() if link.returncode != 0 else ""
 
 
-def load(f: ca.Function, path: Path, p: np.ndarray) -> ca.Function | None:
-    """The compiled f from ``path`` (casadi.external finds jac_f there), or None when the file
-    does not load or disagrees with the virtual machine at a test point (parameters p)."""
+def _spawn(command: list[str], cwd: Path, log: Path) -> tuple[subprocess.Popen, Path]:
+    """Start a compiler process with its messages in a file (no pipe to fill and block)."""
+    with open(log, "w") as err:
+        return subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err), log
+
+
+def _wait(job: subprocess.Popen, deadline: float | None) -> bool:
+    """Wait for ``job`` until ``deadline`` (time.monotonic); False on a timeout."""
     try:
-        compiled = ca.external(f.name(), str(path))
-    except RuntimeError:
-        return None
+        job.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return True
+    except subprocess.TimeoutExpired:
+        return False
+
+
+def _reap(jobs: list) -> None:
+    """Kill the compiler processes still running and wait for all of them."""
+    for job, _ in jobs:
+        if job.poll() is None:
+            with contextlib.suppress(OSError):
+                job.kill()
+    for job, _ in jobs:
+        job.wait()
+
+
+def _reference_state(system, f: ca.Function) -> np.ndarray:
+    """x at the reference configuration (assembled for closed loops) with zero speeds."""
+    y = np.asarray(getattr(system, "y_ref", system.y_default), dtype=float)
+    x = np.zeros(f.nnz_in(f.index_in("x")))
+    x[:min(y.size, x.size)] = y[:x.size]
+    return x
+
+
+def _test_points(f: ca.Function, x_ref: np.ndarray, p: np.ndarray, count: int) -> list:
+    """Reproducible random inputs: states within ±0.2 of x_ref (near the reference, where
+    embedded Newton projections converge), inputs in ±1, parameters the defaults ±10 % (an
+    exact zero within ±0.01)."""
+    rng = np.random.default_rng(0)
+    points = []
+    for _ in range(count):
+        args = [rng.uniform(-1, 1, f.nnz_in(i)) for i in range(f.n_in())]
+        args[f.index_in("x")] = x_ref + rng.uniform(-0.2, 0.2, x_ref.size)
+        scale = rng.uniform(-0.1, 0.1, p.size)
+        args[f.index_in("p")] = np.where(p != 0, p * (1 + scale), scale / 10)
+        points.append(args)
+    return points
+
+
+def _deviation(a: np.ndarray, b: np.ndarray, scale: np.ndarray) -> float:
+    """Largest |a − b| relative to the largest finite entry of ``scale`` (equal entries,
+    infinities and NaN alike, count 0; a NaN against a number counts as infinite)."""
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    diff = np.where(same, 0.0, np.abs(a - b))
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    finite = scale[np.isfinite(scale)]
+    size = float(finite.max()) if finite.size else 0.0
+    worst = float(diff.max(initial=0.0))
+    return worst / size if size > 0 else worst
+
+
+def verify(f: ca.Function, compiled: ca.Function, x_ref: np.ndarray, p: np.ndarray,
+           count: int = VERIFY_POINTS) -> str:
+    """Empty when ``compiled`` reproduces the virtual machine's f and Jacobian at ``count``
+    random states and parameter values, else what differs. The Jacobian is checked as J·v
+    against the virtual machine's forward derivative (no expanded Jacobian needed), relative
+    to the scale Σ|J_ij·v_j| of the product. Points where the virtual machine itself fails
+    (an embedded Newton projection far from the constraint manifold) are skipped; if it fails
+    at all of them only the shapes are checked."""
     same_shape = compiled.n_in() == f.n_in() and compiled.n_out() == f.n_out() and all(
         compiled.sparsity_in(i) == f.sparsity_in(i) for i in range(f.n_in())) and all(
         compiled.sparsity_out(i) == f.sparsity_out(i) for i in range(f.n_out()))
     if not same_shape:
-        return None
-    rng = np.random.default_rng(0)
-    args = [rng.uniform(-1, 1, f.nnz_in(i)) for i in range(f.n_in())]
-    args[f.index_in("p")] = p
+        return "has other inputs or outputs than f"
     try:
-        a, b = (np.array(fn(*args)[0] if f.n_out() > 1 else fn(*args), dtype=float)
-                for fn in (compiled, f))
-    except RuntimeError:  # f fails at the test point (an embedded rootfinder): shapes only
-        return compiled
-    ok = np.allclose(a, b, rtol=1e-6, atol=1e-9 * max(1.0, float(np.nanmax(np.abs(b)))),
-                     equal_nan=True)
-    return compiled if ok else None
+        jac = compiled.jacobian()
+    except RuntimeError:
+        return "has no Jacobian jac_f"
+    forward = f.forward(1)
+    rng = np.random.default_rng(1)
+    worst = {"f": 0.0, "its Jacobian": 0.0}
+    for args in _test_points(f, x_ref, p, count):
+        try:
+            outs = f.call(args)
+        except RuntimeError:    # f fails here (an embedded rootfinder): try the next point
+            continue
+        ref = np.array(outs[0], dtype=float)
+        seeds = [rng.uniform(-1, 1, f.nnz_in(i)) for i in range(f.n_in())]
+        try:
+            got = np.array(compiled.call(args)[0], dtype=float)
+            blocks = [np.array(b, dtype=float) for b in jac.call([*args, *outs])[:f.n_in()]]
+        except RuntimeError as exc:
+            return f"fails to evaluate ({str(exc).splitlines()[0][:120]})"
+        jv = sum(b @ v for b, v in zip(blocks, seeds)).ravel()
+        scale = sum(np.abs(b) @ np.abs(v) for b, v in zip(blocks, seeds)).ravel()
+        jv_ref = np.array(forward.call([*args, *outs, *seeds])[0], dtype=float).ravel()
+        worst["f"] = max(worst["f"], _deviation(got.ravel(), ref.ravel(), np.abs(ref)))
+        worst["its Jacobian"] = max(worst["its Jacobian"], _deviation(jv, jv_ref, scale))
+    bad = [f"{what} (deviation {dev:.2g} of the values' scale)" for what, dev in worst.items()
+           if not dev <= VERIFY_RTOL]
+    return ("does not reproduce " + " nor ".join(bad) + " at random states and parameters"
+            if bad else "")
 
 
-def attach(system, compiler: str = "gcc", flags=None, cache_dir=None):
+def load(f: ca.Function, path: Path, p: np.ndarray, x_ref: np.ndarray | None = None
+         ) -> ca.Function | None:
+    """The compiled f from ``path`` (casadi.external finds jac_f there), or None when the file
+    does not load or disagrees with the virtual machine (:func:`verify`)."""
+    compiled, _ = _load_verified(f, path, p, x_ref)
+    return compiled
+
+
+def _load_verified(f: ca.Function, path: Path, p: np.ndarray, x_ref=None) -> tuple:
+    """(compiled f or None, why it was rejected)."""
+    try:
+        compiled = ca.external(f.name(), str(path))
+    except RuntimeError:
+        return None, "does not load"
+    x_ref = np.zeros(f.nnz_in(f.index_in("x"))) if x_ref is None else x_ref
+    problem = verify(f, compiled, x_ref, np.asarray(p, dtype=float))
+    return (None, problem) if problem else (compiled, "")
+
+
+def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=None):
     """Compile ``system.f`` and make the System use it (``system.library`` names the file);
     the virtual-machine function stays in ``system.functions["f"]``. A cached library that
-    fails to load or to reproduce f is rebuilt once."""
+    fails to load or to reproduce f and its Jacobian is rebuilt (with a warning); a build
+    that does not reproduce them is dropped for the virtual machine (with a warning).
+    ``timeout`` [s] bounds the build (then the virtual machine is used)."""
+    if not isinstance(compiler, str) or not compiler.strip():
+        raise ModelError(f"codegen: compiler must be the name or path of a C compiler, e.g. "
+                         f"'gcc', got {compiler!r}")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise ModelError(f"codegen: cache_dir must be a directory path, got {cache_dir!r}")
     options = CodegenOptions(compiler, _flags(flags), None if cache_dir is None
-                             else str(cache_dir))
+                             else str(cache_dir), _timeout(timeout))
     f = system.functions["f"]
-    path = compile_library(f, options)
-    compiled = load(f, path, system.p_default) if path is not None else None
-    if path is not None and compiled is None:  # corrupt, truncated or foreign cache entry
-        with contextlib.suppress(OSError):  # a read-only cache: the warning below says so
-            path.unlink(missing_ok=True)
-        path = compile_library(f, options)
-        compiled = load(f, path, system.p_default) if path is not None else None
-        if path is not None and compiled is None:
-            _warn(f"jourdain: the compiled library {path} does not reproduce {f.name()}; "
-                  "using CasADi's virtual machine")
+    x_ref = _reference_state(system, f)
+    compiled, path = None, None
+    for path in cached_libraries(f, options):
+        compiled, problem = _load_verified(f, path, system.p_default, x_ref)
+        if compiled is not None:
+            break
+        _warn(f"jourdain: the cached library {path} {problem}; rebuilding it")
+        _discard(path)      # corrupt, truncated or foreign
+    if compiled is None:
+        path = build_library(f, options)
+        if path is not None:
+            compiled, problem = _load_verified(f, path, system.p_default, x_ref)
+            if compiled is None:
+                _warn(f"jourdain: the library just compiled ({path}) {problem}; using "
+                      "CasADi's virtual machine")
+                _discard(path)
     system.library = path if compiled is not None else None
     if compiled is not None:
         system.f = compiled
     return system
+
+
+def _discard(path: Path) -> None:
+    with contextlib.suppress(OSError):  # a read-only cache: the rebuild goes elsewhere
+        path.unlink(missing_ok=True)
+
+
+def _timeout(timeout) -> float | None:
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ModelError(f"codegen: timeout must be a positive number of seconds or None, "
+                         f"got {timeout!r}")
+    return float(timeout)
 
 
 def _flags(flags) -> tuple:

@@ -10,28 +10,35 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
-from ..model.numerics import SUNDIALS
+from ..model.checks import keywords
+from .progress import Watch, check_progress
 from .result import Result
-from .simulate import Method, _grid, _input_expressions, simulate
+from .simulate import (Method, _grid, _input_expressions, given_state, integrator_options,
+                       simulate, start_states)
 
 
+@keywords
 def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-                         max_steps: int = 100000, method: Method = Method.BDF) -> Result:
+                         max_steps: int = 100000, method: Method = Method.BDF,
+                         progress: bool | None = None) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
     Baumgarte run on CVODES, the DAE method on IDAS."""
+    check_progress(progress)
     if x0 is None:
         x0 = system.state(y0, z0, params)
+        x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
+                          system.parameters(params), z0)
     else:
-        x0 = np.asarray(x0, dtype=float)
+        x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
     if system.method is not ConstraintMethod.DAE:
         return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                         t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                        method=method)
+                        method=method, progress=progress)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
@@ -46,13 +53,13 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     # states'. Kept in the test they made IDAS reject nearly every step on a spatial loop
     # (8e3 steps, 8e3 error-test failures, 60 s CPU for 0.2 s at rtol 1e-10, and a worse
     # answer: 4e-7 from partitioning against 2e-10 without them; tests/test_properties.py).
-    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps,
-            "suppress_algebraic": True, **SUNDIALS}
+    opts = {**integrator_options(rtol, atol, max_steps), "suppress_algebraic": True}
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
     try:
-        sol = integ(x0=x0, z0=lam0, p=p)
+        with Watch(progress is not False, "simulate (IDAS)"):   # no pieces: elapsed time only
+            sol = integ(x0=x0, z0=lam0, p=p)
     except RuntimeError as exc:
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc

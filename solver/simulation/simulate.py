@@ -12,10 +12,14 @@ from enum import Enum
 import casadi as ca
 import numpy as np
 
-from jourdain.blocks.errors import ModelError, SimulationError
+from jourdain.blocks.errors import ModelError
 
-from ..model.names import unknown
+from ..constraints.initial_equations import solve_initial_states
+from ..model.checks import count, finite, keywords, mapping, number, option, vector
+from ..model.names import check_quaternions, require_system, unknown
 from ..model.numerics import SUNDIALS
+from .diagnosis import check_initial_state, check_speed_definitions, diagnose
+from .progress import Watch, check_progress, chunked
 from .result import Result
 
 
@@ -29,11 +33,12 @@ class Method(Enum):
 INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-linear)
 
 
+@keywords
 def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
              max_steps: int = 100000, method: Method = Method.BDF,
-             x0: np.ndarray | None = None) -> Result:
+             x0: np.ndarray | None = None, progress: bool | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -41,14 +46,31 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         A callable is sampled at INPUT_SAMPLES points and interpolated linearly.
     params : values of the symbolic parameters by name (others keep their defaults).
     n_out / t_out : number of equally spaced output times, or the output times themselves.
+    rtol, atol : CVODES's relative (0 < rtol < 1) and absolute (> 0) tolerances.
+    max_steps : the most steps CVODES may take between two output times (≥ 1).
     method : Method.BDF (default, stiff-safe) or Method.ADAMS (non-stiff mechanisms: chains,
         pendulums; avoids forming the Jacobian).
     x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
-        system.
+        system; used as given. With y0, z0 instead, the states of components with initial
+        equations (``system.s_init``: filters in steady state) are solved at t0 for the
+        inputs' values at t0, except those given in z0.
+    progress : None (default) shows an elapsed-time bar once a run lasts over 2 s, at no
+        cost; True integrates in pieces and shows the fraction done (CVODES restarts at each
+        piece); False shows nothing. See :mod:`.progress`.
+
+    A model without states (no degrees of freedom) gives its outputs and energies on the
+    grid, as Modelica tools do. Every argument is checked first (docs/errors.md): a
+    non-finite time, tolerance, state, input or parameter is a ModelError naming it.
     """
+    require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
-    x0 = system.state(y0, z0) if x0 is None else np.asarray(x0, dtype=float)
+    opts = integrator_options(rtol, atol, max_steps, method)
+    check_progress(progress)
+    given = x0 is not None
+    x0 = system.state(y0, z0) if x0 is None else given_state(system, x0, y0, z0)
     p = system.parameters(params)
+    if not given:   # initial equations of component states (steady-state filters)
+        x0 = start_states(system, x0, grid, inputs, p, z0)
     # SX when possible (the interpolants enter as call nodes): CVODES then runs the expanded
     # expression graph, about 3× faster than an MX graph wrapping the same function. MX only
     # when f embeds a rootfinder (closed loops), which SX cannot hold, or is compiled C code
@@ -56,37 +78,82 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     sym = ca.SX if system.f.is_a("SXFunction") else ca.MX
     t, x, pp = sym.sym("t"), sym.sym("x", system.nx), sym.sym("p", len(p))
     u = _input_expressions(system, inputs or {}, grid, t)
-    dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
-    if not isinstance(method, Method):
-        raise ModelError(f"simulate: method must be a jd.Method, got {method!r}")
-    opts = {"reltol": rtol, "abstol": atol, "max_num_steps": max_steps, **SUNDIALS}
-    if method is Method.ADAMS:
-        opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
-    integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
-    _check_initial_state(system, x0, p)
-    try:
-        xs = np.array(integ(x0=x0, p=p)["xf"])
-    except RuntimeError as exc:
-        raise _diagnose(system, dae, grid, x0, opts, p) from exc
     us = np.array(ca.Function("u_of_t", [t], [u]).map(len(grid))(grid))
-    return Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+    us = us.reshape(len(system.u_names), len(grid))
+    if system.nx == 0:   # nothing to integrate: outputs and energies of the fixed model
+        return Result.from_states(system, grid, np.zeros((0, grid.size)), us, p)
+    if "drive0" in system.functions:  # driven coordinates start at their references
+        x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
+    check_initial_state(system, grid[0], x0, us[:, 0], p)
+    dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
+    integ = None if progress else ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+    try:
+        if integ is None:
+            xs = chunked(dae, t, grid, x0, p, opts, "simulate")
+        else:
+            with Watch(progress is None, "simulate"):
+                xs = np.array(integ(x0=x0, p=p)["xf"])
+    except RuntimeError as exc:
+        raise diagnose(system, dae, grid, x0, opts, p, us) from exc
+    result = Result.from_states(system, grid, xs, us, p)
+    check_speed_definitions(system, result, p)
+    return result
+
+
+def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF) -> dict:
+    """CVODES/IDAS options from checked tolerances, step limit and method."""
+    opts = {"reltol": number(rtol, "simulate: rtol", 0.0, 1.0, open_low=True, open_high=True),
+            "abstol": number(atol, "simulate: atol", 0.0, open_low=True),
+            "max_num_steps": count(max_steps, "simulate: max_steps"), **SUNDIALS}
+    if option(method, Method, "simulate: method") is Method.ADAMS:
+        opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
+    return opts
+
+
+def given_state(system, x0, y0=None, z0=None) -> np.ndarray:
+    """A complete initial state x0: one finite number per state, given instead of y0, z0."""
+    if y0 is not None or z0 is not None:
+        raise ModelError("simulate: give either x0 (the complete state) or y0/z0 (by name), "
+                         "not both")
+    x0 = vector(x0, system.x_names, "simulate: x0")
+    check_quaternions(system, x0, "simulate: x0")
+    return x0
+
+
+def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, p,
+                 z0: dict | None) -> np.ndarray:
+    """x0 with the component states of initial equations solved at t0 (states given in z0
+    held), for the inputs' values at t0."""
+    if not getattr(system, "s_init", None):
+        return x0
+    t = ca.SX.sym("t")
+    u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
+    u0 = np.array(u0).ravel()
+    if "drive0" in system.functions:   # the states start with the driven coordinates set
+        x0 = np.array(system.functions["drive0"](grid[0], x0, u0, p)).ravel()
+    return solve_initial_states(system, x0, grid[0], u0, p, (z0 or {}))
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
+    """The output times: t_out as given (finite, increasing), or n_out from t0 to t_end."""
+    t0 = number(t0, "simulate: t0", unit="s")
     if t_out is not None:
-        grid = np.asarray(t_out, dtype=float).ravel()
+        if isinstance(t_out, (str, bytes)) or np.ndim(t_out) != 1:
+            raise ModelError(f"simulate: t_out must be a sequence of times [s], got "
+                             f"{t_out!r:.60}")
+        grid = vector(t_out, [f"t_out[{i}]" for i in range(len(t_out))], "simulate: t_out")
         if grid.size < 2 or np.any(np.diff(grid) <= 0):
             raise ModelError("simulate: t_out must hold at least two increasing times")
         return grid
+    t_end = number(t_end, "simulate: t_end", unit="s")
     if not t_end > t0:
         raise ModelError(f"simulate: t_end ({t_end}) must be greater than t0 ({t0})")
-    if int(n_out) < 2:
-        raise ModelError("simulate: n_out must be at least 2")
-    return np.linspace(t0, t_end, int(n_out))
+    return np.linspace(t0, t_end, count(n_out, "simulate: n_out", minimum=2))
 
 
 def _input_expressions(system, inputs: dict, grid: np.ndarray, t):
     """u(t): constants as numbers, tables and callables as clamped linear interpolants."""
+    inputs = mapping(inputs, "inputs", "input name")
     for name in inputs:
         if name not in system.u_names:
             raise ModelError(unknown("inputs", name, system.u_names) +
@@ -103,6 +170,7 @@ def _input_expressions(system, inputs: dict, grid: np.ndarray, t):
 
 
 def _samples(name: str, spec, grid: np.ndarray):
+    """(times, values) of one input, or (None, constant); every value finite."""
     if callable(spec):
         ts = np.linspace(grid[0], grid[-1], max(INPUT_SAMPLES, 2 * grid.size))
         try:
@@ -110,54 +178,25 @@ def _samples(name: str, spec, grid: np.ndarray):
         except Exception as exc:  # the user's callable failed: say which input
             raise ModelError(f"inputs: calling the function given for '{name}' failed: {exc}") \
                 from exc
+        bad = np.flatnonzero(~np.isfinite(vs))
+        if bad.size:
+            raise ModelError(f"inputs: the function given for '{name}' returns {vs[bad[0]]} at "
+                             f"t = {ts[bad[0]]:.6g} s; inputs must be finite")
         return ts, vs
     if isinstance(spec, (tuple, list)) and len(spec) == 2:
-        ts, vs = (np.asarray(a, dtype=float).ravel() for a in spec)
+        try:
+            ts, vs = (np.asarray(a, dtype=float).ravel() for a in spec)
+        except (TypeError, ValueError):
+            ts = vs = np.zeros(0)
         if ts.size < 2 or ts.size != vs.size or np.any(np.diff(ts) <= 0):
             raise ModelError(f"inputs: the table for '{name}' needs increasing times and as many "
                              "values as times")
+        finite(np.concatenate([ts, vs]), [f"{name} table time"] * ts.size +
+               [f"{name} table value"] * vs.size, "inputs")
         return ts, vs
+    value = None if isinstance(spec, (str, bytes)) else spec  # float('1') takes a string
     try:
-        return None, float(spec)
-    except (TypeError, ValueError) as exc:
-        raise ModelError(f"inputs: '{name}' must be a number, a callable of t or a (t, values) "
-                         f"table, got {spec!r}") from exc
-
-
-def _check_initial_state(system, x0: np.ndarray, p: np.ndarray) -> None:
-    ny = len(system.y_names)
-    mass = np.array(system.M(x0[:ny], p))
-    if mass.size and np.linalg.eigvalsh(0.5 * (mass + mass.T))[0] <= 1e-14 * max(1, np.abs(mass).max()):
-        raise ModelError("the mass matrix is singular at the initial state "
-                         f"{dict(zip(system.y_names, x0[:ny]))}; choose another configuration")
-
-
-def _diagnose(system, dae, grid, x0, opts, p) -> SimulationError:
-    """Re-run interval by interval to find where the integrator failed, and say why."""
-    x, t_ok, failure = np.asarray(x0, dtype=float), grid[0], ""
-    for ta, tb in zip(grid[:-1], grid[1:]):
-        try:
-            step = ca.integrator("probe", "cvodes", dae, ta, [tb], opts)
-            x = np.array(step(x0=x, p=p)["xf"]).ravel()
-            t_ok = tb
-        except RuntimeError as exc:
-            failure = str(exc)
-            break
-    state = ", ".join(f"{n}={v:.6g}" for n, v in zip(system.x_names, x))
-    mass = np.array(system.M(x[:len(system.y_names)], p))
-    cond = np.linalg.cond(mass) if mass.size else 1.0
-    # With coordinate partitioning the only part of f that can fail (rather than return NaN)
-    # is the Newton solve for the dependent coordinates (solver/assembly.py).
-    if "RHSFUNC_FAIL" in failure and "project" in system.functions:
-        return SimulationError(
-            f"integration failed after t = {t_ok:.6g} s (last good state: {state}): Newton "
-            "found no dependent coordinates " + ", ".join(system.dependent_coordinates) +
-            " for the independent ones; likely cause: a singular position of the partition "
-            "(e.g. a crank at a dead point); use ConstraintMethod.DAE or BAUMGARTE, or keep "
-            "another joint speed independent with speeds=")
-    cause = ("the mass matrix is nearly singular there (condition number "
-             f"{cond:.3g})") if cond > 1e10 else (
-        "the motion is very fast or stiff there (large speeds, stiff springs or a small "
-        "Coulomb regularization w_eps); try a looser tolerance, more steps or smaller inputs")
-    return SimulationError(f"integration failed after t = {t_ok:.6g} s (last good state: "
-                           f"{state}); likely cause: {cause}")
+        return None, number(value, f"inputs: '{name}'")
+    except ModelError:
+        raise ModelError(f"inputs: '{name}' must be a finite number, a callable of t or a "
+                         f"(t, values) table, got {spec!r}") from None

@@ -1,0 +1,152 @@
+"""modelDescription.xml of an FMI 2.0 FMU (schema fmi2ModelDescription.xsd).
+
+Variables keep the System's dotted names (variableNamingConvention "structured"; "flat"
+when a name does not fit that grammar): states as continuous locals with exact start values,
+their derivatives ``der(name)``, inputs, parameters (the System's symbolic parameters,
+fixed), outputs (sensor and signal outputs) and the energies ``energy.kinetic`` and
+``energy.potential`` as calculated locals.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+from .units import BASE, base_units
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+(,[0-9]+)*\])?"
+_STRUCTURED = re.compile(rf"^{_IDENT}(\.{_IDENT})*$")
+
+
+@dataclass
+class Variable:
+    """One ScalarVariable of type Real (value references follow the list order)."""
+
+    name: str
+    causality: str
+    variability: str
+    initial: str | None = None
+    start: float | None = None
+    unit: str = ""
+    description: str = ""
+    derivative: int | None = None   # 1-based index of the state this is the derivative of
+
+
+def variables(system, x0, u0, p0) -> list[Variable]:
+    """The FMU's variables in value-reference order (fmi_build.Layout)."""
+    st = system.structure
+    units = list(st.coordinate_units) + list(st.speed_units)
+    units += [""] * (system.nx - len(units))
+    kinds = (["coordinate"] * len(system.y_names) + ["generalized speed"] * len(system.z_names)
+             + ["component state"] * len(system.s_names))
+    out = [Variable(n, "local", "continuous", "exact", float(v), u, k)
+           for n, v, u, k in zip(system.x_names, x0, units, kinds)]
+    out += [Variable(f"der({n})", "local", "continuous", unit=_rate(u),
+                     description=f"time derivative of {n}", derivative=i + 1)
+            for i, (n, u) in enumerate(zip(system.x_names, units))]
+    out += [Variable(n, "input", "continuous", None, float(v), description="input")
+            for n, v in zip(system.u_names, u0)]
+    out += [Variable(n, "parameter", "fixed", "exact", float(v),
+                     st.parameter_units.get(n, ""), "parameter")
+            for n, v in zip(system.p_names, p0)]
+    out += [Variable(n, "output", "continuous", description="output")
+            for n in system.output_names]
+    out += [Variable("energy.kinetic", "local", "continuous", unit="J",
+                     description="kinetic energy T"),
+            Variable("energy.potential", "local", "continuous", unit="J",
+                     description="potential energy V")]
+    return out
+
+
+def _rate(unit: str) -> str:
+    """The unit of a time derivative: "rad" → "rad/s", "m/s" → "m/s2", "1" → "1/s"."""
+    if not unit:
+        return ""
+    num, _, den = unit.partition("/")
+    match = re.fullmatch(r"s(\d*)", den)
+    if not den:
+        return f"{num}/s"
+    if match:
+        return f"{num}/s{int(match.group(1) or 1) + 1}"
+    return f"{num}/{den}.s"
+
+
+def model_description(identifier: str, guid: str, kinds: tuple[bool, bool], vars_: list,
+                      description: str, tolerance: float, sources: list[str],
+                      version: str) -> str:
+    """The XML text. ``kinds`` = (model exchange, co-simulation)."""
+    structured = all(_STRUCTURED.match(v.name) or _STRUCTURED.match(v.name[4:-1])
+                     for v in vars_)
+    root = ET.Element("fmiModelDescription", {
+        "fmiVersion": "2.0", "modelName": identifier, "guid": guid,
+        "description": description, "generationTool": f"jourdain {version}",
+        "variableNamingConvention": "structured" if structured else "flat",
+        "numberOfEventIndicators": "0"})
+    common = {"modelIdentifier": identifier, "canNotUseMemoryManagementFunctions": "true",
+              "canGetAndSetFMUstate": "true", "canSerializeFMUstate": "true"}
+    for enabled, tag, extra in ((kinds[0], "ModelExchange",
+                                 {"completedIntegratorStepNotNeeded": "true"}),
+                                (kinds[1], "CoSimulation",
+                                 {"canHandleVariableCommunicationStepSize": "true"})):
+        if enabled:
+            element = ET.SubElement(root, tag, {**common, **extra})
+            files = ET.SubElement(element, "SourceFiles")
+            for name in sources:
+                ET.SubElement(files, "File", {"name": name})
+    _units(root, vars_)
+    ET.SubElement(ET.SubElement(root, "LogCategories"), "Category",
+                  {"name": "logStatusError", "description": "errors"})
+    ET.SubElement(root, "DefaultExperiment", {"startTime": "0.0",
+                                              "tolerance": repr(float(tolerance))})
+    _model_variables(root, vars_)
+    _structure(root, vars_)
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def _units(root, vars_: list) -> None:
+    used = sorted({v.unit for v in vars_ if v.unit})
+    if not used:
+        return
+    defs = ET.SubElement(root, "UnitDefinitions")
+    for unit in used:
+        element = ET.SubElement(defs, "Unit", {"name": unit})
+        parsed = base_units(unit)
+        if parsed is not None:
+            exps, factor = parsed
+            attrs = {b: str(exps[b]) for b in BASE if b in exps}
+            if factor != 1.0:
+                attrs["factor"] = repr(factor)
+            ET.SubElement(element, "BaseUnit", attrs)
+
+
+def _model_variables(root, vars_: list) -> None:
+    group = ET.SubElement(root, "ModelVariables")
+    for vr, v in enumerate(vars_):
+        attrs = {"name": v.name, "valueReference": str(vr), "causality": v.causality,
+                 "variability": v.variability}
+        if v.description:
+            attrs["description"] = v.description
+        if v.initial:
+            attrs["initial"] = v.initial
+        element = ET.SubElement(group, "ScalarVariable", attrs)
+        real = {}
+        if v.start is not None:
+            real["start"] = repr(float(v.start))
+        if v.unit:
+            real["unit"] = v.unit
+        if v.derivative is not None:
+            real["derivative"] = str(v.derivative)
+        ET.SubElement(element, "Real", real)
+
+
+def _structure(root, vars_: list) -> None:
+    structure = ET.SubElement(root, "ModelStructure")
+    outputs = [i + 1 for i, v in enumerate(vars_) if v.causality == "output"]
+    derivatives = [i + 1 for i, v in enumerate(vars_) if v.derivative is not None]
+    for tag, indices in (("Outputs", outputs), ("Derivatives", derivatives),
+                         ("InitialUnknowns", sorted(outputs + derivatives))):
+        if indices:
+            group = ET.SubElement(structure, tag)
+            for index in indices:
+                ET.SubElement(group, "Unknown", {"index": str(index)})
