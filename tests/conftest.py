@@ -32,6 +32,19 @@ settings.load_profile(os.environ.get("JOURDAIN_HYPOTHESIS", "ci"))
 os.environ.setdefault("MPLBACKEND", "Agg")   # figures without a display, on any machine
 
 
+#: File descriptor of the terminal's stderr, saved before pytest captured it: a hung case
+#: (tests/test_properties.py) reports every thread's stack there before the process exits.
+TERMINAL_STDERR = [2]
+
+
+def pytest_configure(config):
+    capman = config.pluginmanager.getplugin("capturemanager")
+    saved = getattr(getattr(getattr(capman, "_global_capturing", None), "err", None),
+                    "targetfd_save", None)
+    if saved is not None:
+        TERMINAL_STDERR[0] = os.dup(saved)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def private_codegen_cache(tmp_path_factory):
     """Generated C goes to a fresh directory of this session, never the user's

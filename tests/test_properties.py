@@ -29,6 +29,7 @@ from contextlib import contextmanager
 import mechanisms as mm
 import numpy as np
 import pytest
+from conftest import TERMINAL_STDERR
 from hypothesis import event, given, settings
 
 import jourdain as jd
@@ -46,7 +47,7 @@ NAMED = (jd.ModelError, jd.SimulationError)
 def no_hang():
     """A hung case (e.g. inside CVODES, which Python signals cannot interrupt) ends the test
     process with every thread's stack instead of blocking the suite forever."""
-    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True, file=TERMINAL_STDERR[0])
     try:
         yield
     finally:
