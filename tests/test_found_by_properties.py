@@ -7,9 +7,11 @@ from scipy.spatial.transform import Rotation
 
 import jourdain as jd
 from jourdain.blocks import (
+    Cylindrical,
     FixedRotation,
     FixedTranslation,
     FreeJoint,
+    Planar,
     Prismatic,
     Revolute,
     RigidBody,
@@ -68,16 +70,21 @@ def test_prismatic_cut_is_not_assembled_turned_by_half_a_turn():
     assert system.z_names == ["base.vx"]
 
 
-def test_revolute_cut_is_not_assembled_with_its_axis_reversed():
-    """Reference: the joint's own poses. A revolute keeps its two axes parallel; its two axis
-    equations e1·R·n = e2·R·n = 0 also hold for R·n = −n, where assembly used to stop from a
-    seat 3 rad away (the body flipped, cos = −1)."""
-    system = _closed_by(Revolute(axis=(0, 0, 1)), 3.0, (1, 0, 0), Spherical())
+@pytest.mark.parametrize("cut, speed", [(lambda: Revolute(axis=(0, 0, 1)), "base.wz"),
+                                        (lambda: Cylindrical(n=(0, 0, 1)), "base.wz"),
+                                        (lambda: Planar(n=(0, 0, 1)), "base.wz")],
+                         ids=["Revolute", "Cylindrical", "Planar"])
+def test_axis_keeping_cut_is_not_assembled_with_its_axis_reversed(cut, speed):
+    """Reference: the joint's own poses. A revolute (cylindrical, planar) keeps its axis
+    (normal) in both frames parallel; the equations e1·R·n = e2·R·n = 0 also hold for
+    R·n = −n, where assembly used to stop from a seat 3 rad away (the body flipped,
+    cos = −1)."""
+    system = _closed_by(cut(), 3.0, (1, 0, 0), Spherical())
     q0, q1, q2, q3 = system.y_ref[:4]
     body = Rotation.from_quat([q1, q2, q3, q0]).as_matrix()
     seat = Rotation.from_rotvec([3.0, 0.0, 0.0]).as_matrix()
     assert (seat @ [0, 0, 1]) @ (body @ [0, 0, 1]) == pytest.approx(1.0, abs=1e-9)
-    assert system.z_names == ["base.wz"]
+    assert speed in system.z_names
 
 
 def test_mirror_pose_is_named_when_nothing_else_closes():
