@@ -1,5 +1,9 @@
 """Random mechanisms for the property-based tests (tests/test_properties.py).
 
+Joints: Revolute, Prismatic, Spherical, FreeJoint and the MSL's Universal, Cylindrical and
+Planar, behind FixedTranslation / FixedRotation offsets; loops are cut at a Revolute,
+Prismatic, Spherical, Universal, Cylindrical or Planar joint.
+
 Hypothesis strategies draw plain, frozen specifications (``Tree``, ``Loop``, ``Rolling``);
 ``build`` turns one into a ``jd.Model`` and ``start`` gives its initial state. A failing case
 is therefore printed as its own reproducer: paste the spec shown by hypothesis into
@@ -27,11 +31,13 @@ from scipy.spatial.transform import Rotation
 import jourdain as jd
 from jourdain.blocks import (
     CoulombFriction,
+    Cylindrical,
     FixedRotation,
     FixedTranslation,
     FreeJoint,
     LinearMotor,
     Motor,
+    Planar,
     Prismatic,
     QuadraticDrag,
     Revolute,
@@ -40,13 +46,23 @@ from jourdain.blocks import (
     RotationalSpring,
     Spherical,
     TranslationalSpring,
+    Universal,
     ViscousFriction,
     World,
 )
 
-ONE_DOF = ("revolute", "prismatic")
-JOINT_SPEEDS = {"revolute": 1, "prismatic": 1, "spherical": 3, "free": 6}
-CUT_EQUATIONS = {"revolute": 5, "prismatic": 5, "spherical": 3}
+ONE_DOF = ("revolute", "prismatic")          # the joints with axis flanges (force elements)
+JOINTS = ("revolute", "prismatic", "spherical", "free", "universal", "cylindrical", "planar")
+CUTS = ("revolute", "spherical", "prismatic", "universal", "cylindrical", "planar")
+# coordinate and speed names per joint kind (joints.py, multibody/joints.py)
+COORDINATES = {"revolute": ("phi",), "prismatic": ("s",), "universal": ("phi_a", "phi_b"),
+               "cylindrical": ("s", "phi"), "planar": ("s_x", "s_y", "phi")}
+SPEEDS = {"revolute": ("w",), "prismatic": ("v",), "spherical": ("wx", "wy", "wz"),
+          "free": ("vx", "vy", "vz", "wx", "wy", "wz"), "universal": ("w_a", "w_b"),
+          "cylindrical": ("v", "w"), "planar": ("v_x", "v_y", "w")}
+JOINT_SPEEDS = {kind: len(names) for kind, names in SPEEDS.items()}
+CUT_EQUATIONS = {"revolute": 5, "prismatic": 5, "spherical": 3, "universal": 4,
+                 "cylindrical": 4, "planar": 3}
 DISSIPATIVE = ("damper", "coulomb", "drag")
 
 
@@ -115,7 +131,7 @@ class Tree:
     @property
     def minimal(self) -> bool:
         """Only revolute/prismatic joints: coordinates whose rates are the speeds (Lagrange)."""
-        return all(link.joint in ONE_DOF for link in self.links)
+        return all(link.joint in COORDINATES for link in self.links)
 
 
 @dataclass(frozen=True)
@@ -204,8 +220,9 @@ def _element_values(kind: str, v: float, x: float) -> tuple:
 
 
 def _initial(joint: str):
-    if joint in ONE_DOF:
-        return st.tuples(_floats(-1.0, 1.0)), st.tuples(_floats(-2.0, 2.0))
+    if joint in COORDINATES:
+        n = len(COORDINATES[joint])
+        return st.tuples(*[_floats(-1.0, 1.0)] * n), st.tuples(*[_floats(-2.0, 2.0)] * n)
     rot = _vector(-1.5, 1.5)
     if joint == "spherical":
         return rot, _vector(-2.0, 2.0)
@@ -227,7 +244,7 @@ def links(draw, index: int, joints, kinds, conservative: bool, n_links: int):
 
 
 @st.composite
-def trees(draw, max_bodies: int = 3, joints=("revolute", "prismatic", "spherical", "free"),
+def trees(draw, max_bodies: int = 3, joints=JOINTS,
           kinds=("spring", "damper", "coulomb", "drag", "motor"), conservative=None,
           gravity: bool = True):
     """Random trees of 1…max_bodies bodies; ``conservative`` True/False forces the kind."""
@@ -275,8 +292,7 @@ def _fix_elements(drawn: tuple) -> tuple:
 
 @st.composite
 def loops(draw, max_bodies: int = 4, conservative=None,
-          joints=("revolute", "prismatic", "spherical", "free"), cuts=("revolute", "spherical",
-                                                                        "prismatic")):
+          joints=JOINTS, cuts=CUTS):
     """A random tree closed by a cut joint between a body and the world or another body,
     with at least one degree of freedom left in the loop by Grübler's count (the tree speeds
     on the loop's path exceed the cut joint's equations)."""
@@ -360,11 +376,27 @@ def build(spec) -> jd.Model:
 
 
 def _joint(link: Link):
-    if link.joint == "revolute":
-        return Revolute(axis=link.axis)
-    if link.joint == "prismatic":
-        return Prismatic(axis=link.axis)
-    return Spherical() if link.joint == "spherical" else FreeJoint()
+    return joint_block(link.joint, link.axis)
+
+
+def joint_block(kind: str, axis):
+    """The joint of ``kind`` about ``axis`` (a universal joint's second axis, a planar
+    joint's n_x: the unit vector _perpendicular(axis))."""
+    if kind in ("revolute", "prismatic"):
+        return (Revolute if kind == "revolute" else Prismatic)(axis=axis)
+    if kind == "universal":
+        return Universal(n_a=axis, n_b=_perpendicular(axis))
+    if kind == "cylindrical":
+        return Cylindrical(n=axis)
+    if kind == "planar":
+        return Planar(n=axis, n_x=_perpendicular(axis))
+    return Spherical() if kind == "spherical" else FreeJoint()
+
+
+def _perpendicular(axis) -> tuple:
+    n = np.asarray(axis, dtype=float)
+    e = np.cross(n, np.eye(3)[int(np.argmin(np.abs(n)))])
+    return tuple(e / np.linalg.norm(e))
 
 
 def _element(e: Element, joint: str):
@@ -394,8 +426,7 @@ def _close(model: jd.Model, loop: Loop, frames: list) -> None:
     seat = (FixedRotation(angle=angle, r=tuple(rel_p), axis=tuple(rotvec / angle))
             if angle > 1e-12 else FixedTranslation(r=tuple(rel_p)))
     tip = FixedTranslation(r=loop.tip)
-    cut = {"revolute": Revolute, "prismatic": Prismatic}.get(loop.cut)
-    cut = cut(axis=loop.cut_axis) if cut else Spherical()
+    cut = joint_block(loop.cut, loop.cut_axis)
     model.add("seat", seat)
     model.add("tip", tip)
     model.add("cut", cut)  # declared last: the compiler cuts it
@@ -407,9 +438,10 @@ def _close(model: jd.Model, loop: Loop, frames: list) -> None:
 
 def frame_poses(tree: Tree) -> dict:
     """{body index: (R, p)} of each joint's frame_b in world axes at the initial coordinates
-    (0: the world), by blocks/joints.py's conventions: FixedRotation turns frame_b by the
-    angle about its axis, a Revolute by q about its axis, a Prismatic shifts by q·axis, a
-    ball or free joint by its quaternion (free: then shifted by its position, frame_a axes)."""
+    (0: the world), by the joints' conventions (blocks/joints.py, blocks/multibody/joints.py):
+    FixedRotation turns frame_b by the angle about its axis, a Revolute by q about its axis,
+    a Prismatic shifts by q·axis, a ball or free joint turns by its quaternion (free: then
+    shifted by its position, frame_a axes); Universal, Cylindrical, Planar in _joint_pose."""
     poses = {0: (np.eye(3), np.zeros(3))}
     for i, link in enumerate(tree.links, start=1):
         R, p = poses[link.parent]
@@ -421,11 +453,23 @@ def frame_poses(tree: Tree) -> dict:
     return poses
 
 
+def _turn(axis, angle) -> np.ndarray:
+    return Rotation.from_rotvec(angle * np.asarray(axis, dtype=float)).as_matrix()
+
+
 def _joint_pose(link: Link) -> tuple:
+    n, q, zero = np.array(link.axis), link.q, np.zeros(3)
     if link.joint == "revolute":
-        return Rotation.from_rotvec(link.q[0] * np.array(link.axis)).as_matrix(), np.zeros(3)
+        return _turn(n, q[0]), zero
     if link.joint == "prismatic":
-        return np.eye(3), link.q[0] * np.array(link.axis)
+        return np.eye(3), q[0] * n
+    if link.joint == "universal":     # rot(n_a, φ_a)·rot(n_b, φ_b)
+        return _turn(n, q[0]) @ _turn(_perpendicular(n), q[1]), zero
+    if link.joint == "cylindrical":   # slide s along n, turn φ about n
+        return _turn(n, q[1]), q[0] * n
+    if link.joint == "planar":        # s_x along n_x, s_y along n × n_x, then φ about n
+        n_x = np.array(_perpendicular(n))
+        return _turn(n, q[2]), q[0] * n_x + q[1] * np.cross(n, n_x)
     if link.joint == "spherical":
         return Rotation.from_rotvec(link.q).as_matrix(), np.zeros(3)
     return Rotation.from_rotvec(link.q[3:]).as_matrix(), np.array(link.q[:3])
@@ -450,16 +494,14 @@ def start(spec, system) -> dict:
     y0, z0 = {}, {}
     for i, link in enumerate(tree.links, start=1):
         joint = f"joint{i}."
-        if link.joint in ONE_DOF:
-            y0[joint + ("phi" if link.joint == "revolute" else "s")] = link.q[0]
+        if link.joint in COORDINATES:
+            y0.update({joint + c: v for c, v in zip(COORDINATES[link.joint], link.q)})
         else:
             q = _quaternion(link.q if link.joint == "spherical" else link.q[3:])
             y0.update({f"{joint}q{k}": v for k, v in enumerate(q)})
             if link.joint == "free":
                 y0.update({joint + c: v for c, v in zip("xyz", link.q[:3])})
-        names = {"revolute": ["w"], "prismatic": ["v"], "spherical": ["wx", "wy", "wz"],
-                 "free": ["vx", "vy", "vz", "wx", "wy", "wz"]}[link.joint]
-        z0.update({joint + n: v for n, v in zip(names, link.w)})
+        z0.update({joint + n: v for n, v in zip(SPEEDS[link.joint], link.w)})
     return {"y0": y0, "z0": {k: v for k, v in z0.items() if k in system.z_names}}
 
 
