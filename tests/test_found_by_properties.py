@@ -3,6 +3,7 @@ smallest model that shows it, with the reference it is checked against."""
 import mechanisms as mm
 import numpy as np
 import pytest
+from conftest import ROUNDOFF
 from scipy.spatial.transform import Rotation
 
 import jourdain as jd
@@ -153,3 +154,21 @@ def test_dae_keeps_its_accuracy_on_a_spatial_loop():
     ref = part.simulate(0.2, **start, rtol=1e-11, atol=1e-11, n_out=11)
     res = dae.simulate(0.2, **start, rtol=1e-8, atol=1e-8, n_out=11)
     assert max(np.abs(res[n] - ref[n]).max() for n in part.y_names) < 1e-7
+
+
+def test_center_of_mass_within_the_axis_tolerance_is_on_the_axis_in_both_formulations():
+    """Reference: the other formulation. A body whose center of mass lies within 1e-12 of
+    its revolute axis, with an inertia symmetric about it, is written in the joint's
+    non-spinning axes (a wheel); its position used to keep the 1e-14 m offset fixed while
+    its velocity turned it, so Lagrange's V lost a gravity torque that Kane's q kept
+    (ż = 0 against −2.4e-12 rad/s²). The offset is now put on the axis for both."""
+    model = jd.Model(world=World())
+    model.joint = Revolute(axis=(0, 0, 1))
+    model.body = RigidBody(m=1.0, r_cm=(1e-14, 0.0, 0.0), I=(0.04, 0.04, 0.04))
+    model.connect(model.world.frame_b, model.joint.frame_a)
+    model.connect(model.joint.frame_b, model.body.frame_a)
+    kane = jd.compile(model)
+    lagrange = jd.compile(model, formulation=jd.Formulation.LAGRANGE)
+    for x in ([0.0, 0.0], [0.7, -1.3]):
+        a, b = (np.array(s.f(0, x, [], s.p_default)).ravel() for s in (kane, lagrange))
+        np.testing.assert_allclose(a, b, rtol=ROUNDOFF, atol=ROUNDOFF)
