@@ -24,6 +24,7 @@ from .constraints.methods import (
     state_expr,
 )
 from .constraints.moves import mover
+from .constraints.repartition import PartitionBank
 from .equations.backends import Backend, Formulation, default_speed_ops, equations
 from .equations.driven import driven_dynamics, driven_speed_index
 from .equations.functions import (
@@ -141,13 +142,16 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     functions = named_functions(mech, sp, eom, zdot, drive)
     proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte,
                               zdot, drive)
-    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
+    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
     check_mass(functions["M"], part.y_ref, mech, sp, free_speeds(mech, sp))
     check_explicit_form(functions, part.y_ref, mech.params.defaults)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
             "integrability": lambda: integrability_of(mech, eqs, part, A, G, mv),
-            "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
+            "speed_names": [r.name for r in mech.kin.rates], "mover": mv,
+            "partitions": PartitionBank(mech, eqs, part, part.independent_speeds[:len(user_names)],
+                                        user_names, functions, names_of(mech, sp))
+            if method is ConstraintMethod.PARTITIONING else None}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
     system = ConstrainedSystem(base, method, info)

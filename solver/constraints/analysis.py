@@ -82,7 +82,8 @@ def _reference(mv: Mover, y_default, p, names, owners, defined, first_moves=()):
     everything = mv.free_directions(set())
     scalar = [j for j, m in enumerate(mv.moved) if len(m) == 1]
     tries = [list(first_moves)] if first_moves else []
-    tries += [scalar] if len(scalar) < len(everything) else []
+    if len(scalar) < len(everything) and _may_close(mv, y_default, p, scalar, everything):
+        tries += [scalar]
     for free in tries:
         try:
             return reference_assembly(mv, y_default, p, free, names, owners, defined=defined,
@@ -91,6 +92,15 @@ def _reference(mv: Mover, y_default, p, names, owners, defined, first_moves=()):
             continue
     return reference_assembly(mv, y_default, p, everything, names, owners, defined=defined,
                               first_moves=first_moves)
+
+
+def _may_close(mv: Mover, y_default, p, scalar: list[int], everything: list[int]) -> bool:
+    """False when the scalar moves span fewer closure directions than all moves at the
+    defaults: they cannot close the loops (a FreeJoint's position cannot align a revolute's
+    axis), and the doomed attempt's random restarts cost seconds."""
+    J = np.array(mv.linear(y_default, p)[1], dtype=float)
+    return not np.isfinite(J).all() or \
+        numeric_rank(J[:, scalar]) == numeric_rank(J[:, everything])
 
 
 def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: int = 8,

@@ -84,7 +84,10 @@ def _assemble_from_reference(system, y: np.ndarray, p: np.ndarray, held: set) ->
     steps = int(np.ceil(np.abs(y[fixed] - system.y_ref[fixed]).max(initial=0.0) / 0.2))
     current = system.y_ref.copy()
     for k in range(1, steps + 1):
-        current[fixed] = system.y_ref[fixed] + k / steps * (y[fixed] - system.y_ref[fixed])
+        # the last step lands on the given values themselves (held means held, not
+        # y_ref + (y − y_ref) with its round-off: 0.29999999999999993 for 0.3)
+        current[fixed] = y[fixed] if k == steps else \
+            system.y_ref[fixed] + k / steps * (y[fixed] - system.y_ref[fixed])
         try:
             current = assemble(system.mover, current, p, free, system.y_names,
                                system.constraint_owners)

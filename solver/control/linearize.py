@@ -29,7 +29,10 @@ from c(y) = 0 with the system's Newton projection (differentiable by the implici
 theorem), and the speeds are the independent speeds z. A four-bar linearizes to 2 states, a
 rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). A ball joint
 inside a loop keeps only its independent rotation directions as chart coordinates (the RSSR:
-crank angle and the coupler's spin, 2 + 2 states). Velocity
+crank angle and the coupler's spin, 2 + 2 states). The partition is the compiled one; where
+it is ill-conditioned at the operating point (near a crank's dead point) the linearization is
+a ModelError naming the independent speeds to compile with instead
+(constraints/repartition.py). Velocity
 constraints that are not integrable keep all their coordinates (f > g). The
 multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
@@ -45,6 +48,7 @@ from jourdain.blocks.errors import ModelError
 from ..constraints.initial_equations import solve_initial_states
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
+from ..constraints.repartition import assess
 from ..model.checks import keywords, number, vector
 from ..model.names import by_name, require_system
 from .linear import LinearSystem
@@ -173,6 +177,18 @@ def _check_minimal(system) -> None:
                          "drivers by motors and inputs to linearize")
 
 
+def _check_partition(system, y: np.ndarray, p: np.ndarray) -> None:
+    """A closed loop linearizes in its fixed partition's chart (the dependent coordinates
+    solved by Newton), which must be well conditioned at the operating point: a ModelError
+    where ν exceeds the level at which a simulation would switch away from it, naming the
+    independent speeds to compile with instead (constraints.repartition)."""
+    if getattr(system, "partitions", None) is None:
+        return
+    verdict = assess(system, y, p)
+    if verdict.singular or not verdict.ok:
+        raise ModelError("linearize: " + verdict.advice("the operating point"))
+
+
 def local_dynamics(system, chart: Chart) -> ca.Function:
     """F(t, dx, u, p) -> (dxdot, out): the system in the chart's coordinates dx = (δθ, z, s)
     (s: signal-block states, usually none)."""
@@ -214,6 +230,7 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     if x0 is None:   # component states with initial equations (steady-state filters)
         x_full = solve_initial_states(system, x_full, t, u, p, z0 or {})
     ny = len(system.y_names)
+    _check_partition(system, x_full[:ny], p)
     chart = local_chart(system, x_full[:ny], p)
     x_full[:ny] = np.array(chart.to_y(np.zeros(len(chart.names)))).ravel()
     F = local_dynamics(system, chart)

@@ -1,6 +1,9 @@
 """Consumer: simulation of constrained systems. Partitioning and Baumgarte are ODEs for CVODES
-(:mod:`.simulate`); the DAE method integrates x = (y, w) with the multipliers λ algebraic by
-IDAS (SUNDIALS), starting from the λ that the acceleration-level constraint gives at x0."""
+(partitioning with its conditioning monitored and the partition switched where it degrades,
+:mod:`.partitioned`; Baumgarte through :mod:`.simulate`); the DAE method integrates
+x = (y, w) with the multipliers λ algebraic by IDAS (SUNDIALS), starting from the λ that the
+acceleration-level constraint gives at x0. Every method's Result passes the drift guard
+(:mod:`.guard`)."""
 from __future__ import annotations
 
 import casadi as ca
@@ -11,6 +14,8 @@ from jourdain.blocks.errors import SimulationError
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
 from ..model.checks import keywords
+from .guard import check_drift, check_rank
+from .partitioned import simulate_partitioned
 from .progress import Watch, check_progress
 from .result import Result
 from .simulate import (Method, _grid, _input_expressions, given_state, integrator_options,
@@ -35,12 +40,17 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     else:
         x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
-    if system.method is not ConstraintMethod.DAE:
-        return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
-                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                        method=method, progress=progress)
+    if system.method is ConstraintMethod.BAUMGARTE:
+        res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
+                       t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
+                       method=method, progress=progress)
+        return _guarded(system, res, system.parameters(params), rtol, atol)
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
+    if system.method is ConstraintMethod.PARTITIONING:
+        res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
+                                   method, progress)
+        return _guarded(system, res, p, rtol, atol)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])
@@ -69,4 +79,13 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     zs = np.array(sol["zf"])
     for i in range(zs.shape[0]):
         res.series[f"lambda[{i}]"] = zs[i]
+    return _guarded(system, res, p, rtol, atol)
+
+
+def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float) -> Result:
+    """The drift guard (:mod:`.guard`): residuals within the accuracy, constraints of full
+    rank (partitioning checks the rank on the way, by its conditioning monitor)."""
+    check_drift(system, res, rtol, atol)
+    if system.method is not ConstraintMethod.PARTITIONING:
+        check_rank(system, res, p)
     return res

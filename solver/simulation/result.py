@@ -22,7 +22,9 @@ class Result:
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
     component states, inputs, outputs, and ``energy.kinetic``, ``energy.potential``,
     ``energy.stored`` (capacitors, inductors), ``energy.total`` [J], ``power.dissipated``,
-    ``power.supplied`` [W] (by sources).
+    ``power.supplied`` [W] (by sources). ``switches`` lists the partition switches of a
+    partitioned closed-loop simulation
+    (:class:`~jourdain.solver.constraints.repartition.PartitionSwitch`).
     """
 
     def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray,
@@ -33,6 +35,7 @@ class Result:
         self.system = system    # the System that produced it (names, units, poses)
         self.p = p              # the parameter vector p of the run
         self._units = None
+        self.switches: list = []
 
     @classmethod
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,
