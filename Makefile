@@ -11,7 +11,7 @@ LOCK   ?= constraints.txt
 LOCK_EXTRAS ?= test,docs
 PIP     = $(BIN)/python -m pip install --quiet -c $(LOCK)
 
-.PHONY: demo test test-slow test-browser docs docs-fast bench bench-scale venv lock clean
+.PHONY: demo test test-slow test-props test-browser docs docs-fast bench bench-scale venv lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ test: $(VENV)/.installed-test
 
 test-slow: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow
+
+# long exploration: the property-based tests on ~5,700 new random mechanisms (not the fixed
+# cases of the default suite); a failure is kept in .hypothesis/ and replayed first next time
+test-props: $(VENV)/.installed-test
+	JOURDAIN_HYPOTHESIS=explore MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow \
+		tests/test_properties.py
 
 # Resolve the newest versions pyproject.toml allows (extras LOCK_EXTRAS) in a scratch venv and
 # write them to the lock; then run `make test` and commit constraints.txt if it passes.

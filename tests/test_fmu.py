@@ -12,6 +12,7 @@ import zipfile
 
 import numpy as np
 import pytest
+from conftest import ROUNDOFF
 
 import jourdain as jd
 from jourdain.blocks import AngleSensor, Composite, Motor, Sine, World
@@ -159,7 +160,9 @@ def test_fmu_state_save_and_restore(cube, tmp_path):
     first = slave.getReal(refs)
     slave.setFMUstate(saved)
     slave.doStep(0.5, 0.5)
-    assert slave.getReal(refs) == first
+    # the same step from the restored state: a missed piece of state (CVODES history) would
+    # show at the integrator's tolerance, far above round-off
+    np.testing.assert_allclose(slave.getReal(refs), first, rtol=ROUNDOFF, atol=ROUNDOFF)
     slave.freeFMUstate(saved)
     slave.terminate()
     slave.freeInstance()
@@ -231,4 +234,5 @@ def test_fmu_library_cache_entry_rebuilt_when_corrupt(tmp_path):
                                cache_dir=tmp_path)
     runs = [fmpy.simulate_fmu(str(f), fmi_type="CoSimulation", stop_time=1.0,
                               output=["p.joint.phi"]) for f in (first, second)]
-    assert np.array_equal(runs[0]["p.joint.phi"], runs[1]["p.joint.phi"])
+    np.testing.assert_allclose(runs[0]["p.joint.phi"], runs[1]["p.joint.phi"], rtol=ROUNDOFF,
+                               atol=ROUNDOFF)
