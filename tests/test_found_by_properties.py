@@ -172,3 +172,44 @@ def test_center_of_mass_within_the_axis_tolerance_is_on_the_axis_in_both_formula
     for x in ([0.0, 0.0], [0.7, -1.3]):
         a, b = (np.array(s.f(0, x, [], s.p_default)).ravel() for s in (kane, lagrange))
         np.testing.assert_allclose(a, b, rtol=ROUNDOFF, atol=ROUNDOFF)
+
+
+def _universal_cut_loop():
+    """A body on a FreeJoint carrying a second on a Cylindrical joint, closed to the world
+    by a Universal cut: at its generated start the compiled partition (dependent speeds
+    joint1.vx, vy, vz, wz) is exactly singular (ν ≈ 2e16)."""
+    body = mm.Body(m=2.5227069860523743, r_cm=(-0.07276364957967546, 0.20154762173618418, 0.0),
+                   sides=(0.26629237644383796, 0.5662919332279888, 0.2769272881729887),
+                   turn=(-0.17671836775772043, -2.631723082025823, -6.103515625e-05))
+    free = mm.Link(parent=0, r=(0.5, -0.33513852915711606, 0.0), angle=0.0,
+                   turn_axis=(0.0, 0.0, 1.0), joint="free", axis=(1.0, 0.0, 0.0), body=body,
+                   elements=(), q=(0.0, 0.0, 0.0, 0.3, -0.2, 0.1),
+                   w=(0.0, 0.0, 0.0, 0.5, -0.5, 0.2))
+    cylinder = mm.Link(parent=1, r=(0.13381785414373393, 0.0, 0.2701204223829565), angle=0.0,
+                       turn_axis=(1.0, 0.0, 0.0), joint="cylindrical",
+                       axis=(0.0, 0.7934049375500668, -0.6086941802507846), body=body,
+                       elements=(), q=(0.7292322573962617, -0.7184894016471588),
+                       w=(0.7292322573962617, -0.7184894016471588))
+    return mm.Loop(tree=mm.Tree(links=(free, cylinder), g=(0.0, -9.81, 0.0)), close_from=1,
+                   tip=(0.12205459236792165, 0.16159946868388458, 0.0), close_to=0,
+                   cut="universal", cut_axis=(0.0, 0.5038928231953654, -0.8637661852215588))
+
+
+def test_speeds_given_where_the_partition_is_singular_are_a_named_error_at_once():
+    """Reference: constraint residual. Where the compiled partition is singular the given
+    independent speeds do not determine the dependent ones: a named error at t = 0, no
+    integration. The run used to complete them as ~1e15 m/s, map that onto a regular
+    partition and spend 20 s of CVODES steps at t ≈ 1e-13 before blaming stiffness. From
+    rest the same start switches partition at t = 0 and keeps the closure to 1e-9."""
+    spec = _universal_cut_loop()
+    system = jd.compile(mm.build(spec))
+    start = mm.start(spec, system)
+    with pytest.raises(jd.SimulationError, match=r"do not determine the dependent speeds "
+                                                 r"joint1\.vz.*joint1\.wz at the initial"):
+        system.simulate(0.3, **start)
+    rest = system.simulate(0.3, y0=start["y0"], z0={n: 0.0 for n in system.z_names},
+                           rtol=1e-8, atol=1e-8, n_out=11)
+    (switch,) = rest.switches
+    assert switch.t == 0.0 and switch.conditioning_before > 1e6   # t: the start, not computed
+    residual = max(np.abs(v).max() for k, v in rest.series.items() if k.startswith("residual"))
+    assert residual <= 1e-9
