@@ -186,7 +186,8 @@ def test_driven_cart_fmu_starts_on_the_input_reference(kind, cart):
     assert {v.name: v.initial for v in md.modelVariables}["c.rail.s"] == "calculated"
     error, ref = _compare(system, path, kind, 1.5, y0={"c.hinge.phi": 0.3},
                           inputs={"c.driver.s_ref": 0.25})
-    assert error < 1e-6 and ref["c.rail.s"][0] == pytest.approx(0.25, abs=1e-15)
+    # the start solved by fast_newton in C to its residual tolerance (fmi_init.NEWTON_TOL)
+    assert error < 1e-6 and ref["c.rail.s"][0] == pytest.approx(0.25, abs=1e-13)
 
 
 @pytest.fixture(scope="module")
