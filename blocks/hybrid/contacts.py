@@ -28,6 +28,8 @@ from ..ports import Frame
 from .base import Direction, Discrete, Guard, Hybrid, Row
 from .stops import GAP_TOL, SPEED_TOL, check_restitution
 
+TIE_TOL = 1e-9   # [N, m/s²] normal forces and accelerations this small count as zero
+
 
 class ContactMode(IntEnum):
     OPEN = 0
@@ -223,7 +225,9 @@ class GroundContact(Component, Hybrid):
             return False
         mode = round(state.discrete(self)["mode"])
         normal, t1, t2 = self._rows(state)
-        if mode != ContactMode.OPEN and normal.force < 0:
+        # a contact touching with zero force and zero acceleration is a tie, not a reason to
+        # switch: round-off of ±1e-13 N would flip it open and closed forever
+        if mode != ContactMode.OPEN and normal.force < -TIE_TOL:
             state.set(self, mode=ContactMode.OPEN)
             return True
         if mode == ContactMode.STICK:
@@ -232,7 +236,7 @@ class GroundContact(Component, Hybrid):
                 self._start_slide(state, towards_force=True)
                 return True
         if mode == ContactMode.OPEN and normal.gap <= GAP_TOL and \
-                normal.velocity <= SPEED_TOL and normal.acceleration < 0:
+                normal.velocity <= SPEED_TOL and normal.acceleration < -TIE_TOL:
             self.after_impact(state)       # resting on the plane and pushed into it
             return True
         return False
