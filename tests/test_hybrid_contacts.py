@@ -71,3 +71,31 @@ def test_contact_bad_input_is_named():
         GroundContact(e=1.5)
     with pytest.raises(jd.ModelError, match="mu_static"):
         _body(GroundContact(mu=0.5, mu_static=0.2))
+
+
+def test_contact_starting_at_zero_gap_while_approaching_impacts():
+    """A ball starting on the floor (gap 0) moving down at 1 m/s, and one touching a wall
+    while moving into it: both impact at t = 0 instead of passing through. References:
+    Newton's law (v⁺ = −e·v⁻, kinetic energy lost (1 − e²)·½·m·v²) and the wall's
+    non-penetration (centre at most 0.5 − r)."""
+    import jourdain as jd
+    from jourdain.blocks import FreeJoint, RigidBody, World
+    from jourdain.blocks.hybrid import GroundContact
+    r, m, e = 0.05, 0.1, 0.5
+    model = jd.Model(world=World())
+    model.j, model.b = FreeJoint(), RigidBody(m=m, I=(0.4 * m * r**2,) * 3)
+    model.connect(model.world.frame_b, model.j.frame_a)
+    model.connect(model.j.frame_b, model.b.frame_a)
+    for k, (normal, offset) in enumerate([((0, 1, 0), 0.0), ((-1, 0, 0), -0.5)]):
+        contact = model.add(f"c{k}", GroundContact(radius=r, normal=normal, offset=offset,
+                                                   mu=0.5, e=e, v_rest=0.05))
+        model.connect(contact.frame_a, model.b.frame_a)
+    system = jd.compile(model)
+    down = system.simulate(0.05, y0={"j.x": 0.0, "j.y": r}, z0={"j.vy": -1.0}, n_out=6)
+    first = down.events[0]
+    assert first.t == pytest.approx(0.0, abs=1e-15)
+    assert down.events.energy_lost == pytest.approx((1 - e**2) * 0.5 * m * 1.0**2, rel=1e-9)
+    assert down["j.vy"][0] == pytest.approx(e * 1.0, rel=1e-9)
+    wall = system.simulate(0.5, y0={"j.x": 0.5 - r, "j.y": r}, z0={"j.vx": 0.2}, n_out=11)
+    assert wall["j.x"].max() <= 0.5 - r + 1e-9
+    assert wall["j.vx"][-1] < 0.0

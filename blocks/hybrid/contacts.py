@@ -235,6 +235,9 @@ class GroundContact(Component, Hybrid):
             if np.hypot(t1.force, t2.force) > limit + 1e-10 * (1 + abs(limit)):
                 self._start_slide(state, towards_force=True)
                 return True
+        if mode == ContactMode.OPEN and normal.gap <= GAP_TOL and normal.velocity < -SPEED_TOL:
+            self.on_event("touch", state)  # at the plane and approaching (a start at gap 0)
+            return True
         if mode == ContactMode.OPEN and normal.gap <= GAP_TOL and \
                 normal.velocity <= SPEED_TOL and normal.acceleration < -TIE_TOL:
             self.after_impact(state)       # resting on the plane and pushed into it

@@ -129,6 +129,8 @@ def settle(state: EventState) -> None:
         changed = False
         for element in state.info.elements:
             changed |= bool(element.settle(state))
+        if state.requests:    # an element found itself approaching at zero gap: an impact
+            _impacts(state)
         if not changed:
             return
         if n % LOCAL_PASSES == LOCAL_PASSES - 1:

@@ -380,9 +380,11 @@ class EventLoop:
         for sampler in self._due(self.t):
             self._sample(sampler)
         changes = state.changes if state is not None else []
+        lost = [c.energy_lost for c in changes if c.energy_lost is not None]   # a start impact
         self.log.append(EventRecord(self.t, "simulation", "initial", "start",
                                     [f"{c.element}: {c.detail}" for c in changes], x_before,
-                                    self.x.copy(), d_before, self._discrete()))
+                                    self.x.copy(), d_before, self._discrete(),
+                                    sum(lost) if lost else None))
 
     def _guard_event(self, t_e: float, x_e: np.ndarray, fired: list[int]) -> None:
         x_before, d_before = x_e.copy(), self._discrete()
