@@ -95,15 +95,17 @@ def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
     return found
 
 
-def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None = None) -> dict:
+def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None = None,
+                    wdot=None) -> dict:
     """The System's functions for the accelerations ``zdot`` (``drive``: kinematic drivers,
-    whose prescribed values replace the driven entries of x)."""
+    whose prescribed values replace the driven entries of x; ``wdot``: the joint
+    accelerations when the equations give them, see :func:`.readings.placeholder_values`)."""
     t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
     s = mech.ctx.s
     x = ca.vertcat(y, z, s)
     ydot = sp.ydot
     apply = drive.apply if drive is not None else (lambda expr: expr)
-    sdot, out, residuals = signal_terms(mech, sp, zdot, drive)
+    sdot, out, residuals = signal_terms(mech, sp, zdot, drive, wdot)
     T = to_speeds(mech.kinetic_energy(), mech, sp)
     V = mech.potential_energy()
     W = _state_energy(mech, t, u)
