@@ -3,8 +3,10 @@ configuration header and the hand-written FMI 2.0 wrapper (``fmi2_wrapper.c``, p
 compiled by gcc into one shared library and cached on disk under a hash of the sources.
 
 The generated functions are ``jd_f(t, x, u, p) -> xdot``, ``jd_h(t, x, u, p) -> out`` and
-``jd_energy(x, p) -> (T, V)``, with dense outputs (the wrapper reads plain arrays). A function
-CasADi cannot write as C (an embedded Newton rootfinder, a callback) is refused by name.
+``jd_energy(x, p) -> (T, V)``, with dense outputs (the wrapper reads plain arrays); for a
+partitioned closed loop h and the energies are taken at the projected coordinates (f projects
+them itself: Newton as a fixed sequence of steps, plain C). A function CasADi cannot write as
+C (a callback) is refused by name.
 """
 from __future__ import annotations
 
@@ -70,8 +72,12 @@ def write_model(system, folder: Path) -> str:
     """jd_model.c and jd_model.h (CasADi) in ``folder``; returns the C code. A ModelError
     when CasADi cannot write one of the functions as C."""
     gen = ca.CodeGenerator("jd_model.c", {"with_header": True, "with_export": False})
-    for fn in (_dense("jd_f", system.f), _dense("jd_h", system.functions["h"]),
-               _dense("jd_energy", system.functions["energy"], outputs=2)):
+    h, energy = system.functions["h"], system.functions["energy"]
+    project = system.functions.get("project")
+    if project is not None:   # partitioned loops: outputs at the projected coordinates
+        h, energy = _after_projection(h, project), _after_projection(energy, project)
+    for fn in (_dense("jd_f", system.functions["f"]), _dense("jd_h", h),
+               _dense("jd_energy", energy, outputs=2)):
         gen.add(fn)
     gen.generate(str(folder) + os.sep)
     code = (folder / "jd_model.c").read_text()
@@ -80,6 +86,17 @@ def write_model(system, folder: Path) -> str:
         raise ModelError("export_fmu: the System's functions cannot be written as C: " +
                          errors[0].strip().removeprefix("#error").strip())
     return code
+
+
+def _after_projection(fn: ca.Function, project: ca.Function) -> ca.Function:
+    """``fn`` evaluated at project(x, p): a partitioned System's integrated dependent
+    coordinates carry the integration error, its outputs are taken where the loops close
+    (as a Result does)."""
+    args = fn.sx_in()
+    x, p = args[fn.index_in("x")], args[fn.index_in("p")]
+    inner = list(args)
+    inner[fn.index_in("x")] = project(x, p)
+    return ca.Function(fn.name(), args, fn.call(inner), fn.name_in(), fn.name_out())
 
 
 def _dense(name: str, fn: ca.Function, outputs: int | None = None) -> ca.Function:
