@@ -7,7 +7,9 @@ from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
                              ElectricCubeOnEdge)
-from .linkages import CrankSlider, FourBar
+from .engines import Cylinder, Engine, EngineV6, GasForce2, SingleCylinderEngine
+from .jansen import JansenLinkage, JansenWalker
+from .linkages import CrankSlider, FourBar, StackedFourBars
 from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
 from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
@@ -19,4 +21,7 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
            "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop", "RandomTree", "RollingDisk",
            "RSSR", "Wheel", "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor",
-           "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis"]
+           "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
+           # machines with loops (issue 11)
+           "Cylinder", "Engine", "EngineV6", "GasForce2", "JansenLinkage", "JansenWalker",
+           "SingleCylinderEngine", "StackedFourBars"]

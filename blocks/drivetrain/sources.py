@@ -25,6 +25,7 @@ class SpeedDependentSource(FlangeForce):
     support = property(lambda self: self.flange_a, doc="the housing (flange_a)")
 
     def law(self, w_rel):
+        """The torque [N·m] or force [N] at the relative speed w_rel."""
         raise NotImplementedError
 
     def force(self, s_rel, w_rel, ctx):
@@ -65,6 +66,7 @@ class QuadraticSpeedDependentTorque(SpeedDependentSource):
         _positive(self, "w_nominal", self.w_nominal)
 
     def law(self, w_rel):
+        """τ [N·m] at the relative speed w_rel [rad/s]."""
         return self.tau_nominal * (w_rel / self.w_nominal) ** 2
 
 
@@ -89,4 +91,5 @@ class QuadraticSpeedDependentForce(SpeedDependentSource):
         _positive(self, "v_nominal", self.v_nominal)
 
     def law(self, w_rel):
+        """f [N] at the relative speed w_rel [m/s]."""
         return self.f_nominal * (w_rel / self.v_nominal) ** 2

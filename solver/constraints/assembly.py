@@ -17,7 +17,7 @@ from jourdain.blocks.errors import ModelError
 from .moves import Mover, newton_guess, retraction
 
 ASSEMBLY_TOL = 1e-12   # residual norm accepted as assembled [m, rad]
-NEWTON_STEPS = 3       # Newton steps of the projection inside f (quadratic convergence)
+NEWTON_STEPS = 2       # Newton steps of the projection inside f (quadratic convergence)
 NEWTON_CHECK = 1e-10   # closure residual after them beyond which a simulation re-projects
 
 
