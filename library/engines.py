@@ -19,16 +19,20 @@ from jourdain.blocks import (BodyBox, BodyCylinder, Composite, CriticalDamping, 
                              QuadraticSpeedDependentTorque, Revolute, TorqueSensor)
 
 
-def gas_pressure(x, v_rel):
+def gas_pressure(x, v_rel, v_eps: float = 0.0):
     """Cylinder pressure [Pa] of the MSL's GasForce2 at the normalized position x = 1 − s/L
     (1 at top dead centre) and the piston's relative speed v_rel (< 0 compression, > 0
-    expansion): quartic fits, 1e5·(…) Pa, as in ``Utilities.GasForce2``."""
+    expansion): quartic fits, 1e5·(…) Pa, as in ``Utilities.GasForce2``. With v_eps > 0
+    [m/s] the switch between the two branches at v_rel = 0 is smoothed,
+    p = p_c + (p_e − p_c)·(1 + tanh(v_rel/v_eps))/2 (the MSL switches at once)."""
     def quartic(c):
         return (((c[0] * x + c[1]) * x + c[2]) * x + c[3]) * x + c[4]
     compression = ca.if_else(x < 0.986061, quartic((177.4132, -287.2189, 151.8252, -24.9973, 2.4)),
                              quartic((2836360, -10569296, 14761814, -9158505, 2129670)))
     expansion = ca.if_else(x > 0.933, quartic((-3929704, 14748765, -20747000, 12964477, -3036495)),
                            quartic((145.930, -131.707, 17.3438, 17.9272, 2.4)))
+    if v_eps > 0:
+        return 1e5 * (compression + (expansion - compression) * (1 + ca.tanh(v_rel / v_eps)) / 2)
     return 1e5 * ca.if_else(v_rel < 0, compression, expansion)
 
 
@@ -40,12 +44,16 @@ class GasForce2(ForceLaw):
     s_rel = flange_b.s − flange_a.s must stay within [0, L].
 
     L : [m] length of the cylinder.   d : [m] diameter of the cylinder.
+    v_eps : [m/s] width of the smoothed switch from compression to expansion at v_rel = 0
+        (default 1e-3: the piston crosses it within microseconds and the speed of the V6
+        at 1.01 s moves by 1e-7 relative; 0 is the MSL's instant switch, a jump of the force
+        at top dead centre that the DAE method's IDAS cannot cross without events).
     """
 
-    def __init__(self, L: float, d: float):
-        self.L, self.d = float(L), float(d)
+    def __init__(self, L: float, d: float, v_eps: float = 1e-3):
+        self.L, self.d, self.v_eps = float(L), float(d), float(v_eps)
         area = math.pi * self.d ** 2 / 4
-        super().__init__(lambda s, v: gas_pressure(1 - s / self.L, v) * area,
+        super().__init__(lambda s, v: gas_pressure(1 - s / self.L, v, self.v_eps) * area,
                          Motion.TRANSLATIONAL)
 
 

@@ -83,7 +83,8 @@ def _body(points: dict, origin: str, rods: list, density: float) -> RigidBody:
 
 
 class JansenLinkage(Composite):
-    """Theo Jansen's leg (module docstring): ``frame_a`` is the chassis at the crank axle O;
+    """Theo Jansen's leg (module docstring): ``frame_a`` is the chassis at the crank axle O,
+    ``foot`` a frame at the foot point G;
     the crank joint ``O`` (Revolute about z, coordinate ``O.phi`` from the reference crank
     angle ``theta0`` [rad]) turns the crank. With ``shared_crank`` the leg has no crank joint
     of its own: its crank arm hangs from the port ``crank_frame`` (a frame at O on a shaft
@@ -114,6 +115,7 @@ class JansenLinkage(Composite):
             self.connect(self._at(body_a, point, ground, frames, f"{name}_a"), joint.frame_a)
             self.connect(self._at(body_b, point, ground, frames, f"{name}_b"), joint.frame_b)
         self.expose(ground.frame_a, "frame_a")
+        self.expose(self._at("foot", "G", ground, frames, "toe"), "foot")
         if shared_crank:
             self.expose(frames["crank"], "crank_frame")
 
