@@ -24,6 +24,7 @@ from .constraints.methods import (
     partition_equations,
     speeds_for,
     state_expr,
+    watch_function,
 )
 from .constraints.moves import mover
 from .constraints.repartition import PartitionBank
@@ -156,6 +157,8 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte,
                               zdot, drive, wdot)
     functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part))
+    if method is ConstraintMethod.PARTITIONING:
+        functions["watch"] = watch_function(functions, mech.kin.y.numel())
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
     check_mass(functions["M"], part.y_ref, mech, sp, free_speeds(mech, sp))
     check_explicit_form(functions, part.y_ref, mech.params.defaults)

@@ -36,6 +36,7 @@ from .multipliers import multiplier_equations
 from .partition import Partition, conditioning_function, row_scale
 
 M_GEN_STEPS = 16   # continuation steps of m_gen(q)
+M_GEN_ROUNDS = 3   # rounds of the projection's Newton steps per continuation step
 
 
 class ConstraintMethod(Enum):
@@ -107,6 +108,23 @@ def partitioned_functions(mech: Mechanics, sp: Speeds, zdot, sdot, proj_y: ca.Fu
     }
 
 
+def watch_function(functions: dict, ny: int) -> ca.Function:
+    """watch(t, x, u, p) -> (ẋ; y projected; Newton's closure residual; ν; det(Â_dep)
+    blocks), stacked in one vector: everything a partitioned simulation evaluates per step
+    (simulation.partitioned), in one SX graph, so that code generation writes it as one C
+    function with its Jacobian (ν, det at the integrated y)."""
+    f = functions.get("f_projected", functions["f"])
+    t, x = ca.SX.sym("t"), ca.SX.sym("x", f.nnz_in(1))
+    u, p = ca.SX.sym("u", f.nnz_in(2)), ca.SX.sym("p", f.nnz_in(3))
+    if "f_projected" in functions:
+        xdot, yc, residual = f(t, x, u, p)
+    else:   # velocity constraints only: nothing projected
+        xdot, yc, residual = f(t, x, u, p), x[:ny], ca.SX(0)
+    nu, det = functions["conditioning"](x[:ny], p)
+    return ca.Function("watch", [t, x, u, p], [ca.vertcat(xdot, yc, residual, nu, det)],
+                       ["t", "x", "u", "p"], ["watch"])
+
+
 def _transported(rates, x, yc, blocks, dep_moves: set):
     """The rates with each Newton-turned quaternion's rows replaced by q̇*⊗q̄*⊗q."""
     entries = ca.vertsplit(rates)
@@ -163,7 +181,8 @@ def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
         entries = ca.vertsplit(y)  # (MX slices of empty ranges are 1×0, not 0×1)
         entries[i] = qk
         y = ca.vertcat(*entries)
-        y = proj_y(y, pp)[0] if proj_y is not None else y
+        for _ in range(M_GEN_ROUNDS if proj_y is not None else 0):
+            y = proj_y(y, pp)[0]
     M = ca.Function("M_sx", [kin.y, mech.params.p], [eom.M])
     return {"m_gen": ca.Function("m_gen", [q, pp], [M(y, pp)], ["q", "p"], ["m_gen"])}
 

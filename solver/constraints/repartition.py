@@ -38,6 +38,7 @@ from .methods import (
     method_functions,
     partition_equations,
     state_expr,
+    watch_function,
 )
 from .moves import moved_coordinates
 from .partition import (
@@ -133,6 +134,7 @@ class PartitionBank:
                          ConstraintMethod.PARTITIONING, (0.0, 0.0), zdot, drive, wdot)
         functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part,
                                               self.scale))
+        functions["watch"] = watch_function(functions, mech.kin.y.numel())
         return PartitionModel(part, functions, names_of(mech, sp))
 
     def scaled(self, y: np.ndarray, p: np.ndarray) -> np.ndarray:

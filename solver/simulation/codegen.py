@@ -2,7 +2,10 @@
 
 CasADi's CodeGenerator writes C for ``f`` and its Jacobian ``jac_f`` (the name casadi.external
 looks for, so CVODES's Newton iterations use compiled code too), one file each, compiled in
-parallel and linked into one shared library. The library is named by a SHA-256 hash of the
+parallel and linked into one shared library. A partitioned closed loop compiles its
+``watch`` instead (ẋ stacked with the projected coordinates, Newton's residual and the
+partition's conditioning: what its simulation evaluates per step), and its f is the watch's
+leading rows. The library is named by a SHA-256 hash of the
 serialized f, the compiler, its flags and the CasADi version, in ``$JOURDAIN_CACHE`` or
 ``~/.cache/jourdain``; the next run with the same model and options loads it without
 compiling. Without a working compiler the System keeps CasADi's virtual machine and a one-line
@@ -375,7 +378,9 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
         raise ModelError(f"codegen: cache_dir must be a directory path, got {cache_dir!r}")
     options = CodegenOptions(compiler, _flags(flags), None if cache_dir is None
                              else str(cache_dir), _timeout(timeout))
-    f = system.functions["f"]
+    # a partitioned closed loop compiles its watch (ẋ with everything the simulation checks
+    # per step) instead; f is then its leading rows (:func:`_leading`)
+    f = system.functions.get("watch", system.functions["f"])
     x_ref = _reference_state(system, f)
     compiled, path = None, None
     for path in cached_libraries(f, options):
@@ -393,9 +398,18 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
                       "CasADi's virtual machine")
                 _discard(path)
     system.library = path if compiled is not None else None
-    if compiled is not None:
+    if compiled is not None and f is system.functions["f"]:
         system.f = compiled
+    elif compiled is not None:
+        system.watch, system.f = compiled, _leading(compiled, system.functions["f"])
     return system
+
+
+def _leading(watch: ca.Function, f: ca.Function) -> ca.Function:
+    """f(t, x, u, p) as the first rows of the compiled watch (an MX call of the C function,
+    differentiated through its compiled Jacobian)."""
+    args = [ca.MX.sym(f.name_in(i), f.sparsity_in(i)) for i in range(f.n_in())]
+    return ca.Function("f", args, [watch(*args)[:f.nnz_out(0)]], f.name_in(), f.name_out())
 
 
 def _discard(path: Path) -> None:

@@ -164,20 +164,10 @@ def _step(r):
     return s * s * (3 - 2 * s)
 
 
-def _dynamics(system, model):
-    """(t, x, u, p) -> (ẋ, projected y, Newton's closure residual): the compiled C f when the
-    System was code-generated (with the projection alongside), else the partition's
-    f_projected (one SX graph: the Newton steps and the dynamics)."""
-    ny = len(model.y_names)
-    f = system.f if model is system.partitions.initial else model.f   # compiled C, if any
-    if "f_projected" not in model.functions:   # velocity constraints only: nothing projected
-        return lambda t, x, u, p: (f(t, x, u, p), x[:ny], 0)
-    if system.library is not None and f is system.f:
-        def compiled(t, x, u, p):
-            yc, residual = model.newton(x[:ny], p)
-            return f(t, x, u, p), yc, residual
-        return compiled
-    return lambda t, x, u, p: model.f_projected(t, x, u, p)
+def _watch_function(system, model) -> ca.Function:
+    """The partition's watch(t, x, u, p) (constraints.methods.watch_function): the compiled C
+    of the System's own partition after System.codegen, else the SX graph."""
+    return system.watch if model is system.partitions.initial else model.watch
 
 
 def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
@@ -187,17 +177,16 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     moves, and CVODES's error test rejects it."""
     ny, nx = len(model.y_names), len(model.x_names)
     n_det = model.conditioning.size1_out(1)
+    watch = _watch_function(system, model)
     # SX (about 3× faster for CVODES, simulate.py) unless compiled C is called
-    compiled = system.library is not None and model is system.partitions.initial
-    sx = not compiled and all(fn.is_a("SXFunction") for fn in (
-        model.functions.get("f_projected", model.f), model.conditioning))
-    sym = ca.SX if sx else ca.MX
+    sym = ca.SX if watch.is_a("SXFunction") else ca.MX
     t, xa = sym.sym("t"), sym.sym("x", nx + 1)
     pa = sym.sym("p", n_p + 2 + n_det)
     x, tau, p, level, signs = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p], pa[n_p + 2:]
-    nu, det = model.conditioning(x[:ny], p)
+    out = watch(tau, x, u_fn(tau), p)
+    xdot, yc = out[:nx], out[nx:nx + ny]
+    residual, nu, det = out[nx + ny], out[nx + ny + 1], out[nx + ny + 2:]
     h_nu = ca.if_else(ca.mmin(signs * det) > 0, _step(nu / level), 0)
-    xdot, yc, residual = _dynamics(system, model)(tau, x, u_fn(tau), p)
     dep = model.partition.dependent_coordinates
     drift = ca.mmax(ca.fabs(yc[dep] - x[dep])) if dep else sym(0)
     # Newton's fixed steps must have converged (else stop, re-project and go on)
