@@ -7,7 +7,7 @@ from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
                              ElectricCubeOnEdge)
-from .engines import Cylinder, Engine, EngineV6, GasForce2, SingleCylinderEngine
+from .engines import Engine, EngineV6, SingleCylinderEngine
 from .jansen import JansenLinkage, JansenWalker
 from .linkages import CrankSlider, FourBar, StackedFourBars
 from .motors import DCMotor, DCMotorDrive
@@ -23,5 +23,5 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "RSSR", "Wheel", "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor",
            "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
            # machines with loops (issue 11)
-           "Cylinder", "Engine", "EngineV6", "GasForce2", "JansenLinkage", "JansenWalker",
-           "SingleCylinderEngine", "StackedFourBars"]
+           "Engine", "EngineV6", "JansenLinkage", "JansenWalker", "SingleCylinderEngine",
+           "StackedFourBars"]
