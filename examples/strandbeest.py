@@ -10,7 +10,8 @@ formulation keeps the cost per leg constant.
 
 What you will see: the stride length and step height of the foot path, the crank torque the
 drive needs against gravity, the compile and simulation CPU times of 1, 4 and 12 legs (per
-leg), the energy drift of the free 12-leg walker, and out/strandbeest.png.
+leg), the energy drift of the free 12-leg walker, out/strandbeest.png and out/strandbeest.html
+(an animation of the driven leg).
 """
 # %%
 import time
@@ -40,11 +41,13 @@ class DrivenLeg(Composite):
 
 
 leg = jd.compile(jd.Model.on_world(World(), beast=DrivenLeg(2 * np.pi)))
-res = leg.simulate(1.0, n_out=361)
-q = np.array(leg.quantities.map(res.t.size)(res.t, res.x, np.zeros((0, res.t.size)),
-                                            np.repeat(leg.p_default[:, None], res.t.size, 1)))
-names = leg.quantity_names
-foot = q[[names.index(f"beast.leg.toe.frame_b.r_0[{i}]") for i in (0, 1)]]
+res = leg.simulate(1.0, n_out=361, progress=False)
+# the foot's position r_0 is one of the System's quantities (frames' positions and velocities,
+# outputs): evaluate that function along the run
+n = res.t.size
+q = np.array(leg.quantities.map(n)(res.t, res.x, np.zeros((len(leg.u_names), n)),
+                                   np.repeat(leg.p_default[:, None], n, 1)))
+foot = q[[leg.quantity_names.index(f"beast.leg.toe.frame_b.r_0[{i}]") for i in (0, 1)]]
 ground = foot[1] < foot[1].min() + 0.01          # within 1 cm of the lowest point
 print(f"stride (foot within 1 cm of its lowest point): {np.ptp(foot[0][ground]):.3f} m, "
       f"step height {np.ptp(foot[1]):.3f} m")
@@ -59,7 +62,8 @@ for legs in (1, 4, 12):
     walker = jd.compile(jd.Model.on_world(World(), w=JansenWalker(legs=legs)))
     compile_cpu = time.process_time() - begin
     begin = time.process_time()
-    run = walker.simulate(2.0, z0={"w.crank.w": 6.0}, method=jd.Method.ADAMS, n_out=201)
+    run = walker.simulate(2.0, z0={"w.crank.w": 6.0}, method=jd.Method.ADAMS, n_out=201,
+                          progress=False)
     sim_cpu = time.process_time() - begin
     rows.append((legs, compile_cpu, sim_cpu, run))
     print(f"{legs:2d} legs ({3 * legs} loops, {len(walker.z_names)} speed): compile "
@@ -82,3 +86,7 @@ fig.tight_layout()
 Path("out").mkdir(exist_ok=True)
 fig.savefig("out/strandbeest.png", dpi=120)
 print("saved out/strandbeest.png")
+
+# %% Animation of the driven leg (three.js player in the browser).
+res.animate("out/strandbeest.html", title="Jansen's leg, crank at 1 rev/s")
+print("saved out/strandbeest.html")
