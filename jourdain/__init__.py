@@ -13,6 +13,7 @@ from jourdain.solver import (
                              Backend,
                              Collocation,
                              ConstraintMethod,
+                             Estimate,
                              Feedback,
                              FMUKind,
                              FMUSolver,
@@ -23,20 +24,26 @@ from jourdain.solver import (
                              LinearSystem,
                              Method,
                              MultipleShooting,
+                             Normal,
                              OptimizationError,
                              Result,
                              Robot,
                              Scheme,
                              Solution,
                              System,
+                             Task,
                              TrajectoryProblem,
+                             Uniform,
                              animate,
+                             close_loop,
                              compile,
+                             estimate,
                              from_mjcf,
                              from_urdf,
                              linearize,
                              lqr,
                              place,
+                             sweep,
 )
 
 __version__ = "0.1.0"
@@ -45,4 +52,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "animate"]
+           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "animate",
+           "close_loop", "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]
