@@ -1,5 +1,5 @@
 """The V6 engine of the Modelica Standard Library
-=============================================
+==============================================
 
 ``Modelica.Mechanics.MultiBody.Examples.Loops.EngineV6`` rebuilt from its published sources
 (``jourdain.library.EngineV6``): six cylinders, each a planar loop of crank, connecting rod
