@@ -59,7 +59,9 @@ print(f"max closure residual: {residual:.1e}")
 print(f"C against the virtual machine: the speed at 1.01 s differs by "
       f"{abs(res_c['engine.bearing.w'][-1] - w[-1]):.1e} rad/s")
 
-# %% Figure: speed and torques, as the MSL's documentation plots them.
+# %% Figure: speed and torques, as the MSL's documentation plots them (the 1 ms output grid
+# samples the torque's firing pulses, three per revolution, coarsely at the end: the beats in
+# the thin line are the sampling's, not the engine's).
 fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
 axes[0].plot(res.t, w * 30 / np.pi)
 axes[0].set_ylabel("engine speed [rpm]")
