@@ -14,7 +14,7 @@ Columns: compile [s]; instructions of f; one evaluation of f from Python through
 ``System.numeric`` (virtual machine and compiled C) [µs]; the C build with a cold cache [s]
 (the partition's watch and its Jacobian); the simulation's CPU time per simulated second on
 the virtual machine and on the C (CVODES Adams, rtol = atol = 1e-8, the partition's watch
-included), measured as the difference of a 3 s and a 1 s run divided by 2 s, so that the
+included; CVODES' steps per simulated second beside it), measured as the difference of a 3 s and a 1 s run divided by 2 s, so that the
 fixed cost of a run (building the integrator, results on the output grid) is reported
 apart as "setup" [s]; and that rate's ratio to the smallest case. The symbolic elimination
 that came before (Backend.PROJECTION) is timed for the small stacks as a reference
@@ -34,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import casadi
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,6 +81,7 @@ def measure(model_fn, start: dict, t_end: float, repeat: int, codegen: bool = Tr
     x0 = system.state(**start)
     opts = dict(x0=x0, rtol=RTOL, atol=RTOL, method=jd.Method.ADAMS, progress=False)
     row.update(_rates(system, opts, t_end, repeat, "vm"))
+    row["steps_per_s"] = steps_per_second(system, opts, t_end)
     res = system.simulate(t_end, n_out=101, **opts)
     row["closure"] = max(float(np.abs(v).max()) for k, v in res.series.items()
                          if k.startswith("residual.position"))
@@ -91,6 +93,22 @@ def measure(model_fn, start: dict, t_end: float, repeat: int, codegen: bool = Tr
             row["f_c_us"] = eval_us(system)
             row.update(_rates(system, opts, t_end, repeat, "c"))
     return row
+
+
+def steps_per_second(system, opts: dict, t_end: float) -> float:
+    """CVODES' steps per simulated second over a run of 3·t_end (its own statistics, read
+    from the integrators the simulation builds: casadi.integrator is wrapped for the run)."""
+    built, original = [], casadi.integrator
+
+    def spy(*args, **kwargs):
+        built.append(original(*args, **kwargs))
+        return built[-1]
+    casadi.integrator = spy
+    try:
+        system.simulate(3 * t_end, n_out=301, **opts)
+    finally:
+        casadi.integrator = original
+    return sum(f.stats().get("nsteps", 0) for f in built) / (3 * t_end)
 
 
 def _rates(system, opts: dict, t_end: float, repeat: int, tag: str) -> dict:
@@ -210,7 +228,7 @@ def engine(repeat: int) -> dict:
 def _table(title: str, key: str, rows: list[dict], peer: bool = False) -> None:
     print(f"\n{title}")
     head = (f"{key:>6} {'compile':>8} {'instr f':>8} {'f VM':>7} {'f C':>6} {'C build':>8} "
-            f"{'sim/s VM':>9} {'sim/s C':>8} {'× 1st C':>8} {'setup C':>8}")
+            f"{'sim/s VM':>9} {'sim/s C':>8} {'× 1st C':>8} {'setup C':>8} {'steps/s':>8}")
     if peer:
         head += f" {'MuJoCo/s':>9} {'closure':>9} {'MJ gap':>8}"
     print(head)
@@ -221,7 +239,7 @@ def _table(title: str, key: str, rows: list[dict], peer: bool = False) -> None:
                 f"{r.get('c_build_s', float('nan')):>8.1f} {r['sim_vm_per_s']:>9.3f} "
                 f"{r.get('sim_c_per_s', float('nan')):>8.3f} "
                 f"{r.get('sim_c_per_s', r['sim_vm_per_s']) / first:>8.1f} "
-                f"{r.get('setup_c_s', float('nan')):>8.3f}")
+                f"{r.get('setup_c_s', float('nan')):>8.3f} {r['steps_per_s']:>8.0f}")
         if peer:
             mj = r["mujoco"]
             line += f" {mj['sim_per_s']:>9.3f} {r['closure']:>9.1e} {mj['closure']:>8.1e}"
