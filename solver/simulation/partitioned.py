@@ -129,6 +129,13 @@ def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:
     if "project" not in model.functions:
         return x
     ny = len(model.y_names)
+    # already closed: keep x. Newton's fixed steps always step, and where the partition is
+    # singular (a start at a dead point, which _start must see as such) a step from a closed
+    # configuration solves with a singular matrix
+    c = model.functions.get("c")
+    if c is not None and np.abs(np.array(c(x[:ny], p), dtype=float)).max(initial=0.0) \
+            <= NEWTON_CHECK:
+        return x
     for _ in range(PROJECT_ROUNDS):
         y, residual = (np.array(v, dtype=float).ravel() for v in model.newton(x[:ny], p))
         x[:ny] = y
