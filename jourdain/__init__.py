@@ -20,6 +20,7 @@ from jourdain.solver import (
                              FreeTime,
                              Inputs,
                              Integrator,
+                             LinearSolver,
                              LinearSystem,
                              Method,
                              MultipleShooting,
@@ -44,4 +45,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf"]
+           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
+           "LinearSolver"]

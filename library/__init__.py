@@ -6,12 +6,12 @@ from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .linkages import CrankSlider, FourBar
+from .pendulums import DoublePendulum, ElasticJointArm, NLinkPendulum, Pendulum, SpringDamperChain
 from .spatial_linkages import RSSR
-from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
 from .trees import RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
-           "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR", "Wheel",
-           "WhippleBicycle"]
+           "ElasticJointArm", "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR",
+           "SpringDamperChain", "Wheel", "WhippleBicycle"]

@@ -36,6 +36,8 @@ FACTORIES = {
     "DifferentialDrive": library.DifferentialDrive,
     "RSSR": library.RSSR,
     "WhippleBicycle": library.WhippleBicycle,
+    "SpringDamperChain": lambda: library.SpringDamperChain(3),
+    "ElasticJointArm": library.ElasticJointArm,
 }
 
 

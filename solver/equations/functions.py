@@ -35,6 +35,7 @@ class Structure:
     constants: dict = field(default_factory=dict)
     parameter_units: dict = field(default_factory=dict)
     default_speed_ops: dict | None = None  # operation counts of M, k, f for z = w
+    stiff: list = field(default_factory=list)  # paths of components declaring stiffness
 
 
 def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
@@ -43,7 +44,8 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
         [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
-        mech.params.constants, mech.params.units)
+        mech.params.constants, mech.params.units,
+        stiff=[c.path for c in mech.flat.components if getattr(c, "stiff", False) is True])
 
 
 def names_of(mech: Mechanics, sp: Speeds) -> dict:
@@ -88,7 +90,19 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot) -> dict:
         "energy": ca.Function("energy", [x, p], [T, V], ["x", "p"], ["T", "V"]),
         "dissipation": ca.Function("dissipation", [t, x, u, p], [P],
                                    ["t", "x", "u", "p"], ["P"]),
+        **inverse_dynamics(mech, sp, eom),
     }
+
+
+def inverse_dynamics(mech: Mechanics, sp: Speeds, eom) -> dict:
+    """{"inverse_dynamics": ID(t, y, z, a, u, p) = M·a + k − q} when the back end supplies it
+    (recursive, joint speeds, no signal-block states), else {}."""
+    if eom.inverse is None or not sp.identity or mech.ctx.s.numel():
+        return {}
+    a, tau = eom.inverse
+    args = [mech.t, mech.kin.y, sp.z, a, mech.ctx.u, mech.params.p]
+    return {"inverse_dynamics": ca.Function("inverse_dynamics", args, [tau],
+                                            ["t", "y", "z", "a", "u", "p"], ["tau"])}
 
 
 def _q_function(t, y, z, u, p, s, q) -> ca.Function:

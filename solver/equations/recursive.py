@@ -226,7 +226,9 @@ def recursive(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
     k = newton_euler(links, ca.SX.zeros(3), ca.SX.zeros(n), motion)
     q = tau - newton_euler(links, mech.gravity, ca.SX.zeros(n), None)
     if speeds.identity:
-        return EquationsOfMotion(M, k, q, wdot)
+        a = ca.SX.sym("a", n)   # one RNEA pass: far cheaper to differentiate than M·a + k − q
+        inverse = (a, newton_euler(links, mech.gravity, a, motion) - tau)
+        return EquationsOfMotion(M, k, q, wdot, inverse)
     return _to_speeds(mech, speeds, M, k, q, wdot)
 
 

@@ -11,6 +11,7 @@ from jourdain.blocks.errors import SimulationError
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
 from ..model.checks import keywords
+from .integrators import LinearSolver, run
 from .result import Result
 from .simulate import Method, _grid, _input_expressions, given_state, integrator_options, simulate
 
@@ -20,10 +21,12 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-                         max_steps: int = 100000, method: Method = Method.BDF) -> Result:
+                         max_steps: int = 100000, method: Method = Method.AUTO,
+                         stiff: bool | None = None,
+                         linear_solver: LinearSolver = LinearSolver.AUTO) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
-    Baumgarte run on CVODES, the DAE method on IDAS."""
+    Baumgarte run on CVODES (``method`` as in ``simulate``), the DAE method on IDAS (BDF)."""
     if x0 is None:
         x0 = system.state(y0, z0, params)
     else:
@@ -32,8 +35,9 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     if system.method is not ConstraintMethod.DAE:
         return simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                         t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                        method=method)
+                        method=method, stiff=stiff, linear_solver=linear_solver)
     grid = _grid(t0, t_end, n_out, t_out)
+    integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
     p = system.parameters(params)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
@@ -42,18 +46,20 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     pp = ca.SX.sym("p", len(p))
     ode, alg = system.dae(t, x, lam, u, pp)
     dae = {"t": t, "x": x, "z": lam, "p": pp, "ode": ode, "alg": alg}
-    opts = integrator_options(rtol, atol, max_steps)
+    opts = integrator_options(rtol, atol, max_steps, Method.BDF, linear_solver)
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
     try:
-        sol = integ(x0=x0, z0=lam0, p=p)
+        sol, stats = run(integ, x0=x0, z0=lam0, p=p)
     except RuntimeError as exc:
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc
     xs = np.array(sol["xf"])
     us = np.array(u_fn.map(len(grid))(grid))
     res = Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+    res.method = Method.BDF
+    res.stats = dict(stats, method_reason="IDAS integrates the DAE with BDF")
     zs = np.array(sol["zf"])
     for i in range(zs.shape[0]):
         res.series[f"lambda[{i}]"] = zs[i]

@@ -16,7 +16,15 @@ class Result:
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
     inputs, outputs, and ``energy.kinetic``, ``energy.potential``, ``energy.total`` [J],
     ``power.dissipated`` [W].
+
+    ``method`` is the integration method that ran (a jd.Method, after Method.AUTO's choice)
+    and ``stats`` what it cost: steps, rhs_evaluations, jacobian_evaluations, newton_setups,
+    newton_iterations, error_test_failures, cpu_time and wall_time [s], method_reason (why
+    this method) and, with BDF on a large or compiled f, the Jacobian form (``jacobian``).
     """
+
+    method = None       # the jd.Method used by simulate
+    stats: dict = {}    # integrator statistics (class docstring); replaced per Result
 
     def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray):
         self.t = t
