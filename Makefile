@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: demo test test-slow bench bench-scale venv clean
+.PHONY: demo test test-slow test-browser docs docs-fast bench bench-scale venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,25 @@ test: $(VENV)/.installed-test
 test-slow: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow
 
+# the HTML animation in a real browser: headless Chromium from Debian (root on our machines)
+test-browser: $(VENV)/.installed-test
+	if ! command -v chromium >/dev/null && command -v apt-get >/dev/null; then \
+		apt-get update -qq && apt-get install -y -qq chromium; fi
+	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m browser
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
+	touch $@
+
+# the documentation site: guide, API reference, gallery (runs every example); warnings fail
+docs: $(VENV)/.installed-docs
+	MPLBACKEND=Agg $(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
+
+# the same without running the examples (what the test suite checks)
+docs-fast: $(VENV)/.installed-docs
+	MPLBACKEND=Agg $(BIN)/python -m sphinx -W --keep-going -b html -D plot_gallery=0 docs \
+		docs/_build/html
+
 bench: $(VENV)/.installed-test
 	# opty's cyipopt compiles against the IPOPT library (Debian packages; root on our machines)
 	if command -v apt-get >/dev/null && ! pkg-config --exists ipopt 2>/dev/null; then \
@@ -40,4 +59,5 @@ bench-scale: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python benchmarks/scale.py --quick
 
 clean:
-	rm -rf $(VENV) build *.egg-info out
+	rm -rf $(VENV) build *.egg-info out docs/_build docs/generated docs/auto_examples \
+		docs/_static/animations

@@ -4,7 +4,16 @@ Families: :mod:`.world` (World), :mod:`.bodies` (RigidBody), :mod:`.joints` (Rev
 Prismatic, FixedTranslation, FixedRotation), :mod:`.forces` (springs, dampers, friction,
 drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` and
 :mod:`.controllers` (Gain, StateFeedback, PID, Saturation, Add, Mux, Demux,
-AttitudeError).
+AttitudeError), :mod:`.continuous` (Integrator, FirstOrder, SecondOrder, CriticalDamping,
+Butterworth, TransferFunction), :mod:`.drivetrain` (Inertia, Mass, IdealGear, IdealPlanetary,
+IdealGearR2T, IdealRollingWheel, TorqueSensor, ForceSensor, Fixed), :mod:`.electrical`
+(Resistor, Capacitor, Inductor, Ground, sources, sensors, EMF), :mod:`.multibody` (the Modelica
+MultiBody parts: 3-D force elements, shaped bodies, joints, sensors) and :mod:`.drivers`
+(kinematic drivers).
+
+``Fixed`` here is the 1-D one (MSL ``Rotational.Components.Fixed``); the frame fixed in the
+world (MSL ``MultiBody.Parts.Fixed``) is :class:`jourdain.blocks.multibody.Fixed`, as the two
+live in different packages of the MSL too.
 Blocks know CasADi expressions only, nothing of the solver.
 """
 from .actuators import LinearMotor, Motor
@@ -12,17 +21,29 @@ from .base import (Component, Composite, Context, FlangeState, FrameState, Model
                    param)
 from .bodies import Body, RigidBody
 from .contacts import Contact, RollingContact
+from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integrator, SecondOrder,
+                         TransferFunction)
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Saturation,
                           StateFeedback)
+from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
+                         IdealRollingWheel, Inertia, Mass, TorqueSensor)
+from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
+                         HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
+                         TranslationalEMF, VoltageLimit, VoltageSensor)
 from .errors import ModelError, SimulationError
 from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
                      TranslationalSpring, ViscousFriction)
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
-from .ports import Flange, Frame, Motion, Port, RealInput, RealOutput
+from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper,
+                        Force, ForceAndTorque, FrameForce, LineForce, LineForceWithMass,
+                        LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
+                        ResolveInFrame, Rotor1D, Spring, SpringDamperParallel, Torque, Universal,
+                        WorldForce, WorldForceAndTorque, WorldTorque)
+from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
-from .signals import Constant, SignalBlock, Sine, Step, Table
-from .world import World
+from .signals import Constant, KinematicPTP, SignalBlock, Sine, Step, Table
+from .world import GravityTypes, World
 
 __all__ = [
     "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
@@ -34,4 +55,17 @@ __all__ = [
     "RealInput", "RealOutput", "Revolute", "RollingContact", "RigidBody", "RotationalSpring", "Shape",
     "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
     "ViscousFriction", "World", "param",
+    # continuous blocks with states, 1-D drive trains, electrical domain (issue 14)
+    "Butterworth", "CriticalDamping", "FirstOrder", "Init", "Integrator", "SecondOrder",
+    "TransferFunction", "Fixed", "ForceSensor", "IdealGear", "IdealGearR2T", "IdealPlanetary",
+    "IdealRollingWheel", "Inertia", "Mass", "TorqueSensor", "Capacitor", "ConstantCurrent",
+    "ConstantVoltage", "CurrentSensor", "EMF", "Ground", "HBridge", "Inductor", "Pin",
+    "Resistor", "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
+    "VoltageSensor", "KinematicPTP",
+    # Modelica MultiBody parts (blocks/multibody; its Fixed frame: multibody.Fixed)
+    "AbsoluteSensor", "RelativeSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical",
+    "Mounting1D", "Planar", "PointMass", "Rotor1D", "Universal",
+    "Damper", "Force", "ForceAndTorque", "FrameForce", "GravityTypes", "LineForce",
+    "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
+    "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
 ]

@@ -11,6 +11,12 @@ from .forces import FlangeForce
 from .ports import Motion, RealInput
 
 
+def _power(source, ctx, port):
+    """The power an ideal source delivers: its torque or force times the relative rate."""
+    rate = ctx.flange(source.flange_b).w - ctx.flange(source.flange_a).w
+    return ctx.value(port) * rate
+
+
 class Motor(FlangeForce):
     """Ideal torque source: tau [N·m] on flange_b, −tau on flange_a (input ``tau``)."""
 
@@ -18,10 +24,13 @@ class Motor(FlangeForce):
 
     def __init__(self):
         self._make_flanges()
-        self.tau = RealInput(self, "tau")
+        self.tau = RealInput(self, "tau", unit="N.m")
 
     def force(self, s_rel, w_rel, ctx):
         return ctx.value(self.tau)
+
+    def supplied_power(self, ctx):
+        return _power(self, ctx, self.tau)
 
 
 class LinearMotor(FlangeForce):
@@ -31,7 +40,10 @@ class LinearMotor(FlangeForce):
 
     def __init__(self):
         self._make_flanges()
-        self.f = RealInput(self, "f")
+        self.f = RealInput(self, "f", unit="N")
 
     def force(self, s_rel, w_rel, ctx):
         return ctx.value(self.f)
+
+    def supplied_power(self, ctx):
+        return _power(self, ctx, self.f)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 import numpy as np
 
@@ -87,10 +87,29 @@ def as_array(value, owner: str, name: str) -> np.ndarray:
 
 
 class Component:
-    """Base of every component: a dotted path (set when the model is flattened) and ports."""
+    """Base of every component: a dotted path (set when the model is flattened), ports, and
+    the hooks of a component with continuous states of its own (docs/domains.md).
+
+    States. A component with memory (a filter, an integrator, a capacitor's voltage, an
+    inductor's current) names its states in ``STATES``; they become system states s,
+    appended to x = (y, z, s) and named ``<path>.<state>``. Its hooks read them with
+    ``ctx.state(self)`` (a vector in the order of STATES):
+
+    * ``derivatives(ctx)``: ds/dt, one expression per state (the ``der`` equations);
+    * ``start()``: the default initial values (zeros unless overridden; a user's z0 wins);
+    * ``initial_equations(ctx)``: None (start from ``start()``), or one residual per state
+      whose zero fixes the initial states at t0, e.g. ``self.derivatives(ctx)`` for a steady
+      state (Modelica's ``initial equation``), solved by Newton before simulating.
+
+    Energy. ``stored_energy(ctx)`` [J] (in the states only: ½·C·v², ½·L·i²),
+    ``dissipated_power(ctx)`` [W] (≥ 0: R·i²) and ``supplied_power(ctx)`` [W] (what a source
+    delivers) enter the System's energy and power functions, so the balance
+    supplied = dE/dt + dissipated can be checked across domains.
+    """
 
     _path: str | None = None
     _parent: tuple | None = None   # (composite, attribute name), set when added to one
+    STATES: ClassVar[tuple[str, ...]] = ()
     # Declares fast dynamics (an electrical time constant, a compliant contact, a stiff gear):
     # simulate's Method.AUTO then integrates with BDF. Set on a class, or on one instance.
     stiff: bool = False
@@ -116,6 +135,48 @@ class Component:
 
     def validate(self) -> None:
         """Check parameter values; raise ModelError naming ``self.path`` and the parameter."""
+
+    def derivatives(self, ctx) -> list:
+        """ds/dt of the component's STATES, in their order (none without states)."""
+        return []
+
+    def start(self) -> list:
+        """Default initial values of the STATES (zeros)."""
+        return [0.0] * len(self.STATES)
+
+    def initial_equations(self, ctx) -> list | None:
+        """Residuals fixing the initial STATES at t0 (e.g. a steady state), or None."""
+        return None
+
+    def stored_energy(self, ctx):
+        """Energy stored in the component's states [J] (a function of the states only)."""
+        return 0
+
+    def dissipated_power(self, ctx):
+        """Power the component turns into heat [W], ≥ 0."""
+        return 0
+
+    def supplied_power(self, ctx):
+        """Power the component delivers to the model as a source [W]."""
+        return 0
+
+    def shape(self, *shapes, frame=None) -> "Component":
+        """Attach visual shapes (:mod:`jourdain.blocks.visual`: Box, Sphere, Cylinder, Capsule,
+        Mesh) to ``frame``, a Frame port of this component or of its children (default
+        frame_a, or frame_b for the World); returns the component, so
+        ``RigidBody(...).shape(Box(...))`` reads as one expression. Shapes are metadata for
+        animations, never physics. Default shapes derived from the geometry are drawn for
+        components without shapes of their own (a body's too when shapes sit on its frame);
+        ``shape()`` with no shape hides them."""
+        from .visual.shapes import attach
+        return attach(self, shapes, frame)
+
+    def default_shapes(self, size: float) -> list | None:
+        """Shapes a component draws when the user attached none, as (frame port, shape)
+        pairs; ``size`` [m] is the model's nominal length. None (the default) leaves the
+        choice to the animation, which derives shapes from the geometry (bodies, joints,
+        offsets) as Modelica's MultiBody animation does."""
+        return None
 
     def with_parameters(self, values: dict[str, Any]) -> "Component":
         """A shallow copy whose parameter attributes are replaced (numeric or CasADi symbols).
@@ -175,10 +236,12 @@ class Composite(Component):
 
     @property
     def children(self) -> dict[str, Component]:
+        """The child components by name."""
         return dict(self._children)
 
     @property
     def connections(self) -> list[tuple[Port, Port]]:
+        """The (port, port) pairs connected in this composite."""
         return list(self._connections)
 
     def connect(self, a: Port, b: Port) -> None:
@@ -296,14 +359,49 @@ class Context:
     t: Any
 
     def value(self, port: Port) -> Any:  # pragma: no cover - interface
+        """The value of a signal port (a CasADi expression)."""
         raise NotImplementedError
 
     def frame(self, port: Port) -> FrameState:  # pragma: no cover - interface
+        """Pose and velocities of the frame a port belongs to."""
         raise NotImplementedError
 
     def flange(self, port: Port) -> FlangeState:  # pragma: no cover - interface
+        """Position and rate of the flange a port belongs to."""
         raise NotImplementedError
 
     def state(self, block) -> Any:  # pragma: no cover - interface
-        """The internal states of a signal block with memory (its ``STATES``), a vector."""
+        """The states of a component with memory (its ``STATES``), a vector."""
+        raise NotImplementedError
+
+    def voltage(self, branch) -> Any:  # pragma: no cover - interface
+        """The voltage v = p.v − n.v [V] across a two-pin electrical component."""
+        raise NotImplementedError
+
+    def current(self, branch) -> Any:  # pragma: no cover - interface
+        """The current i [A] through a two-pin electrical component, from pin p to pin n."""
+        raise NotImplementedError
+
+    def potential(self, pin) -> Any:  # pragma: no cover - interface
+        """The potential [V] of an electrical pin (ground = 0)."""
+        raise NotImplementedError
+
+    def cut_force(self, sensor) -> Any:  # pragma: no cover - interface
+        """The torque [N·m] or force [N] a cut sensor transmits from flange_a to flange_b."""
+        raise NotImplementedError
+
+    # Outputs may depend on the dynamics (accelerations, driver reactions); the solver
+    # substitutes them once the equations of motion are known. Forces must not use them
+    # (that would be an algebraic loop, reported by compile).
+    def derivative(self, expr) -> Any:  # pragma: no cover - interface
+        """d/dt of an expression of time and the kinematics (positions, velocities)."""
+        raise NotImplementedError
+
+    def acceleration(self, port) -> tuple:  # pragma: no cover - interface
+        """(a, z): acceleration [m/s²] of the frame's origin and angular acceleration
+        [rad/s²], in world coordinates."""
+        raise NotImplementedError
+
+    def reaction(self, block) -> Any:  # pragma: no cover - interface
+        """The force or torque a kinematic driver applies to its flange."""
         raise NotImplementedError

@@ -1,7 +1,7 @@
 """Rigid bodies: mass, center of mass and inertia tensor attached to one frame."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,11 +25,15 @@ class RigidBody(Body):
     I : [kg·m²] inertia tensor about the center of mass in frame_a axes: a 3×3 symmetric
         positive semi-definite matrix satisfying the triangle inequality (a zero tensor is a point
         mass), or its diagonal (Ixx, Iyy, Izz).
+    shapes : visual shapes on frame_a (:mod:`jourdain.blocks.visual`), for animations only;
+        without them the animation draws a sphere at the center of mass sized by m and a rod
+        from frame_a to it.
     """
 
     m: float = param(1.0, "kg", "mass")
     r_cm: tuple = param((0.0, 0.0, 0.0), "m", "center of mass in frame_a", Shape.VECTOR3)
     I: tuple = param((0.0,) * 9, "kg.m2", "inertia about the center of mass", Shape.SYMMETRIC3)
+    shapes: tuple = field(default=(), repr=False)
 
     def __post_init__(self):
         self.m = as_scalar(self.m, "RigidBody", "m")
@@ -41,6 +45,9 @@ class RigidBody(Body):
             raise ModelError(f"RigidBody: I must be 3×3 or its diagonal, got shape {inertia.shape}")
         self.I = inertia.reshape(3, 3)
         self.frame_a = Frame(self, "frame_a")
+        self.shapes = tuple(self.shapes)
+        if self.shapes:
+            self.shape(*self.shapes)
 
     def validate(self) -> None:
         if not self.m > 0:

@@ -201,8 +201,8 @@ class AttitudeError(SignalBlock):
             raise ModelError("AttitudeError: R_ref must be a 3×3 rotation matrix")
         self.R = RealInput(self, "R", 9)
         self.w = RealInput(self, "w", 3)
-        self.theta = RealOutput(self, "theta", 3)
-        self.w_local = RealOutput(self, "w_local", 3)
+        self.theta = RealOutput(self, "theta", 3, "rad")
+        self.w_local = RealOutput(self, "w_local", 3, "rad/s")
 
     def outputs(self, ctx) -> dict:
         R = ca.reshape(ctx.value(self.R), 3, 3).T

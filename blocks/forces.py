@@ -3,7 +3,7 @@
 The relative position is s_rel = s_b − s_a (phi [rad] or s [m]) and w_rel its rate. An element
 contributes through three pure hooks; the solver turns them into generalized forces
 (Jourdain: −∂V/∂s − ∂D/∂w + f along the partial velocity of s_rel; Lagrange: V in L, D in
-the dissipation function, f as a residual force, seed 004). Units are those of the flange:
+the dissipation function, f as a residual force, Rayleigh's dissipation function). Units are those of the flange:
 torque [N·m] on rotational, force [N] on translational flanges.
 
 A flange left unconnected sits at the reference (position 0), e.g. a friction element with
@@ -35,7 +35,7 @@ class FlangeForce(Component):
         return 0
 
     def dissipation(self, w_rel):
-        """Dissipation function D(w_rel) [W]; the force is −∂D/∂w_rel (seed 004)."""
+        """Dissipation function D(w_rel) [W]; the force is −∂D/∂w_rel (Rayleigh's dissipation function)."""
         return 0
 
     def force(self, s_rel, w_rel, ctx):

@@ -64,3 +64,23 @@ def quaternion_rates(q, w_body) -> ca.SX:
                    ca.horzcat(q[3], q[0], -q[1]),
                    ca.horzcat(-q[2], q[1], q[0]))
     return 0.5 * ca.mtimes(Q, w_body)
+
+
+def from_nxy(n_x, n_y, owner: str, strict: bool = True) -> np.ndarray:
+    """Rotation matrix whose columns are the unit axes e_x ∥ n_x, e_y in the plane of n_x and
+    n_y, e_z = e_x × e_y, all in the parent frame (the MSL's ``Frames.from_nxy`` as the
+    matrix from the new axes to the parent's). Parallel n_x and n_y are a ModelError, or with
+    ``strict=False`` (shape axes, as the MSL does) n_y is replaced by y, z or x."""
+    from .errors import ModelError
+
+    e_x = unit_axis(n_x, owner, "n_x")
+    n_y = unit_axis(n_y, owner, "n_y")
+    if not strict and abs(float(np.dot(e_x, n_y))) > 1 - 1e-10:
+        n_y = next(c for c in np.eye(3)[[1, 2, 0]] if abs(float(np.dot(e_x, c))) < 0.99)
+    e_z = np.cross(e_x, n_y)
+    norm = float(np.linalg.norm(e_z))
+    if norm < 1e-10:
+        raise ModelError(f"{owner}: n_x = {tuple(n_x)} and n_y = {tuple(n_y)} are parallel; "
+                         "they must span a plane")
+    e_z /= norm
+    return np.column_stack([e_x, np.cross(e_z, e_x), e_z])

@@ -39,7 +39,7 @@ class Joint(Component):
     For most joints the speeds are the coordinate rates (ẏ_j = w_j). Joints with an orientation
     parameterization (quaternions) have more coordinates than speeds and set
     ``RATES_ARE_DERIVATIVES = False``; their ``coordinate_rates`` hook gives ẏ_j = v_j(y_j, w_j)
-    (seed 001).
+    (Kane and Levinson 1985).
     """
 
     COORDINATES: ClassVar[tuple[Coordinate, ...]] = ()
@@ -79,6 +79,14 @@ class Joint(Component):
                          "rewire so that a Revolute, Prismatic or Spherical joint closes it")
 
 
+def _axis_or_n(axis, n, default, owner: str):
+    """The joint axis from ``axis`` or from the MSL's ``n`` (not both), else ``default``."""
+    if axis is not None and n is not None:
+        from .errors import ModelError
+        raise ModelError(f"{owner}: give the axis as axis= or as n=, not both")
+    return default if axis is None and n is None else (n if axis is None else axis)
+
+
 def _axis_flanges(joint, motion: Motion) -> None:
     joint.axis = Flange(joint, "axis", motion)
     joint.support = Flange(joint, "support", motion)
@@ -87,6 +95,7 @@ def _axis_flanges(joint, motion: Motion) -> None:
 @dataclass(eq=False)
 class Revolute(Joint):
     """Rotation of frame_b about ``axis`` (in frame_a) by the angle phi [rad]; speed w [rad/s].
+    The axis may also be given as ``n``, the MSL's name (``Revolute(n=(1, 0, 0))``).
 
     Optional flanges ``axis`` (position phi) and ``support`` (the reference, position 0) carry
     motors, springs and friction acting on phi.
@@ -96,7 +105,8 @@ class Revolute(Joint):
     COORDINATES: ClassVar = (Coordinate("phi", "rad"),)
     SPEEDS: ClassVar = (Speed("w", "rad/s"),)
 
-    def __init__(self, axis=(0.0, 0.0, 1.0)):
+    def __init__(self, axis=None, *, n=None):
+        axis = _axis_or_n(axis, n, (0.0, 0.0, 1.0), "Revolute")
         self.axis_direction = tuple(unit_axis(axis, "Revolute"))
         self._make_frames()
         _axis_flanges(self, Motion.ROTATIONAL)
@@ -128,7 +138,8 @@ def _normals(axis) -> tuple:
 
 @dataclass(eq=False)
 class Prismatic(Joint):
-    """Translation of frame_b along ``axis`` (in frame_a) by s [m]; speed v [m/s].
+    """Translation of frame_b along ``axis`` (in frame_a) by s [m]; speed v [m/s]; ``n`` is the
+    MSL's name of the axis.
 
     Optional flanges ``axis`` (position s) and ``support`` (position 0) carry forces on s.
     """
@@ -137,7 +148,8 @@ class Prismatic(Joint):
     COORDINATES: ClassVar = (Coordinate("s", "m"),)
     SPEEDS: ClassVar = (Speed("v", "m/s"),)
 
-    def __init__(self, axis=(1.0, 0.0, 0.0)):
+    def __init__(self, axis=None, *, n=None):
+        axis = _axis_or_n(axis, n, (1.0, 0.0, 0.0), "Prismatic")
         self.axis_direction = tuple(unit_axis(axis, "Prismatic"))
         self._make_frames()
         _axis_flanges(self, Motion.TRANSLATIONAL)
@@ -172,20 +184,85 @@ class FixedTranslation(Joint):
 
 @dataclass(eq=False)
 class FixedRotation(Joint):
-    """frame_b rotated by the constant ``angle`` [rad] about ``axis`` and shifted by r [m]."""
+    """frame_b rotated by a constant rotation and shifted by r [m] (in frame_a), as the MSL's
+    ``Parts.FixedRotation``, in one of its forms:
+
+    * axis–angle: ``angle`` [rad] about ``axis`` (or the MSL's ``n``); ``angle_deg`` gives the
+      angle in degrees instead (the MSL's ``angle`` is in degrees: say so explicitly);
+    * two vectors (MSL ``TwoAxesVectors``): ``n_x`` and ``n_y``, frame_b's x axis and a vector
+      in its x–y plane, both in frame_a;
+    * planar rotation sequence (MSL ``PlanarRotationSequence``): rotations by ``angles``
+      [rad] (or ``angles_deg``) about the axes ``sequence`` (1 = x, 2 = y, 3 = z) in turn.
+
+    Only ``angle`` of the axis–angle form is a parameter (may be symbolic); the other forms
+    are constant rotations.
+    """
 
     angle: float = param(0.0, "rad", "rotation angle about axis")
     r: tuple = param((0.0, 0.0, 0.0), "m", "origin of frame_b in frame_a", Shape.VECTOR3)
-    axis: tuple = (0.0, 0.0, 1.0)
+    axis: tuple | None = None
+    n: tuple | None = None
+    angle_deg: float | None = None
+    n_x: tuple | None = None
+    n_y: tuple | None = None
+    sequence: tuple | None = None
+    angles: tuple | None = None
+    angles_deg: tuple | None = None
 
     def __post_init__(self):
-        self.angle = as_scalar(self.angle, "FixedRotation", "angle")
         self.r = tuple(as_vector3(self.r, "FixedRotation", "r"))
-        self.axis = tuple(unit_axis(self.axis, "FixedRotation"))
+        axis = _axis_or_n(self.axis, self.n, (0.0, 0.0, 1.0), "FixedRotation")
+        self.axis = tuple(unit_axis(axis, "FixedRotation"))
+        self.rotation = _fixed_rotation(self)   # None: axis–angle with the parameter angle
+        self.angle = as_scalar(self.angle, "FixedRotation", "angle")
         self._make_frames()
 
     def relative_pose(self, q):
+        if self.rotation is not None:
+            return ca.DM(self.rotation), self.r
         return axis_rotation(np.array(self.axis), self.angle), self.r
+
+
+def _fixed_rotation(fr) -> np.ndarray | None:
+    """The constant rotation of the two-vector or sequence forms (None for axis–angle);
+    sets ``angle`` from ``angle_deg``; a ModelError for mixed forms."""
+    from .errors import ModelError
+    from .geometry import from_nxy
+
+    forms = [fr.angle_deg is not None or fr.angle != 0, fr.n_x is not None or fr.n_y is not None,
+             fr.sequence is not None or fr.angles is not None or fr.angles_deg is not None]
+    if sum(forms) > 1 or (fr.angle_deg is not None and fr.angle != 0):
+        raise ModelError("FixedRotation: give one form: angle (or angle_deg) about axis, or "
+                         "n_x and n_y, or sequence with angles (or angles_deg)")
+    if fr.angle_deg is not None:
+        fr.angle = np.deg2rad(as_scalar(fr.angle_deg, "FixedRotation", "angle_deg"))
+    if forms[1]:
+        if fr.n_x is None or fr.n_y is None:
+            raise ModelError("FixedRotation: the two-vector form needs both n_x and n_y")
+        return from_nxy(fr.n_x, fr.n_y, "FixedRotation")
+    if not forms[2]:
+        return None
+    return _sequence_rotation(fr)
+
+
+def _sequence_rotation(fr) -> np.ndarray:
+    from .errors import ModelError
+
+    if (fr.angles is None) == (fr.angles_deg is None) or fr.sequence is None:
+        raise ModelError("FixedRotation: the sequence form needs sequence and either angles "
+                         "[rad] or angles_deg")
+    values = np.asarray(fr.angles if fr.angles is not None else np.deg2rad(fr.angles_deg),
+                        dtype=float).ravel()
+    seq = tuple(int(k) for k in fr.sequence)
+    if len(seq) != 3 or not set(seq) <= {1, 2, 3} or values.size != 3 or \
+            seq[0] == seq[1] or seq[1] == seq[2]:
+        raise ModelError(f"FixedRotation: sequence must be three axes from 1, 2, 3 with no two "
+                         f"neighbours equal, and angles three numbers; got {fr.sequence!r}, "
+                         f"{values.tolist()}")
+    R = np.eye(3)
+    for k, phi in zip(seq, values):
+        R = R @ np.array(ca.DM(axis_rotation(np.eye(3)[k - 1], phi)))
+    return R
 
 
 _QUATERNION = (Coordinate("q0", "1", 1.0), Coordinate("q1", "1"), Coordinate("q2", "1"),
@@ -198,7 +275,7 @@ class Spherical(Joint):
 
     Coordinates: unit quaternion q0..q3 (scalar first, no singularity); speeds wx, wy, wz:
     the angular velocity of frame_b relative to frame_a in frame_b axes [rad/s], so
-    ẏ = ½·Q(q)·ω is nonlinear in y and dim y = 4 ≠ dim z = 3 (seed 001).
+    ẏ = ½·Q(q)·ω is nonlinear in y and dim y = 4 ≠ dim z = 3 (Kane and Levinson 1985).
     """
 
     COORDINATES: ClassVar = _QUATERNION

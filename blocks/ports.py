@@ -1,10 +1,12 @@
-"""Typed connectors (Modelica style): 3-D frames, 1-D flanges and real-valued signals.
+"""Typed connectors (Modelica style): 3-D frames, 1-D flanges, electrical pins and real-valued
+signals.
 
 Ports are objects owned by a component; models are wired by passing port objects to
 ``connect``, never strings. Connected ports form a *net*:
 
 * frames in a net are one rigid frame (same position and orientation);
 * flanges in a net share one 1-D position (an angle [rad] or a length [m]);
+* pins in a net are one electrical node (one potential, Kirchhoff's current law);
 * signals in a net carry one value, driven by at most one output (a net with no output is a
   system input).
 """
@@ -30,6 +32,7 @@ class Port:
 
     @property
     def path(self) -> str:
+        """The dotted path of the port (``cube.motor.tau``)."""
         owner_path = getattr(self.owner, "path", None) or type(self.owner).__name__
         return f"{owner_path}.{self.name}"
 
@@ -63,9 +66,10 @@ class Flange(Port):
 
 
 class _Signal(Port):
-    def __init__(self, owner, name: str, size: int = 1):
+    def __init__(self, owner, name: str, size: int = 1, unit: str = ""):
         super().__init__(owner, name)
         self.size = size
+        self.unit = unit   # physical unit of the value ("N.m", "rad/s"; "" when unknown)
 
     def compatible(self, other: Port) -> str | None:
         if not isinstance(other, _Signal):
@@ -81,3 +85,9 @@ class RealInput(_Signal):
 
 class RealOutput(_Signal):
     """A real-valued signal output (scalar or vector of ``size``); every output is a system output."""
+
+
+class Pin(Port):
+    """An electrical pin (Modelica ``Pin``): potential v [V] and current i [A] flowing into the
+    component. Connected pins form a node: one potential, currents summing to zero
+    (Kirchhoff's current law)."""

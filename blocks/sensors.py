@@ -12,8 +12,8 @@ class AngleSensor(SignalBlock):
 
     def __init__(self):
         self.flange = Flange(self, "flange", Motion.ROTATIONAL)
-        self.phi = RealOutput(self, "phi")
-        self.w = RealOutput(self, "w")
+        self.phi = RealOutput(self, "phi", unit="rad")
+        self.w = RealOutput(self, "w", unit="rad/s")
 
     def outputs(self, ctx) -> dict:
         state = ctx.flange(self.flange)
@@ -25,8 +25,8 @@ class PositionSensor(SignalBlock):
 
     def __init__(self):
         self.flange = Flange(self, "flange", Motion.TRANSLATIONAL)
-        self.s = RealOutput(self, "s")
-        self.v = RealOutput(self, "v")
+        self.s = RealOutput(self, "s", unit="m")
+        self.v = RealOutput(self, "v", unit="m/s")
 
     def outputs(self, ctx) -> dict:
         state = ctx.flange(self.flange)
@@ -39,10 +39,10 @@ class FrameSensor(SignalBlock):
 
     def __init__(self):
         self.frame_a = Frame(self, "frame_a")
-        self.r = RealOutput(self, "r", 3)
-        self.v = RealOutput(self, "v", 3)
-        self.R = RealOutput(self, "R", 9)
-        self.w = RealOutput(self, "w", 3)
+        self.r = RealOutput(self, "r", 3, "m")
+        self.v = RealOutput(self, "v", 3, "m/s")
+        self.R = RealOutput(self, "R", 9, "1")
+        self.w = RealOutput(self, "w", 3, "rad/s")
 
     def outputs(self, ctx) -> dict:
         state = ctx.frame(self.frame_a)

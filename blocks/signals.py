@@ -7,7 +7,6 @@ kinematics of its mechanical ports.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 import casadi as ca
 import numpy as np
@@ -21,18 +20,13 @@ class SignalBlock(Component):
     """Contract of a signal block: RealInput/RealOutput ports and ``outputs(ctx)``.
 
     A block with memory (a PID's integral, a filter) names its internal states in ``STATES``
-    (they become system states s, appended to x = (y, z, s), initially 0) and returns their
-    time derivatives from ``derivatives(ctx)``; both hooks read them with ``ctx.state(self)``.
+    and returns their time derivatives from ``derivatives(ctx)``, as every component with
+    states does (:class:`~jourdain.blocks.base.Component`, docs/domains.md).
     """
 
-    STATES: ClassVar[tuple[str, ...]] = ()
-
     def outputs(self, ctx) -> dict:
+        """{RealOutput port: CasADi expression} of time, inputs and kinematics."""
         raise NotImplementedError
-
-    def derivatives(self, ctx) -> list:
-        """ds/dt of the block's STATES, in their order (none for memoryless blocks)."""
-        return []
 
 
 class _Source(SignalBlock):
@@ -107,3 +101,44 @@ class Table(_Source):
     def outputs(self, ctx) -> dict:
         t_held = ca.fmin(ca.fmax(ctx.t, self.t_samples[0]), self.t_samples[-1])
         return {self.y: ca.pw_lin(t_held, ca.DM(self.t_samples), ca.DM(self.y_samples))}
+
+
+class KinematicPTP(SignalBlock):
+    """Point-to-point motion q_begin → q_end with limited speed and acceleration (Modelica
+    ``Blocks.Sources.KinematicPTP`` for one axis): a trapezoidal speed profile (triangular when
+    the distance is too short to reach qd_max), starting at ``start_time`` [s]. Outputs
+    ``q``, ``qd``, ``qdd`` (position [rad or m], speed, acceleration).
+
+    qd_max, qdd_max : > 0, the limits of speed and acceleration.
+    """
+
+    def __init__(self, q_begin: float = 0.0, q_end: float = 1.0, qd_max: float = 1.0,
+                 qdd_max: float = 1.0, start_time: float = 0.0):
+        values = [as_scalar(v, "KinematicPTP", n) for v, n in
+                  ((q_begin, "q_begin"), (q_end, "q_end"), (qd_max, "qd_max"),
+                   (qdd_max, "qdd_max"), (start_time, "start_time"))]
+        self.q_begin, self.q_end, self.qd_max, self.qdd_max, self.start_time = values
+        if not (self.qd_max > 0 and self.qdd_max > 0):
+            raise ModelError(f"KinematicPTP: qd_max and qdd_max must be positive, got "
+                             f"{self.qd_max}, {self.qdd_max}")
+        distance = abs(self.q_end - self.q_begin)
+        self.v_peak = min(self.qd_max, np.sqrt(distance * self.qdd_max))
+        self.t_acc = self.v_peak / self.qdd_max
+        self.t_end = self.t_acc + (distance / self.v_peak if self.v_peak > 0 else 0.0)
+        self.q = RealOutput(self, "q")
+        self.qd = RealOutput(self, "qd")
+        self.qdd = RealOutput(self, "qdd")
+
+    def outputs(self, ctx) -> dict:
+        """Piecewise: accelerate until t_acc, cruise, decelerate from t_end − t_acc to t_end."""
+        sign = 1.0 if self.q_end >= self.q_begin else -1.0
+        a, v, ta, te = self.qdd_max, self.v_peak, self.t_acc, self.t_end
+        tau = ca.fmin(ca.fmax(ctx.t - self.start_time, 0), te)
+        back = te - tau
+        q = ca.if_else(tau < ta, 0.5 * a * tau ** 2,
+                       ca.if_else(tau < te - ta, 0.5 * a * ta ** 2 + v * (tau - ta),
+                                  abs(self.q_end - self.q_begin) - 0.5 * a * back ** 2))
+        qd = ca.if_else(tau < ta, a * tau, ca.if_else(tau < te - ta, v, a * back))
+        moving = ca.logic_and(ctx.t - self.start_time > 0, ctx.t - self.start_time < te)
+        qdd = ca.if_else(moving, ca.if_else(tau < ta, a, ca.if_else(tau < te - ta, 0, -a)), 0)
+        return {self.q: self.q_begin + sign * q, self.qd: sign * qd, self.qdd: sign * qdd}

@@ -1,4 +1,5 @@
-"""Cart-pole swing-up by trajectory optimization.
+"""Cart-pole swing-up by trajectory optimization
+=============================================
 
 The cart-pole of the library (cart 1 kg, uniform pole 0.1 kg and 1 m) starts hanging down at
 rest and must stand upright at rest after 2 s, with the cart force limited to ±20 N and the
@@ -10,15 +11,12 @@ transcriptions, the re-simulation deviation, and two figures in out/: the trajec
 stroboscopic picture of the motion.
 """
 # %% The plant: compile the model once
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import World  # noqa: E402
-from jourdain.library import CartPole  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import World
+from jourdain.library import CartPole
 
 system = jd.compile(jd.Model.on_world(World(), cartpole=CartPole()))
 print(system)
@@ -63,4 +61,8 @@ ax.set_ylabel("y [m]")
 ax.set_title("cart-pole swing-up, every third node (light: early, dark: late)")
 fig.tight_layout()
 fig.savefig("out/cartpole_swingup_motion.png", dpi=120)
-print("figures: out/cartpole_swingup.png, out/cartpole_swingup_motion.png")
+
+# %% The plan in 3-D (open the file in a browser): the optimal motion, the nodes interpolated
+sol.animate("out/cartpole_swingup.html", title="cart-pole swing-up (collocation plan)")
+print("figures: out/cartpole_swingup.png, out/cartpole_swingup_motion.png; "
+      "animation: out/cartpole_swingup.html")

@@ -1,6 +1,7 @@
-"""Balancing the Cubli on an edge and on a corner with LQR under motor torque limits.
+"""Balancing the Cubli on an edge and on a corner with LQR under motor torque limits
+=================================================================================
 
-What: the reaction-wheel cube of seed 000 on an edge (one wheel) and its 3-D sibling on a
+What: the reaction-wheel cube (the 1-D Cubli, Gajamohan et al. 2012) on an edge (one wheel) and its 3-D sibling on a
 corner (three wheels, spherical pivot) are linearized about the upright equilibrium, an LQR
 gain is designed with python-control, and the gain is wired back as signal blocks (sensors →
 state vector → StateFeedback → Saturation → motors), so each closed loop is one model.
@@ -10,22 +11,19 @@ reaction torques stabilize it. On the corner, the angular momentum about the ver
 the pivot cannot be changed by internal torques: that mode stays at λ = 0.
 
 You will see: the structure reports (operation counts of M and k for the default speeds and
-for seed 000's choice of absolute wheel speeds), the modes of the linearizations, the gains,
+for the absolute wheel speeds chosen for the cube on an edge), the modes of the linearizations, the gains,
 and the balancing from a perturbed start; the figure out/cube_balance.png shows angles, wheel
 speeds and motor torques.
 """
 # %%
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import World  # noqa: E402
-from jourdain.library import (BalancedCubeOnCorner, BalancedCubeOnEdge, CubeOnCorner,  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import World
+from jourdain.library import (BalancedCubeOnCorner, BalancedCubeOnEdge, CubeOnCorner,
                               CubeOnEdge)
 
 TAU_MAX = 0.1  # [N·m] motor torque limit, each motor
@@ -88,6 +86,9 @@ print(f"corner: |theta|(0) = {tilt[0]:.3f} rad, max {tilt.max():.3f}, "
       f"max |tau| = {np.abs(torques).max():.3f} N·m (limit {TAU_MAX})")
 print("closed-loop linearization eigenvalues:",
       np.round(jd.linearize(corner_cl).eigenvalues, 3))
+Path("out").mkdir(exist_ok=True)
+corner_res.animate("out/cube_balance_corner.html",
+                   title="cube on a corner: LQR balancing from a 0.06 rad tilt")
 
 # %% Figure: angles, wheel speeds, torques
 fig, ax = plt.subplots(3, 2, sharex="col", figsize=(10, 7))

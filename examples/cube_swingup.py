@@ -1,6 +1,7 @@
-"""Cube on an edge: swing-up from lying on a face to upright (the Cubli swing-up).
+"""Cube on an edge: swing-up from lying on a face to upright (the Cubli swing-up)
+==============================================================================
 
-The reaction-wheel cube of seed 000 (Cubli prototype parameters) lies on a face, φ = 45°, wheel
+The reaction-wheel cube (the 1-D Cubli, Gajamohan et al. 2012) (Cubli prototype parameters) lies on a face, φ = 45°, wheel
 at rest. The motor may exert at most 0.4 N·m and the wheel may spin at most 150 rad/s relative
 to the housing; the floor keeps φ within ±45°. Find the fastest motion (free final time, with a
 small effort penalty) to the upright position φ = 0 at rest. The static torque needed to lift
@@ -16,15 +17,12 @@ balances the cube while it slows the wheel down; out/cube_swingup_balance.png sh
 manoeuvre.
 """
 # %% The plant
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import World  # noqa: E402
-from jourdain.library import BalancedCubeOnEdge, CubeOnEdge  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import World
+from jourdain.library import BalancedCubeOnEdge, CubeOnEdge
 
 system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
 PHI, PSI, W_EDGE, W_WHEEL = system.x_names

@@ -1,4 +1,5 @@
-"""A differential-drive vehicle: two motor-driven wheels rolling without slip under a chassis.
+"""A differential-drive vehicle: two motor-driven wheels rolling without slip under a chassis
+==========================================================================================
 
 Four rolling constraints (two per wheel) act on five coordinates (chassis x_s, y_s, heading θ,
 wheel angles φ_L, φ_R); the lateral conditions of the two wheels on one axle coincide, so the
@@ -8,9 +9,6 @@ wheel speeds). You will see the classification, the path driven by the motor tor
 integrable relation holding to round-off, and out/differential_drive.png.
 """
 # %%
-import matplotlib
-
-matplotlib.use("Agg")
 from pathlib import Path
 
 import matplotlib.pyplot as plt

@@ -1,6 +1,7 @@
-"""Parallel parking: the Lie bracket of seed 002 as a net motion.
+"""Parallel parking: the Lie bracket of the rolling wheel as a net motion
+======================================================================
 
-The vertical wheel of seed 002 (y = (x_s, y_s, φ, γ), ẏ = g1·z1 + g2·z2 with g1 = roll,
+The vertical rolling wheel (y = (x_s, y_s, φ, γ), ẏ = g1·z1 + g2·z2 with g1 = roll,
 g2 = steer) cannot move sideways: the no-slip constraints forbid it. The switching sequence
 roll h, steer h, roll back h, steer back h nevertheless ends displaced, by h²·[g1, g2] + O(h³),
 with [g1, g2] = Dg2·g1 − Dg1·g2 = (R·sin γ, −R·cos γ, 0, 0): sideways. You will see the
@@ -8,9 +9,6 @@ classification (f = 4, g = 2), the net displacement against h²·[g1, g2] for sh
 error falling as h³, and the path of the wheel in out/parallel_parking.png.
 """
 # %%
-import matplotlib
-
-matplotlib.use("Agg")
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -21,7 +19,7 @@ from jourdain.blocks import World
 from jourdain.library import Wheel
 from jourdain.solver.constraints.integrability import field_bracket, kinematic_flow, switching_displacement
 
-# %% Compile the wheel and classify its constraints (seed 002).
+# %% Compile the wheel and classify its constraints (nonholonomic constraints; Murray, Li and Sastry 1994).
 system = jd.compile(jd.Model.on_world(World(), wheel=Wheel(R=0.3)))
 print(system.integrability)
 print("speeds z:", system.z_names)

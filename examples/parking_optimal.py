@@ -1,10 +1,11 @@
-"""Parallel parking of the differential-drive vehicle, planned by trajectory optimization.
+"""Parallel parking of the differential-drive vehicle, planned by trajectory optimization
+======================================================================================
 
 The vehicle of the library (two motor-driven wheels rolling without slip under a chassis) can
-only move along its heading: the no-slip constraints are not integrable (seed 002), so a
+only move along its heading: the no-slip constraints are not integrable (nonholonomic constraints; Murray, Li and Sastry 1994), so a
 sideways displacement needs a switching manoeuvre, the net motion of a Lie bracket (see
 examples/parallel_parking.py). Here the optimizer finds one: move 0.4 m sideways into a slot
-1 m long (|x_s| ≤ 0.5 m), at rest at both ends, with the heading kept within ±0.3 rad (so it
+1 m long (−0.5 m ≤ x_s ≤ 0.5 m), at rest at both ends, with the heading kept within ±0.3 rad (so it
 cannot simply turn on the spot), the motor torques within ±0.5 N·m and the least effort
 ∫ (τ_L² + τ_R²) dt over 8 s. The compiled constrained System enters in its minimal form
 (ẏ = G(y)·z, 2 speeds for 5 coordinates) with no change to the transcription. The straight
@@ -15,15 +16,12 @@ IPOPT's progress, the re-simulation check, and the path in out/parking_optimal.p
 # %% The plant: a nonholonomic vehicle, compiled in minimal form
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import World  # noqa: E402
-from jourdain.library import DifferentialDrive  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import World
+from jourdain.library import DifferentialDrive
 
 system = jd.compile(jd.Model.on_world(World(), car=DifferentialDrive(R=0.1, b=0.2)))
 print(system.constraint_report())

@@ -1,4 +1,5 @@
-"""A robot arm from its URDF file: the Franka Emika Panda, planned, tracked and exported.
+"""A robot arm from its URDF file: the Franka Emika Panda, planned, tracked and exported
+=====================================================================================
 
 The Panda's URDF (from the example-robot-data package) becomes a Composite of jourdain blocks
 with `jd.from_urdf`: seven revolute joints with their axes, origins, inertials, damping and
@@ -7,11 +8,14 @@ limits; the two gripper fingers are locked. On it we
 1. compute gravity compensation, the joint torques that hold the arm at rest (inverse
    dynamics with zero speed and acceleration, τ_g = −q(t, y, 0, 0, p)), and check by
    simulation that the arm stays put;
+
 2. plan a rest-to-rest point-to-point motion in 1.2 s with a TrajectoryProblem under the
    torque, speed and joint limits of the URDF (minimum ∫|τ|² dt);
+
 3. track the plan in simulation with the planned torques as feedforward (the computed torque
    along the plan) plus a PID on the tracking error, built from signal blocks (tables, angle
    sensors, sums, PID), with a 1 kg heavier hand than the plan assumed;
+
 4. export the actuated arm as an FMI 2.0 FMU (model exchange and co-simulation) and, when
    FMPy is installed, simulate the FMU holding the arm with the gravity torques.
 
@@ -21,16 +25,14 @@ out/robot_arm.png.
 """
 # %% The arm from its URDF file
 import warnings
+from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-import jourdain as jd  # noqa: E402
-from jourdain.blocks import PID, Add, AngleSensor, Table, World  # noqa: E402
-from jourdain.solver.exchange import UnsupportedWarning, example_robot  # noqa: E402
+import jourdain as jd
+from jourdain.blocks import PID, Add, AngleSensor, Table, World
+from jourdain.solver.exchange import UnsupportedWarning, example_robot
 
 URDF = example_robot("panda_description/urdf/panda.urdf")
 FINGERS = {"panda_finger_joint1": 0.02, "panda_finger_joint2": 0.02}   # [m], locked open
@@ -85,6 +87,9 @@ effort = np.array([arm.limits[j].effort for j in JOINTS])
 peak = np.array([np.abs(plan[n]).max() for n in TAU])
 print(f"plan: cost {plan.cost:.1f} N²·m²·s in {plan.stats['iterations']} iterations; peak "
       f"torque / limit per joint: {np.round(peak / effort, 2)}")
+# the planned motion in 3-D with the Panda's own meshes (open the file in a browser)
+Path("out").mkdir(exist_ok=True)
+plan.animate("out/robot_arm.html", title="Panda point-to-point plan (minimum torque)")
 
 
 # %% 3. Tracking the plan: feedforward of the planned torques plus a PID, from signal blocks

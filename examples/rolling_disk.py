@@ -1,17 +1,15 @@
-"""A thin disk rolling without slip on the ground.
+"""A thin disk rolling without slip on the ground
+==============================================
 
 The disk sits on a FreeJoint (position and unit quaternion, body-fixed angular velocity), and a
 RollingContact block adds the contact: its height is a holonomic constraint (the center height
 becomes a dependent coordinate, solved by Newton), the two no-slip conditions are velocity
-constraints, so the generalized speeds are the three body rates and f = 5, g = 3 (seed 002).
+constraints, so the generalized speeds are the three body rates and f = 5, g = 3 (nonholonomic constraints; Murray, Li and Sastry 1994).
 You will see the classification, a leaning disk rolling on a curved path with its energy
 conserved, and the closed-form critical speed of upright rolling, Ω_c = √(g/(3R)), checked by
 simulating just below and just above it. Figure: out/rolling_disk.png.
 """
 # %%
-import matplotlib
-
-matplotlib.use("Agg")
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -66,4 +64,5 @@ axes[2].legend()
 fig.tight_layout()
 Path("out").mkdir(exist_ok=True)
 fig.savefig("out/rolling_disk.png", dpi=120)
-print("saved out/rolling_disk.png")
+res.animate("out/rolling_disk.html", title="a disk rolling without slip")
+print("saved out/rolling_disk.png and out/rolling_disk.html")

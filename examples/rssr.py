@@ -1,4 +1,5 @@
-"""A spatial four-bar (RSSR) whose loop runs through a ball joint of the spanning tree.
+"""A spatial four-bar (RSSR) whose loop runs through a ball joint of the spanning tree
+===================================================================================
 
 A revolute crank on the ground (axis z) and a revolute rocker on a skew axis (x) are joined by
 a coupler with ball joints at both ends. The compiler keeps the ball joint at the crank end in
@@ -10,9 +11,6 @@ residual and energy of a 10 s run under gravity, the rocker angle against the cl
 spatial Freudenstein equation, and out/rssr.png.
 """
 # %%
-import matplotlib
-
-matplotlib.use("Agg")
 from pathlib import Path
 
 import matplotlib.pyplot as plt

@@ -31,6 +31,7 @@ from jourdain.solver import (
                              Solution,
                              System,
                              TrajectoryProblem,
+                             animate,
                              compile,
                              from_mjcf,
                              from_urdf,
@@ -45,5 +46,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Model", "ModelError",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
-           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
+           "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "animate",
            "LinearSolver"]

@@ -5,13 +5,20 @@ from .bicycle import WhippleBicycle
 from .cartpole import CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
+from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
+                             ElectricCubeOnEdge)
 from .linkages import CrankSlider, FourBar
-from .pendulums import DoublePendulum, ElasticJointArm, NLinkPendulum, Pendulum, SpringDamperChain
+from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
-from .trees import RandomTree
+from .pendulums import (DoublePendulum, ElasticJointArm, NLinkPendulum, Pendulum,
+                        SpringDamperChain)
+from .robot_axis import RobotAxis
+from .trees import RandomLoop, RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
 __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
-           "ElasticJointArm", "FourBar", "NLinkPendulum", "Pendulum", "RandomTree", "RollingDisk", "RSSR",
-           "SpringDamperChain", "Wheel", "WhippleBicycle"]
+           "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop", "RandomTree", "RollingDisk",
+           "RSSR", "Wheel", "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor",
+           "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
+           "ElasticJointArm", "SpringDamperChain"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from jourdain.blocks import Composite, LinearMotor, Prismatic, Revolute, RigidBody, ViscousFriction
+from jourdain.blocks.visual import Box, Cylinder
 
 
 class CartPole(Composite):
@@ -17,9 +18,12 @@ class CartPole(Composite):
         super().__init__()
         J = m_pole * l**2 / 12.0
         self.slider = Prismatic(axis=(1, 0, 0))
-        self.cart = RigidBody(m=m_cart)
+        self.cart = RigidBody(m=m_cart, shapes=[Box((0.3 * l, 0.15 * l, 0.15 * l),
+                                                    color="steelblue", name="cart")])
         self.hinge = Revolute(axis=(0, 0, 1))
-        self.pole = RigidBody(m=m_pole, r_cm=(0, l / 2, 0), I=(J, 0.0, J))
+        self.pole = RigidBody(m=m_pole, r_cm=(0, l / 2, 0), I=(J, 0.0, J), shapes=[
+            Cylinder.between((0, 0, 0), (0, l, 0), 0.02 * l, color="darkorange", name="pole")])
+        self.slider.shape(Box((2.4 * l, 0.02 * l, 0.02 * l), color="dimgray", name="rail"))
         self.motor = LinearMotor()
         self.damper = ViscousFriction(d=d)
         self.connect(self.slider.frame_b, self.cart.frame_a)

@@ -28,6 +28,7 @@ import numpy as np
 
 from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, Motor, Revolute,
                              RigidBody, Spherical, ViscousFriction)
+from jourdain.blocks.visual import Box, Cylinder
 
 # Rotation that takes the body diagonal (1, 1, 1)/√3 onto +y: about (1, 1, 1) × (0, 1, 0).
 UPRIGHT_AXIS = (-1.0, 0.0, 1.0)
@@ -59,7 +60,9 @@ class CubeOnCorner(Composite):
         self.upright = FixedRotation(angle=UPRIGHT_ANGLE, axis=UPRIGHT_AXIS)
         self.pivot = Spherical()
         self.housing = RigidBody(m=m_housing, r_cm=tuple(center),
-                                 I=(J_housing, J_housing, J_housing))
+                                 I=(J_housing, J_housing, J_housing),
+                                 shapes=[Box((a, a, a), center=tuple(center), opacity=0.35,
+                                             color="steelblue", name="box")])
         self.connect(self.upright.frame_b, self.pivot.frame_a)
         self.connect(self.pivot.frame_b, self.housing.frame_a)
         for i, axis in enumerate(AXES, start=1):
@@ -71,14 +74,24 @@ class CubeOnCorner(Composite):
         mount = self.add(f"mount{i}", FixedTranslation(r=tuple(position)))
         bearing = self.add(f"bearing{i}", Revolute(axis=tuple(axis)))
         inertia = self.J_wheel / 2 * (np.eye(3) + np.outer(axis, axis))
-        wheel = self.add(f"wheel{i}", RigidBody(m=self.m_wheel, I=inertia))
-        motor = self.add(f"motor{i}", Motor())
+        spoke = np.roll(axis, 1)       # a spoke across the disk shows the wheel's spin
+        size = 0.3 * self.a * spoke + 0.012 * np.roll(axis, 2) + 0.014 * axis
+        wheel = self.add(f"wheel{i}", RigidBody(m=self.m_wheel, I=inertia, shapes=[
+            Cylinder(0.3 * self.a, 0.01, axis=tuple(axis), color="orange", name="disk"),
+            Box(tuple(size), center=tuple(0.15 * self.a * spoke), color="black",
+                name="spoke")]))
+        mount.shape()
         friction = self.add(f"friction{i}", ViscousFriction(d=C_w))
         self.connect(self.pivot.frame_b, mount.frame_a)
         self.connect(mount.frame_b, bearing.frame_a)
         self.connect(bearing.frame_b, wheel.frame_a)
-        self.connect(motor.flange_b, bearing.axis)
         self.connect(friction.flange_b, bearing.axis)
+        self._actuate(i, bearing)
+
+    def _actuate(self, i: int, bearing: Revolute) -> None:
+        """Wheel i's actuator: an ideal torque source ``motor<i>`` (input ``motor<i>.tau``)."""
+        motor = self.add(f"motor{i}", Motor())
+        self.connect(motor.flange_b, bearing.axis)
 
     @staticmethod
     def absolute_wheel_speeds(path: str = "cube") -> dict[str, str]:

@@ -66,7 +66,7 @@ class CrankSlider(Composite):
     connecting rod of length l [m] (mass m2), slider of mass m3 [kg] on a horizontal guide
     through the crank center. Coordinates ``crank.phi`` (absolute), ``rod.phi`` (relative to
     the crank) and ``slider.s`` (slider position along x); the wrist pin ``wrist`` closes the
-    loop. A one-DOF mechanism: its generalized mass m_gen(φ) is System.m_gen (seed 003)."""
+    loop. A one-DOF mechanism: its generalized mass m_gen(φ) is System.m_gen (Lagrange's equations, generalized mass)."""
 
     def __init__(self, r: float = 0.1, l: float = 0.35, m1: float = 0.4, m2: float = 0.6,
                  m3: float = 1.0):

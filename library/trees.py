@@ -1,11 +1,13 @@
-"""Random kinematic trees, the scale test and benchmark models of the recursive back end."""
+"""Random kinematic trees, the scale test and benchmark models of the recursive back end, and
+random closed loops, the test models of the constraint stage."""
 from __future__ import annotations
 
 import numpy as np
 
+from jourdain.blocks import (Composite, FixedRotation, FreeJoint, Prismatic, Revolute,
+                             RigidBody, RotationalSpring, Spherical, TranslationalSpring,
+                             ViscousFriction)
 from jourdain.blocks.base import as_size
-from jourdain.blocks import (Composite, FixedRotation, Prismatic, Revolute, RigidBody,
-                             RotationalSpring, TranslationalSpring, ViscousFriction)
 
 
 class RandomTree(Composite):
@@ -47,6 +49,47 @@ class RandomTree(Composite):
             self.connect(spring.flange_b, joint.axis)
             self.connect(damper.flange_b, joint.axis)
             frames.append(joint.frame_b)
+
+
+class RandomLoop(Composite):
+    """One closed loop of random geometry through the world, reproducible from ``seed``.
+
+    ``joints`` are the joint classes around the loop (Revolute, Prismatic, Spherical,
+    FreeJoint), e.g. (FreeJoint, Spherical, Revolute): ``frame_a`` → ``offset0`` →
+    ``joint1`` → ``body1`` → ``offset1`` → ``joint2`` → … → ``joint{k}`` → ``offset{k}`` →
+    ``frame_a``. The last joint is declared last, so the compiler cuts it (a FreeJoint there
+    would close nothing: put it earlier). Offsets are random rotations with translations up to
+    ``reach`` [m]; revolute and prismatic axes are random unit vectors; bodies as in
+    RandomTree (m ∈ [0.5, 2] kg, physical inertias). No force element: under the World's
+    gravity the loop is conservative, so its total energy is a test reference.
+    """
+
+    def __init__(self, joints=(FreeJoint, Spherical, Revolute), seed: int = 0,
+                 reach: float = 0.5):
+        super().__init__()
+        if len(joints) < 2 or joints[-1] is FreeJoint:
+            raise ValueError("RandomLoop: give at least two joint classes, the last not a "
+                             f"FreeJoint (it is cut and would close nothing), got {joints!r}")
+        rng = np.random.default_rng(seed)
+        start = self.add("offset0", _random_offset(rng, reach))
+        self.expose(start.frame_a, "frame_a")
+        frame = start.frame_b
+        for i, kind in enumerate(joints, start=1):
+            joint = self.add(f"joint{i}", kind(axis=_unit(rng)) if kind in (Revolute, Prismatic)
+                             else kind())
+            offset = self.add(f"offset{i}", _random_offset(rng, reach))
+            self.connect(frame, joint.frame_a)
+            self.connect(joint.frame_b, offset.frame_a)
+            if i < len(joints):
+                body = self.add(f"body{i}", _random_body(rng))
+                self.connect(joint.frame_b, body.frame_a)
+            frame = offset.frame_b
+        self.connect(frame, start.frame_a)
+
+
+def _random_offset(rng: np.random.Generator, reach: float) -> FixedRotation:
+    return FixedRotation(angle=rng.uniform(-np.pi, np.pi), r=rng.uniform(-reach, reach, 3),
+                         axis=_unit(rng))
 
 
 def _unit(rng: np.random.Generator) -> tuple:

@@ -1,5 +1,5 @@
-"""Rolling wheels built from blocks (seed 002). The ground is the world x–z plane, y up,
-gravity −y; seed 002's plane coordinates are (x_s, y_s) = (x, −z), a right-handed pair with
+"""Rolling wheels built from blocks (nonholonomic constraints; Murray, Li and Sastry 1994). The ground is the world x–z plane, y up,
+gravity −y; the textbook's plane coordinates are (x_s, y_s) = (x, −z), a right-handed pair with
 the upward y axis."""
 from __future__ import annotations
 

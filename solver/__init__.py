@@ -12,6 +12,7 @@ imports pointing one way (docs/architecture.md):
     control/      linearization, LinearSystem, LQR and pole placement
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
     exchange/     models in and out: URDF and MJCF import, FMU export
+    visual/       shapes and their poses, 3-D animation (HTML), video, plots, graph pictures
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
@@ -37,10 +38,11 @@ from .simulation.integrators import LinearSolver
 from .simulation.result import Result
 from .simulation.simulate import Method
 from .system import ConstrainedSystem, System
+from .visual.animate import animate
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
            "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSolver", "LinearSystem", "Method",
            "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place"]
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate"]

@@ -7,6 +7,8 @@ imports it but the package's ``__init__``.
 """
 from __future__ import annotations
 
+import casadi as ca
+
 from jourdain.blocks.errors import ModelError
 
 from .constraints.analysis import analyze, check_generic_rank, integrability_of
@@ -21,19 +23,25 @@ from .constraints.methods import (
     speeds_for,
     state_expr,
 )
+from .constraints.moves import mover
+from .constraints.repartition import PartitionBank
 from .equations.backends import Backend, Formulation, default_speed_ops, equations
+from .equations.driven import driven_dynamics, driven_speed_index
 from .equations.functions import (
     check_mass_matrix,
     named_functions,
     names_of,
+    quantity_function,
     structure_of,
 )
-from .equations.lagrange import lagrange_zdot
+from .equations.lagrange import lagrange_system, lagrange_zdot
 from .equations.projection import jourdain
 from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds, speed_matrix, speed_spec
 from .system import ConstrainedSystem, System
+from .visual.graph import component_graph
+from .visual.scene import build_visual
 
 
 @keywords
@@ -70,19 +78,33 @@ def compile(model, speeds: dict | None = None, parameters=(),
     sp = choose_speeds(mech.kin, speeds)
     eom, used = equations(mech, sp, formulation, backend)
     zdot = eom.zdot if formulation is Formulation.JOURDAIN else lagrange_zdot(mech, sp)
-    functions = named_functions(mech, sp, eom, zdot)
+    drive = None
+    if mech.driven:   # prescribed speeds: only the free ones keep an equation of motion
+        M, rhs = (eom.M, eom.q - eom.k) if formulation is Formulation.JOURDAIN \
+            else lagrange_system(mech)
+        zdot, drive = driven_dynamics(mech, sp, M, rhs)
+    functions = named_functions(mech, sp, eom, zdot, drive)
     if not sp.identity:   # user speeds: W(y) is checked along simulations
         functions["W"] = speed_matrix(mech.kin, sp)
     p_default = mech.params.defaults
-    check_mass_matrix(functions["M"], mech, sp, p_default)
+    check_mass_matrix(functions["M"], mech, sp, p_default, free_speeds(mech, sp))
     structure = structure_of(mech, sp)
-    if not sp.identity:  # seed 000: show what the speed choice does to the equations' size
+    if not sp.identity:  # user speeds (e.g. the cube's absolute wheel speed): show what the speed choice does to the equations' size
         structure.default_speed_ops = default_speed_ops(mech, used)
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
+    system._lazy.update(quantities=(lambda: quantity_function(mech, sp, system.h, drive), True),
+                        mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False))
+    attach_visual(system, mech, system.y_default)
     if codegen:
         system.codegen()
     return system
+
+
+def free_speeds(mech: Mechanics, sp) -> list[int]:
+    """Indices in z of the speeds that keep an equation of motion (all but the driven)."""
+    driven = {driven_speed_index(mech, sp, d.speed) for d in mech.driven}
+    return [k for k in range(sp.z.numel()) if k not in driven]
 
 
 def _check_options(formulation, backend, constraints, baumgarte, codegen) -> None:
@@ -111,15 +133,36 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
                          "Baumgarte and DAE methods integrate all joint speeds")
     sp = speeds_for(mech, method, G, part, user_names)
     eom = jourdain(mech, sp)
-    functions = named_functions(mech, sp, eom, eom.zdot)
-    proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte)
-    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp)))
+    zdot, drive = eom.zdot, None
+    if mech.driven and method is not ConstraintMethod.PARTITIONING:
+        raise ModelError("kinematic drivers in closed loops need ConstraintMethod.PARTITIONING "
+                         "(the driven coordinate is kept independent)")
+    if mech.driven:
+        zdot, drive = driven_dynamics(mech, sp, eom.M, eom.q - eom.k)
+    functions = named_functions(mech, sp, eom, zdot, drive)
+    proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte,
+                              zdot, drive)
+    functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part))
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
-    check_mass(functions["M"], part.y_ref, mech, sp)
+    check_mass(functions["M"], part.y_ref, mech, sp, free_speeds(mech, sp))
     check_explicit_form(functions, part.y_ref, mech.params.defaults)
     info = {"y_ref": part.y_ref, "partition": part, "owners": eqs.c_owner + eqs.b_owner,
             "integrability": lambda: integrability_of(mech, eqs, part, A, G, mv),
-            "speed_names": [r.name for r in mech.kin.rates], "mover": mv}
+            "speed_names": [r.name for r in mech.kin.rates], "mover": mv,
+            "partitions": PartitionBank(mech, eqs, part, part.independent_speeds[:len(user_names)],
+                                        user_names, functions, names_of(mech, sp))
+            if method is ConstraintMethod.PARTITIONING else None}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
-    return ConstrainedSystem(base, method, info)
+    system = ConstrainedSystem(base, method, info)
+    system._lazy["quantities"] = (lambda: quantity_function(mech, sp, system.h, drive), True)
+    attach_visual(system, mech, part.y_ref)
+    return system
+
+
+def attach_visual(system: System, mech: Mechanics, y_nominal) -> None:
+    """The shapes of the model and ``poses(x, p)`` (:mod:`.visual.scene`), and the component
+    graph that ``system.draw`` pictures (:mod:`.visual.graph`)."""
+    system.visual, poses = build_visual(mech, system.nx, y_nominal)
+    system.functions["poses"] = system.poses = poses
+    system.graph = component_graph(mech)

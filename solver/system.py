@@ -19,6 +19,7 @@ from .constraints.initial import (
     constrained_state,
     independent_coordinates,
 )
+from .constraints.initialize import initialize
 from .constraints.report import constraint_report
 from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
@@ -31,11 +32,14 @@ from .simulation.codegen import attach
 from .simulation.dae import simulate_constrained
 from .simulation.numeric import NumericFunction
 from .simulation.simulate import simulate
+from .visual.graph import draw_graph
+from .visual.reprs import system_html
 
 
 class System:
     """A compiled multibody system: x = (y, z, s), ẋ = f(t, x, u, p); s (usually empty) holds
-    the internal states of signal blocks with memory, e.g. a PID's integral.
+    the states of components with memory: a PID's integral, a filter's, a capacitor's voltage,
+    an inductor's current.
 
     Functions (casadi.Function, inputs and outputs named):
       f(t, x, u, p) -> xdot          state derivative
@@ -45,9 +49,21 @@ class System:
                                      signal blocks have states s)
       ydot(y, z, p) -> ydot          kinematics ODE ẏ = v(y, z)
       h(t, x, u, p) -> out           sensor and signal outputs
-      energy(x, p) -> (T, V)         kinetic and potential energy [J]
-      dissipation(t, x, u, p) -> P   power removed by dissipative elements [W]
+      energy(x, p) -> (T, V, W)      kinetic, potential and stored energy (capacitors,
+                                     inductors: ½·C·v², ½·L·i²) [J]
+      dissipation(t, x, u, p) -> P   power removed by dissipative elements (R·i² included) [W]
+      supplied(t, x, u, p) -> P      power delivered by sources [W]
+      init(t, x, u, p) -> residual   initial equations of the states ``s_init`` (steady-state
+                                     filters), solved before a simulation starts
       W(y) -> W                      user-chosen speeds only: their definition z = W(y)·w
+      drive(t, x, u, p), drive0      kinematic drivers only: x with the driven coordinates and
+                                     speeds at their prescribed values (drive0: at the start)
+      quantities(t, x, u, p)         outputs and the other quantities ``initialize`` takes
+                                     conditions on (built on first use)
+
+    Outputs, state derivatives and initial equations may read the accelerations
+    (acceleration sensors, drivers' reactions, cut sensors; ``dynamic_outputs``): they are
+    evaluated with ż from the equations of motion.
     """
 
     backend: Backend = Backend.PROJECTION  # the back end compile() used
@@ -59,13 +75,22 @@ class System:
         self.y_names: list[str] = names["y"]
         self.y_default = np.array(names["y_default"], dtype=float)
         self.z_names: list[str] = names["z"]
-        # internal states of signal blocks with memory (e.g. PID), x = (y, z, s)
+        # states of components with memory (PID, filters, capacitors, inductors), x = (y, z, s)
         self.s_names: list[str] = names.get("s", [])
+        self.s_default = np.array(names.get("s_default", [0.0] * len(self.s_names)), dtype=float)
+        self.s_init: list[int] = names.get("s_init", [])   # s fixed by initial equations
         self.u_names: list[str] = names["u"]
         self.p_names: list[str] = names["p"]
         self.output_names: list[str] = names["out"]
         # (index of q0 in y, joint path) of every unit quaternion among the coordinates
         self.quaternions: list[tuple[int, str]] = names.get("quaternions", [])
+        # what initial conditions can be given for (System.initialize), in the order of the
+        # quantities function: outputs, force elements' s_rel/w_rel, frames' r_0/v_0
+        self.quantity_names: list[str] = names.get("quantities", [])
+        # driven coordinates (y indices) and speeds (z indices) of kinematic drivers
+        self.driven_coordinates, self.driven_speeds = names.get("driven", ([], []))
+        # outputs that read the dynamics (accelerations, drivers' reactions, cut sensors)
+        self.dynamic_outputs: list[str] = names.get("dynamic", [])
         self.inputs = names["inputs"]
         self.outputs = names["outputs"]
         self.p_default = p_default
@@ -75,13 +100,29 @@ class System:
         self.functions = functions
         for key, fn in functions.items():
             setattr(self, key, fn)
+        # what only some consumers need, built on first use: name -> (builder, is a function)
+        self._lazy: dict = {}
+
+    def __getattr__(self, name: str):
+        """Attributes built on first use (``quantities``, ``mover``): see ``_lazy``."""
+        lazy = self.__dict__.get("_lazy", {})
+        if name not in lazy:
+            raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
+        build, is_function = lazy.pop(name)
+        value = build()
+        setattr(self, name, value)
+        if is_function:
+            self.functions[name] = value
+        return value
 
     @property
     def x_names(self) -> list[str]:
+        """Names of the states x = (y, z, s), in order."""
         return self.y_names + self.z_names + self.s_names
 
     @property
     def nx(self) -> int:
+        """Number of states, len(x)."""
         return len(self.x_names)
 
     def __repr__(self) -> str:
@@ -90,14 +131,38 @@ class System:
                 f"{len(self.p_names)} parameters>")
 
     # ---- named values -> vectors -------------------------------------------------------
-    def state(self, y0: dict | None = None, z0: dict | None = None) -> np.ndarray:
+    def state(self, y0: dict | None = None, z0: dict | None = None, *, fix: dict | None = None,
+              guess: dict | None = None, params: dict | None = None) -> np.ndarray:
         """Initial state x0 = (y0, z0[, s0]) from dictionaries by name; missing coordinates take
-        their defaults (0, or the identity quaternion), missing speeds are 0. Signal-block
-        states (``s_names``, e.g. a PID's integral) may be given in z0 and default to 0."""
+        their defaults (0, or the identity quaternion), missing speeds are 0. Component states
+        (``s_names``: a PID's integral, a capacitor's voltage) may be given in z0 and default
+        to the components' start values (``s_default``). With ``fix`` (conditions on any
+        quantity) or ``guess`` (start values that are not held) the state is solved by
+        :meth:`initialize`."""
+        if fix or guess:
+            return self.initialize(y0, z0, fix=fix, guess=guess, params=params).x0
         y = by_name(y0, self.y_names, "y0", "coordinate", self.y_default)
         check_quaternions(self, y, "y0")
-        z = by_name(z0, self.z_names + self.s_names, "z0", "speed")
+        z = by_name(z0, self.z_names + self.s_names, "z0", "speed",
+                    np.concatenate([np.zeros(len(self.z_names)), self.s_default]))
         return np.concatenate([y, z])
+
+    def initialize(self, y0: dict | None = None, z0: dict | None = None, *,
+                   fix: dict | None = None, guess: dict | None = None,
+                   params: dict | None = None, t0: float = 0.0, u0=None):
+        """Initial state from conditions on any quantity (Modelica's start/fixed):
+
+        y0, z0 : coordinates and speeds held at these values (fixed = true);
+        fix : {quantity: value} for any name in ``quantity_names`` (outputs, a force element's
+            ``s_rel``/``w_rel``, a frame's ``r_0[i]``/``v_0[i]``), solved with the closure
+            equations; e.g. ``fix={"tip.frame_b.r_0[0]": 0.7, "tip.frame_b.v_0[0]": 0.0}``;
+        guess : {coordinate: value}, start values that only choose the solution (the
+            assembly branch), not held (fixed = false);
+        t0, u0 : time and inputs at the start (drivers, outputs that read inputs).
+        Returns an :class:`~jourdain.solver.constraints.initialize.Initialization` with ``x0``
+        and a report of what was held, fixed, solved and left at its start value. See
+        :mod:`jourdain.solver.constraints.initialize`."""
+        return initialize(self, y0, z0, fix, guess, params, t0, u0)
 
     def parameters(self, params: dict | None = None) -> np.ndarray:
         """Parameter vector p: the defaults overridden by ``params`` (symbolic ones only),
@@ -143,12 +208,21 @@ class System:
         return structure_report(self)
 
     def equations(self, symbols: dict | None = None, simplify: bool = True):
-        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to seed symbols)."""
+        """M, k, q as sympy matrices (names mapped through ``symbols``, e.g. to a textbook's symbols)."""
         return sympy_equations(self, symbols or {}, simplify)
 
     def equations_text(self, symbols: dict | None = None, simplify: bool = True) -> str:
         """The equations M·ż + k = q, one line per speed, in readable text."""
         return equations_text(self, symbols or {}, simplify)
+
+    def draw(self, path=None, title: str | None = None):
+        """The component graph (bodies, tree and cut joints, offsets, force elements,
+        contacts, signal blocks and their connections) as a matplotlib figure, saved to
+        ``path`` (.png, .pdf, .svg) if given; the graph itself is ``system.graph``."""
+        return draw_graph(self.graph, path, title)
+
+    def _repr_html_(self) -> str:
+        return system_html(self)
 
 
 class ConstrainedSystem(System):
@@ -158,8 +232,8 @@ class ConstrainedSystem(System):
     (A·G = 0, w = G·z), c(y, p) (all closure equations), residuals(x, p); by method
     ``project(x, p)`` (partitioning: the dependent coordinates by Newton), ``dae`` and
     ``multipliers`` (Baumgarte and DAE: constraint forces λ), ``m_gen(q, p)`` for one-DOF
-    mechanisms (seed 003). Also the assembled reference configuration ``y_ref``, the
-    ``partition`` into dependent and independent coordinates and speeds, and seed 002's
+    mechanisms (Lagrange's equations, generalized mass). Also the assembled reference configuration ``y_ref``, the
+    ``partition`` into dependent and independent coordinates and speeds, and the
     classification ``integrability``.
     """
 
@@ -177,6 +251,8 @@ class ConstrainedSystem(System):
         self.independent_speeds = [self.speed_names[j]
                                    for j in self.partition.independent_speeds]
         self.mover = info["mover"]   # moves along joint-speed directions (constraints.moves)
+        # partitioning: every partition's functions, built on demand (constraints.repartition)
+        self.partitions = info.get("partitions")
 
     @property
     def integrability(self):
@@ -187,12 +263,12 @@ class ConstrainedSystem(System):
 
     @property
     def f_dof(self) -> int:
-        """Position DOF f (seed 002)."""
+        """Position DOF f (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.f
 
     @property
     def g_dof(self) -> int:
-        """Velocity DOF g (seed 002)."""
+        """Velocity DOF g (nonholonomic constraints; Murray, Li and Sastry 1994)."""
         return self.integrability.g
 
     # ---- one-line delegations to the constraint stage and the simulation wing ----------
@@ -202,9 +278,13 @@ class ConstrainedSystem(System):
         return assemble_coordinates(self, y0, params)
 
     def state(self, y0: dict | None = None, z0: dict | None = None,
-              params: dict | None = None) -> np.ndarray:
+              params: dict | None = None, *, fix: dict | None = None,
+              guess: dict | None = None) -> np.ndarray:
         """x0 from independent coordinates and speeds by name; the rest is assembled (see
-        :func:`jourdain.solver.constraints.initial.constrained_state`)."""
+        :func:`jourdain.solver.constraints.initial.constrained_state`); with ``fix`` or
+        ``guess`` solved by :meth:`initialize`."""
+        if fix or guess:
+            return self.initialize(y0, z0, fix=fix, guess=guess, params=params).x0
         return constrained_state(self, y0, z0, params)
 
     def independent_coordinates(self) -> list[str]:

@@ -133,7 +133,10 @@ import os, sys, time
 from pathlib import Path
 marker = Path({str(pidfile)!r})
 if "jac_f.c" in sys.argv:
-    marker.write_text(str(os.getpid()))
+    # written whole, then renamed: a reader never sees an empty pid file
+    tmp = marker.with_suffix(".tmp")
+    tmp.write_text(str(os.getpid()))
+    os.replace(tmp, marker)
     time.sleep(60)
     sys.exit(0)
 for _ in range(1000):

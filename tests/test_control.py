@@ -121,7 +121,7 @@ def test_pid_states_and_linearization_match_the_hand_derivation():
     J, k_p, k_i, k_d, T_f = 0.5, 4.0, 2.0, 1.5, 0.05
     system = _pid_rotor(J, k_p, k_i, k_d, T_f)
     assert system.s_names == ["pid.integral", "pid.filter"]
-    assert "signal-block states s (2)" in system.report()
+    assert "component states s (2)" in system.report()
     lin = jd.linearize(system)
     A = np.array([[0, 1, 0, 0],
                   [-(k_p + k_d / T_f) / J, 0, k_i / J, -k_d / (T_f * J)],

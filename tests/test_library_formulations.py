@@ -35,10 +35,39 @@ FACTORIES = {
     "AngleRollingDisk": library.AngleRollingDisk,
     "DifferentialDrive": library.DifferentialDrive,
     "RSSR": library.RSSR,
+    "RandomLoop": lambda: library.RandomLoop(seed=99),
     "WhippleBicycle": library.WhippleBicycle,
+    "DCMotor": lambda: _on_arm(library.DCMotor(R=1.0, L=0.01, k=0.1, J=0.01, d=1e-3), True),
+    "DCMotorDrive": lambda: _on_arm(library.DCMotorDrive(R=1.0, L=0.01, k=0.1, J=0.01), False),
+    "ElectricCubeOnEdge": library.ElectricCubeOnEdge,
+    "ElectricCubeOnCorner": library.ElectricCubeOnCorner,
+    "BalancedElectricCubeOnEdge": lambda: library.BalancedElectricCubeOnEdge(
+        [[-50.0, -5.0, -0.1, 0.03]]),
+    "RobotAxis": library.RobotAxis,
     "SpringDamperChain": lambda: library.SpringDamperChain(3),
     "ElasticJointArm": library.ElasticJointArm,
 }
+
+
+def _on_arm(motor, needs_source: bool):
+    """A motor (and for a bare DCMotor a voltage source and ground) turning an arm through a
+    revolute joint, mountable on a World."""
+    from jourdain.blocks import Ground, Revolute, RigidBody, SignalVoltage
+
+    class Arm(jd.Composite):
+        def __init__(self):
+            super().__init__()
+            self.motor, self.joint = motor, Revolute(axis=(0, 0, 1))
+            self.link = RigidBody(m=0.5, r_cm=(0.2, 0, 0), I=(1e-3, 2e-3, 2e-3))
+            self.connect(self.joint.frame_b, self.link.frame_a)
+            self.connect(self.motor.flange, self.joint.axis)
+            if needs_source:
+                self.source, self.ground = SignalVoltage(), Ground()
+                self.connect(self.source.p, self.motor.p)
+                self.connect(self.motor.n, self.source.n)
+                self.connect(self.source.n, self.ground.p)
+            self.expose(self.joint.frame_a, "frame_a")
+    return Arm()
 
 
 def test_every_library_model_is_listed():

@@ -1,7 +1,7 @@
 """Stage 4 for a constrained model (DESIGN.md §3.4): collect the constraint equations, assemble
 the reference configuration, partition the coordinates and speeds (user-chosen speeds kept
 independent), check that the reference is not a singular position, and classify the velocity
-constraints (seed 002, computed on first use).
+constraints (integrability, Frobenius; computed on first use).
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def kept_speeds(mech: Mechanics, spec: dict | None) -> tuple[list[int], list[str
 
 
 def constrained_speeds(mech: Mechanics, G: ca.SX, part: Partition, names: list[str]) -> Speeds:
-    """Speeds z = w_ind with w = G(y)·z and ẏ = N(y)·G(y)·z (seed 002's explicit form)."""
+    """Speeds z = w_ind with w = G(y)·z and ẏ = N(y)·G(y)·z (the explicit form)."""
     kin = mech.kin
     rate_names = names + [kin.rates[j].name for j in part.independent_speeds[len(names):]]
     units = [kin.rates[j].unit for j in part.independent_speeds]
@@ -53,42 +53,84 @@ def analyze(mech: Mechanics, spec: dict | None):
     mv = mover(mech.kin, eqs.c, mech.params.p)
     y_default = np.array([c.default for c in mech.kin.coordinates], dtype=float)
     names = [c.name for c in mech.kin.coordinates]
-    y_ref = _reference(mv, y_default, p0, names, eqs.c_owner) if eqs.n_holonomic \
-        else y_default
+    defined = _defined(mech, eqs)
+    junction_moves = [j for jn in mech.junctions
+                      for j in range(mech.kin.w_slices[jn].start, mech.kin.w_slices[jn].stop)]
+    y_ref = _reference(mv, y_default, p0, names, eqs.c_owner, defined, junction_moves) \
+        if eqs.n_holonomic else y_default
     keep, user_names = kept_speeds(mech, spec)
+    keep += [d.speed for d in mech.driven if d.speed not in keep]   # driven: independent
     part = partition(mech, eqs, y_ref, p0, keep)
     A = eqs.A[part.velocity_rows, :]
     G = explicit_form(A, part.dependent_speeds, part.independent_speeds, mech.kin.w.numel())
     return eqs, part, A, G, mv, user_names
 
 
-def _reference(mv: Mover, y_default, p, names, owners):
-    """Reference assembly moving the scalar coordinates first (the defaults of the ball joints
-    are kept where that closes the loops, e.g. a disk's upright pose); only if that fails are
-    the quaternions moved too (a loop through a ball joint of the tree)."""
+def _defined(mech: Mechanics, eqs):
+    """y ↦ True when every constraint Jacobian is finite at y (a disk lying flat has no
+    contact point: its no-slip directions are 0/0 there)."""
+    A_fn = ca.Function("A_all", [mech.kin.y, mech.params.p], [eqs.A])
+    return lambda y, p: bool(np.isfinite(np.array(A_fn(y, p))).all())
+
+
+def _reference(mv: Mover, y_default, p, names, owners, defined, first_moves=()):
+    """Reference assembly moving as few coordinates as possible: the massless junctions' own
+    coordinates alone (``first_moves``), then the scalar coordinates (the defaults of the ball
+    joints are kept where that closes the loops, e.g. a disk's upright pose), and only if that
+    fails, or ends where the constraints are undefined (a disk lying flat in a z-up world),
+    the quaternions too (a loop through a ball joint of the tree)."""
+    everything = mv.free_directions(set())
     scalar = [j for j, m in enumerate(mv.moved) if len(m) == 1]
-    try:
-        return reference_assembly(mv, y_default, p, scalar, names, owners)
-    except ModelError:
-        if len(scalar) == len(mv.free_directions(set())):
-            raise
-    return reference_assembly(mv, y_default, p, mv.free_directions(set()), names, owners)
+    tries = [list(first_moves)] if first_moves else []
+    if len(scalar) < len(everything) and _may_close(mv, y_default, p, scalar, everything):
+        tries += [scalar]
+    for free in tries:
+        try:
+            return reference_assembly(mv, y_default, p, free, names, owners, defined=defined,
+                                      first_moves=first_moves)
+        except ModelError:
+            continue
+    return reference_assembly(mv, y_default, p, everything, names, owners, defined=defined,
+                              first_moves=first_moves)
 
 
-def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: int = 8):
+def _may_close(mv: Mover, y_default, p, scalar: list[int], everything: list[int]) -> bool:
+    """False when the scalar moves span fewer closure directions than all moves at the
+    defaults: they cannot close the loops (a FreeJoint's position cannot align a revolute's
+    axis), and the doomed attempt's random restarts cost seconds."""
+    J = np.array(mv.linear(y_default, p)[1], dtype=float)
+    return not np.isfinite(J).all() or \
+        numeric_rank(J[:, scalar]) == numeric_rank(J[:, everything])
+
+
+def reference_assembly(mv: Mover, y_default, p, free, names, owners, restarts: int = 8,
+                       defined=None, first_moves=()):
     """Assemble from the coordinate defaults; if that start is singular (e.g. every link of a
-    loop stretched along one line, where Gauss–Newton cannot move), retry from reproducible
-    random moves of the free directions (±0.5 m or rad) before reporting the first error."""
+    loop stretched along one line, where Gauss–Newton cannot move) or the result is a
+    configuration where the constraints are undefined (``defined``), retry from reproducible
+    random moves of the free directions (±0.5 m or rad) before reporting the first error: first
+    of the ball joints' turns (a flat disk stands up) and of ``first_moves`` (massless
+    junctions leave a zero-length spring), keeping the other coordinates at their defaults."""
+    def attempt(start):
+        y = assemble(mv, start, p, free, names, owners)
+        if defined is not None and not defined(y, p):
+            raise ModelError("the constraints of " + ", ".join(dict.fromkeys(owners)) +
+                             " are undefined at the assembled configuration (" +
+                             ", ".join(f"{n} = {v:.6g}" for n, v in zip(names, y)) +
+                             "), e.g. a rolling disk lying flat")
+        return y
     try:
-        return assemble(mv, y_default, p, free, names, owners)
+        return attempt(y_default)
     except ModelError as first:
         rng = np.random.default_rng(0)
-        for _ in range(restarts):
+        turns = [j for j in free if len(mv.moved[j]) == 4 or j in first_moves]
+        for k in range(2 * restarts if turns else restarts):
+            moving = turns if k < restarts and turns else free
             delta = np.zeros(len(mv.moved))
-            delta[free] = rng.uniform(-0.5, 0.5, len(free))
+            delta[moving] = rng.uniform(-0.5, 0.5, len(moving))
             start = np.array(mv.retract(y_default, delta)).ravel()
             try:
-                return assemble(mv, start, p, free, names, owners)
+                return attempt(start)
             except ModelError:
                 continue
         raise first

@@ -35,6 +35,14 @@ def assemble(mv: Mover, y_guess: np.ndarray, p: np.ndarray, free: list[int],
         res = res.ravel()
         if np.linalg.norm(res) <= ASSEMBLY_TOL:
             return y
+        if not (np.isfinite(res).all() and np.isfinite(J[:, free]).all()):
+            bad = list(dict.fromkeys(owners[i] for i in range(res.size)
+                                     if not np.isfinite(res[i]) or
+                                     not np.isfinite(J[i, free]).all()))
+            raise ModelError("assembly failed: the constraints of " + ", ".join(bad) + " are "
+                             "undefined at " + ", ".join(f"{n} = {v:.6g}" for n, v in
+                                                         zip(names, y)) +
+                             " (e.g. a line force of zero length or a disk lying flat)")
         step = np.zeros(J.shape[1])
         step[free] = np.linalg.lstsq(J[:, free], -res, rcond=None)[0]
         y = _line_search(mv, y, p, step, np.linalg.norm(res))

@@ -1,6 +1,8 @@
-"""Stage 4, constraints (DESIGN.md §3.4, seed 002): the holonomic closure equations c(y) = 0 of
-the cut joints and contacts and the velocity constraints of the contacts, each row with its
-owner for messages. Their rank analysis and the partition are in :mod:`.partition`.
+"""Stage 4, constraints (DESIGN.md §3.4; Murray, Li and
+Sastry 1994): the holonomic closure equations c(y) = 0 of
+the cut joints, of the 1-D couplings that close loops (a gear between two joint axes:
+model.flanges) and of the contacts, and the velocity constraints of the contacts, each row with
+its owner for messages. Their rank analysis and the partition are in :mod:`.partition`.
 
 All velocity constraints are written in the joint speeds w (ẏ = N(y)·w, w = ẏ for scalar
 joints):  A(y)·w = 0 with A = [C(y)·N(y); B(y)], C = ∂c/∂y, B·w the contacts' slip velocities.
@@ -13,6 +15,7 @@ import casadi as ca
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.junctions import junction_equations
 from ..model.mechanics import Mechanics
 from ..model.topology import describe_loop, drives_flange
 
@@ -48,6 +51,10 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
         c_rows.append(rows)
         c_owner += [f"{joint.path} (closing the loop {describe_loop(flat, mech.topo, joint)})"
                     ] * rows.numel()
+    network = kin.network
+    if network is not None and network.closure.numel():   # couplings closing 1-D loops
+        c_rows.append(network.closure)
+        c_owner += network.closure_owner
     for contact in flat.contacts:
         frame = kin.frames[flat.net_of[contact.frame_a]]
         hol, vel = (ca.SX(h) for h in (mech.inst[contact].holonomic(frame),
@@ -56,6 +63,9 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
         c_owner += [contact.path] * hol.numel()
         b_rows.append(vel)
         b_owner += [contact.path] * vel.numel()
+    rows, owners = junction_equations(mech, mech.junctions)
+    c_rows += rows
+    c_owner += owners
     c = ca.vertcat(*c_rows) if c_rows else ca.SX(0, 1)
     b = ca.vertcat(*b_rows) if b_rows else ca.SX(0, 1)
     N = ca.jacobian(kin.ydot, kin.w)

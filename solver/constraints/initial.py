@@ -84,7 +84,10 @@ def _assemble_from_reference(system, y: np.ndarray, p: np.ndarray, held: set) ->
     steps = int(np.ceil(np.abs(y[fixed] - system.y_ref[fixed]).max(initial=0.0) / 0.2))
     current = system.y_ref.copy()
     for k in range(1, steps + 1):
-        current[fixed] = system.y_ref[fixed] + k / steps * (y[fixed] - system.y_ref[fixed])
+        # the last step lands on the given values themselves (held means held, not
+        # y_ref + (y − y_ref) with its round-off: 0.29999999999999993 for 0.3)
+        current[fixed] = y[fixed] if k == steps else \
+            system.y_ref[fixed] + k / steps * (y[fixed] - system.y_ref[fixed])
         try:
             current = assemble(system.mover, current, p, free, system.y_names,
                                system.constraint_owners)
@@ -100,22 +103,27 @@ def _assemble_from_reference(system, y: np.ndarray, p: np.ndarray, held: set) ->
 def constrained_state(system, y0: dict | None = None, z0: dict | None = None,
           params: dict | None = None) -> np.ndarray:
     """x0 from independent coordinates and speeds by name; the rest is assembled. Given
-    dependent speeds must agree with the constraints."""
+    dependent speeds must agree with the constraints; component states (``s_names``) may be
+    given in z0 and default to their start values."""
     y = assemble_coordinates(system, y0, params)
     p = system.parameters(params)
     _check_defined(system, y, p)
     z0 = mapping(z0, "z0", "speed name")
+    s_names = list(getattr(system, "s_names", []))
     known = system.z_names + [n for n in system.speed_names if n not in system.z_names]
     for name in z0:
-        if name not in known:
-            raise ModelError(unknown("z0", name, known) + " (a speed name is expected)")
+        if name not in known + s_names:
+            raise ModelError(unknown("z0", name, known + s_names) + " (a speed name is expected)")
     z0 = {name: entry(value, "z0", name) for name, value in z0.items()}
+    s0 = np.array(getattr(system, "s_default", np.zeros(len(s_names))), dtype=float).copy()
+    for name in [n for n in z0 if n in s_names]:
+        s0[s_names.index(name)] = float(z0.pop(name))
     z_ind = np.array([float(z0.get(n, 0.0)) for n in independent_keys(system)])
     w = np.array(system.G(y, p)).dot(z_ind).ravel()
     _check_speeds(system, z0, w)
     if system.method is ConstraintMethod.PARTITIONING:
-        return np.concatenate([y, z_ind])
-    return np.concatenate([y, w])
+        return np.concatenate([y, z_ind, s0])
+    return np.concatenate([y, w, s0])
 
 
 def _check_defined(system, y: np.ndarray, p: np.ndarray) -> None:

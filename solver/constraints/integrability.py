@@ -1,8 +1,8 @@
-"""Integrability of velocity constraints (seed 002, DESIGN.md §3.4).
+"""Integrability of velocity constraints (DESIGN.md §3.4; Murray, Li and Sastry 1994, ch. 7).
 
 Given the explicit form ẏ = G(y)·z = Σ g_i(y)·z_i of the admissible motions:
 
-* a single constraint a(y)·ẏ = 0 is integrable when ∂a_i/∂y_j = ∂a_j/∂y_i (seed 002's
+* a single constraint a(y)·ẏ = 0 is integrable when ∂a_i/∂y_j = ∂a_j/∂y_i (the
   integrability condition: a is a gradient); the general test, allowing an integrating factor,
   is Frobenius' a ∧ da = 0, i.e. a_i(∂_j a_k − ∂_k a_j) + a_j(∂_k a_i − ∂_i a_k)
   + a_k(∂_i a_j − ∂_j a_i) = 0 for all i, j, k;
@@ -35,7 +35,8 @@ ZERO_TOL = 1e-9   # absolute tolerance of the single-constraint tests (curl, a �
 
 
 def lie_bracket(g1: ca.SX, g2: ca.SX, y: ca.SX) -> ca.SX:
-    """[g1, g2] = Dg2·g1 − Dg1·g2 (seed 002), by directional derivatives."""
+    """[g1, g2] = Dg2·g1 − Dg1·g2 (Murray, Li and Sastry 1994), by directional
+    derivatives."""
     return ca.jtimes(g2, y, g1) - ca.jtimes(g1, y, g2)
 
 
@@ -44,7 +45,7 @@ class SingleConstraint:
     """The integrability tests of one constraint row a(y)·ẏ = 0."""
 
     owner: str
-    exact: bool          # ∂a_i/∂y_j = ∂a_j/∂y_i (seed 002's condition)
+    exact: bool          # ∂a_i/∂y_j = ∂a_j/∂y_i (the integrability condition)
     frobenius: bool      # a ∧ da = 0 (integrable with an integrating factor)
 
 
@@ -254,7 +255,7 @@ def classify(G: ca.SX, y: ca.SX, points: list, f_bar: int, k: int,
 
 
 def switching_displacement(flow, y0: np.ndarray, h: float) -> np.ndarray:
-    """Net displacement y4 − y0 of the sequence g1, g2, −g1, −g2, each for time h (seed 002);
+    """Net displacement y4 − y0 of the sequence g1, g2, −g1, −g2, each for time h (nonholonomic constraints; Murray, Li and Sastry 1994);
     ``flow(y, z, h)`` integrates ẏ = G(y)·z for time h. Approximates h²·[g1, g2] + O(h³)."""
     y = np.asarray(y0, dtype=float)
     for z in ([1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]):
@@ -274,7 +275,7 @@ def field_bracket(system, i: int = 0, j: int = 1) -> ca.Function:
 
 def kinematic_flow(system, rtol: float = 1e-12, atol: float = 1e-12):
     """flow(y, z, h, p): y(h) of the kinematics ODE ẏ = v(y, z) with constant speeds z,
-    integrated by CVODES (the flows φ_h^{g} of seed 002's switching sequence)."""
+    integrated by CVODES (the flows φ_h^{g} of the parallel-parking switching sequence)."""
     ny, nz = len(system.y_names), len(system.z_names)
     y, z, p = ca.SX.sym("y", ny), ca.SX.sym("z", nz), ca.SX.sym("p", len(system.p_names))
     tau = ca.SX.sym("tau")   # time scaled to [0, 1]; h enters as a parameter

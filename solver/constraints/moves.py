@@ -15,7 +15,7 @@ which agrees with q ⊗ exp(½·δθ) to first order (so the Jacobian is the sam
 converges quadratically) and, unlike exp, is smooth at δθ = 0 for automatic differentiation
 (exp's |δθ| has no derivative there). Reference: the retraction-based Newton method on
 manifolds, Absil, Mahony & Sepulchre, *Optimization Algorithms on Matrix Manifolds* (2008), §4.1
-and §6.1; the quaternion kinematics q̇ = ½·q ⊗ (0, ω) of seed 001.
+and §6.1; the quaternion kinematics q̇ = ½·q ⊗ (0, ω) (Kane and Levinson 1985).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ w with the constraint forces Aᵀ·λ,
     M(y)·ẇ + k(y, w) = q(t, y, w, u) + A(y)ᵀ·λ,
     A·ẇ + Ȧ·w + 2α·A·w + β²·[c; 0] = 0,
 
-where A = [C·N; B] are the independent velocity constraints (seed 002's implicit form), c the
+where A = [C·N; B] are the independent velocity constraints (the implicit form), c the
 independent closure equations, and α, β ≥ 0 Baumgarte's stabilization rates [1/s]
 (J. Baumgarte, Comput. Methods Appl. Mech. Eng. 1, 1972). Solved for λ explicitly this is the
 Baumgarte-stabilized ODE; kept implicit, with λ algebraic, it is an index-1 DAE for IDAS.

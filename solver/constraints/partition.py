@@ -1,50 +1,29 @@
-"""Stage 4, rank analysis (DESIGN.md §3.4, seed 002): the independent rows of the constraint
+"""Stage 4, rank analysis (DESIGN.md §3.4; Murray, Li and Sastry 1994): the independent rows of the constraint
 equations at an assembled configuration, the partition into dependent and independent
 coordinates and speeds, and the explicit form w = G(y)·z with A·G = 0.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
+import scipy.linalg
 
 from jourdain.blocks.errors import ModelError
 
 from ..model.mechanics import Mechanics
+from ..model.rank import RANK_TOL, independent_rows, numeric_rank, pick_columns  # noqa: F401
 from ..model.topology import drives_flange
 from .closure import ConstraintEquations
 from .moves import moved_coordinates
 
-RANK_TOL = 1e-9   # singular values below RANK_TOL·max(1, σ_max) count as zero
-
-
-def numeric_rank(mat: np.ndarray) -> int:
-    """Rank by singular values relative to max(1, σ_max)."""
-    if mat.size == 0:
-        return 0
-    sv = np.linalg.svd(mat, compute_uv=False)
-    return int(np.sum(sv > RANK_TOL * max(1.0, sv[0])))
-
-
-def independent_rows(mat: np.ndarray) -> list[int]:
-    """Rows kept in order when each raises the rank (the first of equal rows is kept)."""
-    kept: list[int] = []
-    for i in range(mat.shape[0]):
-        if numeric_rank(mat[kept + [i]]) > len(kept):
-            kept.append(i)
-    return kept
-
-
-def pick_columns(mat: np.ndarray, order: list[int], count: int) -> list[int]:
-    """``count`` columns taken greedily in ``order`` while each raises the rank of the pick."""
-    picked: list[int] = []
-    for j in order:
-        if len(picked) == count:
-            break
-        if numeric_rank(mat[:, picked + [j]]) > len(picked):
-            picked.append(j)
-    return picked
+NU_SWITCH = 10.0  # a partition's conditioning ν up to which it is always acceptable
+NU_RATIO = 10.0   # … and beyond, while within NU_RATIO times the best partition's ν
+HYSTERESIS = 4.0  # a switch during a simulation needs a ν this many times smaller
+EXHAUSTIVE = 200  # choices of dependent columns tried one by one (else pivoted QR)
+SX_BLOCK = 4      # dependent blocks up to this size are monitored in SX (cofactors)
 
 
 @dataclass
@@ -84,13 +63,27 @@ def partition(mech: Mechanics, eqs: ConstraintEquations, y_ref: np.ndarray, p: n
     rows, vrows = independent_rows(C), independent_rows(A)
     moved = moved_coordinates(mech.kin)
     dep_m = _dependent_moves(mech, eqs, A[rows], rows, keep_speeds, moved)
-    dep_y = sorted({i for j in dep_m for i in moved[j]})
     dep_w = _dependent_speeds(mech, eqs, A[vrows], vrows, keep_speeds)
+    unit = A / np.maximum(np.linalg.norm(A, axis=1, keepdims=True), 1e-300)
+    free = [j for j in range(A.shape[1]) if j not in keep_speeds]   # the user's stay
+    dep_m = _conditioned(unit[rows], dep_m, [j for j in free if moved[j]])
+    dep_w = _conditioned(unit[vrows], dep_w, free)
+    dep_y = sorted({i for j in dep_m for i in moved[j]})
     indep = [j for j in range(A.shape[1]) if j not in dep_w]
     indep = [j for j in keep_speeds] + [j for j in indep if j not in keep_speeds]
     red = [i for i in range(C.shape[0]) if i not in rows]
     vred = [i for i in range(A.shape[0]) if i not in vrows]
     return Partition(y_ref, rows, red, vrows, vred, dep_m, dep_y, dep_w, indep)
+
+
+def _conditioned(A: np.ndarray, chosen: list[int], candidates: list[int]) -> list[int]:
+    """The preferred dependent columns while acceptable (their conditioning ν, rows of unit
+    length, at most NU_SWITCH or NU_RATIO times the best choice's), else the best (e.g. a
+    FreeJoint loop whose preferred dependent speeds gave ν = 410 against 3)."""
+    best = best_columns(A, candidates, [])
+    if best is None or nu_of(A, chosen) <= max(NU_SWITCH, NU_RATIO * nu_of(A, best)):
+        return chosen
+    return best
 
 
 def _check_finite(A: np.ndarray, eqs, mech: Mechanics, y_ref: np.ndarray) -> None:
@@ -161,8 +154,54 @@ def _owners(owners: list[str], rows) -> str:
     return ", ".join(dict.fromkeys(owners[i] for i in rows))
 
 
+def row_scale(A: ca.SX, mech: Mechanics, y_ref: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """1/‖A_i‖ of every constraint row at the reference configuration (1 for a row that
+    vanishes there): the fixed row scaling of :func:`conditioning_function`."""
+    rows = np.array(ca.Function("A", [mech.kin.y, mech.params.p], [A])(y_ref, p), dtype=float)
+    norms = np.linalg.norm(rows, axis=1)
+    return 1.0 / np.where(norms > 0, norms, 1.0)
+
+
+def conditioning_function(A: ca.SX, y: ca.SX, p: ca.SX, part: Partition,
+                          scale: np.ndarray) -> ca.Function:
+    """conditioning(y, p) -> (nu, det): the conditioning of the dependent-coordinate
+    Jacobians of ``part``,
+
+        ν = ‖Â_dep⁻¹‖_F,   Â = D·A over the independent rows, D = diag(``scale``),
+
+    for the velocity rows and dependent speeds (G's A_dep) and, when they differ, the
+    holonomic rows and dependent moves (Newton's ∂c/∂δ_dep), the larger of the two; and
+    det(Â_dep) of each (1 or 2 entries), whose signs change where the motion crosses the
+    partition's singular set. A is the full constraint Jacobian (all rows, in the joint
+    speeds) and D scales each row to unit length at the reference configuration
+    (:func:`row_scale`), so ν does not depend on the units or the scaling of the equations,
+    yet grows where a row vanishes. A dependent speed moves at most ν·‖Â_ind·z‖ for
+    independent speeds z; ν → ∞ where the partition is singular (a crank at a dead point) or
+    the constraints lose rank (a bifurcation). Blocks up to SX_BLOCK rows are expanded (SX),
+    larger ones use a numeric LU (MX), so any size of loop costs one small factorization."""
+    blocks = [(part.velocity_rows, part.dependent_speeds)]
+    if (part.holonomic_rows, part.dependent_moves) != blocks[0]:
+        blocks.append((part.holonomic_rows, part.dependent_moves))
+    # Small blocks in SX (cofactors: det and inverse stay short, and CVODES's Jacobian is
+    # plain arithmetic), larger ones in MX with a numeric LU (cofactors grow as m!).
+    small = all(len(rows) <= SX_BLOCK for rows, _ in blocks)
+    sym = ca.SX if small else ca.MX
+    Y, P = sym.sym("y", y.numel()), sym.sym("p", p.numel())
+    A_num = ca.substitute(A, ca.vertcat(y, p), ca.vertcat(Y, P)) if small else \
+        ca.Function("A_full", [y, p], [A])(Y, P)
+    nu, dets = sym(1.0), []
+    for rows, cols in blocks:
+        if rows and cols:
+            dep = ca.mtimes(ca.diag(ca.DM(scale[rows])), A_num[rows, cols])
+            inverse = ca.inv(dep) if small else ca.solve(dep, ca.MX.eye(len(rows)))
+            nu = ca.fmax(nu, ca.norm_fro(inverse))
+            dets.append(ca.det(dep))
+    det = ca.vertcat(*dets) if dets else sym.ones(1)
+    return ca.Function("conditioning", [Y, P], [nu, det], ["y", "p"], ["nu", "det"])
+
+
 def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
-    """G(y) with A·G = 0 (seed 002): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
+    """G(y) with A·G = 0 (nonholonomic constraints; Murray, Li and Sastry 1994): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
     A_dep, A_ind = A[:, dep], A[:, indep]
     W_dep = -ca.solve(A_dep, A_ind) if dep else ca.SX(0, len(indep))
     G = ca.SX.zeros(n, len(indep))
@@ -171,3 +210,41 @@ def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
     for k, j in enumerate(dep):
         G[j, :] = W_dep[k, :]
     return G
+
+
+def nu_of(A_rows: np.ndarray, cols: list[int]) -> float:
+    """ν = ‖Â_dep⁻¹‖_F of scaled constraint rows ``A_rows`` for the dependent columns
+    ``cols`` (infinite when singular)."""
+    if not cols:
+        return 1.0
+    try:
+        return float(np.linalg.norm(np.linalg.inv(A_rows[:, cols])))
+    except np.linalg.LinAlgError:
+        return np.inf
+
+
+def best_columns(A: np.ndarray, candidates: list[int], keep: list[int]) -> list[int] | None:
+    """m = rows of A columns among ``candidates`` of least ν, the ``keep`` columns (the
+    user's speeds) left independent unless that choice is worse than NU_SWITCH and
+    HYSTERESIS times the best; [] without rows; None when no choice is regular."""
+    m = A.shape[0]
+    if m == 0:
+        return []
+    best = _least_nu(A, candidates, m)
+    kept = _least_nu(A, [j for j in candidates if j not in keep], m) if keep else None
+    if kept is not None and best is not None and \
+            nu_of(A, kept) <= max(NU_SWITCH, HYSTERESIS * nu_of(A, best)):
+        return kept
+    return best
+
+
+def _least_nu(A: np.ndarray, allowed: list[int], m: int) -> list[int] | None:
+    if len(allowed) < m:
+        return None
+    choices = list(itertools.islice(itertools.combinations(allowed, m), EXHAUSTIVE + 1))
+    if len(choices) > EXHAUSTIVE:   # too many to try: pivoted QR's greedy choice
+        _, _, perm = scipy.linalg.qr(A[:, allowed], pivoting=True, mode="economic")
+        choices = [pick_columns(A, [allowed[i] for i in perm], m)]
+    nus = [nu_of(A, list(c)) if len(c) == m else np.inf for c in choices]
+    best = int(np.argmin(nus))
+    return sorted(choices[best]) if np.isfinite(nus[best]) else None

@@ -29,7 +29,10 @@ def constraint_report(system) -> str:
     lines = [f"  constraints (method: {system.method.value})"]
     if nc:
         loops = any("closing the loop" in owners[i] for i in range(nc))
-        kind = "closure equations" if loops else "contact height equations"
+        junctions = all(owners[i].startswith("junction ") for i in range(nc))
+        kind = "closure equations" if loops else \
+            "force balance equations (massless junctions)" if junctions else \
+            "contact height equations"
         lines += [f"    {nc} {kind} c(y) = 0 from " +
                   ", ".join(dict.fromkeys(owners[i] for i in range(nc))) +
                   f"; rank {len(part.holonomic_rows)} at the assembled configuration"]

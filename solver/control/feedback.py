@@ -20,6 +20,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import entry, flag, keywords
+from ..visual.reprs import feedback_html
 from .linear import LinearSystem
 
 RANK_TOL = 1e-9
@@ -41,6 +42,9 @@ class Feedback:
     u_op: np.ndarray
     closed_loop: np.ndarray
     uncontrollable: np.ndarray
+
+    def _repr_html_(self) -> str:
+        return feedback_html(self)
 
     def __str__(self) -> str:
         width = max(len(n) for n in self.input_names)

@@ -10,6 +10,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import count, entry, finite
+from ..visual.reprs import linear_html
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class LinearSystem:
 
     @property
     def is_equilibrium(self) -> bool:
+        """True when the operating point is an equilibrium (ẋ = 0)."""
         return self.kind == "equilibrium"
 
     @property
@@ -167,6 +169,9 @@ class LinearSystem:
 
         return control.ss(self.A, self.B, self.C, self.D, states=labels(self.state_names),
                           inputs=labels(self.input_names), outputs=labels(self.output_names))
+
+    def _repr_html_(self) -> str:
+        return linear_html(self)
 
     def __str__(self) -> str:
         residual = "" if self.is_equilibrium else \

@@ -2,7 +2,7 @@
 minimal coordinates (DESIGN.md §3.9).
 
 Minimal coordinates. The state x = (y, z) of a System is not minimal when y holds unit
-quaternions (dim y ≠ dim z, seed 001). The linearization therefore works in a local chart
+quaternions (dim y ≠ dim z). The linearization therefore works in a local chart
 δx = (δθ, δz): scalar coordinates are perturbed directly (y_i = y0_i + δθ_i) and each unit
 quaternion by a body-fixed rotation vector δθ (3 entries, no singularity at any attitude),
 
@@ -29,8 +29,11 @@ from c(y) = 0 with the system's Newton projection (differentiable by the implici
 theorem), and the speeds are the independent speeds z. A four-bar linearizes to 2 states, a
 rolling disk on a FreeJoint to 5 + 3 (x, z, θ; ω: the height is dependent). A ball joint
 inside a loop keeps only its independent rotation directions as chart coordinates (the RSSR:
-crank angle and the coupler's spin, 2 + 2 states). Velocity
-constraints that are not integrable keep all their coordinates (f > g, seed 002). The
+crank angle and the coupler's spin, 2 + 2 states). The partition is the compiled one; where
+it is ill-conditioned at the operating point (near a crank's dead point) the linearization is
+a ModelError naming the independent speeds to compile with instead
+(constraints/repartition.py). Velocity
+constraints that are not integrable keep all their coordinates (f > g). The
 multiplier methods (Baumgarte, DAE) carry all joint speeds and are refused with a ModelError.
 """
 from __future__ import annotations
@@ -42,8 +45,10 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.initial_equations import solve_initial_states
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
+from ..constraints.repartition import assess
 from ..model.checks import keywords, number, vector
 from ..model.names import by_name, require_system
 from .linear import LinearSystem
@@ -165,6 +170,23 @@ def _check_minimal(system) -> None:
             "state (y, w) holds all joint speeds, not minimal coordinates (its A would carry "
             "the dependent speeds and the stabilization's artificial eigenvalues); compile "
             "with the default constraints=jd.ConstraintMethod.PARTITIONING to linearize")
+    if "drive" in system.functions:
+        raise ModelError("linearize: this system has kinematic drivers (prescribed motion of "
+                         "time), so it has no fixed operating point; the driven coordinates' "
+                         "states would appear without dynamics of their own. Replace the "
+                         "drivers by motors and inputs to linearize")
+
+
+def _check_partition(system, y: np.ndarray, p: np.ndarray) -> None:
+    """A closed loop linearizes in its fixed partition's chart (the dependent coordinates
+    solved by Newton), which must be well conditioned at the operating point: a ModelError
+    where ν exceeds the level at which a simulation would switch away from it, naming the
+    independent speeds to compile with instead (constraints.repartition)."""
+    if getattr(system, "partitions", None) is None:
+        return
+    verdict = assess(system, y, p)
+    if verdict.singular or not verdict.ok:
+        raise ModelError("linearize: " + verdict.advice("the operating point"))
 
 
 def local_dynamics(system, chart: Chart) -> ca.Function:
@@ -207,7 +229,10 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     p = system.parameters(params)
     x_full = _operating_state(system, x0, y0, z0, params)
     u = _operating_inputs(system, u0)
+    if x0 is None:   # component states with initial equations (steady-state filters)
+        x_full = solve_initial_states(system, x_full, t, u, p, z0 or {})
     ny = len(system.y_names)
+    _check_partition(system, x_full[:ny], p)
     chart = local_chart(system, x_full[:ny], p)
     x_full[:ny] = np.array(chart.to_y(np.zeros(len(chart.names)))).ravel()
     F = local_dynamics(system, chart)

@@ -10,8 +10,9 @@ from jourdain.blocks.errors import ModelError
 
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds, choose_speeds
+from .armature import supported
 from .projection import jourdain
-from .recursive import recursive
+from .recursive import build_links, recursive
 
 
 class Backend(Enum):
@@ -29,8 +30,8 @@ AUTO_RECURSIVE_SPEEDS = 12
 class Formulation(Enum):
     """How the equations of motion are derived."""
 
-    JOURDAIN = "jourdain"   # projection: Jourdain's principle / Kane's equations (seed 001)
-    LAGRANGE = "lagrange"   # Lagrange's equations of the 2nd kind + dissipation (seeds 003, 004)
+    JOURDAIN = "jourdain"   # projection: Jourdain's principle / Kane's equations (Kane and Levinson 1985)
+    LAGRANGE = "lagrange"   # Lagrange's equations of the 2nd kind + dissipation (Lagrange; Rayleigh's dissipation function)
 
 
 def equations(mech: Mechanics, sp: Speeds, formulation: Formulation, backend: Backend):
@@ -43,10 +44,15 @@ def equations(mech: Mechanics, sp: Speeds, formulation: Formulation, backend: Ba
     if backend is Backend.RECURSIVE and mech.topo.cut_joints:
         raise ModelError("Backend.RECURSIVE needs a tree-structured system; this model has closed "
                          "loops: use backend=Backend.PROJECTION")
+    if backend is Backend.RECURSIVE and not mech.tree_only:
+        free = ", ".join(b.path for b in mech.bodies if not b.on_tree)
+        raise ModelError(f"Backend.RECURSIVE handles masses on the links of the tree only; {free} "
+                         "ride on line forces: use backend=Backend.PROJECTION")
     # user-chosen speeds included: the recursive back end maps them (M_z = VᵀMV) in O(n·nnz W)
     # where the projection is O(n³) (chain n = 40 with two user speeds: 3.9k vs 119k SX ops)
     auto = backend is Backend.AUTO and formulation is Formulation.JOURDAIN \
-        and not mech.topo.cut_joints and sp.z.numel() > AUTO_RECURSIVE_SPEEDS
+        and not mech.topo.cut_joints and mech.tree_only and sp.z.numel() > AUTO_RECURSIVE_SPEEDS \
+        and supported(mech, [link.rows for link in build_links(mech)])
     if backend is Backend.RECURSIVE or auto:
         return recursive(mech, sp), Backend.RECURSIVE
     return jourdain(mech, sp), Backend.PROJECTION

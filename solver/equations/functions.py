@@ -1,9 +1,12 @@
-"""Stage 8's named CasADi functions of a model (f, M, k, q, ydot, h, energy, dissipation), the
-names and order of y, z, s, u, p and outputs, and what the structure report lists.
+"""Stage 8's named CasADi functions of a model (f, M, k, q, ydot, h, energy, dissipation,
+supplied, init), the names and order of y, z, s, u, p and outputs, and what the structure report
+lists.
 
-Ordering: x = (y, z, s); y in declaration order of the tree joints' coordinates, z the speeds in
-the user's order followed by completing default speeds; s (usually empty) the signal-block
-states, u and outputs in declaration order of their components; p as documented in
+Ordering: x = (y, z, s); y in declaration order of the tree joints' coordinates followed by the
+coordinates of free 1-D bodies (Inertia, Mass), z the speeds in the user's order followed by
+completing default speeds; s (usually empty) the states of components with memory (filters,
+PID, capacitors, inductors) in declaration order, u and outputs in declaration order of their
+components; p as documented in
 :mod:`jourdain.solver.model.parameters`.
 """
 from __future__ import annotations
@@ -13,12 +16,16 @@ from dataclasses import dataclass, field
 import casadi as ca
 import numpy as np
 
+from jourdain.blocks.drivers.base import Level
 from jourdain.blocks.errors import ModelError
+from jourdain.blocks.ports import Frame
 
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from ..model.speeds import describe as describe_speeds
+from .driven import Drive, driven_speed_index
 from .projection import to_speeds
+from .readings import dynamic_names, signal_terms
 
 
 @dataclass
@@ -35,6 +42,10 @@ class Structure:
     constants: dict = field(default_factory=dict)
     parameter_units: dict = field(default_factory=dict)
     default_speed_ops: dict | None = None  # operation counts of M, k, f for z = w
+    one_dim: list[str] = field(default_factory=list)      # 1-D bodies and couplings
+    electrical: list[str] = field(default_factory=list)   # electrical components
+    input_units: list[str] = field(default_factory=list)    # per entry of u
+    output_units: list[str] = field(default_factory=list)   # per entry of the outputs
     stiff: list = field(default_factory=list)  # paths of components declaring stiffness
 
 
@@ -42,20 +53,38 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
     """The parts, units and speed definitions the structure report lists."""
     return Structure(
         [b.path for b in mech.flat.bodies], [j.path for j in mech.flat.joints],
-        [e.path for e in mech.flat.forces], [s.path for s in mech.flat.signals],
+        [e.path for e in mech.flat.forces + mech.flat.lines + mech.flat.wrenches],
+        [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
-        mech.params.constants, mech.params.units,
+        mech.params.constants, mech.params.units, None,
+        [c.path for c in mech.flat.inertias + mech.flat.couplings],
+        [c.path for c in mech.flat.electrical],
+        input_units=[s.unit for s in mech.ctx.inputs for _ in s.entry_names()],
+        output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()],
         stiff=[c.path for c in mech.flat.components if getattr(c, "stiff", False) is True])
 
 
 def names_of(mech: Mechanics, sp: Speeds) -> dict:
     outputs, _ = mech.ctx.outputs()
+    _, s_init = mech.ctx.initial_residuals()
     return {"y": [c.name for c in mech.kin.coordinates], "z": list(sp.names),
             "y_default": [c.default for c in mech.kin.coordinates],
             "u": [n for s in mech.ctx.inputs for n in s.entry_names()],
             "p": list(mech.params.names), "out": [n for s in outputs for n in s.entry_names()],
             "inputs": list(mech.ctx.inputs), "outputs": outputs, "s": mech.ctx.state_names,
-            "quaternions": _quaternions(mech), "check_parameters": mech.params.check}
+            "s_default": mech.ctx.start_values(), "s_init": s_init,
+            "quantities": [n for s in outputs for n in s.entry_names()] + quantity_terms(mech)[0],
+            "quaternions": _quaternions(mech), "driven": _driven(mech, sp),
+            "dynamic": dynamic_names(mech), "check_parameters": mech.params.check}
+
+
+def _driven(mech: Mechanics, sp: Speeds) -> tuple[list[int], list[int]]:
+    """Indices in y of the coordinates whose position drivers prescribe (at the start, for
+    filters) and in z of the speeds known from drivers (all but Accelerate's)."""
+    ys = [d.coordinate for d in mech.driven if d.driver.LEVEL is Level.POSITION]
+    zs = [driven_speed_index(mech, sp, d.speed) for d in mech.driven
+          if d.driver.LEVEL is not Level.ACCELERATION]
+    return ys, zs
 
 
 def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
@@ -68,36 +97,103 @@ def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
     return found
 
 
-def named_functions(mech: Mechanics, sp: Speeds, eom, zdot) -> dict:
+def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None = None) -> dict:
+    """The System's functions for the accelerations ``zdot`` (``drive``: kinematic drivers,
+    whose prescribed values replace the driven entries of x)."""
     t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
     s = mech.ctx.s
     x = ca.vertcat(y, z, s)
     ydot = sp.ydot
-    _, out = mech.ctx.outputs()
+    apply = drive.apply if drive is not None else (lambda expr: expr)
+    sdot, out, residuals = signal_terms(mech, sp, zdot, drive)
     T = to_speeds(mech.kinetic_energy(), mech, sp)
     V = mech.potential_energy()
+    W = _state_energy(mech, t, u)
     P = to_speeds(mech.dissipated_power(), mech, sp)
-    return {
-        "f": ca.Function("f", [t, x, u, p],
-                         [ca.vertcat(ydot, zdot, to_speeds(mech.ctx.state_derivatives(), mech, sp))],
+    P_in = to_speeds(mech.supplied_power(), mech, sp)
+    functions = {
+        "f": ca.Function("f", [t, x, u, p], [apply(ca.vertcat(ydot, zdot, sdot))],
                          ["t", "x", "u", "p"], ["xdot"]),
         "M": ca.Function("M", [y, p], [eom.M], ["y", "p"], ["M"]),
         "k": ca.Function("k", [y, z, p], [eom.k], ["y", "z", "p"], ["k"]),
-        "q": _q_function(t, y, z, u, p, s, eom.q),
+        "q": _q_function(t, y, z, u, p, s, apply(eom.q)),
         "ydot": ca.Function("ydot", [y, z, p], [ydot], ["y", "z", "p"], ["ydot"]),
-        "h": ca.Function("h", [t, x, u, p], [to_speeds(out, mech, sp)],
-                         ["t", "x", "u", "p"], ["out"]),
-        "energy": ca.Function("energy", [x, p], [T, V], ["x", "p"], ["T", "V"]),
-        "dissipation": ca.Function("dissipation", [t, x, u, p], [P],
+        "h": ca.Function("h", [t, x, u, p], [apply(out)], ["t", "x", "u", "p"], ["out"]),
+        "energy": ca.Function("energy", [x, p], [T, V, W], ["x", "p"], ["T", "V", "W"]),
+        "dissipation": ca.Function("dissipation", [t, x, u, p], [apply(P)],
                                    ["t", "x", "u", "p"], ["P"]),
-        **inverse_dynamics(mech, sp, eom),
+        "supplied": ca.Function("supplied", [t, x, u, p], [apply(P_in)],
+                                ["t", "x", "u", "p"], ["P"]),
+        "init": ca.Function("init", [t, x, u, p], [apply(residuals)], ["t", "x", "u", "p"],
+                            ["residual"]),
+        **inverse_dynamics(mech, sp, eom, drive),
     }
+    if drive is not None:
+        functions.update(drive_functions(t, x, u, p, drive))
+    return functions
 
 
-def inverse_dynamics(mech: Mechanics, sp: Speeds, eom) -> dict:
+def quantity_terms(mech: Mechanics) -> tuple[list[str], list]:
+    """Names and expressions (in y, w) of what initial conditions can be given for besides
+    the outputs (System.initialize): every force element's relative position s_rel and rate
+    w_rel (the distance and its rate for line forces), and every frame port's origin r_0[i]
+    and velocity v_0[i] in world coordinates."""
+    names, exprs = [], []
+    for e in mech.elements:
+        names += [f"{e.path}.s_rel", f"{e.path}.w_rel"]
+        exprs += [e.s, e.w]
+    for port, net in sorted(mech.flat.net_of.items(), key=lambda kv: kv[0].path):
+        frame = mech.kin.frames.get(net)
+        if frame is None or not isinstance(port, Frame):
+            continue
+        names += [f"{port.path}.r_0[{i}]" for i in range(3)]
+        names += [f"{port.path}.v_0[{i}]" for i in range(3)]
+        exprs += [frame.r, frame.v]
+    return names, exprs
+
+
+def quantity_function(mech: Mechanics, sp: Speeds, h: ca.Function,
+                      drive: Drive | None = None) -> ca.Function:
+    """quantities(t, x, u, p): the outputs (the System's h) followed by
+    :func:`quantity_terms`; built on first use (System.quantities), since only initialization
+    needs it and on a 60-link chain it costs a seventh of the compile time."""
+    t, u, p = mech.t, mech.ctx.u, mech.params.p
+    x = ca.vertcat(mech.kin.y, sp.z, mech.ctx.s)
+    apply = drive.apply if drive is not None else (lambda expr: expr)
+    _, exprs = quantity_terms(mech)
+    values = to_speeds(ca.vertcat(*[ca.reshape(ca.SX(e), -1, 1) for e in exprs]), mech, sp) \
+        if exprs else ca.SX(0, 1)
+    return ca.Function("quantities", [t, x, u, p], [ca.vertcat(h(t, x, u, p), apply(values))],
+                       ["t", "x", "u", "p"], ["quantities"])
+
+
+def drive_functions(t, x, u, p, drive: Drive) -> dict:
+    """drive(t, x, u, p): x with the exactly driven coordinates and speeds at their prescribed
+    values; drive0: the same plus filtered positions at their reference (the start)."""
+    initial = Drive(drive.symbols + [sym for sym, _ in drive.initial],
+                    drive.values + [val for _, val in drive.initial])
+    return {"drive": ca.Function("drive", [t, x, u, p], [drive.apply(x)],
+                                 ["t", "x", "u", "p"], ["x_driven"]),
+            "drive0": ca.Function("drive0", [t, x, u, p], [initial.apply(x)],
+                                  ["t", "x", "u", "p"], ["x_driven"])}
+
+
+def _state_energy(mech: Mechanics, t, u) -> ca.SX:
+    """W: the energy stored in component states, which must depend on the states only."""
+    W = mech.stored_energy()
+    if ca.depends_on(W, ca.vertcat(t, u, mech.kin.y, mech.kin.w)):
+        owners = [c.path for c in mech.flat.components if ca.depends_on(
+            ca.SX(mech.inst[c].stored_energy(mech.ctx)), ca.vertcat(t, u, mech.kin.y,
+                                                                    mech.kin.w))]
+        raise ModelError(f"{', '.join(owners)}: stored_energy() must depend on the component's "
+                         "states and parameters only")
+    return W
+
+
+def inverse_dynamics(mech: Mechanics, sp: Speeds, eom, drive=None) -> dict:
     """{"inverse_dynamics": ID(t, y, z, a, u, p) = M·a + k − q} when the back end supplies it
-    (recursive, joint speeds, no signal-block states), else {}."""
-    if eom.inverse is None or not sp.identity or mech.ctx.s.numel():
+    (recursive, joint speeds, no component states, no kinematic drivers), else {}."""
+    if eom.inverse is None or not sp.identity or mech.ctx.s.numel() or drive is not None:
         return {}
     a, tau = eom.inverse
     args = [mech.t, mech.kin.y, sp.z, a, mech.ctx.u, mech.params.p]
@@ -112,18 +208,20 @@ def _q_function(t, y, z, u, p, s, q) -> ca.Function:
     return ca.Function("q", [t, y, z, u, p, s], [q], ["t", "y", "z", "u", "p", "s"], ["q"])
 
 
-def check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray) -> None:
-    """A singular mass matrix at a generic configuration means a speed without inertia."""
-    n = sp.z.numel()
-    if n == 0:
+def check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray,
+                      free: list[int] | None = None) -> None:
+    """A singular mass matrix at a generic configuration means a speed without inertia
+    (``free``: the speeds that keep an equation of motion, all but the driven ones)."""
+    free = list(range(sp.z.numel())) if free is None else free
+    if not free:
         return
     y = np.random.default_rng(1).uniform(-1.0, 1.0, mech.kin.y.numel())
-    mass = np.array(M(y, p))
+    mass = np.array(M(y, p))[np.ix_(free, free)]
     eig, vec = np.linalg.eigh(0.5 * (mass + mass.T))
     scale = max(1.0, float(np.abs(eig).max())) if eig.size else 1.0
     if eig[0] > 1e-12 * scale:
         return
-    idle = [sp.names[i] for i in np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)]
+    idle = [sp.names[free[i]] for i in np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)]
     raise ModelError("the mass matrix is singular: speed(s) " + ", ".join(idle) +
                      " move no mass or inertia (a joint that carries no body, or a body with "
                      "zero inertia about the joint axis); attach a body or remove the joint")

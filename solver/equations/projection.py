@@ -1,9 +1,10 @@
-"""Stage 6, dynamics by Jourdain's principle (Kane's equations), seed 001:
+"""Stage 6, dynamics by Jourdain's principle (Kane's equations; Kane and Levinson 1985):
 
     M(y)·ż + k(y, z) = q(t, y, z, u),
     M = Σ L_Tᵀ·m·L_T + L_Rᵀ·I·L_R,
     k = Σ L_Tᵀ·m·(ā + ω̃·v) + L_Rᵀ·(I·ᾱ + ω̃·I·ω),
     q = Σ L_Tᵀ·m·Rᵀ·g + Σ_elements F_e·∂w_e/∂z,
+(1-D bodies: M += J·LᵀL, k += J·Lᵀ·ω̄ with L = ∂ω_net/∂z, ω̄ = ∂ω_net/∂y·ẏ),
 
 with v and ω in body axes (so I is constant and no R·Rᵀ products appear), partial velocities
 L_T = ∂v/∂z, L_R = ∂ω/∂z, and ā = ∂v/∂y·ẏ, ᾱ = ∂ω/∂y·ẏ at ẏ = v(y, z); the ω̃·v term is the
@@ -11,7 +12,8 @@ transport term of differentiating body-axes components. A wheel (axisymmetric ab
 revolute joint) is written in the joint's non-spinning frame_a axes instead, where I is still
 constant; its transport terms use those axes' angular velocity Ω: Ω̃·v and Ω̃·I·ω
 (solver.mechanics._body_terms). Element forces are
-F = −∂V/∂s − ∂D/∂w + f.
+F = −∂V/∂s − ∂D/∂w + f (1-D elements and 3-D line forces, s = distance), and loads (3-D force
+elements, non-uniform gravity) add (∂v/∂z)ᵀ·f + (∂ω/∂z)ᵀ·t.
 """
 from __future__ import annotations
 
@@ -67,7 +69,15 @@ def jourdain(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
         k += ca.mtimes(L_T.T, body.m * (a_bar + ca.cross(w_axes, v))) + \
             ca.mtimes(L_R.T, ca.mtimes(body.I, alpha_bar) + ca.cross(w_axes, Iw))
         q += ca.mtimes(L_T.T, body.m * ca.mtimes(body.R.T, mech.gravity))
+    for body in mech.inertias:   # 1-D bodies: ½·J·ω² with ω the rate of their flange net
+        w = to_speeds(body.w, mech, speeds)
+        L = ca.jacobian(w, z)
+        M += body.J * ca.mtimes(L.T, L)
+        k += body.J * L.T * ca.jtimes(w, y, ydot)
     for elem in mech.elements:
         force = to_speeds(elem.spring_force + elem.damping_force + elem.force, mech, speeds)
         q += force * ca.jacobian(to_speeds(elem.w, mech, speeds), z).T
+    for load in mech.loads:  # 3-D force elements, non-uniform gravity: (∂v/∂z)ᵀ·f + (∂ω/∂z)ᵀ·t
+        q += to_speeds(load.generalized(z, to_speeds(load.v, mech, speeds),
+                                        to_speeds(load.w, mech, speeds)), mech, speeds)
     return EquationsOfMotion(M, k, q, solve_spd(M, q - k))

@@ -29,7 +29,8 @@ import casadi as ca
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from . import spatial as sp6
-from .projection import EquationsOfMotion, to_speeds
+from .armature import one_dim_terms
+from .projection import EquationsOfMotion, solve_spd, to_speeds
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Link:
     c_J: tuple         # (∂v_J/∂q)·q̇
     rows: list[int]    # indices of the joint speeds in w
     inertia: ca.SX     # 6×6 spatial inertia about the link origin [kg, kg·m, kg·m²]
+    armature: object = 0   # joint-space inertia of 1-D bodies on this link (.armature)
 
 
 def build_links(mech: Mechanics) -> list[Link]:
@@ -113,7 +115,7 @@ def articulated_body(links: list[Link], motion: tuple, gravity, tau: ca.SX) -> c
     for i in reversed(range(len(links))):
         link = links[i]
         U[i] = ca.mtimes(IA[i], link.S)
-        D_inv[i] = _inverse(ca.mtimes(link.S.T, U[i]))
+        D_inv[i] = _inverse(ca.mtimes(link.S.T, U[i]) + link.armature)
         u[i] = _select(tau, link.rows) - ca.mtimes(link.S.T, sp6.stack(pA[i]))
         if link.parent < 0:
             continue
@@ -205,31 +207,55 @@ def composite_rigid_body(links: list[Link], n: int) -> ca.SX:
 
 
 def joint_forces(mech: Mechanics) -> ca.SX:
-    """τ = Σ_elements F_e·(∂w_e/∂w)ᵀ [N, N·m]: the flange force elements as joint forces, in
-    (t, y, w, u, p); F_e = −∂V/∂s − ∂D/∂w_e + f (seed 004)."""
+    """τ = Σ_elements F_e·(∂w_e/∂w)ᵀ + Σ_loads (∂v/∂w)ᵀ·f + (∂ω/∂w)ᵀ·t [N, N·m]: the force
+    elements and loads as joint forces, in (t, y, w, u, p); F_e = −∂V/∂s − ∂D/∂w_e + f
+    (Rayleigh's dissipation function)."""
     w = mech.kin.w
     tau = ca.SX.zeros(w.numel())
     for elem in mech.elements:
         force = elem.spring_force + elem.damping_force + elem.force
         tau += force * ca.jacobian(elem.w, w).T
+    for load in mech.loads:   # 3-D force elements, non-uniform gravity (mech.gravity is 0 then)
+        tau += load.generalized(w)
     return tau
 
 
 def recursive(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
-    """M, k, q and ż for the chosen speeds by the recursive algorithms (module docstring)."""
+    """M, k, q and ż for the chosen speeds by the recursive algorithms (module docstring);
+    1-D bodies as armatures or a free block (:mod:`.armature`)."""
     links = build_links(mech)
     n = mech.kin.w.numel()
+    extra = one_dim_terms(mech, [link.rows for link in links])
+    for index, block in extra.armature.items():
+        links[index].armature = block
     tau = joint_forces(mech)
     motion = velocities(links)
     wdot = articulated_body(links, motion, mech.gravity, tau)
-    M = composite_rigid_body(links, n)
+    M = composite_rigid_body(links, n) + _armature_matrix(links, extra, n)
     k = newton_euler(links, ca.SX.zeros(3), ca.SX.zeros(n), motion)
     q = tau - newton_euler(links, mech.gravity, ca.SX.zeros(n), None)
+    if extra.free_rows:
+        rows = extra.free_rows
+        wdot[rows] = solve_spd(extra.M_free, _select(tau, rows))
     if speeds.identity:
-        a = ca.SX.sym("a", n)   # one RNEA pass: far cheaper to differentiate than M·a + k − q
-        inverse = (a, newton_euler(links, mech.gravity, a, motion) - tau)
+        # one RNEA pass, far cheaper to differentiate than M·a + k − q; 1-D bodies (armatures,
+        # a free block) are not in it, so those models go without
+        a = ca.SX.sym("a", n)
+        inverse = None if extra.armature or extra.free_rows else \
+            (a, newton_euler(links, mech.gravity, a, motion) - tau)
         return EquationsOfMotion(M, k, q, wdot, inverse)
     return _to_speeds(mech, speeds, M, k, q, wdot)
+
+
+def _armature_matrix(links: list[Link], extra, n: int) -> ca.SX:
+    """The 1-D bodies' part of M: armatures on their links' rows and the free block."""
+    M = ca.SX.zeros(n, n)
+    for index, block in extra.armature.items():
+        rows = links[index].rows
+        M[rows, rows] = M[rows, rows] + block
+    if extra.free_rows:
+        M[extra.free_rows, extra.free_rows] = extra.M_free
+    return M
 
 
 def _to_speeds(mech: Mechanics, speeds: Speeds, M, k, q, wdot) -> EquationsOfMotion:

@@ -17,12 +17,16 @@ def structure_report(system) -> str:
         lines.append(f"  force elements ({len(s.forces)}): " + ", ".join(s.forces))
     if s.signal_blocks:
         lines.append(f"  signal blocks ({len(s.signal_blocks)}): " + ", ".join(s.signal_blocks))
+    for label, parts in (("1-D bodies and couplings", getattr(s, "one_dim", [])),
+                         ("electrical components", getattr(s, "electrical", []))):
+        if parts:
+            lines.append(f"  {label} ({len(parts)}): " + ", ".join(parts))
     lines.append(f"  coordinates y ({len(system.y_names)}):")
     lines += [f"    {n} [{u}]" for n, u in zip(system.y_names, s.coordinate_units)]
     lines.append(f"  speeds z ({len(system.z_names)}), z = W(y)·w (w: joint speeds, ẏ for scalar joints):")
     lines += [f"    {d}" for d in s.speed_definitions]
     if system.s_names:
-        lines.append(f"  signal-block states s ({len(system.s_names)}): " +
+        lines.append(f"  component states s ({len(system.s_names)}): " +
                      ", ".join(system.s_names))
     lines.append(f"  inputs u ({len(system.u_names)}): " + (", ".join(system.u_names) or "none"))
     lines.append(f"  symbolic parameters p ({len(system.p_names)}): " +
@@ -41,7 +45,7 @@ def structure_report(system) -> str:
 
 def _symbol_map(system, symbols: dict) -> dict:
     """Name -> sympy expression: a string becomes a Symbol, a sympy expression is kept (so
-    ``{"world.g[1]": -sympy.Symbol("g")}`` prints gravity as in the seed)."""
+    ``{"world.g[1]": -sympy.Symbol("g")}`` prints gravity as textbooks do)."""
     names = system.y_names + system.z_names + system.u_names + system.p_names + system.s_names
     symbols = checks.mapping(symbols, "equations: symbols", "name")
 

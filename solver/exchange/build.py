@@ -28,6 +28,7 @@ from jourdain.blocks import (
 from jourdain.blocks.errors import ModelError
 
 from .robot import Robot, sanitize, unique_name
+from .shapes import dress
 from .spec import IDENTITY, Inertial, JointSpec, JointType, RobotSpec, is_identity, pose
 
 INERTIA_TOL = 1e-9  # [kg·m²] slack of the triangle inequality, as RigidBody.validate
@@ -71,6 +72,7 @@ def build_robot(spec: RobotSpec, floating_base: bool = False, merge_fixed: bool 
                          "and no link with mass")
     robot.frames.update({link: builder.port[builder.net(link)] for link in robot.visuals
                          if builder.port.get(builder.net(link)) is not None})
+    dress(robot)            # the file's visual geometry as shapes for animations
     robot.expose(root_port, "frame_a")
     return robot
 

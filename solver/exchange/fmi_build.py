@@ -71,7 +71,7 @@ def write_model(system, folder: Path) -> str:
     when CasADi cannot write one of the functions as C."""
     gen = ca.CodeGenerator("jd_model.c", {"with_header": True, "with_export": False})
     for fn in (_dense("jd_f", system.f), _dense("jd_h", system.functions["h"]),
-               _dense("jd_energy", system.functions["energy"])):
+               _dense("jd_energy", system.functions["energy"], outputs=2)):
         gen.add(fn)
     gen.generate(str(folder) + os.sep)
     code = (folder / "jd_model.c").read_text()
@@ -82,11 +82,12 @@ def write_model(system, folder: Path) -> str:
     return code
 
 
-def _dense(name: str, fn: ca.Function) -> ca.Function:
-    """``fn`` under a new name with dense outputs (SX when fn is SX, so it stays expanded)."""
+def _dense(name: str, fn: ca.Function, outputs: int | None = None) -> ca.Function:
+    """``fn`` under a new name with dense outputs (SX when fn is SX, so it stays expanded);
+    only its first ``outputs`` outputs when given (the wrapper reads energy's T and V)."""
     args = fn.sx_in() if fn.is_a("SXFunction") else fn.mx_in()
-    outs = [ca.densify(o) for o in fn.call(args)]
-    return ca.Function(name, args, outs, fn.name_in(), fn.name_out())
+    outs = [ca.densify(o) for o in fn.call(args)][:outputs]
+    return ca.Function(name, args, outs, fn.name_in(), fn.name_out()[:outputs])
 
 
 def write_wrapper(folder: Path, config: str) -> list[Path]:

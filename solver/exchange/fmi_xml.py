@@ -38,7 +38,7 @@ def variables(system, x0, u0, p0) -> list[Variable]:
     units = list(st.coordinate_units) + list(st.speed_units)
     units += [""] * (system.nx - len(units))
     kinds = (["coordinate"] * len(system.y_names) + ["generalized speed"] * len(system.z_names)
-             + ["signal block state"] * len(system.s_names))
+             + ["component state"] * len(system.s_names))
     out = [Variable(n, "local", "continuous", "exact", float(v), u, k)
            for n, v, u, k in zip(system.x_names, x0, units, kinds)]
     out += [Variable(f"der({n})", "local", "continuous", unit=_rate(u),

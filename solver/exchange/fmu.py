@@ -22,6 +22,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.initial_equations import solve_initial_states
 from ..constraints.methods import ConstraintMethod
 from ..model.names import require_system
 from .fmi_build import (
@@ -66,7 +67,9 @@ def export_fmu(system, path, fmi: str = "2.0",
         strings "model-exchange", "co-simulation" and "both" are accepted too.
     model_name : the modelIdentifier (a C identifier; default: the file name).
     y0, z0, params, x0 : start values of states and symbolic parameters, as in simulate
-        (constrained systems assemble y0).
+        (constrained systems assemble y0; with y0, z0 the drivers' prescribed values and the
+        components' initial equations are applied at t = 0 with zero inputs, as simulate
+        does; x0 is used as given).
     solver, step : co-simulation integrator (FMUSolver.DOPRI5: largest step [s];
         FMUSolver.RK4: fixed step [s]); tolerance : DefaultExperiment tolerance and the
         co-simulation error tolerance when the importer gives none.
@@ -87,10 +90,11 @@ def export_fmu(system, path, fmi: str = "2.0",
     if path.suffix != ".fmu":
         raise ModelError(f"export_fmu: the file name must end in .fmu, got {path.name}")
     identifier = _identifier(model_name or path.stem)
-    x = system.state(y0, z0) if x0 is None else np.asarray(x0, dtype=float).ravel()
+    p = system.parameters(params)
+    x = _start(system, y0, z0, p) if x0 is None else np.asarray(x0, dtype=float).ravel()
     if x.size != system.nx:
         raise ModelError(f"export_fmu: x0 has {x.size} entries, the System {system.nx} states")
-    starts = {"x": x, "u": np.zeros(len(system.u_names)), "p": system.parameters(params)}
+    starts = {"x": x, "u": np.zeros(len(system.u_names)), "p": p}
     layout = Layout(system.nx, len(system.u_names), len(system.p_names),
                     len(system.output_names))
     vars_ = variables(system, starts["x"], starts["u"], starts["p"])
@@ -108,6 +112,17 @@ def export_fmu(system, path, fmi: str = "2.0",
                                 _version())
         _zip(path, identifier, xml, library, sources)
     return path
+
+
+def _start(system, y0, z0, p) -> np.ndarray:
+    """The start state as simulate builds it at t = 0 with zero inputs: driven coordinates and
+    speeds at their prescribed values, component states with initial equations (steady-state
+    filters) solved unless given in z0."""
+    x = system.state(y0, z0)
+    u = np.zeros(len(system.u_names))
+    if "drive0" in system.functions:
+        x = np.array(system.functions["drive0"](0.0, x, u, p)).ravel()
+    return solve_initial_states(system, x, 0.0, u, p, z0 or {})
 
 
 def _kind(kind) -> tuple[bool, bool]:

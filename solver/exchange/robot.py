@@ -150,6 +150,7 @@ class Robot(Composite):
         return "\n".join(lines)
 
     def total_mass(self) -> float:
+        """The mass of all bodies of the robot [kg] (welded links counted once)."""
         bodies = {id(b): b for b in self.links.values() if b is not None}
         return float(sum(b.m for b in bodies.values()))
 

@@ -7,14 +7,18 @@ from dataclasses import dataclass, field
 from jourdain.blocks.base import Component, Composite
 from jourdain.blocks.bodies import Body
 from jourdain.blocks.contacts import Contact
+from jourdain.blocks.drivetrain import Coupling, Fixed, FlangeMass
+from jourdain.blocks.electrical import Electrical
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.joints import Joint
+from jourdain.blocks.multibody.interfaces import FrameForce, LineForce, Mount
 from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
-KINDS = (World, Body, Joint, FlangeForce, Contact, SignalBlock)
+KINDS = (World, Body, Joint, FlangeForce, LineForce, FrameForce, Mount, Contact, SignalBlock,
+         FlangeMass, Coupling, Fixed, Electrical)
 
 
 @dataclass
@@ -30,10 +34,22 @@ class FlatModel:
     forces: list[FlangeForce] = field(default_factory=list)
     signals: list[SignalBlock] = field(default_factory=list)
     contacts: list[Contact] = field(default_factory=list)
+    inertias: list[FlangeMass] = field(default_factory=list)   # 1-D bodies (Inertia, Mass)
+    couplings: list[Coupling] = field(default_factory=list)    # gears, cut sensors
+    fixed: list[Fixed] = field(default_factory=list)
+    electrical: list[Electrical] = field(default_factory=list)
+    lines: list[LineForce] = field(default_factory=list)       # 3-D line force elements
+    wrenches: list[FrameForce] = field(default_factory=list)   # forces/torques on frames
+    mounts: list[Mount] = field(default_factory=list)          # 1-D supports in 3-D frames
+    composites: list[Composite] = field(default_factory=list)  # the model and its composites
 
     def net_ports(self, port: Port) -> list[Port]:
         """All primitive ports connected to ``port``."""
         return [p for p in self.nets[self.net_of[port]] if not isinstance(p.owner, Composite)]
+
+    def net_ports_of(self, net: int) -> list[Port]:
+        """The primitive ports of net ``net``."""
+        return [p for p in self.nets[net] if not isinstance(p.owner, Composite)]
 
     def describe_net(self, port: Port) -> str:
         return "{" + ", ".join(p.path for p in self.net_ports(port)) + "}"
@@ -47,7 +63,7 @@ def flatten(model: Component) -> FlatModel:
     primitives, composites = [], []
     _walk(model, "", primitives, composites, {})
     net_of, nets = _union_ports(primitives, composites)
-    flat = FlatModel(primitives, net_of, nets)
+    flat = FlatModel(primitives, net_of, nets, composites=composites)
     for comp in primitives:
         _classify(flat, comp)
         _validate(comp)
@@ -73,8 +89,11 @@ def _walk(comp: Component, path: str, primitives: list, composites: list, seen: 
     comp._path = path or None
     if isinstance(comp, Composite):
         composites.append(comp)
+        primary = getattr(comp, "PRIMARY", None)   # a child that takes the composite's path
         for name, child in comp.children.items():
-            _walk(child, f"{path}.{name}" if path else name, primitives, composites, seen)
+            child_path = path if name == primary and path else \
+                (f"{path}.{name}" if path else name)
+            _walk(child, child_path, primitives, composites, seen)
     else:
         primitives.append(comp)
 
@@ -92,6 +111,8 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
     for comp in primitives:
         for port in comp.ports():
             find(port)
+        for a, b in getattr(comp, "RIGID", ()):   # ports of one rigid 1-D body: one net
+            parent[find(getattr(comp, a))] = find(getattr(comp, b))
     members = {id(c) for c in primitives} | {id(c) for c in composites}
     for comp in composites:
         for a, b in comp.connections:
@@ -101,6 +122,10 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
                                      f"{type(port.owner).__name__} that is not part of the "
                                      "model; assign it as a child attribute first")
             parent[find(a)] = find(b)
+    worlds = [c for c in primitives if isinstance(c, World)]
+    for comp in primitives:   # e.g. Fixed: frame_a sits on the world frame without wiring
+        if getattr(comp, "WORLD_MOUNTED", False) and len(worlds) == 1:
+            parent[find(comp.frame_a)] = find(worlds[0].frame_b)
     roots: dict[Port, int] = {}
     nets: list[list[Port]] = []
     net_of: dict[Port, int] = {}
@@ -115,15 +140,19 @@ def _union_ports(primitives: list, composites: list) -> tuple[dict, list]:
 
 
 def _classify(flat: FlatModel, comp: Component) -> None:
+    """Put ``comp`` in the bucket of every kind it is (an EMF is a force element and an
+    electrical component, a torque sensor a coupling and a signal block)."""
     buckets = {World: flat.worlds, Body: flat.bodies, Joint: flat.joints,
-               FlangeForce: flat.forces, Contact: flat.contacts,
-               SignalBlock: flat.signals}
-    for kind, bucket in buckets.items():
-        if isinstance(comp, kind):
-            bucket.append(comp)
-            return
-    raise ModelError(f"{comp.path}: {type(comp).__name__} is not a known component kind; "
-                     f"derive it from one of {', '.join(k.__name__ for k in KINDS)}")
+               FlangeForce: flat.forces, LineForce: flat.lines, FrameForce: flat.wrenches,
+               Mount: flat.mounts, Contact: flat.contacts, SignalBlock: flat.signals,
+               FlangeMass: flat.inertias, Coupling: flat.couplings, Fixed: flat.fixed,
+               Electrical: flat.electrical}
+    kinds = [kind for kind in buckets if isinstance(comp, kind)]
+    if not kinds:
+        raise ModelError(f"{comp.path}: {type(comp).__name__} is not a known component kind; "
+                         f"derive it from one of {', '.join(k.__name__ for k in KINDS)}")
+    for kind in kinds:
+        buckets[kind].append(comp)
 
 
 def _validate(comp: Component) -> None:
@@ -158,5 +187,7 @@ def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
         if alone and len(flat.net_ports(comp.flange_b)) == 1:
             raise ModelError(f"{comp.path}: neither flange_a nor flange_b is connected; connect "
                              "at least one to a joint's axis or support flange")
-    if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone:
-        raise ModelError(f"{port.path} is not connected; connect the sensor to a joint flange")
+    optional = port.name in getattr(comp, "OPTIONAL_PORTS", ())   # e.g. a driver's support
+    if isinstance(comp, SignalBlock) and isinstance(port, Flange) and alone and not optional:
+        raise ModelError(f"{port.path} is not connected; connect the sensor to a flange (a "
+                         "joint's axis, an Inertia, a gear)")

@@ -1,23 +1,28 @@
 """Stage 3, kinematics (CasADi SX): pose, velocity and angular velocity of every frame net as
 expressions of the coordinates y and the joint speeds w, composed along the spanning tree;
-flange positions and rates (DESIGN.md §3.3, seed 001: v_i = J_Ti·ẏ, ω_i = J_Ri·ẏ).
+flange positions and rates (DESIGN.md §3.3: v_i = J_Ti·ẏ, ω_i = J_Ri·ẏ).
 
 The joint speeds w are the coordinate rates ẏ for scalar joints and body-fixed angular
 velocities for quaternion joints; ẏ = N(y)·w collects the joints' ``coordinate_rates``.
 
 Velocities are propagated joint by joint (v_C = v_P + ω_P × R_P·p + R_P·ṗ), not by
 differentiating the positions, so the cost is O(1) per joint.
+
+Flange nets take their positions from the 1-D network (:mod:`.flanges`): joint flanges, the
+coordinates of free 1-D bodies (appended to y and w after the tree joints') and the couplings
+between them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import casadi as ca
+import numpy as np
 
 from jourdain.blocks.base import FlangeState, FrameState
-from jourdain.blocks.errors import ModelError
 from jourdain.blocks.joints import Joint
 
+from .flanges import FlangeNetwork, plan_flanges, resolve_flanges
 from .flatten import FlatModel
 from .topology import Topology
 
@@ -71,6 +76,7 @@ class Kinematics:
     relative: dict = field(default_factory=dict)  # tree joint -> RelativeMotion
     y_slices: dict = field(default_factory=dict)  # joint -> its slice of y
     w_slices: dict = field(default_factory=dict)  # joint -> its slice of w
+    network: FlangeNetwork | None = None  # the 1-D network: closure rows, cut sensors
 
     @property
     def rates_are_derivatives(self) -> bool:
@@ -98,14 +104,36 @@ def _symbols(names: list[str]) -> ca.SX:
     return ca.vertcat(*[ca.SX.sym(n) for n in names]) if names else ca.SX(0, 1)
 
 
-def build_kinematics(flat: FlatModel, topo: Topology, inst: dict) -> Kinematics:
-    """Frame and flange kinematics in terms of y and w (``inst``: parameterized copies)."""
+def _dof_variables(dofs) -> tuple[list, list]:
+    """Coordinates and speeds of the 1-D bodies that own their flange net's position."""
+    coords, rates = [], []
+    for dof in dofs:
+        coords += [CoordinateInfo(f"{dof.path}.{c.name}", c.unit, c.default, dof)
+                   for c in dof.COORDINATES]
+        rates += [RateInfo(f"{dof.path}.{s.name}", s.unit, dof,
+                           f"{dof.path}.{dof.COORDINATES[0].name}") for s in dof.SPEEDS]
+    return coords, rates
+
+
+def build_kinematics(flat: FlatModel, topo: Topology, inst: dict, p=None,
+                     p0=None) -> Kinematics:
+    """Frame and flange kinematics in terms of y and w (``inst``: parameterized copies; p,
+    p0: the parameter symbols and defaults, for the pivots of the 1-D network).
+
+    y = (tree-joint coordinates, 1-D body coordinates), w likewise; the flange nets'
+    positions come from the 1-D network (:mod:`.flanges`)."""
+    tree = {e.joint for e in topo.edges}
+    p = ca.SX(0, 1) if p is None else p
+    plan = plan_flanges(flat, [j for j in flat.joints if j in tree], inst, p,
+                        np.zeros(0) if p0 is None else p0)
     coords, rates = tree_variables(flat, topo)
+    n_tree, dof_coords = len(coords), _dof_variables(plan.dofs)
+    coords, rates = coords + dof_coords[0], rates + dof_coords[1]
     y, w = _symbols([c.name for c in coords]), _symbols([r.name for r in rates])
     y_of, w_of = _slices([c.joint for c in coords]), _slices([r.joint for r in rates])
     zero = ca.SX.zeros(3)
     frames = {topo.root: FrameState(ca.SX.eye(3), zero, zero, zero, zero, zero)}
-    ydot_parts, axial, flanges, relative = {}, {}, {}, {}
+    ydot_parts, axial, given, relative = {}, {}, {}, {}
     for edge in topo.edges:
         joint = inst[edge.joint]
         q = y[y_of[edge.joint]] if edge.joint in y_of else ca.SX(0, 1)
@@ -116,10 +144,15 @@ def build_kinematics(flat: FlatModel, topo: Topology, inst: dict) -> Kinematics:
         frames[edge.child] = _child_frame(frames[edge.parent], rel, edge.forward)
         if edge.forward and q.numel():
             axial.update(_axial_frame(frames[edge.parent], joint, rel, qw, edge.child))
-        _add_flanges(flat, joint, q, qd, flanges)
-    ydot = ca.vertcat(*[ydot_parts[j] for j in dict.fromkeys(c.joint for c in coords)]) \
-        if coords else ca.SX(0, 1)
-    return Kinematics(y, w, ydot, coords, rates, frames, flanges, axial, relative, y_of, w_of)
+        given.update({port: ca.SX(s) for port, s in joint.flange_positions(q).items()})
+    tree_joints = dict.fromkeys(c.joint for c in coords[:n_tree])
+    ydot = ca.vertcat(*[ydot_parts[j] for j in tree_joints],
+                      _tail(w, len(rates) - len(dof_coords[1])))
+    network = resolve_flanges(flat, plan, inst, given, _tail(y, n_tree))
+    flanges = {net: FlangeState(ca.SX(s), ca.jtimes(ca.SX(s), y, ydot))
+               for net, s in network.positions.items()}
+    return Kinematics(y, w, ydot, coords, rates, frames, flanges, axial, relative, y_of, w_of,
+                      network)
 
 
 class RelativeMotion:
@@ -145,6 +178,12 @@ def _axial_frame(parent: FrameState, joint, rel: RelativeMotion, qw, child: int)
         return {}
     return {child: AxialFrame(a, parent.R, parent.v_local, parent.w_local + a * qw[0],
                               parent.w_local)}
+
+
+def _tail(vec: ca.SX, start: int) -> ca.SX:
+    """vec[start:] as a column (CasADi slices a 1×1 matrix into 1×0)."""
+    entries = ca.vertsplit(vec)[start:] if vec.numel() else []
+    return ca.vertcat(*entries) if entries else ca.SX(0, 1)
 
 
 def _slices(owners: list) -> dict:
@@ -173,19 +212,6 @@ def _child_frame(parent: FrameState, rel: RelativeMotion, forward: bool) -> Fram
     return FrameState(R, r, ca.mtimes(R, v_local), ca.mtimes(R, w_local), v_local, w_local)
 
 
-def _add_flanges(flat: FlatModel, joint, q, qd, flanges: dict) -> None:
-    """Positions of the joint's flanges and their rates ṡ = ∂s/∂q·q̇ (s depends on this
-    joint's own coordinates only)."""
-    for port, s in joint.flange_positions(q).items():
-        net = flat.net_of[port]
-        if net in flanges:
-            raise ModelError(f"{port.path} is connected to another joint flange "
-                             f"({flat.describe_net(port)}); rigidly coupling two joint axes is a "
-                             "constraint: connect force elements between them instead")
-        s = ca.SX(s)
-        flanges[net] = FlangeState(s, ca.jtimes(s, q, qd) if q.numel() else ca.SX(0))
-
-
 def flange_state(kin: Kinematics, net: int) -> FlangeState:
-    """Kinematics of a flange net; a net without a joint flange sits at the reference (0)."""
+    """Kinematics of a flange net; a net that nothing moves sits at the reference (0)."""
     return kin.flanges.get(net, FlangeState(ca.SX(0), ca.SX(0)))

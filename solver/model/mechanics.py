@@ -1,49 +1,31 @@
 """The symbolic model shared by both formulations: stages 1–4 run in order (flatten, parameters,
-topology, kinematics, signals) and the physical terms collected in (t, y, ẏ, u, p): body
-velocities, gravity, flange force elements, energies and the dissipation function."""
+topology, kinematics with the 1-D network, the electrical network, signals) and the physical
+terms collected in (t, y, ẏ, u, p, s): body velocities, 1-D inertias, gravity, 1-D and line force
+elements, loads of 3-D force elements and of non-uniform gravity, kinematic drivers, energies
+(mechanical and stored in component states) and the dissipation function (:mod:`.terms`,
+:mod:`.loads`, :mod:`.drivers`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import casadi as ca
 import numpy as np
 
 from jourdain.blocks.base import Component
 
+from .drivers import Driven, check_mounts, find_driven
 from .flatten import FlatModel, flatten
+from .junctions import add_junctions
 from .kinematics import Kinematics, build_kinematics, flange_state
+from .loads import frame_loads, gravity_terms, line_geometries, line_terms
+from .networks import build_circuit
 from .parameters import ParameterSet, instantiate
 from .signals import SignalContext
+from .terms import BodyTerms, FlangeTerms, InertiaTerms, LoadTerms, element_terms
 from .topology import Topology, build_topology
 
-
-@dataclass
-class BodyTerms:
-    """A body's inertia, the velocity of its center of mass and its angular velocity, both in
-    body axes, in terms of y and the joint speeds w."""
-
-    path: str
-    m: object
-    I: object
-    R: ca.SX          # body axes → world
-    r_cm: ca.SX       # position of the center of mass in world coordinates [m]
-    v: ca.SX          # velocity of the center of mass in body axes [m/s]
-    w: ca.SX          # angular velocity in body axes [rad/s]
-    w_axes: ca.SX     # angular velocity of the axes of v and w (transport terms; = w mostly)
-
-
-@dataclass
-class FlangeTerms:
-    """A 1-D force element with its relative position s and rate w (in y, ẏ) and its force."""
-
-    path: str
-    s: ca.SX
-    w: ca.SX
-    potential: ca.SX
-    dissipation: ca.SX
-    force: ca.SX      # residual (non-potential, non-dissipative) force on flange_b
-    spring_force: ca.SX   # −∂V/∂s
-    damping_force: ca.SX  # −∂D/∂w
+__all__ = ["BodyTerms", "Driven", "FlangeTerms", "InertiaTerms", "LoadTerms", "Mechanics",
+           "build_mechanics"]
 
 
 @dataclass
@@ -58,11 +40,18 @@ class Mechanics:
     bodies: list[BodyTerms]
     elements: list[FlangeTerms]
     inst: dict = None   # component -> its parameterized copy (for the constraint hooks)
+    inertias: list[InertiaTerms] = field(default_factory=list)   # 1-D bodies
+    loads: list = field(default_factory=list)   # LoadTerms: 3-D forces, non-uniform gravity
+    gravity_energy: ca.SX = None                # potential energy of the gravity field
+    driven: list = field(default_factory=list)  # Driven: coordinates prescribed by drivers
+    junctions: list = field(default_factory=list)  # massless junctions between line forces
 
     @property
     def constrained(self) -> bool:
-        """True when cut joints or contacts add constraints (DESIGN.md §3.4)."""
-        return bool(self.topo.cut_joints or self.flat.contacts)
+        """True when cut joints, contacts, coupling loops or massless junctions add
+        constraints (DESIGN.md §3.4)."""
+        return bool(self.topo.cut_joints or self.flat.contacts or self.junctions or
+                    self.kin.network.closure.numel())
 
     def signal_names(self) -> list[str]:
         """Names of the inputs, outputs and signal-block states (they share a Result's
@@ -72,36 +61,66 @@ class Mechanics:
             list(self.ctx.state_names)
 
     def kinetic_energy(self) -> ca.SX:
-        """T = Σ ½·m·v·v + ½·ωᵀ·I·ω (in y, ẏ)."""
+        """T = Σ ½·m·v·v + ½·ωᵀ·I·ω + Σ_1-D ½·J·ω² (in y, ẏ)."""
         return sum((0.5 * b.m * ca.dot(b.v, b.v) + 0.5 * ca.dot(b.w, ca.mtimes(b.I, b.w))
-                    for b in self.bodies), ca.SX(0))
+                    for b in self.bodies), ca.SX(0)) + \
+            sum((0.5 * i.J * i.w ** 2 for i in self.inertias), ca.SX(0))
+
+    def stored_energy(self) -> ca.SX:
+        """W = Σ energy stored in component states (½·C·v², ½·L·i²) [J], in s and p."""
+        return self.ctx.total("stored_energy")
+
+    def supplied_power(self) -> ca.SX:
+        """Σ power delivered by sources [W] (in t, y, ẏ, u, s, p)."""
+        return self.ctx.total("supplied_power")
 
     def potential_energy(self) -> ca.SX:
-        """V = Σ −m·g·r_cm + Σ spring potentials (in y)."""
-        gravity = sum((-b.m * ca.dot(self.gravity, b.r_cm) for b in self.bodies), ca.SX(0))
-        return gravity + sum((e.potential for e in self.elements), ca.SX(0))
+        """V = gravity's potential energy (Σ −m·g·r_cm when uniform) + Σ spring potentials
+        (in y)."""
+        return self.gravity_energy + sum((e.potential for e in self.elements), ca.SX(0))
+
+    @property
+    def tree_only(self) -> bool:
+        """True when every mass sits on a link of the spanning tree (what the recursive back
+        end handles; point masses riding on line forces do not)."""
+        return all(b.on_tree for b in self.bodies)
 
     def dissipation_function(self) -> ca.SX:
-        """D = Σ D_e(w_e) (seed 004), in y, ẏ."""
+        """D = Σ D_e(w_e) (Rayleigh's dissipation function), in y, ẏ."""
         return sum((e.dissipation for e in self.elements), ca.SX(0))
 
     def dissipated_power(self) -> ca.SX:
-        """P = Σ ∂D_e/∂w·w ≥ 0, the power the dissipative elements remove [W]."""
-        return sum((-e.damping_force * e.w for e in self.elements), ca.SX(0))
+        """P = Σ ∂D_e/∂w·w + Σ component losses (R·i²) ≥ 0, the power the dissipative elements
+        remove [W]."""
+        return sum((-e.damping_force * e.w for e in self.elements), ca.SX(0)) + \
+            self.ctx.total("dissipated_power")
 
 
 def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     """Run flatten → parameters → topology → kinematics → signals on ``model``."""
     flat = flatten(model)
+    junctions = add_junctions(flat)
     inst, params = instantiate(flat.components, symbolic)
     topo = build_topology(flat)
-    kin = build_kinematics(flat, topo, inst)
+    kin = build_kinematics(flat, topo, inst, params.p, params.defaults)
+    circuit = build_circuit(flat, inst, params.p, params.defaults)
     t = ca.SX.sym("t")
-    ctx = SignalContext(flat, kin, inst, t)
-    gravity = ca.SX(inst[flat.worlds[0]].g)
+    ctx = SignalContext(flat, kin, inst, t, circuit)
+    geometry = line_geometries(flat, kin)   # places line flanges before any hook reads them
+    check_mounts(flat, kin)
     bodies = [_body_terms(flat, kin, inst[b], b.path) for b in flat.bodies]
     elements = [_flange_terms(flat, kin, ctx, inst[e], e) for e in flat.forces]
-    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements, inst)
+    lines, masses = line_terms(flat, kin, ctx, inst, geometry)
+    bodies += masses
+    inertias = [InertiaTerms(m.path, inst[m].inertia(), flat.net_of[m.flange_a],
+                             flange_state(kin, flat.net_of[m.flange_a]).w)
+                for m in flat.inertias]
+    gravity, gravity_loads, energy = gravity_terms(inst[flat.worlds[0]], bodies, kin.y,
+                                                   params.p, params.defaults)
+    loads = frame_loads(flat, kin, ctx, inst) + gravity_loads
+    driven = find_driven(flat, kin, ctx, inst)
+    return Mechanics(flat, topo, params, kin, ctx, t, gravity, bodies, elements + lines, inst,
+                     inertias, loads, energy, driven, junctions)
 
 
 def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:
@@ -139,11 +158,4 @@ def _axisymmetric(inertia, r_cm, a: np.ndarray, tol: float = 1e-12) -> bool:
 def _flange_terms(flat: FlatModel, kin: Kinematics, ctx, elem, original) -> FlangeTerms:
     a = flange_state(kin, flat.net_of[original.flange_a])
     b = flange_state(kin, flat.net_of[original.flange_b])
-    s, w = b.s - a.s, b.w - a.w
-    # Symbols stand in for s and w so each element's V(s) and D(w) are differentiated locally.
-    s_sym, w_sym = ca.SX.sym("s_rel"), ca.SX.sym("w_rel")
-    V, D = ca.SX(elem.potential(s_sym)), ca.SX(elem.dissipation(w_sym))
-    parts = [V, D, ca.SX(elem.force(s_sym, w_sym, ctx)), -ca.jacobian(V, s_sym),
-             -ca.jacobian(D, w_sym)]
-    values = [ca.substitute(e, ca.vertcat(s_sym, w_sym), ca.vertcat(s, w)) for e in parts]
-    return FlangeTerms(original.path, s, w, *values)
+    return element_terms(original.path, b.s - a.s, b.w - a.w, elem, ctx)

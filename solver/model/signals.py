@@ -1,7 +1,9 @@
 """Signal resolution: system inputs u, signal-block outputs and states, and the Context that
-component hooks read (time, signal values, port kinematics, block states). Signal nets without a
-driving output are system inputs; every RealOutput is a system output; the internal states of
-blocks with memory are system states s. Algebraic loops are reported by name."""
+component hooks read (time, signal values, port kinematics, component states, branch voltages
+and currents of the electrical network, cut forces of sensors). Signal nets without a driving
+output are system inputs; every RealOutput is a system output; the states of components with
+memory (filters, capacitors, inductors) are system states s. Algebraic loops are reported by
+name."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,11 +11,13 @@ from dataclasses import dataclass
 import casadi as ca
 
 from jourdain.blocks.base import Composite, Context, FlangeState, FrameState
+from jourdain.blocks.electrical import BranchKind
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.ports import Port, RealInput, RealOutput
 
 from .flatten import FlatModel
 from .kinematics import Kinematics, flange_state
+from .networks import Circuit
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,7 @@ class SignalInfo:
 
     name: str
     size: int
+    unit: str = ""
 
     def entry_names(self) -> list[str]:
         return [self.name] if self.size == 1 else [f"{self.name}[{i}]" for i in range(self.size)]
@@ -30,8 +35,13 @@ class SignalInfo:
 class SignalContext(Context):
     """The solver's implementation of the block Context, with memoized, loop-checked outputs."""
 
-    def __init__(self, flat: FlatModel, kin: Kinematics, inst: dict, t: ca.SX):
+    def __init__(self, flat: FlatModel, kin: Kinematics, inst: dict, t: ca.SX,
+                 circuit: Circuit | None = None):
         self.flat, self.kin, self.inst, self.t = flat, kin, inst, t
+        self.circuit = circuit
+        self._branch_value: dict = {}
+        self._resolving: list = []
+        self.cuts: dict = {}   # cut sensor path -> placeholder of its reading (equations.cuts)
         self.inputs: list[SignalInfo] = []
         self._input_value: dict[int, ca.SX] = {}
         self._outputs: dict = {}
@@ -40,33 +50,117 @@ class SignalContext(Context):
         self.u = ca.vertcat(*[self._input_value[n] for n in self._input_nets]) \
             if self.inputs else ca.SX(0, 1)
         self._collect_states()
+        # placeholders for what outputs may read of the dynamics, substituted once ż is
+        # known (equations.readings): the joint speeds' derivatives ẇ, the drivers'
+        # reactions and the cut sensors' readings (self.cuts)
+        self.wdot = ca.SX.sym("wdot", kin.w.numel()) if kin.w.numel() else ca.SX(0, 1)
+        self.reactions: dict = {}   # driver path -> placeholder of its reaction
 
     def _collect_states(self) -> None:
-        """Symbols s of the signal blocks' internal states, named ``<block>.<state>``."""
+        """Symbols s of the components' own states, named ``<component>.<state>``, in
+        declaration order of the components."""
         self.state_names: list[str] = []
         self._state: dict[str, ca.SX] = {}
-        for block in self.flat.signals:
-            names = [f"{block.path}.{n}" for n in block.STATES]
-            if names:
-                self._state[block.path] = ca.vertcat(*[ca.SX.sym(n) for n in names])
-                self.state_names += names
+        self.stateful = [c for c in self.flat.components if c.STATES]
+        for comp in self.stateful:
+            names = [f"{comp.path}.{n}" for n in comp.STATES]
+            self._state[comp.path] = ca.vertcat(*[ca.SX.sym(n) for n in names])
+            self.state_names += names
         self.s = ca.vertcat(*self._state.values()) if self._state else ca.SX(0, 1)
 
     def state(self, block) -> ca.SX:
         return self._state[block.path]
 
     def state_derivatives(self) -> ca.SX:
-        """ṡ of all signal-block states, in the order of ``state_names``."""
+        """ṡ of all component states, in the order of ``state_names``."""
         parts = []
-        for block in self.flat.signals:
-            if block.STATES:
-                rates = ca.vertcat(*[ca.SX(r) for r in self.inst[block].derivatives(self)])
-                if rates.numel() != len(block.STATES):
-                    raise ModelError(f"{block.path}: derivatives() returned {rates.numel()} "
-                                     f"values for the {len(block.STATES)} STATES "
-                                     f"{', '.join(block.STATES)}")
-                parts.append(rates)
+        for comp in self.stateful:
+            rates = ca.vertcat(*[ca.SX(r) for r in self.inst[comp].derivatives(self)])
+            if rates.numel() != len(comp.STATES):
+                raise ModelError(f"{comp.path}: derivatives() returned {rates.numel()} "
+                                 f"values for the {len(comp.STATES)} STATES "
+                                 f"{', '.join(comp.STATES)}")
+            parts.append(rates)
         return ca.vertcat(*parts) if parts else ca.SX(0, 1)
+
+    def start_values(self) -> list[float]:
+        """Default initial values of s (each component's ``start()``)."""
+        return [float(v) for comp in self.stateful for v in comp.start()]
+
+    def initial_residuals(self) -> tuple[ca.SX, list[int]]:
+        """The components' initial equations and the indices (into s) of the states they
+        fix (Component.initial_equations)."""
+        rows, index, offset = [], [], 0
+        for comp in self.stateful:
+            res = self.inst[comp].initial_equations(self)
+            n = len(comp.STATES)
+            if res is not None:
+                res = ca.vertcat(*[ca.SX(r) for r in res])
+                if res.numel() != n:
+                    raise ModelError(f"{comp.path}: initial_equations() returned "
+                                     f"{res.numel()} residuals for the {n} STATES")
+                rows.append(res)
+                index += list(range(offset, offset + n))
+            offset += n
+        return (ca.vertcat(*rows) if rows else ca.SX(0, 1)), index
+
+    def total(self, hook: str) -> ca.SX:
+        """Σ over all components of ``stored_energy``, ``dissipated_power`` or
+        ``supplied_power`` (Component hooks)."""
+        return sum((ca.SX(getattr(self.inst[c], hook)(self)) for c in self.flat.components),
+                   ca.SX(0))
+
+    # ---- the electrical network (model.networks) -----------------------------------------
+    def voltage(self, branch) -> ca.SX:
+        return self._resolve(self._circuit("voltage")[branch.path])
+
+    def current(self, branch) -> ca.SX:
+        return self._resolve(self._circuit("current")[branch.path])
+
+    def potential(self, pin) -> ca.SX:
+        return self._resolve(self._circuit("potential")[self.flat.net_of[pin]])
+
+    def _circuit(self, what: str) -> dict:
+        if self.circuit is None:
+            raise ModelError("an electrical quantity was read but the model has no circuit")
+        return getattr(self.circuit, what)
+
+    def _resolve(self, expr: ca.SX) -> ca.SX:
+        """Substitute the branch values the expression depends on (and only those)."""
+        expr = ca.SX(expr)
+        used = [b for b, h in self.circuit.placeholders.items() if ca.depends_on(expr, h)]
+        if not used:
+            return expr
+        values = [self._value_of(b) for b in used]
+        return ca.substitute(expr, ca.vertcat(*[self.circuit.placeholders[b] for b in used]),
+                             ca.vertcat(*values))
+
+    def _value_of(self, path: str) -> ca.SX:
+        """A voltage or current branch's value from its hook, memoized, loop-checked."""
+        if path in self._branch_value:
+            return self._branch_value[path]
+        if path in self._resolving:
+            loop = self._resolving[self._resolving.index(path):] + [path]
+            raise ModelError("algebraic loop through the circuit: " + " -> ".join(loop) +
+                             "; the value of a source depends on itself instantaneously (e.g. a "
+                             "sensor reading fed back to the source without a state between)")
+        self._resolving.append(path)
+        branch = self.circuit.branches[path]
+        self._active.append(branch)   # so a signal loop through the source names it too
+        comp = self.inst[branch]
+        value = comp.voltage(self) if branch.KIND is BranchKind.VOLTAGE else comp.current(self)
+        self._active.pop()
+        self._resolving.pop()
+        self._branch_value[path] = ca.SX(value)
+        return self._branch_value[path]
+
+    def cut_force(self, sensor) -> ca.SX:
+        """A placeholder for the sensor's reading, replaced once the accelerations are known
+        (equations.cuts, equations.readings); forces that depend on it make an algebraic loop,
+        refused there."""
+        if sensor.path not in self.cuts:
+            self.cuts[sensor.path] = ca.SX.sym(f"cut_{sensor.path}")
+        return self.cuts[sensor.path]
 
     def _collect_inputs(self) -> None:
         self._input_nets = []
@@ -79,7 +173,7 @@ class SignalContext(Context):
                        for p in self.flat.nets[net]):
                     continue
                 name = min((p.path for p in self.flat.nets[net]), key=lambda s: (len(s), s))
-                self.inputs.append(SignalInfo(name, port.size))
+                self.inputs.append(SignalInfo(name, port.size, port.unit))
                 self._input_value[net] = ca.SX.sym(name, port.size)
                 self._input_nets.append(net)
 
@@ -108,6 +202,35 @@ class SignalContext(Context):
     def frame(self, port: Port) -> FrameState:
         return self.kin.frames[self.flat.net_of[port]]
 
+    def derivative(self, expr) -> ca.SX:
+        """d/dt = ∂/∂t + ∂/∂y·ẏ + ∂/∂w·ẇ (ẇ: placeholders ``wdot``) of a vector expression of
+        time and the kinematics; inputs and block states have no known derivative."""
+        e = ca.reshape(ca.SX(expr), -1, 1)
+        if ca.depends_on(e, ca.vertcat(self.u, self.s, self.placeholders())):
+            raise ModelError("a derivative of a signal input, a component state or a dynamic "
+                             "reading (acceleration, reaction, cut force) was asked for (e.g. a "
+                             "velocity sensor on a driven reference); only positions and "
+                             "velocities of the mechanism can be differentiated")
+        kin, out = self.kin, ca.jacobian(e, self.t)
+        if kin.y.numel():
+            out += ca.jtimes(e, kin.y, kin.ydot) + ca.jtimes(e, kin.w, self.wdot)
+        return out
+
+    def acceleration(self, port: Port) -> tuple:
+        frame = self.frame(port)
+        return self.derivative(frame.v), self.derivative(frame.w)
+
+    def reaction(self, block) -> ca.SX:
+        # keyed by path: hooks run on the parameterized copies of the blocks
+        if block.path not in self.reactions:
+            self.reactions[block.path] = ca.SX.sym(f"reaction_{block.path}")
+        return self.reactions[block.path]
+
+    def placeholders(self) -> ca.SX:
+        """All dynamic placeholders, in this order: ẇ, the drivers' reactions, the cut
+        sensors' readings (equations.readings gives their values)."""
+        return ca.vertcat(self.wdot, *self.reactions.values(), *self.cuts.values())
+
     def flange(self, port: Port) -> FlangeState:
         return flange_state(self.kin, self.flat.net_of[port])
 
@@ -116,6 +239,6 @@ class SignalContext(Context):
         infos, exprs = [], []
         for block in self.flat.signals:
             for port, expr in self.block_outputs(block).items():
-                infos.append(SignalInfo(port.path, port.size))
+                infos.append(SignalInfo(port.path, port.size, port.unit))
                 exprs.append(ca.reshape(expr, port.size, 1))
         return infos, (ca.vertcat(*exprs) if exprs else ca.SX(0, 1))

@@ -1,6 +1,6 @@
-"""Stage 5, generalized speeds: z = W(y)·w chosen by the user (seed 000: u2 = φ̇ + ψ̇) or by
+"""Stage 5, generalized speeds: z = W(y)·w chosen by the user (the cube on an edge: u2 = φ̇ + ψ̇) or by
 default z = w, the joint speeds (w = ẏ for scalar joints, body-fixed angular velocity for
-quaternion joints); the kinematics ODE ẏ = v(y, z) = N(y)·W(y)⁻¹·z (seed 001).
+quaternion joints); the kinematics ODE ẏ = v(y, z) = N(y)·W(y)⁻¹·z (Kane and Levinson 1985).
 
 User speeds are given by name as expressions of coordinate names (``cube.edge.phi``), their
 derivatives (``cube.edge.phi.der``) or joint speed names (``cube.edge.w``, i.e. φ̇;

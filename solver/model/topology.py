@@ -80,7 +80,7 @@ def _check_reachable(flat: FlatModel, graph: nx.MultiGraph, root: int) -> None:
             raise ModelError(f"{comp.path} has no chain of joints to the world: its frame_a is "
                              f"connected only to {flat.describe_net(frame)}; connect it through "
                              "joints or fixed offsets to world.frame_b")
-    for sig in flat.signals:
+    for sig in flat.signals + flat.lines + flat.wrenches + flat.mounts:
         for port in sig.ports():
             if port in flat.net_of and type(port).__name__ == "Frame" \
                     and flat.net_of[port] not in connected:

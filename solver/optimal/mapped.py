@@ -128,7 +128,7 @@ def _collocation(colloc: Collocation, prob, fns: Functions, nlp: NLP, guess) -> 
     """Collocation with P (dynamics, cost integrand, path constraints) at the N·d points as
     the symbol q: the rows and their order are those of Collocation.transcribe."""
     tau, C, D, B = colloc.coefficients()
-    s, d, N, t0, Tg = prob.system, colloc.degree, prob.intervals, prob.t0, guess.T
+    s, d, N, t0 = prob.system, colloc.degree, prob.intervals, prob.t0
     nx, nc = s.nx, fns.c_lower.size
     collocated = colloc.inputs is Inputs.COLLOCATED
     u_tau = tau[1:] if collocated else np.zeros(1)

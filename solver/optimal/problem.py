@@ -144,6 +144,7 @@ class TrajectoryProblem:
 
     @property
     def horizon_guess(self) -> float:
+        """The horizon [s] an initial guess spans (the fixed horizon or the free one's guess)."""
         h = self.horizon
         return h.guess if isinstance(h, FreeTime) else float(h)
 

@@ -16,6 +16,9 @@ import numpy as np
 
 from ..model.checks import count, number
 from ..simulation.result import Result
+from ..visual import tables
+from ..visual.animate import animate
+from ..visual.plots import Line, draw, panels_by_unit, window
 from .functions import dynamics
 
 
@@ -79,6 +82,7 @@ class Solution:
 
     @property
     def success(self) -> bool:
+        """True when IPOPT reports success."""
         return bool(self.stats["success"])
 
     def __getitem__(self, name: str) -> np.ndarray:
@@ -139,36 +143,56 @@ class Solution:
             lines.append(str(self.check_result))
         return "\n".join(lines)
 
-    def plot(self, *names: str, path: str | Path | None = None, title: str | None = None):
+    def plot(self, *names: str, t_range=None, title: str | None = None,
+             path: str | Path | None = None):
         """Planned trajectories (markers at the nodes) and, after :meth:`check`, the
-        re-simulated ones (dashed); default names: states and inputs. Returns the figure."""
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        names = names or tuple(self.system.x_names + self.system.u_names)
-        fig, axes = plt.subplots(len(names), 1, sharex=True, squeeze=False,
-                                 figsize=(7, 1.6 + 1.4 * len(names)))
+        re-simulated ones (dashed); default names: states and inputs; y labels with units,
+        ``t_range`` = (t0, t1) [s]; saved to ``path`` if given (``~`` expanded). Returns the
+        figure; the matplotlib backend is left alone."""
+        names = list(names or self.system.x_names + self.system.u_names)
+        for n in names:
+            if n not in self.trajectory.series:
+                self.trajectory[n]                       # raises with close matches
         t_fine = self.t[0] + np.linspace(0.0, self.T, 20 * (len(self.t) - 1) + 1)
         u_fine = self.inputs_at(t_fine)
-        for ax, name in zip(axes[:, 0], names):
-            if name in self.system.u_names:
-                ax.plot(t_fine, u_fine[self.system.u_names.index(name)], label="plan")
-            else:
-                ax.plot(self.t, self[name], ".-", ms=3, label="plan")
-            if self.check_result is not None and name in self.check_result.simulated.series:
-                sim = self.check_result.simulated
-                ax.plot(sim.t, sim[name], "--", label="re-simulated")
-            ax.set_ylabel(name, fontsize=8)
-            ax.grid(True, alpha=0.3)
-        axes[0, 0].legend(fontsize=7)
-        axes[-1, 0].set_xlabel("t [s]")
-        fig.suptitle(title or f"optimal trajectory, cost {self.cost:.5g}")
-        fig.tight_layout()
-        if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            fig.savefig(path, dpi=120)
-        return fig
+        sim = self.check_result.simulated if self.check_result is not None else None
+        units = self.trajectory.units
+        groups = panels_by_unit(names, units)
+        panels = []
+        for group in groups:
+            lines = []
+            for name in group:
+                if name in self.system.u_names:
+                    x, y, fmt = t_fine, u_fine[self.system.u_names.index(name)], "-"
+                else:
+                    x, y, fmt = self.t, self[name], ".-"
+                mask = window(x, t_range)
+                lines.append(Line(f"{name} (plan)", x[mask], y[mask], fmt, {"ms": 3}))
+                if sim is not None and name in sim.series:
+                    mask = window(sim.t, t_range)
+                    lines.append(Line(f"{name} (re-simulated)", sim.t[mask], sim[name][mask],
+                                      "--"))
+            panels.append(lines)
+        return draw(panels, [units.get(g[0], "") for g in groups], "t [s]",
+                    title or f"optimal trajectory, cost {self.cost:.5g}", path)
+
+    def animate(self, path=None, **options):
+        """The planned motion in 3-D (.html), as GIF or MP4; see
+        :func:`jourdain.solver.visual.animate.animate`."""
+        return animate(self, path, **options)
+
+    def __repr__(self) -> str:
+        st = self.stats
+        return (f"<Solution ({st['transcription']}): {st['status']}, cost {self.cost:.6g}, "
+                f"T = {self.T:.6g} s, {st['iterations']} iterations>")
+
+    def _repr_html_(self) -> str:
+        units = self.trajectory.units
+        rows = [[n, tables.unit(units.get(n, "")), self[n][0], self[n][-1]]
+                for n in self.system.x_names + self.system.u_names]
+        text = self.report().splitlines()
+        return tables.section(text[0], text[1:], [tables.table(
+            "trajectories", ["name", "unit", "initial", "final"], rows, (2, 3))])
 
 
 def _interval_integrator(system, u_tau: np.ndarray, samples: int, rtol: float,

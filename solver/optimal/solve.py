@@ -5,6 +5,7 @@ constraints that stay violated instead of returning a meaningless trajectory.
 from __future__ import annotations
 
 import time
+import warnings
 from typing import TYPE_CHECKING
 
 import casadi as ca
@@ -12,6 +13,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError, SimulationError
 
+from ..constraints.repartition import assess
 from ..model.checks import count, flag, keywords, mapping, number
 from .compiled import codegen_solver
 from .guess import make_guess
@@ -82,6 +84,7 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
     stats = dict(solver.stats(), t_wall_total=time.perf_counter() - start)
     sol = _solution(prob, plan, nlp, result, stats, transcription, build_time)
     sol.stats["compiled"] = compiled
+    _check_partition(sol)
     if progress:
         print(sol.report())
     if stats["return_status"] == "Invalid_Option":
@@ -183,6 +186,24 @@ def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcripti
                    "lam_g": np.array(result["lam_g"]).ravel()}
     return Solution(prob, t, X, U.reshape(nu, N, plan.u_tau.size), plan.u_tau, float(T), p,
                     float(result["f"]), info, multipliers)
+
+
+def _check_partition(sol: Solution) -> None:
+    """A closed loop is optimized in its fixed partition (the dependent coordinates solved by
+    Newton), which must stay well conditioned over the solution's nodes: else a warning names
+    the worst node and the independent speeds to compile with (constraints/repartition.py)."""
+    system = sol.system
+    if getattr(system, "partitions", None) is None:
+        return
+    ny = len(system.y_names)
+    P = np.repeat(sol.p.reshape(-1, 1), sol.t.size, axis=1)
+    nus = np.array(system.conditioning.map(sol.t.size)(sol.X[:ny], P)[0]).ravel()
+    k = int(np.argmax(np.where(np.isfinite(nus), nus, np.inf)))
+    verdict = assess(system, sol.X[:ny, k], sol.p)
+    if not verdict.ok or verdict.singular:
+        warnings.warn(f"solve: {verdict.advice(f'the node t = {sol.t[k]:.6g} s')}; check the "
+                      "solution with sol.check() or ConstraintMethod.DAE in a simulation",
+                      RuntimeWarning, stacklevel=3)
 
 
 def _failure_report(nlp: NLP, plan: Plan, result: dict, stats: dict) -> str:

@@ -261,6 +261,7 @@ class Collocation:
         return tau, C, D, B
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
+        """The NLP of the problem on this transcription (variables, constraints, cost)."""
         tau, C, D, B = self.coefficients()
         d, N, f, s = self.degree, prob.intervals, dynamics(prob.system), prob.system
         collocated = self.inputs is Inputs.COLLOCATED
@@ -341,6 +342,7 @@ class MultipleShooting:
         return ca.integrator("shoot", self.integrator.value, dae, 0.0, 1.0, opts)
 
     def transcribe(self, prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess) -> Plan:
+        """The NLP of the problem on this transcription (variables, constraints, cost)."""
         F = self.shooting_function(prob, fns)
 
         def interval(k, t_k, x_k, u_k, p, T, h):

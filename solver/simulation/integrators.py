@@ -105,12 +105,13 @@ def choose_method(system, method, stiff: bool | None, grid: np.ndarray, x0: np.n
         return method, "chosen by the caller"
     if stiff is not None:
         return (Method.BDF if stiff else Method.ADAMS), f"stiff={stiff} given"
-    if "project" in system.functions:
-        # measured on a four-bar driven into a dead point of its partition: BDF stops with a
-        # failed Newton projection, which diagnose() explains; Adams crawled onto the dead
-        # point and returned a motion that lost 117 % of its energy
-        return Method.BDF, ("closed loops solved by Newton inside f: BDF, which stops at a "
-                            "singular position of the partition instead of stalling there")
+    if getattr(system, "method", None) is not None:   # a ConstrainedSystem
+        # measured: a four-bar driven into a dead point of its partition made Adams crawl
+        # onto it and return a motion that lost 117 % of its energy where BDF stops with a
+        # failed Newton projection that diagnose() explains; the drift guard and the
+        # partition monitor were calibrated on BDF runs
+        return Method.BDF, ("closed loops or contacts: BDF, which stops at a singular "
+                            "position of the partition instead of stalling there")
     declared = getattr(system.structure, "stiff", None) or []
     if declared:
         return Method.BDF, "declared stiff by " + ", ".join(declared[:3]) + \

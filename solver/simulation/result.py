@@ -1,5 +1,6 @@
 """The simulation Result: named time series of coordinates, speeds, inputs, outputs and
-energies, with a plot method that writes a figure."""
+energies with their units; plots, 3-D animation, tables (pandas, CSV, Parquet) and
+summaries for notebooks, each delegated to the wing that implements it."""
 from __future__ import annotations
 
 import difflib
@@ -9,13 +10,21 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..visual import tables
+from ..visual.animate import animate
+from ..visual.plots import plot_result
+from .export import series_units, to_csv, to_pandas, to_parquet
+
 
 class Result:
     """Time series on the output grid ``t``; ``res[name]`` returns one series.
 
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
-    inputs, outputs, and ``energy.kinetic``, ``energy.potential``, ``energy.total`` [J],
-    ``power.dissipated`` [W].
+    component states, inputs, outputs, and ``energy.kinetic``, ``energy.potential``,
+    ``energy.stored`` (capacitors, inductors), ``energy.total`` [J], ``power.dissipated``,
+    ``power.supplied`` [W] (by sources). ``switches`` lists the partition switches of a
+    partitioned closed-loop simulation
+    (:class:`~jourdain.solver.constraints.repartition.PartitionSwitch`).
 
     ``method`` is the integration method that ran (a jd.Method, after Method.AUTO's choice)
     and ``stats`` what it cost: steps, rhs_evaluations, jacobian_evaluations, newton_setups,
@@ -26,10 +35,15 @@ class Result:
     method = None       # the jd.Method used by simulate
     stats: dict = {}    # integrator statistics (class docstring); replaced per Result
 
-    def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray):
+    def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray,
+                 system=None, p: np.ndarray | None = None):
         self.t = t
         self.series = series
         self.x = x
+        self.system = system    # the System that produced it (names, units, poses)
+        self.p = p              # the parameter vector p of the run
+        self._units = None
+        self.switches: list = []
 
     @classmethod
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,
@@ -37,6 +51,8 @@ class Result:
         n = t.size
         P = np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), n, axis=1)
         fns = system.functions
+        if "drive" in fns:  # exactly driven coordinates and speeds at their prescribed values
+            xs = np.array(fns["drive"].map(n)(t, xs, us, P))
         if "project" in fns:  # closed loops: dependent coordinates from the Newton projection
             xs = np.array(fns["project"].map(n)(xs, P))
         energy = system.energy.map(n)(xs, P)
@@ -44,10 +60,13 @@ class Result:
         series.update({name: us[i] for i, name in enumerate(system.u_names)})
         outs = np.array(system.h.map(n)(t, xs, us, P))
         series.update({name: outs[i] for i, name in enumerate(system.output_names)})
-        T, V = np.array(energy[0]).ravel(), np.array(energy[1]).ravel()
+        T, V, W = (np.array(e).ravel() for e in energy)
         series["energy.kinetic"], series["energy.potential"] = T, V
-        series["energy.total"] = T + V
+        series["energy.stored"] = W
+        series["energy.total"] = T + V + W
         series["power.dissipated"] = np.array(system.dissipation.map(n)(t, xs, us, P)).ravel()
+        if "supplied" in fns:
+            series["power.supplied"] = np.array(fns["supplied"].map(n)(t, xs, us, P)).ravel()
         if "residuals" in fns:  # constraint residuals c(y) and A(y)·w
             for kind, vals in zip(("position", "velocity"), fns["residuals"].map(n)(xs, P)):
                 series.update({f"residual.{kind}[{i}]": row
@@ -55,11 +74,19 @@ class Result:
         if "multipliers" in fns:  # constraint forces λ (Baumgarte, DAE)
             lam = np.array(fns["multipliers"].map(n)(t, xs, us, P))
             series.update({f"lambda[{i}]": row for i, row in enumerate(lam)})
-        return cls(t, series, xs)
+        return cls(t, series, xs, system, np.asarray(p, dtype=float).ravel())
 
     @property
     def names(self) -> list[str]:
+        """Names of all series, in order."""
         return list(self.series)
+
+    @property
+    def units(self) -> dict[str, str]:
+        """Unit of every series by name ("" when unknown), from the components."""
+        if self._units is None:
+            self._units = series_units(self.system) if self.system is not None else {}
+        return self._units
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name not in self.series:
@@ -68,29 +95,70 @@ class Result:
             raise ModelError(f"Result: no series named '{name}'{hint}")
         return self.series[name]
 
+    def __len__(self) -> int:
+        return len(self.t)
+
+    def __repr__(self) -> str:
+        return summary_text(self)
+
+    def _repr_html_(self) -> str:
+        return summary_html(self)
+
     def final(self) -> dict[str, float]:
         """The last value of every series."""
         return {name: float(v[-1]) for name, v in self.series.items()}
 
-    def plot(self, *names: str, path: str | Path | None = None, title: str | None = None):
-        """Plot the named series (default: coordinates and speeds) against time, one panel per
-        name; save to ``path`` if given and return the matplotlib figure."""
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    def plot(self, *names: str, x: str | None = None, t_range=None, title: str | None = None,
+             path: str | Path | None = None):
+        """Plot the named series (default: coordinates and speeds) against time or against
+        the series ``x``, over ``t_range`` = (t0, t1) [s]; y labels carry the units, many
+        series are grouped one panel per unit. Saved to ``path`` if given (a file name with
+        a suffix matplotlib knows: .png, .pdf, .svg, …; ``~`` is expanded). Returns the
+        matplotlib figure; the backend is left alone."""
+        names = names or tuple(n for n in self.names if n in self._state_names())
+        return plot_result(self.t, self.series, self.units, names, x, t_range, title, path)
 
-        names = names or tuple(n for n in self.names if not n.startswith(("energy", "power")))
-        fig, axes = plt.subplots(len(names), 1, sharex=True, figsize=(7, 1.8 + 1.5 * len(names)),
-                                 squeeze=False)
-        for ax, name in zip(axes[:, 0], names):
-            ax.plot(self.t, self[name])
-            ax.set_ylabel(name, fontsize=8)
-            ax.grid(True, alpha=0.3)
-        axes[-1, 0].set_xlabel("t [s]")
-        if title:
-            fig.suptitle(title)
-        fig.tight_layout()
-        if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            fig.savefig(path, dpi=120)
-        return fig
+    def _state_names(self) -> set:
+        if self.system is None:
+            return {n for n in self.names if not n.startswith(("energy", "power"))}
+        return set(self.system.x_names)
+
+    def animate(self, path=None, **options):
+        """The motion in 3-D: ``path`` .html (a self-contained three.js player), .gif or .mp4;
+        see :func:`jourdain.solver.visual.animate.animate` for the options."""
+        return animate(self, path, **options)
+
+    def to_pandas(self):
+        """A pandas DataFrame indexed by t [s], one column per series, units in
+        ``df.attrs["units"]`` (needs pandas: ``pip install 'jourdain[data]'``)."""
+        return to_pandas(self)
+
+    def to_csv(self, path) -> Path:
+        """Write the series to CSV (header rows: names, units); returns the path."""
+        return to_csv(self, path)
+
+    def to_parquet(self, path) -> Path:
+        """Write the series to Parquet with units in the field metadata (needs pyarrow:
+        ``pip install 'jourdain[data]'``); returns the path."""
+        return to_parquet(self, path)
+
+
+def summary_text(result: Result) -> str:
+    """One paragraph: samples, time span and how many series of each kind."""
+    t = result.t
+    span = f"t = {t[0]:g} … {t[-1]:g} s" if len(t) else "no samples"
+    system = result.system
+    kinds = ""
+    if system is not None:
+        kinds = "; " + ", ".join(tables.count(len(names), what) for names, what in (
+            (system.y_names, "coordinate"), (system.z_names, "speed"),
+            (system.u_names, "input"), (system.output_names, "output")))
+    return f"<Result: {len(t)} samples, {span}{kinds}; {len(result.series)} series>"
+
+
+def summary_html(result: Result) -> str:
+    """Name, unit, initial, final, minimum and maximum of every series."""
+    rows = [[n, tables.unit(result.units.get(n, "")), v[0], v[-1], np.min(v), np.max(v)]
+            for n, v in result.series.items() if len(v)]
+    return tables.section(summary_text(result).strip("<>"), [], [tables.table(
+        "series", ["name", "unit", "initial", "final", "min", "max"], rows, (2, 3, 4, 5))])

@@ -8,11 +8,14 @@ in :mod:`.integrators` and :mod:`.jacobian`.
 """
 from __future__ import annotations
 
+import time
+
 import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..constraints.initial_equations import solve_initial_states
 from ..model.checks import count, finite, flag, keywords, mapping, number, option, vector
 from ..model.names import check_quaternions, require_system, unknown
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
@@ -24,6 +27,7 @@ from .integrators import (
     run,
     solver_options,
 )
+from .progress import Watch, check_progress, chunked
 from .result import Result
 
 __all__ = ["LinearSolver", "Method", "given_state", "integrator_options", "simulate"]
@@ -37,7 +41,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
              max_steps: int = 100000, method: Method = Method.AUTO,
-             x0: np.ndarray | None = None, stiff: bool | None = None,
+             x0: np.ndarray | None = None, progress: bool | None = None,
+             stiff: bool | None = None,
              linear_solver: LinearSolver = LinearSolver.AUTO) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
@@ -54,7 +59,12 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         Method.BDF or Method.ADAMS to choose. ``result.method`` and ``result.stats`` say
         what ran (steps, evaluations, Newton setups, time) and why.
     x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
-        system.
+        system; used as given. With y0, z0 instead, the states of components with initial
+        equations (``system.s_init``: filters in steady state) are solved at t0 for the
+        inputs' values at t0, except those given in z0.
+    progress : None (default) shows an elapsed-time bar once a run lasts over 2 s, at no
+        cost; True integrates in pieces and shows the fraction done (CVODES restarts at each
+        piece); False shows nothing. See :mod:`.progress`.
     stiff : True or False overrides AUTO's stiffness test (None: test).
     linear_solver : BDF's Newton linear solver, a jd.LinearSolver (AUTO: sparse LU).
 
@@ -65,16 +75,22 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
     integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
+    check_progress(progress)
     if stiff is not None:
         flag(stiff, "simulate: stiff")
+    given = x0 is not None
     x0 = system.state(y0, z0) if x0 is None else given_state(system, x0, y0, z0)
     p = system.parameters(params)
+    if not given:   # initial equations of component states (steady-state filters)
+        x0 = start_states(system, x0, grid, inputs, p, z0)
     time_ = ca.SX.sym("t")
     u_expr = _input_expressions(system, inputs or {}, grid, time_)
     u_of_t = ca.Function("u_of_t", [time_], [u_expr])
     us = np.array(u_of_t.map(len(grid))(grid)).reshape(len(system.u_names), len(grid))
     if system.nx == 0:   # nothing to integrate: outputs and energies of the fixed model
         return Result.from_states(system, grid, np.zeros((0, grid.size)), us, p)
+    if "drive0" in system.functions:  # driven coordinates start at their references
+        x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
     method, reason = choose_method(system, method, stiff, grid, x0, us[:, 0], p, rtol)
     opts = integrator_options(rtol, atol, max_steps, method, linear_solver)
@@ -87,17 +103,30 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     if sym is ca.MX:   # a call CasADi may inline into the MX graph costs 0.5 s at creation
         u_of_t = ca.Function("u_of_t", [time_], [u_expr], {"never_inline": True})
     dae = {"t": t, "x": x, "p": pp, "ode": rhs(t, x, u_of_t(t), pp)}
-    integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
     try:
-        out, stats = run(integ, x0=x0, p=p)
+        xs, stats = _integrate(dae, t, grid, x0, p, opts, progress)
     except RuntimeError as exc:
         raise diagnose(system, dae, grid, x0, opts, p, us) from exc
-    result = Result.from_states(system, grid, np.array(out["xf"]), us, p)
+    result = Result.from_states(system, grid, xs, us, p)
     result.method, result.stats = method, dict(stats, method_reason=reason)
     if method is Method.BDF and sym is ca.MX:
         result.stats["jacobian"] = str(getattr(system, "jacobian_choice", ""))
     check_speed_definitions(system, result, p)
     return result
+
+
+def _integrate(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, progress) -> tuple:
+    """(states on the grid, integrator statistics): in one CVODES run, or in pieces with a
+    progress bar (``progress=True``: the statistics then hold the times only)."""
+    if progress:
+        cpu, wall = time.process_time(), time.perf_counter()
+        xs = chunked(dae, t, grid, x0, p, opts, "simulate")
+        return xs, {"cpu_time": time.process_time() - cpu,
+                    "wall_time": time.perf_counter() - wall}
+    integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+    with Watch(progress is None, "simulate"):
+        out, stats = run(integ, x0=x0, p=p)
+    return np.array(out["xf"]), stats
 
 
 def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF,
@@ -124,6 +153,20 @@ def given_state(system, x0, y0=None, z0=None) -> np.ndarray:
     x0 = vector(x0, system.x_names, "simulate: x0")
     check_quaternions(system, x0, "simulate: x0")
     return x0
+
+
+def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, p,
+                 z0: dict | None) -> np.ndarray:
+    """x0 with the component states of initial equations solved at t0 (states given in z0
+    held), for the inputs' values at t0."""
+    if not getattr(system, "s_init", None):
+        return x0
+    t = ca.SX.sym("t")
+    u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
+    u0 = np.array(u0).ravel()
+    if "drive0" in system.functions:   # the states start with the driven coordinates set
+        x0 = np.array(system.functions["drive0"](grid[0], x0, u0, p)).ravel()
+    return solve_initial_states(system, x0, grid[0], u0, p, (z0 or {}))
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:

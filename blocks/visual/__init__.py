@@ -1,0 +1,18 @@
+"""Visual shapes of components (metadata for animations, never physics): :class:`Box`,
+:class:`Sphere`, :class:`Cylinder`, :class:`Capsule`, :class:`Mesh`; attached with
+``RigidBody(..., shapes=[...])`` or ``component.shape(...)``."""
+from .shapes import (
+    SHAPE_KINDS,
+    Box,
+    Capsule,
+    Cylinder,
+    Mesh,
+    Sphere,
+    VisualShape,
+    as_color,
+    attached_shapes,
+    rotation_to,
+)
+
+__all__ = ["Box", "Capsule", "Cylinder", "Mesh", "SHAPE_KINDS", "Sphere", "VisualShape",
+           "as_color", "attached_shapes", "rotation_to"]

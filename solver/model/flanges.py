@@ -1,0 +1,349 @@
+"""The 1-D network beside the frame tree (DESIGN.md §6, docs/domains.md): positions of all flange
+nets, coordinates of free 1-D bodies, and the holonomic couplings between flange nets.
+
+Each flange net is
+* **given** by a tree joint's flange (axis: its coordinate, support: 0), by a ``Fixed`` or by a
+  ``Mounting1D`` (a 1-D support at phi0 in a 3-D frame);
+* **unknown** when it carries a 1-D body (Inertia, Mass) or a coupling's driven flange
+  (IdealGear, IdealPlanetary, IdealGearR2T, IdealRollingWheel, a cut sensor);
+* otherwise the **reference** 0 (a gear's or motor's housing left unconnected).
+
+The couplings are linear relations Σ c_k·φ_k = 0 between nets. networkx groups nets and
+couplings into connected parts (a bipartite graph); the rank analysis of each part's relations
+in the unknown nets (numerically, at the default parameters) picks, as in the spanning tree of
+the frames, the unknowns each relation solves (nets without inertia first) and leaves the
+others as **coordinates** of their own (owned by the net's first Inertia or Mass). Relations that
+solve no unknown (two joint axes coupled by a gear, two joint flanges in one net) become
+**closure equations** c(y) = 0 for the constraint stage, like a cut joint's.
+
+Cut sensors (TorqueSensor, ForceSensor) join two nets rigidly; their relation φ_b − φ_a = δ
+carries an auxiliary coordinate δ ≡ 0 whose partial derivatives ∂φ/∂δ say which nets move when
+the cut is opened: the sensor's reading is that side's equation of motion along δ (Kane's
+auxiliary speeds; :mod:`jourdain.solver.equations.cuts`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import casadi as ca
+import networkx as nx
+import numpy as np
+
+from jourdain.blocks.base import Component
+from jourdain.blocks.drivetrain import CutSensor
+from jourdain.blocks.errors import ModelError
+from jourdain.blocks.joints import Coordinate, Speed
+from jourdain.blocks.ports import Flange, Motion
+
+from .flatten import FlatModel
+from .rank import independent_rows, pick_columns
+
+ZERO_TOL = 1e-12   # coefficients below ZERO_TOL·scale are structural zeros
+
+
+@dataclass(eq=False)
+class FlangeDOF:
+    """The owner of a 1-D coordinate (duck-typed like a joint for the later stages): the net's
+    Inertia or Mass (named after it) or, failing that, the net's first port."""
+
+    path: str
+    COORDINATES: tuple
+    SPEEDS: tuple
+    net: int
+    UNIT_QUATERNION: ClassVar = None
+    RATES_ARE_DERIVATIVES: ClassVar[bool] = True
+
+    def coordinate_rates(self, q, w):
+        return w
+
+
+@dataclass
+class Relation:
+    """One row Σ coefficient·φ_net (+ δ for a cut sensor) = 0 and its owner."""
+
+    owner: Component
+    terms: dict            # net -> coefficient (float or SX in p)
+    sensor: CutSensor | None = None
+
+
+@dataclass
+class FlangePlan:
+    """The outcome of the 1-D network analysis (before the coordinate symbols exist)."""
+
+    given: dict                     # net -> list of ("joint", port) / ("fixed", comp) sources
+    unknown: list[int]
+    relations: list[Relation]
+    solved_rows: list[int]          # rows solving the dependent nets
+    dependent: list[int]            # nets solved from them (same order)
+    closure_rows: list[int]         # rows left for the constraint stage
+    dofs: list[FlangeDOF]           # unknown nets with a coordinate of their own
+    sensors: list[CutSensor] = field(default_factory=list)
+
+
+@dataclass
+class FlangeNetwork:
+    """Positions of every flange net in (y, p), the closure rows, and the cut sensors'
+    auxiliary partial derivatives ∂φ_net/∂δ_sensor."""
+
+    positions: dict                 # net -> SX position (reference nets absent: 0)
+    closure: ca.SX                  # holonomic rows c(y, p)
+    closure_owner: list[str]
+    aux: dict                       # sensor -> {net: SX ∂φ/∂δ}
+
+
+def _given_sources(flat: FlatModel, tree_joints, inst: dict) -> dict:
+    """net -> its position sources: tree-joint flanges (the keys of the joints'
+    ``flange_positions``), Fixed flanges and Mounting1D flanges, in order."""
+    given: dict = {}
+    for joint in tree_joints:
+        q = ca.SX.sym("q", len(joint.COORDINATES))
+        for port in inst[joint].flange_positions(q):
+            given.setdefault(flat.net_of[port], []).append(("joint", port))
+    for fixed in flat.fixed:
+        given.setdefault(flat.net_of[fixed.flange], []).append(("fixed", fixed))
+    for mount in flat.mounts:
+        given.setdefault(flat.net_of[mount.flange_b], []).append(("mount", mount))
+    return given
+
+
+def _relations(flat: FlatModel, inst: dict) -> list[Relation]:
+    """The couplings' rows over nets; cut sensors first (their rows should solve a net)."""
+    rows = []
+    for coupling in sorted(flat.couplings, key=lambda c: not isinstance(c, CutSensor)):
+        for relation in inst[coupling].relations():
+            terms: dict = {}
+            for port, coeff in relation.items():
+                net = flat.net_of[port]
+                terms[net] = terms.get(net, 0) + coeff
+            rows.append(Relation(coupling, terms, coupling if isinstance(coupling, CutSensor)
+                                 else None))
+    return rows
+
+
+def plan_flanges(flat: FlatModel, tree_joints, inst: dict, p: ca.SX,
+                 p0: np.ndarray) -> FlangePlan:
+    """Classify the flange nets and choose, part by part, which unknown nets the relations
+    solve and which keep a coordinate of their own."""
+    given = _given_sources(flat, tree_joints, inst)
+    unknown = _unknown_nets(flat, given)
+    relations = _relations(flat, inst)
+    C = _numeric(relations, unknown, p, p0)
+    solved, dependent = [], []
+    for rows, cols in _parts(relations, unknown):
+        sub = C[np.ix_(rows, cols)]
+        keep = independent_rows(sub)
+        order = [cols.index(j) for j in _preference(flat, unknown) if j in cols]
+        pick = pick_columns(sub[keep], order, len(keep))
+        solved += [rows[i] for i in keep]
+        dependent += [unknown[cols[j]] for j in pick]
+    dofs = [_dof(flat, net) for net in unknown if net not in dependent]
+    closure = [i for i in range(len(relations)) if i not in solved]
+    sensors = [r.sensor for r in relations if r.sensor is not None]
+    plan = FlangePlan(given, unknown, relations, solved, dependent, closure, dofs, sensors)
+    _check_massless(flat, plan, C)
+    return plan
+
+
+def _parts(relations: list[Relation], unknown: list[int]) -> list[tuple[list, list]]:
+    """(rows, columns of unknown nets) of each connected part of the bipartite graph of
+    relations and unknown nets (networkx): parts are analysed independently, so a hundred
+    geared motors are a hundred 1×2 problems."""
+    graph = nx.Graph()
+    graph.add_nodes_from(("net", j) for j in range(len(unknown)))
+    graph.add_nodes_from(("row", i) for i in range(len(relations)))
+    index = {net: j for j, net in enumerate(unknown)}
+    for i, rel in enumerate(relations):
+        graph.add_edges_from((("row", i), ("net", index[n])) for n in rel.terms if n in index)
+    parts = []
+    for part in nx.connected_components(graph):
+        rows = sorted(i for kind, i in part if kind == "row")
+        cols = sorted(j for kind, j in part if kind == "net")
+        if rows and cols:
+            parts.append((rows, cols))
+    return parts
+
+
+def _check_massless(flat: FlatModel, plan: FlangePlan, C: np.ndarray) -> None:
+    """A coordinate of a net without inertia must move some body through the relations,
+    or it is a degree of freedom without mass (a gear's free end coupled to nothing)."""
+    cols = {net: j for j, net in enumerate(plan.unknown)}
+    D = [cols[n] for n in plan.dependent]
+    for dof in plan.dofs:
+        if _masses(flat, dof.net):
+            continue
+        moved = []
+        if D:
+            C_D = C[np.ix_(plan.solved_rows, D)]
+            sens = np.linalg.solve(C_D, C[plan.solved_rows, cols[dof.net]])
+            moved = [n for n, s in zip(plan.dependent, sens)
+                     if abs(s) > ZERO_TOL and _masses(flat, n)]
+        if not moved:
+            raise ModelError(
+                f"flange net {_describe(flat, dof.net)} can move but carries no inertia and "
+                "moves none through its couplings (a degree of freedom without mass): attach "
+                "an Inertia or Mass, connect it to a joint axis, or hold it with Fixed")
+
+
+def _unknown_nets(flat: FlatModel, given: dict) -> list[int]:
+    """Nets that carry a 1-D body or a coupling's driven flange and are not given."""
+    found = []
+    for comp in flat.inertias + flat.couplings:
+        supports = set(getattr(comp, "SUPPORTS", ()))
+        for port in comp.ports():
+            if isinstance(port, Flange) and port.name not in supports:
+                net = flat.net_of[port]
+                if net not in given and net not in found:
+                    found.append(net)
+    return sorted(found)
+
+
+def _numeric(relations: list[Relation], unknown: list[int], p: ca.SX,
+             p0: np.ndarray) -> np.ndarray:
+    """The relations' coefficients of the unknown nets at the default parameters."""
+    C = ca.SX.zeros(len(relations), len(unknown))
+    for i, rel in enumerate(relations):
+        for j, net in enumerate(unknown):
+            if net in rel.terms:
+                C[i, j] = rel.terms[net]
+    value = ca.Function("coupling_coefficients", [p], [C])(p0) if p.numel() else ca.evalf(C)
+    return np.array(value, dtype=float).reshape(len(relations), len(unknown))
+
+
+def _masses(flat: FlatModel, net: int) -> list:
+    return [m for m in flat.inertias if flat.net_of[m.flange_a] == net]
+
+
+def _preference(flat: FlatModel, unknown: list[int]) -> list[int]:
+    """Columns to solve for, best first: nets without inertia (they must be solved), then
+    nets with inertia, the last-declared first (the first-declared body keeps its
+    coordinate, as the first-declared joint of a loop stays independent)."""
+    bare = [j for j, n in enumerate(unknown) if not _masses(flat, n)]
+    massive = [j for j, n in enumerate(unknown) if _masses(flat, n)]
+    first = {j: flat.inertias.index(_masses(flat, unknown[j])[0]) for j in massive}
+    return bare + sorted(massive, key=lambda j: -first[j])
+
+
+def _dof(flat: FlatModel, net: int) -> FlangeDOF:
+    masses = _masses(flat, net)
+    if masses:
+        body = masses[0]
+        return FlangeDOF(body.path, body.COORDINATES, body.SPEEDS, net)
+    port = next(p for p in flat.net_ports_of(net))
+    rotational = getattr(port, "motion", Motion.ROTATIONAL) is not Motion.TRANSLATIONAL
+    coord = (Coordinate("phi", "rad"),) if rotational else (Coordinate("s", "m"),)
+    speed = (Speed("w", "rad/s"),) if rotational else (Speed("v", "m/s"),)
+    return FlangeDOF(port.path, coord, speed, net)
+
+
+def _describe(flat: FlatModel, net: int) -> str:
+    return "{" + ", ".join(p.path for p in flat.net_ports_of(net)) + "}"
+
+
+def resolve_flanges(flat: FlatModel, plan: FlangePlan, inst: dict, given_ports: dict,
+                    dof_symbols: ca.SX) -> FlangeNetwork:
+    """Positions of all nets from the joints' flange positions ``given_ports`` (port -> SX)
+    and the 1-D coordinates ``dof_symbols`` (in the order of plan.dofs)."""
+    values, closure, owners = _given_values(flat, plan, inst, given_ports)
+    for k, dof in enumerate(plan.dofs):
+        values[dof.net] = dof_symbols[k]
+    delta = {s: ca.SX.sym(f"delta_{s.path}") for s in plan.sensors}
+    values.update(_solve_dependent(plan, values, delta))
+    for i in plan.closure_rows:
+        rel = plan.relations[i]
+        row = _row(rel, values, delta)
+        closure.append(row)
+        owners.append(f"{rel.owner.path} (coupling {_nets_text(flat, rel)})")
+    closure_sx = ca.vertcat(*closure) if closure else ca.SX(0, 1)
+    _check_sensors_open(flat, plan, closure_sx, owners, delta)
+    d = ca.vertcat(*delta.values()) if delta else ca.SX(0, 1)
+    zero = ca.DM.zeros(d.numel())
+    aux = {s: {net: _clean(ca.substitute(ca.jacobian(v, delta[s]), d, zero))
+               for net, v in values.items() if ca.depends_on(ca.SX(v), delta[s])}
+           for s in plan.sensors}
+    positions = {net: ca.substitute(ca.SX(v), d, zero) for net, v in values.items()}
+    return FlangeNetwork(positions, ca.substitute(closure_sx, d, zero), owners, aux)
+
+
+def _given_values(flat: FlatModel, plan: FlangePlan, inst: dict, given_ports: dict):
+    """Each given net's position from its first source; further sources of the same net
+    (two joint flanges rigidly coupled, a Fixed on a joint axis) become closure rows."""
+    values, closure, owners = {}, [], []
+    for net, sources in plan.given.items():
+        exprs = [(given_ports[src], src.path) if kind == "joint" else
+                 (ca.SX(inst[src].support_position() if kind == "mount" else inst[src].s0),
+                  src.path) for kind, src in sources]
+        values[net] = exprs[0][0]
+        for expr, path in exprs[1:]:
+            closure.append(ca.SX(expr) - exprs[0][0])
+            owners.append(f"{path} (rigidly joined to {exprs[0][1]} in "
+                          f"{_describe(flat, net)})")
+    return values, closure, owners
+
+
+def _row(rel: Relation, values: dict, delta: dict) -> ca.SX:
+    """Σ c·φ (nets not in ``values`` are the reference 0) − δ for a cut sensor."""
+    row = ca.SX(0)
+    for net, coeff in rel.terms.items():
+        row += coeff * ca.SX(values.get(net, 0))
+    return row - delta[rel.sensor] if rel.sensor is not None else row
+
+
+def _solve_dependent(plan: FlangePlan, values: dict, delta: dict) -> dict:
+    """φ_D = C_D⁻¹·(−rest) over the solved rows: numerically inverted when the coefficients
+    are numbers (small exact expressions), symbolically otherwise (parameters in p)."""
+    if not plan.dependent:
+        return {}
+    C = ca.SX.zeros(len(plan.solved_rows), len(plan.dependent))
+    rest = []
+    for a, i in enumerate(plan.solved_rows):
+        rel = plan.relations[i]
+        for b, net in enumerate(plan.dependent):
+            if net in rel.terms:
+                C[a, b] = rel.terms[net]
+        others = Relation(rel.owner, {n: c for n, c in rel.terms.items()
+                                      if n not in plan.dependent}, rel.sensor)
+        rest.append(_row(others, values, delta))
+    rhs = -ca.vertcat(*rest)
+    if C.is_constant():
+        solved = ca.mtimes(ca.DM(_clean_inverse(np.array(ca.DM(C), dtype=float))), rhs)
+    else:
+        solved = ca.solve(C, rhs)
+    return dict(zip(plan.dependent, ca.vertsplit(solved)))
+
+
+def _clean_inverse(C: np.ndarray) -> np.ndarray:
+    """C⁻¹ with round-off zeros set to 0 (keeps structurally absent couplings absent)."""
+    inv = np.linalg.inv(C)
+    inv[np.abs(inv) < ZERO_TOL * max(1.0, np.abs(inv).max())] = 0.0
+    return inv
+
+
+def _clean(expr: ca.SX) -> ca.SX:
+    return ca.simplify(expr) if not expr.is_constant() else expr
+
+
+def _check_sensors_open(flat: FlatModel, plan: FlangePlan, closure: ca.SX, owners: list,
+                        delta: dict) -> None:
+    """A cut sensor must cut a tree branch of the 1-D network: opening it must move nets, not
+    violate a closure equation (then its reading would be a loop's constraint force)."""
+    for sensor, d in delta.items():
+        if closure.numel() and ca.depends_on(closure, d):
+            loop = [o for o, row in zip(owners, ca.vertsplit(closure))
+                    if ca.depends_on(row, d)]
+            raise ModelError(
+                f"{sensor.path} joins flanges whose positions are fixed independently of the "
+                f"sensor ({'; '.join(loop)}): its reading would be the constraint force of a "
+                "closed loop. Place the sensor where one side is moved only through it (e.g. "
+                "between a joint axis and an Inertia)")
+
+
+def _nets_text(flat: FlatModel, rel: Relation) -> str:
+    """The flanges a coupling joins, named by what else sits on their nets."""
+    names = []
+    for net in rel.terms:
+        ports = flat.net_ports_of(net)
+        others = [p.path for p in ports if p.owner is not rel.owner]
+        if others:
+            names.append(others[0])
+    return ", ".join(names) or _describe(flat, next(iter(rel.terms)))

@@ -1,0 +1,298 @@
+"""Consumer: simulation of a partitioned ConstrainedSystem, with its conditioning and the Newton
+projection's drift watched, and the partition switched where it degrades (dynamic state
+selection, :mod:`jourdain.solver.constraints.repartition`).
+
+The event. CVODES integrates, in one call over the output grid, the state x with one extra
+state b, the lag of the mechanism's own time τ = t − b behind the integrator's t:
+
+    ẋ = H·f(τ, x, u(τ)),   ḃ = 1 − H,   H = h(ν/ν_s)·h(d/D) ∈ [0, 1],
+
+with ν the partition's conditioning at the integrated coordinates, ν_s its switch level, d the
+largest move of the Newton projection away from the integrated dependent coordinates,
+D = DRIFT_STALL, and h a smooth step from 1 (ratio ≤ 1) to 0 (ratio ≥ 2). In τ this is exactly
+the mechanism's ODE (a change of time scale), so every output is a point of the true
+trajectory at time τ; while H = 1 the lag stays exactly 0 and the outputs are at their grid
+times. Where the partition degrades, H falls, the motion in t slows down and stops before
+ν reaches 2·ν_s (f is not even evaluated beyond: Newton near a singular partition could
+fail). The first output with a lag is where the mechanism stopped: there the simulation
+picks a better partition (or raises), maps the state and continues from τ. A drift stop
+(Newton moving the dependent coordinates by more than D from their integrated values, which
+differ by the integration error only) restarts from the projected coordinates; a Newton
+jump to another assembly branch in a trial step becomes a discontinuity that CVODES rejects.
+
+Results. Every output is reported in the user's names: the full y (projected), every joint
+speed w = G(y)·z, and the compiled System's speeds z (single joint speeds, so always defined);
+``Result.x`` holds (y, z, s) of the compiled System, and ``Result.switches`` each switch.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import SimulationError
+
+from ..constraints.partition import HYSTERESIS, NU_RATIO, NU_SWITCH
+from ..constraints.repartition import NU_SINGULAR, PartitionSwitch
+from .diagnosis import check_initial_state
+from .progress import Watch
+from .result import Result
+from .simulate import Method, _input_expressions, integrator_options
+
+DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
+LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
+LAG_FREEZE = 1e-3      # lag, in output intervals, beyond which a stopped segment freezes
+MAX_SEGMENTS = 1000    # restarts before the switching is declared chattering
+
+
+def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
+                         p: np.ndarray, rtol: float, atol: float, max_steps: int,
+                         method: Method, progress: bool | None = None) -> Result:
+    """Integrate a partitioned ConstrainedSystem over ``grid`` from x0 (module docstring);
+    ``progress`` other than False shows an elapsed-time bar on long segments (no pieces:
+    the segments are the watch's own)."""
+    bank = system.partitions
+    t = ca.MX.sym("t")
+    u_fn = ca.Function("u_of_t", [t], [_input_expressions(system, inputs, grid, t)])
+    opts = integrator_options(rtol, atol, max_steps, method)
+    t_a = float(grid[0])
+    model, x_a, switches = _start(system, t_a, _projected(bank.initial, x0, p), p)
+    check_initial_state(model, t_a, x_a, np.array(u_fn(t_a), dtype=float).ravel(), p)
+    level = base = _level(model, x_a, p)
+    segments = [(model, [t_a], [x_a])]
+    for _ in range(MAX_SEGMENTS):
+        outs = grid[grid > t_a]
+        if outs.size == 0:
+            break
+        watch = _watch(model, x_a, p, level, np.diff(np.append(t_a, outs)).min())
+        with Watch(progress is not False, "simulate"):
+            xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts)
+        k = _first_lagging(outs, lag)
+        segments[-1][1].extend(outs[:k])
+        segments[-1][2].extend(xs[:, :k].T)
+        if k == outs.size:
+            break
+        t_a, x_a = float(outs[k] - lag[k]), _projected(model, xs[:, k], p)
+        _check_side(model, t_a, x_a, p, watch)
+        new, x_a, level, base, switch = _decide(system, model, t_a, x_a, p, level, base)
+        if switch is not None:
+            switches.append(switch)
+            segments.append((new, [], []))
+        model = new
+    else:
+        raise SimulationError(f"the partition switched {MAX_SEGMENTS} times before t = "
+                              f"{t_a:.6g} s (chattering between partitions); use "
+                              "ConstraintMethod.DAE")
+    return _result(system, segments, u_fn, p, switches)
+
+
+def _start(system, t: float, x: np.ndarray, p: np.ndarray):
+    """(partition, state, switches) to begin with: the compiled partition while acceptable at
+    x0 (ν at most NU_SWITCH or NU_RATIO times the best one's that keeps the user's speeds
+    independent), else that best (a start near a dead point of the compiled partition)."""
+    model, ny = system.partitions.initial, len(system.y_names)
+    nu = float(model.conditioning(x[:ny], p)[0])
+    if nu <= NU_SWITCH:
+        return model, x, []
+    bank = system.partitions
+    part = bank.candidate(x[:ny], p, model.partition, strict=True)
+    nu_new = bank.nu(part, x[:ny], p) if part is not None else np.inf
+    if nu <= max(NU_SWITCH, NU_RATIO * nu_new):
+        return model, x, []
+    new = bank.model(part)
+    return new, _mapped(model, new, x, p), [_switch(model, new, t, nu, nu_new, bank)]
+
+
+def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    if "project" not in model.functions:
+        return np.asarray(x, dtype=float).copy()
+    return np.array(model.project(x, p), dtype=float).ravel()
+
+
+def _level(model, x: np.ndarray, p: np.ndarray) -> float:
+    """The switch level of a partition taking over at x."""
+    ny = len(model.y_names)
+    return max(NU_SWITCH, NU_RATIO * float(model.conditioning(x[:ny], p)[0]))
+
+
+def _watch(model, x: np.ndarray, p: np.ndarray, level: float, spacing: float) -> np.ndarray:
+    """The segment's watch parameters: the switch level, the lag at which everything freezes
+    (LAG_FREEZE of the smallest output interval) and the signs of det(Â_dep) where it starts
+    (the side of the partition's singular set the motion must stay on)."""
+    ny = len(model.y_names)
+    signs = np.sign(np.array(model.conditioning(x[:ny], p)[1]).ravel())
+    return np.concatenate([[level, LAG_FREEZE * spacing], signs])
+
+
+def _first_lagging(outs: np.ndarray, lag: np.ndarray) -> int:
+    late = np.flatnonzero(lag > LAG_TOL * np.maximum(1.0, np.abs(outs)))
+    return int(late[0]) if late.size else outs.size
+
+
+def _step(r):
+    """Smooth step: 1 for r ≤ 1, 0 for r ≥ 2, C¹ in between."""
+    s = ca.fmin(ca.fmax(2 - r, 0), 1)
+    return s * s * (3 - 2 * s)
+
+
+def _dynamics(system, model):
+    """(t, x, u, p) -> (ẋ, projected y): the compiled C f when the System was code-generated
+    (with the projection alongside), else the partition's f_projected (one Newton solve)."""
+    ny = len(model.y_names)
+    f = system.f if model is system.partitions.initial else model.f   # compiled C, if any
+    if "f_projected" not in model.functions:   # velocity constraints only: nothing projected
+        return lambda t, x, u, p: (f(t, x, u, p), x[:ny])
+    if system.library is not None and f is system.f:
+        return lambda t, x, u, p: (f(t, x, u, p), model.project(x, p)[:ny])
+    return lambda t, x, u, p: model.f_projected(t, x, u, p)
+
+
+def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
+    """The time-warped ODE of the module docstring, with p_aug = (p, ν_s, freezing lag, signs
+    of det(Â_dep) at the start): beyond the partition's singular set (a sign changed) H = 0
+    as well, so a step that would jump over the thin band around it lands where nothing
+    moves, and CVODES's error test rejects it."""
+    ny, nx = len(model.y_names), len(model.x_names)
+    n_det = model.conditioning.size1_out(1)
+    t, xa = ca.MX.sym("t"), ca.MX.sym("x", nx + 1)
+    pa = ca.MX.sym("p", n_p + 2 + n_det)
+    x, tau, p, level, signs = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p], pa[n_p + 2:]
+    nu, det = model.conditioning(x[:ny], p)
+    h_nu = ca.if_else(ca.mmin(signs * det) > 0, _step(nu / level), 0)
+    xdot, yc = _dynamics(system, model)(tau, x, u_fn(tau), p)
+    dep = model.partition.dependent_coordinates
+    drift = ca.mmax(ca.fabs(yc[dep] - x[dep])) if dep else ca.MX(0)
+    speed = h_nu * _step(drift / DRIFT_STALL)
+    moving = ca.vertcat(speed * xdot, 1 - speed)
+    # Once stopped (the lag beyond a small fraction of an output interval) nothing moves at
+    # all: the rest of the grid then costs CVODES a few steps, not the slow approach to H = 0.
+    go = ca.logic_and(h_nu > 0, xa[nx] < pa[n_p + 1])
+    # dense branches: a structurally zero rate (a driven speed) would make the two branches'
+    # sparsities differ, which CasADi's Switch cannot differentiate
+    ode = ca.if_else(go, ca.densify(moving), ca.densify(ca.vertcat(ca.MX.zeros(nx), 1)), True)
+    return {"t": t, "x": xa, "p": pa, "ode": ode}
+
+
+def _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts):
+    """(states, lags) at the output times ``outs`` > t_a."""
+    dae = _monitored_ode(system, model, u_fn, len(p))
+    integ = ca.integrator("simulate", "cvodes", dae, t_a, list(outs), opts)
+    try:
+        xs = np.array(integ(x0=np.append(x_a, 0.0), p=np.append(p, watch))["xf"])
+    except RuntimeError as exc:
+        raise _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, str(exc)) from exc
+    return xs[:-1], xs[-1]
+
+
+def _decide(system, model, t, x, p, level, base):
+    """At a stop: (partition, state, switch level, base level, switch or None) to continue
+    with. ``base`` is the level the partition took over with: a new partition must be better
+    than that (and HYSTERESIS times better than the current one), else the stop is the
+    mechanism's own singularity coming near (every partition degrades: a bifurcation), where
+    the current partition goes on, at a raised level, until ν reaches NU_SINGULAR."""
+    ny = len(model.y_names)
+    nu = float(model.conditioning(x[:ny], p)[0])
+    if nu < level:   # a drift stop, or ν came back down: continue, projected
+        return model, x, level, base, None
+    bank = system.partitions
+    part = bank.candidate(x[:ny], p, model.partition)
+    nu_new = bank.nu(part, x[:ny], p) if part is not None else np.inf
+    if nu_new < base and HYSTERESIS * nu_new <= nu:
+        new = bank.model(part)
+        x_new = _mapped(model, new, x, p)
+        level = _level(new, x_new, p)
+        return new, x_new, level, level, _switch(model, new, t, nu, nu_new, bank)
+    if nu >= NU_SINGULAR or _blocked_by_drivers(bank, model, x[:ny], p, nu, base):
+        raise bank.singular_error(t, x[:ny], p, model.partition, nu, nu_new, model.y_names)
+    return model, x, NU_RATIO * nu, base, None
+
+
+def _blocked_by_drivers(bank, model, y: np.ndarray, p: np.ndarray, nu: float, base: float):
+    """True when only the kinematic drivers' speeds, which must stay independent, keep the
+    simulation from switching: a driven crank at its dead point, no way on."""
+    if not bank.fixed:
+        return False
+    part = bank.candidate(y, p, model.partition, drivers=False)
+    nu_free = bank.nu(part, y, p) if part is not None else np.inf
+    return nu_free < base and HYSTERESIS * nu_free <= nu
+
+
+def _check_side(model, t: float, x: np.ndarray, p: np.ndarray, watch: np.ndarray) -> None:
+    """A stop must lie on the side of the partition's singular set where the segment began
+    (H = 0 beyond it, so CVODES cannot settle there); else a step jumped across it."""
+    det = np.array(model.conditioning(x[:len(model.y_names)], p)[1]).ravel()
+    if np.any(watch[2:] * det <= 0):
+        raise SimulationError(
+            f"at t = {t:.6g} s the integration crossed a singular position of the partition "
+            "(independent coordinates " + ", ".join(model.independent_coordinates()) + ") "
+            "without stopping before it; tighten rtol/atol, or use ConstraintMethod.DAE")
+
+
+def _mapped(old, new, x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """y stays; w = G_old(y)·z_old, the new z = w at the new independent speeds; s stays."""
+    ny, nz = len(old.y_names), len(old.z_names)
+    w = np.array(old.G(x[:ny], p)).dot(x[ny:ny + nz]).ravel()
+    return np.concatenate([x[:ny], w[new.partition.independent_speeds], x[ny + nz:]])
+
+
+def _switch(old, new, t, nu, nu_new, bank) -> PartitionSwitch:
+    speeds = [tuple(bank.speed_names[j] for j in m.partition.independent_speeds)
+              for m in (old, new)]
+    return PartitionSwitch(t, old.independent_coordinates(), new.independent_coordinates(),
+                           speeds[0], speeds[1], nu, nu_new)
+
+
+def _result(system, segments, u_fn, p, switches) -> Result:
+    """One Result over all segments, in the compiled System's names plus every joint speed."""
+    parts = [_segment_series(system, model, np.array(ts), np.array(xs).T, u_fn, p)
+             for model, ts, xs in segments if ts]
+    t = np.concatenate([np.array(ts) for _, ts, _ in segments if ts])
+    series = {name: np.concatenate([s[name] for s, _ in parts]) for name in parts[0][0]}
+    res = Result(t, series, np.concatenate([x for _, x in parts], axis=1), system,
+                 np.asarray(p, dtype=float).ravel())
+    res.switches = switches
+    return res
+
+
+def _segment_series(system, model, t, xs, u_fn, p):
+    """(series, x in the System's names) of one segment."""
+    us = np.array(u_fn.map(t.size)(t)).reshape(len(system.u_names), t.size)
+    own = Result.from_states(model, t, xs, us, p)
+    ny, nz = len(model.y_names), len(model.z_names)
+    P = np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), t.size, axis=1)
+    G = np.array(model.G.map(t.size)(own.x[:ny], P)).reshape(-1, nz, t.size, order="F")
+    w = np.einsum("ikt,kt->it", G, own.x[ny:ny + nz])
+    ind = system.partition.independent_speeds
+    x = np.vstack([own.x[:ny], w[ind], own.x[ny + nz:]])
+    series = {name: x[i] for i, name in enumerate(system.x_names)}
+    series.update({n: w[j] for j, n in enumerate(system.speed_names) if n not in series})
+    series.update({n: v for n, v in own.series.items() if n not in model.x_names})
+    return series, x
+
+
+def _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, message) -> SimulationError:
+    """Re-run interval by interval to find where CVODES failed, and say why."""
+    x, t_ok, ny = np.append(x_a, 0.0), t_a, len(model.y_names)
+    pa, level = np.append(p, watch), watch[0]
+    for tb in outs:
+        try:
+            step = ca.integrator("probe", "cvodes", dae, t_ok, [tb], opts)
+            x = np.array(step(x0=x, p=pa)["xf"]).ravel()
+            t_ok = float(tb)
+        except RuntimeError as exc:
+            message = str(exc)
+            break
+    state = ", ".join(f"{n}={v:.6g}" for n, v in zip(model.x_names, x))
+    nu = float(model.conditioning(x[:ny], p)[0])
+    where = f"integration failed after t = {t_ok - x[-1]:.6g} s (last good state: {state})"
+    if "rootfinder" in message or "closure_newton" in message:
+        return SimulationError(
+            f"{where}: Newton found no dependent coordinates "
+            + ", ".join(model.y_names[i] for i in model.partition.dependent_coordinates)
+            + f" for the independent ones although the partition is well conditioned there "
+            f"(ν = {nu:.3g}, switch level {level:.3g}); likely cause: the motion is too fast "
+            "for the tolerances (tighten rtol/atol) or the mechanism leaves its assembly; "
+            "ConstraintMethod.DAE integrates without Newton")
+    return SimulationError(
+        f"{where}; likely cause: the motion is very fast or stiff there (large speeds, stiff "
+        "springs or a small Coulomb regularization w_eps); try a looser tolerance, more steps "
+        f"or smaller inputs (partition conditioning there ν = {nu:.3g})")

@@ -1,0 +1,165 @@
+"""Kinematic drivers (issue 12): the MSL's Rotational/Translational Sources Position, Speed,
+Accelerate on joint flanges; the driven coordinate loses its equation of motion and the
+driver's force or torque is an output."""
+import numpy as np
+import pytest
+
+import jourdain as jd
+from jourdain.blocks import (
+    Constant,
+    FixedTranslation,
+    Mounting1D,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    Sine,
+    ViscousFriction,
+    World,
+)
+from jourdain.blocks.drivers import rotational, translational
+
+M, L, I_ZZ = 2.0, 0.5, 0.03
+J = I_ZZ + M * L**2            # about the pivot
+
+
+def _driven_pendulum(driver, source, damper=0.0):
+    m = jd.Model(world=World())
+    m.joint = Revolute()
+    m.bob = RigidBody(m=M, r_cm=(0, -L, 0), I=(0.01, 0.02, I_ZZ))
+    m.driver, m.source = driver, source
+    m.connect(m.world.frame_b, m.joint.frame_a)
+    m.connect(m.joint.frame_b, m.bob.frame_a)
+    m.connect(m.driver.flange, m.joint.axis)
+    m.connect(m.source.y, getattr(m.driver, m.driver.REFERENCE))
+    if damper:
+        m.damper = ViscousFriction(d=damper)
+        m.connect(m.damper.flange_b, m.joint.axis)
+    return m
+
+
+@pytest.mark.parametrize("formulation", [jd.Formulation.JOURDAIN, jd.Formulation.LAGRANGE])
+def test_exact_position_torque_closed_form(formulation):
+    """Reference: closed form: a pendulum forced along phi = A·sin(ωt) needs the torque
+    tau = J·phi'' + m·g·l·sin(phi) + d·phi' (the damper's share too); both formulations."""
+    model = _driven_pendulum(rotational.Position(exact=True), Sine(amplitude=0.7, f=1.0),
+                             damper=0.2)
+    system = jd.compile(model, formulation=formulation)
+    assert system.x_names == ["joint.phi", "joint.w"]
+    res = system.simulate(2.0, rtol=1e-10, atol=1e-10, n_out=201)
+    w = 2 * np.pi
+    phi = 0.7 * np.sin(w * res.t)
+    tau = J * -w**2 * phi + M * 9.81 * L * np.sin(phi) + 0.2 * 0.7 * w * np.cos(w * res.t)
+    assert np.abs(res["joint.phi"] - phi).max() < 1e-12
+    assert np.abs(res["driver.tau"] - tau).max() < 1e-9 * np.abs(tau).max()
+
+
+def test_filtered_position_is_the_msl_bessel_filter():
+    """Reference: closed form of the steady state of the MSL's filter
+    H(s) = 1/(1 + (af/ω_c)·s + (bf/ω_c²)·s²) for phi_ref = A·sin(ωt): amplitude A·|H(jω)|
+    and phase arg H(jω) (af = 1.3617, bf = 0.6180, ω_c = 2π·f_crit)."""
+    f_crit = 5.0
+    model = _driven_pendulum(rotational.Position(f_crit=f_crit), Sine(amplitude=0.7, f=1.0))
+    res = jd.compile(model).simulate(6.0, rtol=1e-10, atol=1e-10, n_out=601)
+    wc, w = 2 * np.pi * f_crit, 2 * np.pi
+    H = 1 / (1 + 1.3617 / wc * 1j * w + 0.6180 / wc**2 * (1j * w) ** 2)
+    late = res.t > 3.0        # the start transient (a few filter time constants) is gone
+    steady = 0.7 * np.abs(H) * np.sin(w * res.t + np.angle(H))
+    assert np.abs(res["joint.phi"][late] - steady[late]).max() < 1e-8
+    assert res["joint.phi"][0] == 0.0 and res["joint.w"][0] == 0.0
+
+
+def test_speed_and_accelerate_closed_forms():
+    """Reference: closed forms: Speed(exact) with w_ref = 3 rad/s gives phi = 3·t; Accelerate
+    with a_ref = 2 rad/s² from rest gives phi = t², w = 2·t; the torque of the speed drive
+    against gravity alone is m·g·l·sin(phi)."""
+    res = jd.compile(_driven_pendulum(rotational.Speed(exact=True), Constant(k=3.0))) \
+        .simulate(1.0, rtol=1e-11, atol=1e-11, n_out=101)
+    assert np.allclose(res["joint.phi"], 3 * res.t, atol=1e-9)
+    assert np.allclose(res["driver.tau"], M * 9.81 * L * np.sin(3 * res.t), atol=1e-8)
+    res = jd.compile(_driven_pendulum(rotational.Accelerate(), Constant(k=2.0))) \
+        .simulate(1.0, rtol=1e-11, atol=1e-11, n_out=101)
+    assert np.allclose(res["joint.phi"], res.t**2, atol=1e-9)
+    assert np.allclose(res["joint.w"], 2 * res.t, atol=1e-9)
+
+
+def test_translational_position_with_a_mounting_offset_and_free_dynamics():
+    """Reference: closed form: a slider driven by translational.Position (exact) carries a
+    pendulum whose equation is the base-excited pendulum
+    l·theta'' = −g·sin(theta) − s''·cos(theta); the Lagrange formulation agrees."""
+    m = jd.Model(world=World())
+    m.slide, m.cart = Prismatic(n=(1, 0, 0)), RigidBody(m=1.0)
+    m.hinge, m.rod = Revolute(), RigidBody(m=0.5, r_cm=(0, -0.4, 0))
+    m.drive, m.ref = translational.Position(exact=True), Sine(amplitude=0.1, f=2.0)
+    c = m.connect
+    c(m.world.frame_b, m.slide.frame_a)
+    c(m.slide.frame_b, m.cart.frame_a)
+    c(m.slide.frame_b, m.hinge.frame_a)
+    c(m.hinge.frame_b, m.rod.frame_a)
+    c(m.drive.flange, m.slide.axis)
+    c(m.ref.y, m.drive.s_ref)
+    a = jd.compile(m)
+    b = jd.compile(m, formulation=jd.Formulation.LAGRANGE)
+    x, t = np.array([0.03, 0.4, 0.7, -1.1]), 0.37
+    fa, fb = (np.array(s.f(t, x, [], [])).ravel() for s in (a, b))
+    assert np.allclose(fa, fb, atol=1e-12)
+    w = 4 * np.pi
+    s_dd = -0.1 * w**2 * np.sin(w * t)
+    assert fa[3] == pytest.approx((-9.81 * np.sin(0.4) - s_dd * np.cos(0.4)) / 0.4, rel=1e-12)
+    assert fa[0] == pytest.approx(0.1 * w * np.cos(w * t), rel=1e-12)
+
+
+def _bad(kind):
+    m = _driven_pendulum(rotational.Position(exact=True), Sine())
+    if kind == "input":        # phi_ref left free: a system input, not a function of t
+        m = jd.Model(world=World())
+        m.joint, m.bob = Revolute(), RigidBody(m=1.0, r_cm=(0, -1, 0))
+        m.driver = rotational.Position(exact=True)
+        m.connect(m.world.frame_b, m.joint.frame_a)
+        m.connect(m.joint.frame_b, m.bob.frame_a)
+        m.connect(m.driver.flange, m.joint.axis)
+    if kind == "twice":
+        m.other, m.k = rotational.Speed(exact=True), Constant(k=1.0)
+        m.connect(m.other.flange, m.joint.axis)
+        m.connect(m.k.y, m.other.w_ref)
+    if kind == "support":
+        m.j2, m.b2 = Revolute(), RigidBody(m=1.0, r_cm=(0, -1, 0))
+        m.connect(m.joint.frame_b, m.j2.frame_a)
+        m.connect(m.j2.frame_b, m.b2.frame_a)
+        m.connect(m.driver.support, m.j2.axis)
+    if kind == "mounting":
+        m.off = FixedTranslation(r=(0, -1, 0))
+        m.mount = Mounting1D()
+        m.connect(m.joint.frame_b, m.off.frame_a)
+        m.connect(m.off.frame_b, m.mount.frame_a)
+        m.connect(m.mount.flange_b, m.driver.support)
+    return m
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("input", "known function of time"),
+    ("twice", "both drive joint.phi"),
+    ("support", "support flange moves"),
+    ("mounting", "not on the body of joint.frame_a"),
+])
+def test_driver_errors_are_named(kind, message):
+    """Reference: bad input gets a ModelError naming the driver and what to do."""
+    with pytest.raises(jd.ModelError, match=message):
+        jd.compile(_bad(kind))
+
+
+def test_drivers_with_user_speeds_or_multiplier_methods_are_refused():
+    """Reference: a driven speed must be a generalized speed itself; the multiplier methods
+    keep all joint speeds, which drivers do not support yet: named errors."""
+    from jourdain.library import FourBar
+    model = _driven_pendulum(rotational.Position(exact=True), Sine())
+    with pytest.raises(jd.ModelError, match="must be a generalized speed"):
+        jd.compile(model, speeds={"u": "2*joint.w"})
+    loop = jd.Model.on_world(World(), bar=FourBar())
+    loop.drive, loop.ref = rotational.Speed(exact=True), Constant(k=1.0)
+    loop.connect(loop.drive.flange, loop.bar.crank.axis)
+    loop.connect(loop.ref.y, loop.drive.w_ref)
+    with pytest.raises(jd.ModelError, match="need ConstraintMethod.PARTITIONING"):
+        jd.compile(loop, constraints=jd.ConstraintMethod.DAE)
+    res = jd.compile(loop).simulate(1.0, rtol=1e-10, atol=1e-10, n_out=11)
+    phi = res["bar.crank.phi"]
+    assert np.allclose(res["bar.crank.w"], 1.0) and np.allclose(phi - phi[0], res.t, atol=1e-8)

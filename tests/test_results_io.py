@@ -1,0 +1,169 @@
+"""Plots with units, tables and files, notebook summaries, the component graph and progress.
+
+References: the units declared by the components (joint coordinates and speeds, the ports of
+motors and sensors, energies in J); the numbers a Result holds (a DataFrame, a CSV file and a
+Parquet file read back equal them to the last bit); matplotlib's own state (the backend the
+user chose is the one after plotting); the spanning tree of a four-bar (three tree revolutes,
+one cut joint, as the topology stage reports); two integrations of the same problem
+(progress=True restarts CVODES per piece, so the runs agree to the integration tolerance).
+"""
+import io
+import math
+
+import matplotlib
+import numpy as np
+import pytest
+
+import jourdain as jd
+from jourdain.blocks import AngleSensor, World
+from jourdain.library import CubeOnEdge, FourBar
+
+
+@pytest.fixture(scope="module")
+def cube_run():
+    model = jd.Model.on_world(World(), cube=CubeOnEdge())
+    model.sensor = AngleSensor()
+    model.connect(model.cube.edge.axis, model.sensor.flange)
+    system = jd.compile(model)
+    res = system.simulate(0.4, y0={"cube.edge.phi": 0.1}, inputs={"cube.motor.tau": 0.01},
+                          n_out=81)
+    return system, res
+
+
+def test_units_come_from_the_components(cube_run):
+    _, res = cube_run
+    u = res.units
+    assert (u["cube.edge.phi"], u["cube.edge.w"], u["cube.motor.tau"]) == ("rad", "rad/s", "N.m")
+    assert (u["sensor.phi"], u["sensor.w"], u["energy.total"]) == ("rad", "rad/s", "J")
+
+
+def test_plot_labels_units_against_any_series_without_touching_the_backend(cube_run, tmp_path):
+    _, res = cube_run
+    before = matplotlib.get_backend()
+    matplotlib.use("svg")                        # a backend the user chose
+    try:
+        fig = res.plot("cube.edge.w", "cube.motor.tau", x="cube.edge.phi", t_range=(0.1, 0.3),
+                       title="phase portrait", path=tmp_path / "p.png")
+        assert matplotlib.get_backend() == "svg"
+    finally:
+        matplotlib.use(before)
+    axes = fig.axes
+    assert axes[0].get_ylabel() == "cube.edge.w [rad/s]"
+    assert axes[1].get_ylabel() == "cube.motor.tau [N·m]"
+    assert axes[-1].get_xlabel() == "cube.edge.phi [rad]"
+    assert fig._suptitle.get_text() == "phase portrait"
+    x = axes[0].lines[0].get_xdata()
+    phi, t = res["cube.edge.phi"], res.t
+    assert np.array_equal(x, phi[(t >= 0.1) & (t <= 0.3)])
+    assert (tmp_path / "p.png").stat().st_size > 1000
+
+
+def test_many_series_are_grouped_by_unit(cube_run):
+    _, res = cube_run
+    fig = res.plot(*res.names)                   # 11 series
+    labels = [ax.get_ylabel() for ax in fig.axes if ax.get_visible()]
+    assert "[rad]" in labels and "[J]" in labels and len(labels) < len(res.names)
+
+
+def test_plot_paths(cube_run, tmp_path, monkeypatch):
+    _, res = cube_run
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    res.plot("cube.edge.phi", path="~/figs/phi.png")
+    assert (tmp_path / "figs" / "phi.png").is_file()
+    assert not (tmp_path / "~").exists()
+    with pytest.raises(jd.ModelError, match="is a directory; give a file name"):
+        res.plot("cube.edge.phi", path="figs/")
+    with pytest.raises(jd.ModelError, match="no suffix"):
+        res.plot("cube.edge.phi", path="figs/phi")
+    with pytest.raises(jd.ModelError, match="no series named 'cube.edge.ph'"):
+        res.plot("cube.edge.ph")
+    with pytest.raises(jd.ModelError, match="t_range"):
+        res.plot("cube.edge.phi", t_range=(2.0, 3.0))
+
+
+def test_tables_and_files(cube_run, tmp_path):
+    pd = pytest.importorskip("pandas")
+    _, res = cube_run
+    df = res.to_pandas()
+    assert df.index.name == "t" and np.array_equal(df.index.to_numpy(), res.t)
+    assert np.array_equal(df["cube.edge.phi"].to_numpy(), res["cube.edge.phi"])
+    assert df.attrs["units"]["cube.motor.tau"] == "N.m" and df.attrs["units"]["t"] == "s"
+    back = pd.read_csv(res.to_csv(tmp_path / "run.csv"), header=[0, 1])
+    assert back.columns[1] == ("cube.edge.phi", "rad")
+    assert np.array_equal(back[("cube.edge.phi", "rad")].to_numpy(), res["cube.edge.phi"])
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = res.to_parquet(tmp_path / "run.parquet")
+    assert pq.read_schema(path).field("cube.edge.w").metadata[b"unit"] == b"rad/s"
+    assert np.array_equal(pq.read_table(path).column("cube.edge.w").to_numpy(), res["cube.edge.w"])
+    with pytest.raises(jd.ModelError, match=r"\.csv"):
+        res.to_csv(tmp_path / "run.txt")
+
+
+def test_summaries_for_people(cube_run):
+    system, res = cube_run
+    assert repr(res).startswith("<Result: 81 samples, t = 0 … 0.4 s; 2 coordinates, 2 speeds, "
+                                "1 input, 2 outputs")
+    page = res._repr_html_()
+    assert "cube.motor.tau" in page and "N·m" in page and "<table" in page
+    system_page = system._repr_html_()
+    assert "cube.edge.phi" in system_page and "rad/s" in system_page
+    lin = jd.linearize(system)
+    assert "LinearSystem (equilibrium)" in lin._repr_html_()
+    assert "modes" in lin._repr_html_() and "λ [1/s]" in lin._repr_html_()
+    fb = jd.lqr(lin.select(["cube.edge.phi", "cube.edge.w", "cube.bearing.w"]),
+                Q=np.eye(3), R=np.eye(1))
+    assert "closed-loop eigenvalues" in fb._repr_html_()
+
+
+def test_component_graph_of_a_four_bar(tmp_path):
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar()))
+    kinds = dict(system.graph.nodes(data="kind"))
+    assert kinds["fb.pin"] == "cut joint"
+    assert [n for n, k in kinds.items() if k == "joint"] == ["fb.crank", "fb.coupler",
+                                                              "fb.rocker"]
+    assert kinds["fb.ground"] == "offset" and kinds["world"] == "world"
+    fig = system.draw(tmp_path / "fb.png", title="four-bar")
+    assert (tmp_path / "fb.png").stat().st_size > 1000 and fig.axes[0].get_title() == "four-bar"
+
+
+def test_progress_bar_pieces_agree_with_one_run(cube_run):
+    system, _ = cube_run
+    kwargs = dict(y0={"cube.edge.phi": 0.1}, n_out=81, rtol=1e-10, atol=1e-10)
+    one = system.simulate(0.4, progress=False, **kwargs)
+    from tqdm import tqdm
+    stream = io.StringIO()
+    original = tqdm.__init__
+
+    def to_stream(self, *args, **kw):
+        original(self, *args, **{**kw, "file": stream})
+    tqdm.__init__ = to_stream
+    try:
+        pieces = system.simulate(0.4, progress=True, **kwargs)
+    finally:
+        tqdm.__init__ = original
+    assert "100%" in stream.getvalue()
+    assert np.abs(pieces.x - one.x).max() < 1e-7 * max(1.0, np.abs(one.x).max())
+    with pytest.raises(jd.ModelError, match="progress"):
+        system.simulate(0.4, progress="yes")
+    assert math.isfinite(pieces["energy.total"][-1])
+
+
+def test_readme_visual_example_runs(tmp_path, monkeypatch):
+    """The README's block on animation, plots and tables runs as written (reference: the
+    player it writes holds the cube's shapes over the whole run, the files exist)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+                 if "res.animate(" in b)
+    monkeypatch.chdir(tmp_path)
+    scope = {}
+    exec(compile("import jourdain as jd\nfrom jourdain.blocks import World\n" + block,
+                 "README.md", "exec"), scope)
+    for name in ("cube.html", "cube.gif", "w.png", "cube_graph.png"):
+        assert (tmp_path / "out" / name).stat().st_size > 1000, name
+    html = (tmp_path / "out" / "cube.html").read_text(encoding="utf-8")
+    assert html.count('"kind":') == len(scope["cube"].visual)
+    assert scope["df"].attrs["units"]["cube.pivot.wx"] == "rad/s"
