@@ -103,7 +103,8 @@ def run_case(name: str, spec, repeat: int, cap: float, cache: str) -> dict:
             if times[contender] and times[contender][0] > cap:
                 continue
             start = time.process_time()
-            res = system.simulate(T_END, y0=y0, inputs=inputs, rtol=TOL, atol=TOL, **options)
+            res = system.simulate(T_END, y0=y0, inputs=inputs, rtol=TOL, atol=TOL,
+                                  progress=False, **options)
             times[contender].append(time.process_time() - start)
             info[contender] = {"method": res.method.name, "steps": res.stats["steps"],
                                "jacobian_evaluations": res.stats["jacobian_evaluations"],

@@ -79,9 +79,10 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: boo
         nw, ng = nlp.sizes
         print(f"jourdain: {transcription}, {prob.intervals} intervals, {nw} variables, "
               f"{ng} constraints (built in {build_time:.2f} s)", flush=True)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = solver(**nlp.arrays(), **warm)
-    stats = dict(solver.stats(), t_wall_total=time.perf_counter() - start)
+    stats = dict(solver.stats(), t_wall_total=time.perf_counter() - start,
+                 t_proc_total=time.process_time() - cpu)
     sol = _solution(prob, plan, nlp, result, stats, transcription, build_time)
     sol.stats["compiled"] = compiled
     _check_partition(sol)
@@ -180,6 +181,7 @@ def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcripti
     info = {"status": stats["return_status"], "success": bool(stats["success"]),
             "iterations": int(stats.get("iter_count", -1)),
             "solve_time": float(stats.get("t_wall_total", np.nan)), "build_time": build_time,
+            "solve_cpu_time": float(stats.get("t_proc_total", np.nan)),
             "variables": nlp.sizes[0], "constraints": nlp.sizes[1],
             "transcription": str(transcription)}
     multipliers = {"lam_x": np.array(result["lam_x"]).ravel(),

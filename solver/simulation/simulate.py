@@ -93,7 +93,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
     method, reason = choose_method(system, method, stiff, grid, x0, us[:, 0], p, rtol)
-    opts = integrator_options(rtol, atol, max_steps, method, linear_solver)
+    opts = integrator_options(rtol, atol, max_steps, method, linear_solver, system)
     # SX when f is small (the interpolants enter as call nodes): CVODES then runs the
     # expanded expression graph, about 3× faster than an MX graph wrapping the same function.
     # MX when f embeds a rootfinder (closed loops), which SX cannot hold, is compiled C code
@@ -130,10 +130,10 @@ def _integrate(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, progress) -> t
 
 
 def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF,
-                       linear_solver: LinearSolver = LinearSolver.AUTO) -> dict:
+                       linear_solver: LinearSolver = LinearSolver.AUTO, system=None) -> dict:
     """CVODES/IDAS options from checked tolerances, step limit, method and BDF's linear
-    solver (an unresolved Method.AUTO gets BDF's options: resolve it first with
-    :func:`.integrators.choose_method`)."""
+    solver (for ``system``'s Jacobian pattern; an unresolved Method.AUTO gets BDF's options:
+    resolve it first with :func:`.integrators.choose_method`)."""
     opts = {"reltol": number(rtol, "simulate: rtol", 0.0, 1.0, open_low=True, open_high=True),
             "abstol": number(atol, "simulate: atol", 0.0, open_low=True),
             "max_num_steps": count(max_steps, "simulate: max_steps")}
@@ -141,7 +141,7 @@ def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF,
     if option(method, Method, "simulate: method") is Method.ADAMS:
         opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
     else:
-        opts.update(solver_options(linear_solver))
+        opts.update(solver_options(linear_solver, system))
     return opts
 
 
