@@ -66,11 +66,19 @@ def solver_options(linear_solver: LinearSolver, system=None) -> dict:
         return {"newton_scheme": "gmres"}
     if linear_solver is LinearSolver.AUTO:
         linear_solver = LinearSolver.SPARSE
-        f = None if system is None else system.functions.get("f", system.f)
-        if f is not None and system.nx and \
-                f.jac_sparsity(0, f.index_in("x")).nnz() >= DENSE_FILL * system.nx ** 2:
+        if system is not None and system.nx and \
+                jacobian_fill(system) >= DENSE_FILL * system.nx ** 2:
             linear_solver = LinearSolver.DENSE
     return {"linear_solver": linear_solver.value}
+
+
+def jacobian_fill(system) -> int:
+    """Structural nonzeros of ∂f/∂x (from the symbolic f; 0 when it cannot be had)."""
+    f = system.functions.get("f")
+    try:
+        return f.sparsity_jac(f.index_in("x"), 0).nnz()
+    except (AttributeError, RuntimeError):
+        return 0
 
 
 def stiffness(system, t0: float, x0: np.ndarray, u0: np.ndarray, p: np.ndarray,

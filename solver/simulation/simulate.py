@@ -66,7 +66,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         cost; True integrates in pieces and shows the fraction done (CVODES restarts at each
         piece); False shows nothing. See :mod:`.progress`.
     stiff : True or False overrides AUTO's stiffness test (None: test).
-    linear_solver : BDF's Newton linear solver, a jd.LinearSolver (AUTO: sparse LU).
+    linear_solver : BDF's Newton linear solver, a jd.LinearSolver (AUTO: dense LU
+        when ∂f/∂x is at least a quarter full, as on chains, else sparse LU).
 
     A model without states (no degrees of freedom) gives its outputs and energies on the
     grid, as Modelica tools do. Every argument is checked first (docs/errors.md): a
