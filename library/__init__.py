@@ -2,7 +2,7 @@
 mount on a World: ``jd.Model.on_world(World(), pendulum=Pendulum())``."""
 from .balancing import BalancedCubeOnCorner, BalancedCubeOnEdge
 from .bicycle import WhippleBicycle
-from .cartpole import CartPole
+from .cartpole import CartDoublePendulum, CartPole
 from .cube import CubeOnEdge
 from .cube_corner import CubeOnCorner
 from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
@@ -16,7 +16,8 @@ from .robot_axis import RobotAxis
 from .trees import RandomLoop, RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
 
-__all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartPole",
+__all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "CartDoublePendulum",
+           "CartPole",
            "CrankSlider", "CubeOnCorner", "CubeOnEdge", "DifferentialDrive", "DoublePendulum",
            "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop", "RandomTree", "RollingDisk",
            "RSSR", "Wheel", "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor",

@@ -12,12 +12,14 @@ imports pointing one way (docs/architecture.md):
     control/      linearization, LinearSystem, LQR and pole placement
     optimal/      trajectory optimization: problem, transcriptions, NLP, guesses, solution
     exchange/     models in and out: URDF and MJCF import, FMU export
+    studies/      sweeps, Monte Carlo (local processes or Dask), parameter estimation
     visual/       shapes and their poses, 3-D animation (HTML), video, plots, graph pictures
     system.py     the compiled System, its methods delegating to the wings
     compile.py    the pipeline in one call
 """
 from .compile import compile
 from .constraints.methods import ConstraintMethod
+from .control.closed_loop import close_loop
 from .control.feedback import Feedback, lqr, place
 from .control.linear import LinearSystem, Mode
 from .control.linearize import linearize
@@ -37,6 +39,7 @@ from .optimal.transcription import (
 from .simulation.integrators import LinearSolver
 from .simulation.result import Result
 from .simulation.simulate import Method
+from .studies import Estimate, Normal, Task, Uniform, estimate, sweep
 from .system import ConstrainedSystem, System
 from .visual.animate import animate
 
@@ -45,4 +48,5 @@ __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "F
            "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSolver", "LinearSystem", "Method",
            "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
-           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate"]
+           "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate", "close_loop",
+           "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]

@@ -29,9 +29,9 @@ from .exchange.fmu import export_fmu
 from .model.names import by_name, check_quaternions, unknown
 from .model.parameters import parameter_vector
 from .simulation.codegen import attach
-from .simulation.dae import simulate_constrained
+from .simulation.controlled import run
 from .simulation.numeric import NumericFunction
-from .simulation.simulate import simulate
+from .simulation.portable import restore_system, system_state
 from .visual.graph import draw_graph
 from .visual.reprs import system_html
 
@@ -120,6 +120,14 @@ class System:
         """Names of the states x = (y, z, s), in order."""
         return self.y_names + self.z_names + self.s_names
 
+    def __getstate__(self) -> dict:
+        """Pickled for other processes and machines, a compiled C library as bytes; see
+        :mod:`jourdain.solver.simulation.portable`."""
+        return system_state(self)
+
+    def __setstate__(self, state: dict) -> None:
+        restore_system(self, state)
+
     @property
     def nx(self) -> int:
         """Number of states, len(x)."""
@@ -189,8 +197,10 @@ class System:
         return NumericFunction(getattr(self, name))
 
     def simulate(self, t_end: float, **options):
-        """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`."""
-        return simulate(self, t_end, **options)
+        """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`;
+        ``controller=`` (and ``period=``) put a controller in the loop, see
+        :func:`jourdain.solver.simulation.controlled.run`."""
+        return run(self, t_end, **options)
 
     def export_fmu(self, path, **options):
         """Write an FMI 2.0 FMU (model exchange and/or co-simulation) and return its path;
@@ -297,8 +307,9 @@ class ConstrainedSystem(System):
 
     def simulate(self, t_end: float, **options):
         """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method; see
-        :func:`jourdain.solver.simulation.dae.simulate_constrained`."""
-        return simulate_constrained(self, t_end, **options)
+        :func:`jourdain.solver.simulation.dae.simulate_constrained` (a controller in the loop:
+        :func:`jourdain.solver.simulation.controlled.run`)."""
+        return run(self, t_end, **options)
 
     def report(self) -> str:
         return structure_report(self) + "\n" + constraint_report(self)

@@ -1335,3 +1335,252 @@ def _():
 @case("a child named like a private attribute", ModelError, "_children")
 def _():
     setattr(pendulum_model(), "_children", RigidBody())
+
+
+# ---- controllers in the loop, tracking, sweeps, estimation (issue 17) -----------------------
+@functools.cache
+def cube_gain():
+    """An LQR gain of the cube on its edge (the wheel angle dropped: it is cyclic)."""
+    return jd.lqr(cube_lin().select([PHI, W, "cube.bearing.w"]), Q=[100.0, 1.0, 1e-3], R=1e3)
+
+
+@case("simulate with a string as controller", ModelError, "simulate", "controller")
+def _():
+    cube().simulate(1.0, controller="lqr")
+
+
+@case("simulate with a negative period", ModelError, "simulate", "period")
+def _():
+    cube().simulate(1.0, controller=cube_gain(), period=-0.01)
+
+
+@case("simulate with a period but no controller", ModelError, "period", "controller")
+def _():
+    cube().simulate(1.0, period=0.01)
+
+
+@case("controller returning too many values", ModelError, "controller", TAU)
+def _():
+    cube().simulate(1.0, controller=lambda t, x: [0.0, 1.0])
+
+
+@case("controller returning NaN", ModelError, "controller", TAU, "non-finite")
+def _():
+    cube().simulate(1.0, controller=lambda t, x: {TAU: float("nan")})
+
+
+@case("controller returning an unknown input", ModelError, "controller", "cube.motor.f")
+def _():
+    cube().simulate(1.0, controller=lambda t, x: {"cube.motor.f": 0.0})
+
+
+@case("controller failing during the run", ModelError, "controller", "ZeroDivisionError")
+def _():
+    cube().simulate(1.0, controller=lambda t, x: [1.0 / (t - t) if t > 0.1 else 0.0])
+
+
+@case("controller and inputs drive the same input", ModelError, "inputs", TAU)
+def _():
+    cube().simulate(1.0, controller=cube_gain(), inputs={TAU: 0.1})
+
+
+@case("controller run with an unknown keyword", ModelError, "simulate", "keyword", "rtl")
+def _():
+    cube().simulate(1.0, controller=cube_gain(), rtl=1e-6)
+
+
+@case("sampled controller on a DAE", ModelError, "sampled", "DAE")
+def _():
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar()),
+                        constraints=jd.ConstraintMethod.DAE)
+    system.simulate(0.1, controller=lambda t, x: [], period=0.01)
+
+
+@case("close_loop with a Python function", ModelError, "close_loop", "Python function")
+def _():
+    jd.close_loop(cube(), lambda t, x: [0.0])
+
+
+@case("close_loop of a model", ModelError, "close_loop", "compile")
+def _():
+    jd.close_loop(cube_model(), cube_gain())
+
+
+@case("close_loop limits of an unknown input", ModelError, "limits", "cube.motor.f")
+def _():
+    jd.close_loop(cube(), cube_gain(), limits={"cube.motor.f": 1.0})
+
+
+@case("close_loop limits lower above upper", ModelError, "limits", TAU)
+def _():
+    jd.close_loop(cube(), cube_gain(), limits={TAU: (1.0, -1.0)})
+
+
+@case("close_loop limits as a string", ModelError, "limits", TAU)
+def _():
+    jd.close_loop(cube(), cube_gain(), limits={TAU: "0.1"})
+
+
+@case("feedback designed on another system", ModelError, "Feedback", TAU, "jd.linearize")
+def _():
+    jd.close_loop(jd.compile(pendulum_model()), cube_gain())
+
+
+@case("tracking controller with Q of the wrong size", ModelError, "tracking_controller", "Q")
+def _():
+    solution().tracking_controller(np.eye(2), 1.0)
+
+
+@case("tracking controller with a zero R", ModelError, "tracking_controller", "R")
+def _():
+    solution().tracking_controller(1.0, 0.0)
+
+
+@case("tracking controller with zero samples", ModelError, "tracking_controller", "samples")
+def _():
+    solution().tracking_controller(1.0, 1.0, samples=0)
+
+
+@case("solution check with t_end but no controller", ModelError, "check", "controller")
+def _():
+    solution().check(t_end=2.0)
+
+
+@case("solution check with an unknown initial state", ModelError, "check", "initial",
+      "cube.edge.ph")
+def _():
+    solution().check(controller=cube_gain(), initial={"cube.edge.ph": 0.1})
+
+
+@case("sweep of an unknown parameter", ModelError, "sweep", "params", "cube.housing.mass")
+def _():
+    jd.sweep(cube(), params={"cube.housing.mass": [1.0, 2.0]}, t_end=1.0)
+
+
+@case("sweep with a task string", ModelError, "sweep", "task", "Task.SIMULATE")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0]}, t_end=1.0, task="simulate")
+
+
+@case("sweep without t_end", ModelError, "sweep", "t_end")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0, 2.0]})
+
+
+@case("sweep with samples but no distribution", ModelError, "sweep", "samples")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0, 2.0]}, t_end=1.0, samples=10)
+
+
+@case("sweep with a distribution but no samples", ModelError, "sweep", "samples")
+def _():
+    jd.sweep(cube(), params={MASS: jd.Uniform(0.3, 0.5)}, t_end=1.0)
+
+
+@case("sweep with zero workers", ModelError, "sweep", "workers")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0]}, t_end=1.0, workers=0)
+
+
+@case("sweep with a NaN grid value", ModelError, "sweep", MASS)
+def _():
+    jd.sweep(cube(), params={MASS: [1.0, NAN]}, t_end=1.0)
+
+
+@case("sweep with metrics as a string", ModelError, "sweep", "metrics")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0]}, t_end=1.0, metrics=PHI)
+
+
+@case("sweep with y0 in options", ModelError, "sweep", "options", "y0")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0]}, t_end=1.0, options={"y0": {PHI: 0.1}})
+
+
+@case("sweep with a bad client", ModelError, "sweep", "client")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0]}, t_end=1.0, client=42)
+
+
+@case("sweep with cases and a grid", ModelError, "sweep", "cases")
+def _():
+    jd.sweep(cube(), params={MASS: [1.0, 2.0]}, t_end=1.0, cases=[{PHI: 0.1}])
+
+
+@case("sweep case of an unknown name", ModelError, "sweep", "cases", "cube.edge.ph")
+def _():
+    jd.sweep(cube(), t_end=1.0, cases=[{"cube.edge.ph": 0.1}])
+
+
+@case("Uniform with low above high", ModelError, "Uniform", "low")
+def _():
+    jd.Uniform(2.0, 1.0)
+
+
+@case("Normal with a negative std", ModelError, "Normal", "std")
+def _():
+    jd.Normal(1.0, -0.1)
+
+
+def _samples(n=21, **signals):
+    t = np.linspace(0.0, 1.0, n)
+    return {"t": t, PHI: 0.1 * np.cos(t), **signals}
+
+
+@case("estimate of an unknown parameter", ModelError, "estimate", "parameters",
+      "cube.housing.mass")
+def _():
+    jd.estimate(cube(), _samples(), parameters=["cube.housing.mass"])
+
+
+@case("estimate with parameters as a string", ModelError, "estimate", "parameters")
+def _():
+    jd.estimate(cube(), _samples(), parameters=MASS)
+
+
+@case("estimate with data without times", ModelError, "estimate", "'t'")
+def _():
+    jd.estimate(cube(), {PHI: np.zeros(5)}, parameters=[MASS])
+
+
+@case("estimate with unequally spaced samples", ModelError, "estimate", "equally spaced")
+def _():
+    jd.estimate(cube(), {"t": [0.0, 0.1, 0.3, 0.4], PHI: np.zeros(4)}, parameters=[MASS])
+
+
+@case("estimate with data of an unknown signal", ModelError, "estimate", "data",
+      "cube.edge.ph")
+def _():
+    jd.estimate(cube(), {"t": np.linspace(0, 1, 5), "cube.edge.ph": np.zeros(5)},
+                parameters=[MASS])
+
+
+@case("estimate with data of the wrong length", ModelError, "estimate", PHI, "samples")
+def _():
+    jd.estimate(cube(), {"t": np.linspace(0, 1, 5), PHI: np.zeros(4)}, parameters=[MASS])
+
+
+@case("estimate with a zero weight", ModelError, "estimate", "weights", PHI)
+def _():
+    jd.estimate(cube(), _samples(), parameters=[MASS], weights={PHI: 0.0})
+
+
+@case("estimate with bounds lower above upper", ModelError, "estimate", "bounds", MASS)
+def _():
+    jd.estimate(cube(), _samples(), parameters=[MASS], bounds={MASS: (1.0, 0.1)})
+
+
+@case("estimate with level 95", ModelError, "estimate", "level")
+def _():
+    jd.estimate(cube(), _samples(), parameters=[MASS], level=95)
+
+
+@case("estimate with a transcription string", ModelError, "estimate", "transcription")
+def _():
+    jd.estimate(cube(), _samples(), parameters=[MASS], transcription="collocation")
+
+
+@case("estimate of an unknown initial state", ModelError, "estimate", "initial_states",
+      "cube.edge.ph")
+def _():
+    jd.estimate(cube(), _samples(), parameters=[MASS], initial_states=["cube.edge.ph"])

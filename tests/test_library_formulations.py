@@ -23,6 +23,7 @@ FACTORIES = {
     "DoublePendulum": library.DoublePendulum,
     "NLinkPendulum": lambda: library.NLinkPendulum(4),
     "CartPole": lambda: library.CartPole(d=0.2),
+    "CartDoublePendulum": lambda: library.CartDoublePendulum(d=0.2),
     "CubeOnEdge": lambda: library.CubeOnEdge(C_phi=1e-3),
     "BalancedCubeOnEdge": lambda: library.BalancedCubeOnEdge(K_EDGE, 0.2),
     "RandomTree": lambda: library.RandomTree(8, seed=3),

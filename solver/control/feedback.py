@@ -13,7 +13,7 @@ eigenvalues; an unstable one makes the system not stabilizable, which is an erro
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from jourdain.blocks.errors import ModelError
 
 from ..model.checks import entry, flag, keywords
 from ..visual.reprs import feedback_html
+from .laws import feedback_law
 from .linear import LinearSystem
 
 RANK_TOL = 1e-9
@@ -33,6 +34,12 @@ class Feedback:
     K : (inputs × states) gain; state_names / input_names : its column / row names;
     x_op, u_op : the operating point of the design in the same (local) state order;
     closed_loop : eigenvalues of A − B·K [1/s]; uncontrollable : eigenvalues A keeps.
+    chart : the linearization's chart, which maps the full state x to the local states
+    (quaternions to rotation vectors about the operating point); None: the state names must
+    be states of the system and x − x_op is used directly.
+
+    A Feedback drives a simulation (``system.simulate(..., controller=fb)``) or closes the
+    loop inside the CasADi graph (``jd.close_loop(system, fb)``), see :meth:`law`.
     """
 
     K: np.ndarray
@@ -42,6 +49,12 @@ class Feedback:
     u_op: np.ndarray
     closed_loop: np.ndarray
     uncontrollable: np.ndarray
+    chart: object = field(default=None, repr=False)
+
+    def law(self, system):
+        """(u(t, x, p) as a CasADi Function, names of the inputs it drives) on ``system``;
+        see :func:`jourdain.solver.control.laws.feedback_law`."""
+        return feedback_law(system, self)
 
     def _repr_html_(self) -> str:
         return feedback_html(self)
@@ -74,7 +87,7 @@ def controllable_subspace(A: np.ndarray, B: np.ndarray, tol: float = RANK_TOL) -
     return V
 
 
-def _weights(spec, names: list[str], what: str) -> np.ndarray:
+def weights(spec, names: list[str], what: str, where: str = "lqr") -> np.ndarray:
     """A weight matrix from a matrix, a vector of diagonal entries, a scalar (times the
     identity) or {name: weight}; symmetric and positive semi-definite (R: definite)."""
     n = len(names)
@@ -82,32 +95,32 @@ def _weights(spec, names: list[str], what: str) -> np.ndarray:
         W = np.zeros((n, n))
         for name, value in spec.items():
             if name not in names:
-                raise ModelError(f"lqr: {what} weight for unknown name '{name}'; known names: "
+                raise ModelError(f"{where}: {what} weight for unknown name '{name}'; known names: "
                                  + ", ".join(names))
-            W[names.index(name), names.index(name)] = entry(value, f"lqr: {what} weight", name)
+            W[names.index(name), names.index(name)] = entry(value, f"{where}: {what} weight", name)
     else:
         try:
             W = np.asarray(spec, dtype=float)
         except (TypeError, ValueError) as exc:
-            raise ModelError(f"lqr: {what} must be a matrix of numbers, got {spec!r}") from exc
+            raise ModelError(f"{where}: {what} must be a matrix of numbers, got {spec!r}") from exc
         W = W * np.eye(n) if W.ndim == 0 else np.diag(W) if W.ndim == 1 else W
     if W.shape != (n, n):
-        raise ModelError(f"lqr: {what} must be {n}×{n} (or {n} diagonal entries, a scalar, or "
+        raise ModelError(f"{where}: {what} must be {n}×{n} (or {n} diagonal entries, a scalar, or "
                          f"a dict by name), got shape {W.shape}")
-    _check_weight(W, names, what)
+    _check_weight(W, names, what, where)
     return W
 
 
-def _check_weight(W: np.ndarray, names: list[str], what: str) -> None:
+def _check_weight(W: np.ndarray, names: list[str], what: str, where: str) -> None:
     scale = max(1.0, float(np.abs(W).max(initial=0.0)))
     if not np.all(np.isfinite(W)) or np.abs(W - W.T).max(initial=0.0) > 1e-12 * scale:
-        raise ModelError(f"lqr: {what} must be finite and symmetric")
+        raise ModelError(f"{where}: {what} must be finite and symmetric")
     low = float(np.linalg.eigvalsh(W).min(initial=np.inf))
     definite = what == "R"
     if low < -1e-12 * scale or (definite and low <= 1e-12 * scale):
         need = "positive definite (every input must cost something)" if definite else \
             "positive semi-definite"
-        raise ModelError(f"lqr: {what} (rows {', '.join(names)}) must be {need}; its smallest "
+        raise ModelError(f"{where}: {what} (rows {', '.join(names)}) must be {need}; its smallest "
                          f"eigenvalue is {low:.3g}")
 
 
@@ -145,7 +158,8 @@ def _split(lin: LinearSystem):
 def _feedback(lin: LinearSystem, K: np.ndarray, hidden: np.ndarray) -> Feedback:
     closed = np.linalg.eigvals(lin.A - lin.B @ K)
     return Feedback(K, list(lin.state_names), list(lin.input_names),
-                    lin.dx_op.copy(), lin.u_op.copy(), closed[np.argsort(-closed.real)], hidden)
+                    lin.dx_op.copy(), lin.u_op.copy(), closed[np.argsort(-closed.real)], hidden,
+                    lin.chart)
 
 
 def _check_stationary(lin: LinearSystem, design: str, allow: bool) -> None:
@@ -172,8 +186,8 @@ def lqr(lin: LinearSystem, Q, R, allow_nonstationary: bool = False) -> Feedback:
 
     require_linear(lin, "lqr")
     _check_stationary(lin, "lqr", flag(allow_nonstationary, "lqr: allow_nonstationary"))
-    Qm = _weights(Q, lin.state_names, "Q")
-    Rm = _weights(R, lin.input_names, "R")
+    Qm = weights(Q, lin.state_names, "Q")
+    Rm = weights(R, lin.input_names, "R")
     V, hidden = _split(lin)
     _require_inputs(lin, "lqr")
     Qc = V.T @ Qm @ V

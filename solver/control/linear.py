@@ -62,6 +62,9 @@ class LinearSystem:
     dx_op: np.ndarray
     kind: str
     chart: object = field(repr=False, default=None)
+    # False after select(): the chart still maps the kept local states (feedback laws need
+    # it), but not every full state
+    full: bool = field(repr=False, default=True)
 
     @property
     def is_equilibrium(self) -> bool:
@@ -123,12 +126,12 @@ class LinearSystem:
         C = self.C[:, keep]
         return replace(self, A=self.A[np.ix_(keep, keep)], B=self.B[keep], C=C,
                        state_names=[self.state_names[i] for i in keep],
-                       xdot_op=self.xdot_op[keep], dx_op=self.dx_op[keep], chart=None)
+                       xdot_op=self.xdot_op[keep], dx_op=self.dx_op[keep], full=False)
 
     def to_state(self, dx: dict | np.ndarray) -> np.ndarray:
         """Full state x = (y, z) of the local perturbation dx (a vector over all local states
         or a {state name: value} dict; missing entries 0), e.g. a perturbed initial state."""
-        if self.chart is None:
+        if self.chart is None or not self.full:
             raise ModelError("LinearSystem.to_state needs the full linearization (not a "
                              "select()ed subsystem)")
         vec = np.zeros(len(self.state_names))

@@ -34,6 +34,12 @@ class ParameterSet:
     # component -> [(field, shape, entry names, compiled value)] of its symbolic parameters
     owners: dict = field(default_factory=dict)
 
+    def __getstate__(self) -> dict:
+        """Pickle without the symbols p (an SX needs a CasADi pickle context, and a compiled
+        System only keeps the set for :meth:`check`): sweeps send Systems to worker
+        processes (solver/studies)."""
+        return {**self.__dict__, "p": None}
+
     def check(self, p: np.ndarray) -> None:
         """Run each component's ``validate`` at the parameter values p, so a negative mass
         given at run time is reported as such, with the component's path, like one given

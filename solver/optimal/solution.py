@@ -14,12 +14,15 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
+from jourdain.blocks.errors import ModelError
+
 from ..model.checks import count, number
 from ..simulation.result import Result
 from ..visual import tables
 from ..visual.animate import animate
 from ..visual.plots import Line, draw, panels_by_unit, window
 from .functions import dynamics
+from .tracking import TrackingCheck, check_tracking, tracking_controller
 
 
 def lagrange_basis(tau, points: np.ndarray):
@@ -78,7 +81,7 @@ class Solution:
                                 for n in problem.free_params}
         us = self.inputs_at(t)
         self.trajectory = Result.from_states(s, t, X, us, self.p)
-        self.check_result: Check | None = None
+        self.check_result: Check | TrackingCheck | None = None
 
     @property
     def success(self) -> bool:
@@ -102,13 +105,37 @@ class Solution:
         return np.einsum("ikj,jk->ik", self.U[:, k, :], basis) if self.U.size else \
             np.zeros((0, times.size))
 
-    def check(self, rtol: float = 1e-10, atol: float = 1e-10, samples: int = 8) -> Check:
+    def tracking_controller(self, Q, R, Qf=None, samples: int = 10):
+        """A time-varying LQR that tracks this plan: the Riccati equation integrated
+        backwards on the linearization along the plan, in minimal coordinates; Q weights the
+        tracking error states (coordinates, quaternions as rotation vectors, speeds), R the
+        inputs, Qf the final error (default: the LQR cost-to-go when the plan ends at an
+        equilibrium); ``samples`` gains per interval. Use it as ``check(controller=...)``,
+        ``system.simulate(..., controller=...)`` or ``jd.close_loop``. See
+        :mod:`jourdain.solver.control.tracking`."""
+        return tracking_controller(self, Q, R, Qf, samples)
+
+    def check(self, rtol: float = 1e-10, atol: float = 1e-10, samples: int = 8,
+              controller=None, t_end: float | None = None,
+              initial: dict | None = None) -> Check | TrackingCheck:
         """Re-simulate the optimal inputs with CVODES (``samples`` outputs per interval) and
-        compare with the plan at the nodes; stored in ``check_result`` and returned."""
+        compare with the plan at the nodes; stored in ``check_result`` and returned.
+
+        With a ``controller`` (e.g. :meth:`tracking_controller`) the plan is re-simulated
+        closed loop instead, until ``t_end`` (default: the plan's end), from the plan's
+        initial state with the entries of ``initial`` replaced (a perturbed start); a
+        :class:`~jourdain.solver.optimal.tracking.TrackingCheck` is returned."""
         s, N = self.system, self.U.shape[1]
         rtol = number(rtol, "Solution.check: rtol", 0.0, 1.0, open_low=True, open_high=True)
         atol = number(atol, "Solution.check: atol", 0.0, open_low=True)
         samples = count(samples, "Solution.check: samples")
+        if controller is not None or t_end is not None or initial is not None:
+            if controller is None:
+                raise ModelError("Solution.check: t_end and initial apply to a closed-loop "
+                                 "check; give controller=solution.tracking_controller(Q, R)")
+            self.check_result = check_tracking(self, controller, rtol, atol, samples, t_end,
+                                               initial)
+            return self.check_result
         F = _interval_integrator(s, self.u_tau, samples, rtol, atol)
         h = self.T / N
         pars = [ca.vertcat(ca.vec(ca.DM(self.U[:, k, :].T)), self.p, self.t[0] + k * h, h)
