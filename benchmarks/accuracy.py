@@ -9,7 +9,7 @@ rates from the reference. Time: CPU time of one run (time.process_time), median 
 
   jourdain AUTO (Adams) / BDF, virtual machine and compiled C, rtol = atol = 1e-4 … 1e-11
   Pinocchio + DOP853     scipy.integrate.solve_ivp with pin.aba as the right-hand side
-  MuJoCo RK4             mj_step at dt = 1e-2 … 1e-4 (fixed step, from Python)
+  MuJoCo RK4             mj_step at dt = 1e-2 … 1e-4 dividing T (fixed step, from Python)
 
     python benchmarks/accuracy.py [--links 10] [--horizon 2]
 
@@ -37,7 +37,7 @@ from benchmarks.peers import rigid_body_peers as peers  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 TOLS = (1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11)
-STEPS = (1e-2, 3e-3, 1e-3, 3e-4, 1e-4)
+STEPS = (1e-2, 4e-3, 2e-3, 1e-3, 5e-4, 2e-4, 1e-4)   # dividing the horizon
 
 
 def cpu_median(run, repeat: int = 3):
@@ -105,6 +105,7 @@ def mujoco_curve(n: int, T: float, reference: np.ndarray) -> list:
         model = mujoco.MjModel.from_xml_string(peers.mujoco_chain_xml(n, dt, "RK4"))
         data = mujoco.MjData(model)
         steps = int(round(T / dt))
+        assert abs(steps * dt - T) < 1e-9 * T, "the step must divide the horizon"
 
         def final():
             mujoco.mj_resetData(model, data)

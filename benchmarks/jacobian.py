@@ -9,8 +9,10 @@ benchmarks/scale.py; Pinocchio's versions from benchmarks/peers/rigid_body_peers
   expanded VM   CasADi's expanded Jacobian of f on its virtual machine (built when affordable)
   analytic VM   −M⁻¹·∂ID/∂ξ (RNEA derivatives, sparse LDLᵀ; Carpentier & Mansard 2018)
   forward VM    n forward derivatives of f (the fallback)
-  chosen        the form jacobian.choose() picks, compiled to C when it has at most
-                jacobian.COMPILE_OPS instructions (else it stays on the virtual machine)
+  compiled      the chosen form compiled to C (when it has at most jacobian.COMPILE_OPS
+                instructions)
+  chosen        what BDF then uses: the compiled form if it timed faster than the virtual
+                machine's, else the virtual machine's (jacobian._keep_faster)
   before        (--before) the compiled Jacobian codegen built before issue 18: expanded
                 below 100k instructions, else forward derivatives mapped over the columns
   pinocchio     pinocchio.computeABADerivatives (q, v, τ)
@@ -103,6 +105,10 @@ def case(kind: str, n: int, before: bool, cache: str) -> dict:
     jacobian.attach_jacobian(system, choice)
     row["chosen_build_wall_s"] = time.perf_counter() - wall
     row["chosen_build_cpu_s"] = children_cpu() - cpu
+    if choice.compiled is not None:
+        row["compiled_us"] = median_us(buffered(choice.compiled, args))
+    jacobian._keep_faster(system, choice)     # as simulate does: a slower C form is dropped
+    row["vm_kept"] = choice.vm_kept
     chosen = choice.compiled if choice.compiled is not None else choice.function
     row["chosen_compiled"] = choice.compiled is not None
     row["chosen_us"] = median_us(buffered(chosen, args))
@@ -123,7 +129,7 @@ def case(kind: str, n: int, before: bool, cache: str) -> dict:
     vm_best = min(row[f"{k}_vm_us"] for k in forms if f"{k}_vm_us" in row)
     row["chosen_over_pinocchio"] = row["chosen_us"] / row["pinocchio_us"]
     row["chosen_over_best_vm"] = row["chosen_us"] / vm_best
-    print(f"{kind} {n:3d}: " + ", ".join(f"{k} {v:.3g}" for k, v in row.items()
+    print(f"{kind} {n:3d} ({choice.form.value}): " + ", ".join(f"{k} {v:.3g}" for k, v in row.items()
                                            if isinstance(v, float)), flush=True)
     return row
 

@@ -116,11 +116,11 @@ def opty_contender(p: dict, N: int):
 
 
 def drake_contender(p: dict, N: int):
-    if not p["links"]:
-        return None, None
     cpu = time.process_time()
-    _, solve_fn = cart_chain.drake_direct_collocation(p["links"], N, p["T"], p["x0"], p["xf"],
-                                                      p["f_max"], p["s_max"], TOL)
+    rods = {} if p["links"] else {"m_rod": 0.1, "l_rod": 1.0, "up": True}   # CartPole()
+    _, solve_fn = cart_chain.drake_direct_collocation(max(p["links"], 1), N, p["T"], p["x0"],
+                                                      p["xf"], p["f_max"], p["s_max"], TOL,
+                                                      **rods)
     setup = time.process_time() - cpu
 
     def solve():

@@ -73,11 +73,13 @@ def opty_eom(n: int):
 
 
 def drake_direct_collocation(n: int, N: int, T: float, x0, xf, f_max: float, s_max: float,
-                             tol: float):
+                             tol: float, m_rod: float = M_ROD, l_rod: float = L_ROD,
+                             up: bool = False):
     """Drake's DirectCollocation (Hermite–Simpson, N + 1 samples, fixed T) of the same
     problem: min ∫ f² dt, boundary states, |f| ≤ f_max, |s| ≤ s_max; (program, solve
     function). States in Drake's order (positions of joints in creation order, then
-    velocities) equal opty's."""
+    velocities) equal opty's. ``up``: the rods point up at zero angles (jourdain's CartPole,
+    m_rod = 0.1 kg, l_rod = 1 m: the cart-pole swing-up) instead of hanging."""
     from pydrake.all import (DirectCollocation, IpoptSolver, MultibodyPlant, PrismaticJoint,
                              RevoluteJoint, RigidTransform, RotationalInertia, SolverOptions,
                              SpatialInertia, UnitInertia)
@@ -89,13 +91,13 @@ def drake_direct_collocation(n: int, N: int, T: float, x0, xf, f_max: float, s_m
                                            [1.0, 0.0, 0.0]))
     plant.AddJointActuator("force", slider)
     parent, offset = cart, np.zeros(3)
-    J = M_ROD * L_ROD**2 / 12
+    J, sign = m_rod * l_rod**2 / 12, 1.0 if up else -1.0
     for i in range(n):
         rod = plant.AddRigidBody(f"rod{i}", SpatialInertia.MakeFromCentralInertia(
-            M_ROD, [0.0, -L_ROD / 2, 0.0], RotationalInertia(J, 0.0, J)))
+            m_rod, [0.0, sign * l_rod / 2, 0.0], RotationalInertia(J, 0.0, J)))
         frame = plant.AddFrame(_fixed(plant, parent, offset, RigidTransform))
         plant.AddJoint(RevoluteJoint(f"joint{i}", frame, rod.body_frame(), [0.0, 0.0, 1.0]))
-        parent, offset = rod, np.array([0.0, -L_ROD, 0.0])
+        parent, offset = rod, np.array([0.0, sign * l_rod, 0.0])
     plant.Finalize()
     context = plant.CreateDefaultContext()
     dircol = DirectCollocation(plant, context, num_time_samples=N + 1,

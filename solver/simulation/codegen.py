@@ -436,6 +436,7 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
     system.codegen_options = options
     if getattr(system, "jacobian_choice", None) is not None:
         system.jacobian_choice.compiled = None   # compiled for another f or options
+        system.jacobian_choice.vm_kept = False
     if compiled is not None:
         system.f = compiled
     return system

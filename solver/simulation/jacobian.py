@@ -19,8 +19,9 @@ Three forms, each a casadi.Function with CasADi's Jacobian signature
 times each on CasADi's virtual machine at a state near the reference (a few calls); the
 fastest wins. A compiled System (:mod:`.codegen`) compiles the winner only when its
 instruction count stays below ``COMPILE_OPS`` (gcc time and memory; and compiled straight-line
-code beyond that size is no faster than the virtual machine, so the virtual machine's form is
-never replaced by a slower compiled one); see :func:`jacobian_function`.
+code beyond that size is no faster than the virtual machine) and keeps it only when it times
+faster than the virtual machine's form beside it, so the virtual machine's form is never
+replaced by a slower compiled one; see :func:`jacobian_function`.
 """
 from __future__ import annotations
 
@@ -59,11 +60,15 @@ class JacobianChoice:
     times_us: dict = field(default_factory=dict)
     instructions: dict = field(default_factory=dict)
     compiled: ca.Function | None = None   # the compiled form, once a library holds it
+    compiled_us: float | None = None      # its time [µs], measured beside the VM's
+    vm_kept: bool = False                 # compiled, timed slower: the VM's form stays
 
     def __str__(self) -> str:
         rows = ", ".join(f"{k.value} {self.times_us[k]:.3g} µs ({self.instructions[k]} ops)"
                          for k in self.times_us)
         where = "compiled C" if self.compiled is not None else "CasADi's virtual machine"
+        if self.vm_kept:
+            where += f" (its C took {self.compiled_us:.3g} µs: slower)"
         return f"Jacobian: {self.form.value}, {where} (measured on the latter: {rows})"
 
 
@@ -95,8 +100,10 @@ def jacobian_function(system) -> ca.Function:
     """The Jacobian CVODES should call: the compiled one when the System's library holds
     (or can be given) it, else the chosen virtual-machine form."""
     choice = choose(system)
-    if choice.compiled is None and getattr(system, "library", None) is not None:
+    if choice.compiled is None and not choice.vm_kept and \
+            getattr(system, "library", None) is not None:
         attach_jacobian(system, choice)
+        _keep_faster(system, choice)
     return choice.compiled if choice.compiled is not None else choice.function
 
 
@@ -121,6 +128,22 @@ def attach_jacobian(system, choice: JacobianChoice) -> None:
     path = codegen.build_library(jac, options, functions=[jac])
     if path is not None:
         choice.compiled = _load_checked(jac, path, points)
+
+
+def _keep_faster(system, choice: JacobianChoice) -> None:
+    """Drop the compiled form when it is slower than the virtual machine's (straight-line C
+    of a large Jacobian can be: the VM's form is never replaced by a slower one). Both are
+    timed alternately at the same point, the better of two rounds each."""
+    if choice.compiled is None:
+        return
+    args = _test_point(system, system.functions["f"])
+    vm, c = [], []
+    for _ in range(2):
+        vm.append(_time_us(choice.function, args))
+        c.append(_time_us(choice.compiled, args))
+    choice.compiled_us = min(c)
+    if choice.compiled_us > min(vm):
+        choice.compiled, choice.vm_kept = None, True
 
 
 def _load_checked(jac: ca.Function, path, points: list) -> ca.Function | None:
