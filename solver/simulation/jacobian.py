@@ -37,7 +37,10 @@ from . import codegen
 
 EXPAND_BUDGET = 4_000_000  # instructions of f × directions: an expansion worth trying
 EXPAND_LIMIT = 3_000_000   # instructions of an expanded Jacobian worth keeping
-COMPILE_OPS = 150_000      # instructions of a Jacobian worth compiling (gcc -O1 < ~15 s, < 1 GB)
+# instructions of a Jacobian worth compiling (benchmarks/build.py, jacobian.py): at 24k and 51k
+# the C form ran 1.8× and 8× faster than the VM after 2–5 s of gcc; at 143k (50-link chain)
+# 17 s of gcc and 770 MB gave code slower than the VM (398 against 311 µs)
+COMPILE_OPS = 100_000
 TIMING_BUDGET = 0.02       # [s] of timing per candidate form
 UNKNOWN_OPS = 10**9        # the size given to rootfinders and externals (not compiled)
 
