@@ -6,10 +6,10 @@ drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` 
 :mod:`.controllers` (Gain, StateFeedback, PID, Saturation, Add, Mux, Demux,
 AttitudeError), :mod:`.continuous` (Integrator, FirstOrder, SecondOrder, CriticalDamping,
 Butterworth, TransferFunction), :mod:`.drivetrain` (Inertia, Mass, IdealGear, IdealPlanetary,
-IdealGearR2T, IdealRollingWheel, TorqueSensor, ForceSensor, Fixed), :mod:`.electrical`
-(Resistor, Capacitor, Inductor, Ground, sources, sensors, EMF), :mod:`.multibody` (the Modelica
-MultiBody parts: 3-D force elements, shaped bodies, joints, sensors) and :mod:`.drivers`
-(kinematic drivers).
+IdealGearR2T, IdealRollingWheel, LinearCoupling, TorqueSensor, ForceSensor, Fixed),
+:mod:`.electrical` (Resistor, Capacitor, Inductor, Ground, sources, sensors, EMF),
+:mod:`.multibody` (the Modelica MultiBody parts: 3-D force elements, shaped bodies, joints,
+sensors) and :mod:`.drivers` (kinematic drivers).
 
 ``Fixed`` here is the 1-D one (MSL ``Rotational.Components.Fixed``); the frame fixed in the
 world (MSL ``MultiBody.Parts.Fixed``) is :class:`jourdain.blocks.multibody.Fixed`, as the two
@@ -26,7 +26,7 @@ from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integra
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Saturation,
                           StateFeedback)
 from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
-                         IdealRollingWheel, Inertia, Mass, TorqueSensor)
+                         IdealRollingWheel, Inertia, LinearCoupling, Mass, TorqueSensor)
 from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
                          HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
                          TranslationalEMF, VoltageLimit, VoltageSensor)
@@ -61,7 +61,7 @@ __all__ = [
     "IdealRollingWheel", "Inertia", "Mass", "TorqueSensor", "Capacitor", "ConstantCurrent",
     "ConstantVoltage", "CurrentSensor", "EMF", "Ground", "HBridge", "Inductor", "Pin",
     "Resistor", "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
-    "VoltageSensor", "KinematicPTP",
+    "VoltageSensor", "KinematicPTP", "LinearCoupling",
     # Modelica MultiBody parts (blocks/multibody; its Fixed frame: multibody.Fixed)
     "AbsoluteSensor", "RelativeSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical",
     "Mounting1D", "Planar", "PointMass", "Rotor1D", "Universal",

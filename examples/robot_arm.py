@@ -41,7 +41,7 @@ JOINTS = [f"panda_joint{i}" for i in range(1, 8)]
 
 def panda() -> jd.Robot:
     """A fresh Panda with motors on its seven joints (a component is used in one model)."""
-    with warnings.catch_warnings():   # safety controllers and the mimic coupling: not modelled
+    with warnings.catch_warnings():   # <safety_controller> tags: not modelled
         warnings.simplefilter("ignore", UnsupportedWarning)
         arm = jd.from_urdf(URDF, locked=FINGERS)
     arm.add_motors()

@@ -408,3 +408,34 @@ def test_energy_balance_of_a_torque_driven_drive_train():
     integral = np.concatenate([[0], np.cumsum(0.5 * np.diff(res.t) * (net[1:] + net[:-1]))])
     E = res["energy.total"]
     assert np.abs(E - E[0] - integral).max() < 1e-6 * max(1.0, np.abs(E).max())
+
+
+def test_linear_coupling_with_offset_drives_a_spring_loaded_slider():
+    """LinearCoupling(ratio r [m/rad], offset o [m]) from a joint axis to a Mass held by a
+    spring (c) to the reference 0: s = r·φ + o, so the arm (J_LOAD about its axis) is a
+    linear oscillator about φ* = −o/r. References: M = J_LOAD + m·r² (reflected mass) and the
+    closed form φ(t) = φ* + ε·cos(ω·t), ω² = c·r²/(J_LOAD + m·r²), to 1e-8 rad."""
+    from jourdain.blocks import LinearCoupling, TranslationalSpring
+    r, o, m, c, eps = 0.05, 0.02, 2.0, 400.0, 0.1
+
+    class Slider(jd.Composite):
+        def __init__(self):
+            super().__init__()
+            self.joint = Revolute(axis=(0, 0, 1))
+            self.link = RigidBody(m=1.0, r_cm=(0.5, 0, 0), I=(0.005, 0.005, 0.01))
+            self.coupling = LinearCoupling(ratio=r, offset=o)
+            self.mass, self.spring = Mass(m=m), TranslationalSpring(c=c)
+            self.connect(self.joint.frame_b, self.link.frame_a)
+            self.connect(self.coupling.flange_b, self.joint.axis)
+            self.connect(self.coupling.flange_a, self.mass.flange_a)
+            self.connect(self.spring.flange_b, self.mass.flange_b)
+            self.expose(self.joint.frame_a, "frame_a")
+    system = jd.compile(jd.Model.on_world(World(g=(0.0, 0.0, -9.81)), s=Slider()))
+    J = J_LOAD + m * r ** 2
+    assert system.y_names == ["s.joint.phi"]
+    assert float(np.array(system.M([0.3], []))[0, 0]) == pytest.approx(J, rel=1e-14)
+    t = np.linspace(0.0, 1.0, 21)
+    res = system.simulate(1.0, y0={"s.joint.phi": -o / r + eps}, t_out=t, rtol=1e-11,
+                          atol=1e-11)
+    omega = np.sqrt(c * r ** 2 / J)
+    assert np.abs(res["s.joint.phi"] - (-o / r + eps * np.cos(omega * t))).max() < 1e-8

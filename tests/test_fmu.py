@@ -14,7 +14,20 @@ import numpy as np
 import pytest
 
 import jourdain as jd
-from jourdain.blocks import AngleSensor, Composite, Motor, Sine, World
+from jourdain.blocks import (
+    AngleSensor,
+    Composite,
+    FirstOrder,
+    Init,
+    Motor,
+    Prismatic,
+    Revolute,
+    RigidBody,
+    Sine,
+    ViscousFriction,
+    World,
+)
+from jourdain.blocks.drivers import translational
 from jourdain.library import CubeOnEdge, FourBar, Pendulum
 
 fmpy = pytest.importorskip("fmpy")
@@ -48,6 +61,37 @@ class DrivenPendulum(Composite):
         self.expose(self.pendulum.frame_a, "frame_a")
 
 
+class DrivenCart(Composite):
+    """A damped pendulum on a cart whose position follows the input ``driver.s_ref`` through
+    the MSL's filtered Position driver (the cart starts at the reference: drive0)."""
+
+    def __init__(self):
+        super().__init__()
+        self.rail, self.hinge = Prismatic(axis=(1, 0, 0)), Revolute(axis=(0, 0, 1))
+        self.cart = RigidBody(m=1.0, I=(0.01, 0.01, 0.01))
+        self.bob = RigidBody(m=0.5, r_cm=(0, -0.4, 0), I=(0.001, 0.001, 0.002))
+        self.driver, self.damper = translational.Position(f_crit=3.0), ViscousFriction(d=0.05)
+        self.connect(self.rail.frame_b, self.cart.frame_a)
+        self.connect(self.rail.frame_b, self.hinge.frame_a)
+        self.connect(self.hinge.frame_b, self.bob.frame_a)
+        self.connect(self.driver.flange, self.rail.axis)
+        self.connect(self.damper.flange_b, self.hinge.axis)
+        self.expose(self.rail.frame_a, "frame_a")
+
+
+class LaggedPendulum(Composite):
+    """A pendulum whose motor torque is a first-order lag of the input ``lag.u``, settled on
+    it at t0 (Init.STEADY_STATE: an initial equation that reads the input)."""
+
+    def __init__(self):
+        super().__init__()
+        self.pendulum, self.motor = Pendulum(d=0.1), Motor()
+        self.lag = FirstOrder(k=1.0, T=0.2, init=Init.STEADY_STATE)
+        self.connect(self.motor.flange_b, self.pendulum.joint.axis)
+        self.connect(self.lag.y, self.motor.tau)
+        self.expose(self.pendulum.frame_a, "frame_a")
+
+
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory):
     return tmp_path_factory.mktemp("fmu_cache")
@@ -64,10 +108,16 @@ def cube(tmp_path_factory, cache):
 
 def _compare(system, path, kind, t_end, start_values=None, y0=None, z0=None, inputs=None,
              params=None, tol=1e-10):
+    """Largest difference FMPy − simulate over states, outputs and energies; ``inputs``
+    (constants) are fed to the FMU as FMPy input signals from t = 0 on."""
     names = system.x_names + system.output_names + ["energy.kinetic", "energy.potential"]
+    signal = None
+    if inputs:
+        signal = np.array([(0.0, *inputs.values()), (t_end + 1.0, *inputs.values())],
+                          dtype=[("time", float)] + [(n, float) for n in inputs])
     out = fmpy.simulate_fmu(str(path), fmi_type=kind, stop_time=t_end, output_interval=0.01,
                             relative_tolerance=tol, start_values=start_values or {},
-                            output=names)
+                            output=names, input=signal)
     ref = system.simulate(t_end, y0=y0, z0=z0, inputs=inputs, params=params, t_out=out["time"],
                           rtol=1e-11, atol=1e-11)
     return max(np.abs(out[n] - ref[n]).max() for n in names), ref
@@ -80,8 +130,7 @@ def test_cube_fmu_matches_simulate(cube, kind):
     (the result differs from the default parameters' by far more)."""
     system, path = cube
     changed = {"s.cube.friction.d": 2e-3, "s.cube.wheel.m": 0.3}
-    error, ref = _compare(system, path, kind, 2.0,
-                          start_values={"s.cube.motor.tau": 0.02, **changed},
+    error, ref = _compare(system, path, kind, 2.0, start_values=changed,
                           y0={"s.cube.edge.phi": 0.1}, inputs={"s.cube.motor.tau": 0.02},
                           params=changed)
     assert error < 1e-6
@@ -116,9 +165,95 @@ def test_closed_loop_four_bar_fmu(kind, tmp_path, cache):
     assert np.abs(np.array(residual)).max() < 1e-6
 
 
+@pytest.fixture(scope="module")
+def cart(tmp_path_factory, cache):
+    system = jd.compile(jd.Model.on_world(World(), c=DrivenCart()))
+    path = tmp_path_factory.mktemp("fmu") / "cart.fmu"
+    return system, system.export_fmu(path, y0={"c.hinge.phi": 0.3}, cache_dir=cache)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_driven_cart_fmu_starts_on_the_input_reference(kind, cart):
+    """A kinematic driver (issue 12) whose reference is an input: the FMU sets the cart on
+    the reference given before initialization (drive0 in fmi2ExitInitializationMode, the
+    cart's coordinate "calculated"), then matches simulate to 1e-6 (states, the driver's
+    force, energies)."""
+    system, path = cart
+    assert system.u_names == ["c.driver.s_ref"]
+    assert validate_fmu(str(path)) == []
+    md = fmpy.read_model_description(str(path))
+    assert {v.name: v.initial for v in md.modelVariables}["c.rail.s"] == "calculated"
+    error, ref = _compare(system, path, kind, 1.5, y0={"c.hinge.phi": 0.3},
+                          inputs={"c.driver.s_ref": 0.25})
+    assert error < 1e-6 and ref["c.rail.s"][0] == pytest.approx(0.25, abs=1e-15)
+
+
+@pytest.fixture(scope="module")
+def lagged(tmp_path_factory, cache):
+    system = jd.compile(jd.Model.on_world(World(), d=LaggedPendulum()), parameters=["d.lag.k"])
+    path = tmp_path_factory.mktemp("fmu") / "lag.fmu"
+    return system, system.export_fmu(path, y0={"d.pendulum.joint.phi": 0.3}, cache_dir=cache)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_initial_equations_solved_with_inputs_and_parameters_at_t0(kind, lagged):
+    """The lag starts settled on its input: x = k·u for the input and the gain set through
+    the FMI API before initialization (Newton in C, CasADi's fast_newton), not the export's
+    u = 0 and k = 1; the state is "approx" in the description. Reference: simulate (whose
+    initial equations see the inputs at t0), to 1e-6."""
+    system, path = lagged
+    assert validate_fmu(str(path)) == []
+    md = fmpy.read_model_description(str(path))
+    assert {v.name: v.initial for v in md.modelVariables}["d.lag.x"] == "approx"
+    error, ref = _compare(system, path, kind, 1.5, y0={"d.pendulum.joint.phi": 0.3},
+                          inputs={"d.lag.u": 2.0}, start_values={"d.lag.k": 1.5},
+                          params={"d.lag.k": 1.5})
+    assert error < 1e-6 and ref["d.lag.x"][0] == pytest.approx(3.0, rel=1e-12)
+
+
+@pytest.fixture(scope="module")
+def closed(tmp_path_factory, cache):
+    plant = jd.compile(jd.Model.on_world(World(), s=SensedCube()),
+                       parameters=["s.cube.friction.d"])
+    gain = jd.lqr(jd.linearize(plant), Q={"s.cube.edge.phi": 100.0}, R=1.0)
+    system = jd.close_loop(plant, gain, limits={"s.cube.motor.tau": 0.5})
+    path = tmp_path_factory.mktemp("fmu") / "closed.fmu"
+    return system, system.export_fmu(path, y0={"s.cube.edge.phi": 0.1}, cache_dir=cache)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_close_loop_fmu(kind, closed):
+    """A jd.close_loop System (issue 17: LQR folded into the graph, saturated at 0.5 N·m)
+    exports: no inputs left, the motor torque an output with its unit; FMPy's run with a
+    parameter changed matches simulate to 1e-6 and balances the cube."""
+    system, path = closed
+    assert validate_fmu(str(path)) == []
+    md = fmpy.read_model_description(str(path))
+    assert {v.name: v.unit for v in md.modelVariables if v.causality == "output"} == {
+        "s.sensor.phi": "rad", "s.sensor.w": "rad/s", "s.cube.motor.tau": "N.m"}
+    error, ref = _compare(system, path, kind, 3.0, y0={"s.cube.edge.phi": 0.1},
+                          start_values={"s.cube.friction.d": 2e-3},
+                          params={"s.cube.friction.d": 2e-3})
+    assert error < 1e-6
+    assert ref["s.cube.motor.tau"][0] == pytest.approx(0.5, rel=1e-12)   # saturated
+    assert abs(ref["s.cube.edge.phi"][-1]) < 0.01 * 0.1
+
+
+def test_export_after_codegen(tmp_path, cache):
+    """After System.codegen() system.f is the compiled library's function; the FMU is still
+    written from the symbolic f (it failed to load before: undefined symbol). Reference:
+    simulate, to 1e-6."""
+    system = jd.compile(jd.Model.on_world(World(), p=Pendulum()))
+    system.codegen(cache_dir=cache)
+    path = system.export_fmu(tmp_path / "coded.fmu", y0={"p.joint.phi": 1.0}, cache_dir=cache)
+    error, _ = _compare(system, path, "CoSimulation", 1.0, y0={"p.joint.phi": 1.0})
+    assert error < 1e-6
+
+
 def test_model_description_validates_and_names_variables(cube):
     """FMPy's validation (schema, names, model structure, start values, units) finds nothing;
-    the description carries dotted names, der() links, units and the GUID of the binary."""
+    the description carries dotted names, der() links, units (also of inputs and outputs,
+    read back by FMPy with their SI base units) and the GUID of the binary."""
     system, path = cube
     assert validate_fmu(str(path)) == []
     with zipfile.ZipFile(path) as zf:
@@ -137,6 +272,11 @@ def test_model_description_validates_and_names_variables(cube):
     assert variables["s.sensor.phi"].get("causality") == "output"
     units = {u.get("name"): u.find("BaseUnit").attrib for u in root.iter("Unit")}
     assert units["kg"] == {"kg": "1"} and units["rad/s"] == {"s": "-1", "rad": "1"}
+    md = fmpy.read_model_description(str(path))      # inputs and outputs carry their units
+    read = {v.name: v.unit for v in md.modelVariables if v.causality in ("input", "output")}
+    assert read == {"s.cube.motor.tau": "N.m", "s.sensor.phi": "rad", "s.sensor.w": "rad/s"}
+    base = {u.name: u.baseUnit for u in md.unitDefinitions}
+    assert (base["N.m"].kg, base["N.m"].m, base["N.m"].s) == (1, 2, -2)
 
 
 def test_fmu_state_save_and_restore(cube, tmp_path):

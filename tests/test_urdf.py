@@ -31,7 +31,8 @@ pin = pytest.importorskip("pinocchio")
 ROBOTS = {"panda": "panda_description/urdf/panda.urdf",
           "ur5": "ur_description/urdf/ur5_robot.urdf",
           "double_pendulum_continuous":
-              "double_pendulum_description/urdf/double_pendulum_continuous.urdf"}
+              "double_pendulum_description/urdf/double_pendulum_continuous.urdf",
+          "tiago_pro": "tiago_pro_description/robots/tiago_pro.urdf"}   # 10 mimic joints
 
 
 def _import(relative: str, **options):
@@ -47,6 +48,8 @@ def _joint_maps(robot, system, model, first: int):
     qmap, vmap = [], []
     for jid in range(first, model.njoints):
         name, joint = model.names[jid], model.joints[jid]
+        if joint.shortname() == "JointModelMimic":    # no coordinate of its own
+            continue
         qmap.append((system.y_names.index(robot.coordinate_names(name)[0]), joint.idx_q,
                      joint.nq))
         vmap.append((system.z_names.index(robot.speed_names(name)[0]), joint.idx_v))
@@ -63,18 +66,43 @@ def _dynamics(system, y, z, zdot):
     return M, tau, acc
 
 
+def _mimic_damping(robot, model) -> np.ndarray:
+    """Pinocchio's joint damping with each mimic joint's reflected onto its leader's speed
+    (d_leader + multiplier²·d_mimic; Pinocchio keeps only the leader's)."""
+    damping = np.array(model.damping)
+    for name in robot.mimics:
+        leader, multiplier, _ = robot.joint_info[name].mimic
+        damping[model.joints[model.getJointId(leader)].idx_v] += \
+            multiplier ** 2 * robot.joint_info[name].damping
+    return damping
+
+
+def _on_leaders(robot, system, y):
+    """y with each mimic joint's coordinate at multiplier·q_leader + offset."""
+    for name in robot.mimics:
+        leader, multiplier, offset = robot.joint_info[name].mimic
+        i, j = (system.y_names.index(robot.coordinate_names(n)[0]) for n in (name, leader))
+        y[i] = multiplier * y[j] + offset
+    return y
+
+
 @pytest.mark.parametrize("robot_name", sorted(ROBOTS))
 def test_fixed_base_robot_matches_pinocchio(robot_name, rng):
     """Reference: Pinocchio (crba, rnea, aba) on its own parse of the same file, at random
-    states, to 1e-10 (relative to the size of the quantities)."""
+    states, to 1e-10 (relative to the size of the quantities). Mimic joints (the Panda's second
+    finger; TIAGo Pro's grippers: ten, multipliers ±1, chains of mimics) against Pinocchio's
+    parse with mimic=True: crba and rnea on the leaders' speeds (its aba does not take mimic
+    joints, so forward dynamics is M⁻¹·(−rnea(q, v, 0) − D·v))."""
     path = example_robot(ROBOTS[robot_name])
     robot, system = _import(ROBOTS[robot_name])
-    model = pin.buildModelFromUrdf(str(path))
+    model = pin.buildModelFromUrdf(str(path), mimic=True)
     data = model.createData()
     qmap, vmap = _joint_maps(robot, system, model, 1)
     perm = [iz for iz, _ in sorted(vmap, key=lambda m: m[1])]    # z index in Pinocchio's order
+    damping = _mimic_damping(robot, model)
     for _ in range(3):
         y, z, a = (rng.uniform(-1, 1, n) for n in (len(system.y_names), model.nv, model.nv))
+        y = _on_leaders(robot, system, y)
         q = np.zeros(model.nq)
         for iy, iq, nq in qmap:
             q[iq:iq + nq] = y[iy] if nq == 1 else (np.cos(y[iy]), np.sin(y[iy]))
@@ -84,8 +112,8 @@ def test_fixed_base_robot_matches_pinocchio(robot_name, rng):
         M, tau, zdot = _dynamics(system, y, z, a)
         M_pin = pin.crba(model, data, q)
         M_pin = np.triu(M_pin) + np.triu(M_pin, 1).T
-        tau_pin = pin.rnea(model, data, q, v, acc) + model.damping * v
-        aba = pin.aba(model, data, q, v, -model.damping * v)
+        tau_pin = pin.rnea(model, data, q, v, acc) + damping * v
+        aba = np.linalg.solve(M_pin, -pin.rnea(model, data, q, v, 0 * v) - damping * v)
         assert np.abs(M[np.ix_(perm, perm)] - M_pin).max() < 1e-10 * max(1, np.abs(M_pin).max())
         assert np.abs(tau[perm] - tau_pin).max() < 1e-10 * max(1, np.abs(tau_pin).max())
         assert np.abs(zdot[perm] - aba).max() < 1e-10 * max(1, np.abs(aba).max())
@@ -141,7 +169,9 @@ def test_panda_metadata_names_limits_and_meshes():
     visual = robot.visuals["panda_link1"][0]
     assert visual.kind is GeometryKind.MESH and visual.mesh.is_file()
     assert visual.uri.startswith("package://example-robot-data/")
-    assert any("mimic" in note for note in robot.notes)
+    assert list(robot.mimics) == ["panda_finger_joint2"]                  # kept on finger 1
+    assert robot.mimics["panda_finger_joint2"].ratio == 1.0
+    assert "mimic of panda_finger_joint1" in robot.report()
     assert robot.links["panda_hand"] is robot.links["panda_link7"]       # welded: one body
 
 
@@ -197,6 +227,83 @@ def test_two_link_arm_by_hand_matches_closed_form():
     M = float(np.array(system.M([0.3], []))[0, 0])
     assert M == pytest.approx(0.3 + 2 * 0.5**2, rel=1e-14)
     assert robot.limits["hinge"] == JointLimits()
+
+
+MIMIC_PAIR = _urdf(
+    '<link name="base"/>'
+    '<link name="arm"><inertial><origin xyz="0 0 -0.4"/><mass value="1.5"/>'
+    '<inertia ixx="0.02" iyy="0.03" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+    '<link name="follower_arm"><inertial><origin xyz="0 0 -0.25"/><mass value="0.8"/>'
+    '<inertia ixx="0.01" iyy="0.005" izz="0.008" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+    '<joint name="leader" type="revolute"><parent link="base"/><child link="arm"/>'
+    '<axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>'
+    '<joint name="mimic" type="revolute"><parent link="base"/><child link="follower_arm"/>'
+    '<origin xyz="0.5 0 0"/><axis xyz="0 1 0"/><limit lower="-9" upper="9" effort="10" '
+    'velocity="20"/><mimic joint="leader" multiplier="-1.7" offset="0.3"/></joint>')
+K, OFFSET, G = -1.7, 0.3, 9.81
+J_A, J_B = 0.03 + 1.5 * 0.4**2, 0.005 + 0.8 * 0.25**2      # about the joint axes [kg·m²]
+
+
+def test_mimic_pair_is_one_dof_with_reflected_inertia(tmp_path, rng):
+    """Two pendulums on parallel axes, the second a mimic of the first (q_b = k·q_a + o,
+    k = −1.7, o = 0.3). References: the closed form of the single-DOF system with the
+    reflected inertia, (J_a + k²·J_b)·q̈ = −m_a·g·l_a·sin q − k·m_b·g·l_b·sin(k·q + o)
+    (scipy's solve_ivp to 1e-12), to 1e-8 rad; the coupling q_b = k·q_a + o to 1e-9 and the
+    energy T + V to 1e-9 relative over the run; and Pinocchio's mimic=True parse (crba, rnea
+    with the offset) at random states to 1e-12 (Pinocchio wants the leader first in its
+    name-ordered traversal: hence the names)."""
+    from scipy.integrate import solve_ivp
+    robot = from_urdf(MIMIC_PAIR)
+    assert list(robot.mimics) == ["mimic"]
+    system = jd.compile(jd.Model.on_world(World(g=robot.gravity), r=robot))
+    assert system.z_names == ["r.leader.w"] and system.dependent_coordinates == ["r.mimic.phi"]
+    M = float(np.array(system.M([0.2, K * 0.2 + OFFSET], []))[0, 0])
+    assert M == pytest.approx(J_A + K**2 * J_B, rel=1e-12)
+
+    def closed_form(t, x):
+        q, w = x
+        torque = -1.5 * G * 0.4 * np.sin(q) - K * 0.8 * G * 0.25 * np.sin(K * q + OFFSET)
+        return [w, torque / (J_A + K**2 * J_B)]
+
+    t = np.linspace(0, 2, 41)
+    ref = solve_ivp(closed_form, (0, 2), [0.4, 0.0], t_eval=t, rtol=1e-12, atol=1e-12)
+    res = system.simulate(2.0, y0={"r.leader.phi": 0.4}, t_out=t, rtol=1e-11, atol=1e-11)
+    assert np.abs(res["r.leader.phi"] - ref.y[0]).max() < 1e-8
+    assert np.abs(res["r.mimic.phi"] - (K * res["r.leader.phi"] + OFFSET)).max() < 1e-9
+    energy = res["energy.kinetic"] + res["energy.potential"]
+    assert np.ptp(energy) < 1e-9 * np.abs(energy).max()
+    path = tmp_path / "pair.urdf"
+    path.write_text(MIMIC_PAIR)
+    model = pin.buildModelFromUrdf(str(path), mimic=True)
+    data = model.createData()
+    for _ in range(2):
+        q, v, a = rng.uniform(-1, 1, 3)
+        _, tau, _ = _dynamics(system, [q, K * q + OFFSET], [v], [a])
+        assert float(tau[0]) == pytest.approx(
+            float(pin.rnea(model, data, np.array([q]), np.array([v]), np.array([a]))[0]),
+            rel=1e-12)
+        assert float(np.array(system.M([q, K * q + OFFSET], []))[0, 0]) == pytest.approx(
+            float(pin.crba(model, data, np.array([q]))[0, 0]), rel=1e-12)
+
+
+def test_mimic_options_locks_and_errors():
+    """mimic=False lets the joint move on its own (named in the warning); a locked leader
+    locks its mimic at k·value + o; a mimic joint gets no motor by default; bad mimics
+    are named errors (unknown leader, cycles)."""
+    with pytest.warns(UnsupportedWarning, match="'mimic' follows 'leader'.*mimic=False"):
+        free = from_urdf(MIMIC_PAIR, mimic=False)
+    assert not free.mimics and len(jd.compile(jd.Model.on_world(World(), r=free)).z_names) == 2
+    locked = from_urdf(MIMIC_PAIR, locked={"leader": 0.5})
+    assert not locked.joints and any("'mimic' locked at -0.55" in n for n in locked.notes)
+    robot = from_urdf(MIMIC_PAIR)
+    assert list(robot.add_motors()) == ["leader"]
+    with pytest.raises(jd.ModelError, match=r"joint 'mimic' .*<mimic joint='nobody'> "
+                                            r"names no joint.*mimic=False"):
+        from_urdf(MIMIC_PAIR.replace('mimic joint="leader"', 'mimic joint="nobody"'))
+    cycle = MIMIC_PAIR.replace('<axis xyz="0 1 0"/><limit lower="-3"',
+                               '<axis xyz="0 1 0"/><mimic joint="mimic"/><limit lower="-3"')
+    with pytest.raises(jd.ModelError, match="follow each other in a cycle"):
+        from_urdf(cycle)
 
 
 @pytest.mark.parametrize("body, match", [
@@ -314,21 +421,26 @@ REFUSED = {"romeo_description/urdf/romeo.urdf": "moves link",          # massles
 def test_every_example_robot_mass_matrix_matches_pinocchio(relative, rng):
     """Every URDF of example-robot-data (up to 45 speeds): M equals Pinocchio's crba at a
     random configuration to 1e-10 relative, or the import is refused with a named error
-    (files with non-physical inertias are balanced, and then only checked to import)."""
+    (files with non-physical inertias are balanced, and then only checked to import). Mimic
+    joints stay on their leaders when Pinocchio's mimic=True parse accepts the file."""
     path = example_robot(relative)
     if relative in REFUSED:
         with pytest.raises(jd.ModelError, match=REFUSED[relative]):
             from_urdf(path, require_meshes=False, balance_inertia=True)
         return
-    model = pin.buildModelFromUrdf(str(path))
+    try:                # mimic joints on their leaders where Pinocchio accepts the file's
+        model, mimic = pin.buildModelFromUrdf(str(path), mimic=True), True
+    except ValueError:  # e.g. a mimic naming a joint that does not exist (Alex's hands)
+        model, mimic = pin.buildModelFromUrdf(str(path)), False
     if not 0 < model.nv <= 45:
         pytest.skip(f"{model.nv} speeds")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnsupportedWarning)
-        robot = from_urdf(path, require_meshes=False, balance_inertia=True)
+        robot = from_urdf(path, require_meshes=False, balance_inertia=True, mimic=mimic)
     system = jd.compile(jd.Model.on_world(World(g=robot.gravity), r=robot))
     qmap, vmap = _joint_maps(robot, system, model, 1)
-    y, q = rng.uniform(-1, 1, len(system.y_names)), pin.neutral(model)
+    y, q = _on_leaders(robot, system, rng.uniform(-1, 1, len(system.y_names))), \
+        pin.neutral(model)
     for iy, iq, nq in qmap:
         q[iq:iq + nq] = y[iy] if nq == 1 else (np.cos(y[iy]), np.sin(y[iy]))
     perm = [iz for iz, _ in sorted(vmap, key=lambda m: m[1])]

@@ -51,7 +51,9 @@ class FlangeMass(Component):
 class Coupling(Component):
     """Contract of an ideal (massless, lossless) 1-D coupling between flanges: the linear
     holonomic relations ``relations()`` → [{flange: coefficient, ...}, ...], each meaning
-    Σ coefficient·position = 0 (IdealGear: φ_a − φ_s = ratio·(φ_b − φ_s)).
+    Σ coefficient·position + b = 0 with the constant b from ``offsets()`` (0 unless
+    overridden; IdealGear: φ_a − φ_s = ratio·(φ_b − φ_s); LinearCoupling: φ_a = ratio·φ_b +
+    offset).
 
     The ports named in ``SUPPORTS`` are housings: left unconnected they sit at the reference 0
     (Modelica's ``useSupport = false``). Ideal couplings do no work: their reaction torques
@@ -59,10 +61,16 @@ class Coupling(Component):
     """
 
     SUPPORTS: ClassVar[tuple[str, ...]] = ()
+    FOLLOWER: ClassVar[str | None] = None   # flange whose joint the constraint stage solves
 
     def relations(self) -> list[dict]:
         """[{flange: coefficient, ...}, ...]: each relation Σ coefficient·position = 0."""
         raise NotImplementedError
+
+    def offsets(self) -> list:
+        """The constant term b of each relation, read Σ coefficient·position + b = 0 [rad or
+        m]; zero for the ideal gears, which couple positions measured from their supports."""
+        return [0.0] * len(self.relations())
 
     def _check_nonzero(self, **values) -> None:
         for name, value in values.items():

@@ -15,7 +15,7 @@ from jourdain.blocks.errors import ModelError
 
 from ..model.mechanics import Mechanics
 from ..model.rank import RANK_TOL, independent_rows, numeric_rank, pick_columns  # noqa: F401
-from ..model.topology import drives_flange
+from ..model.topology import drives_flange, follows_coupling
 from .closure import ConstraintEquations
 from .moves import moved_coordinates
 
@@ -104,7 +104,8 @@ def _dependent_moves(mech: Mechanics, eqs, CN: np.ndarray, rows: list,
     non-singular ∂c/∂δ_dep = (C·N)_dep; a ball joint's rotation-vector directions qualify
     (``moved``: moves.moved_coordinates)."""
     kin = mech.kin
-    candidates = [j for j in _preference([r.unit for r in kin.rates], "m/s")
+    candidates = [j for j in _followers_first(mech, _preference([r.unit for r in kin.rates],
+                                                                 "m/s"))
                   if moved[j] and j not in keep_speeds]
     dep = pick_columns(CN, candidates, len(rows))
     if len(dep) < len(rows):
@@ -125,7 +126,7 @@ def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
     driven = [j for j, r in enumerate(kin.rates) if drives_flange(mech.flat, r.joint)]
     order = [j for j in _preference([r.unit for r in kin.rates], "m/s") if j not in keep_speeds]
     order = [j for j in order if j not in driven] + [j for j in order if j in driven]
-    dep_w = pick_columns(A, order, len(vrows))
+    dep_w = pick_columns(A, _followers_first(mech, order), len(vrows))
     if len(dep_w) < len(vrows):
         raise ModelError("the speeds chosen as generalized speeds (" +
                          ", ".join(kin.rates[j].name for j in keep_speeds) +
@@ -134,6 +135,12 @@ def _dependent_speeds(mech: Mechanics, eqs, A: np.ndarray, vrows: list,
     if len(dep_w) == A.shape[1]:
         raise _no_freedom(eqs)
     return dep_w
+
+
+def _followers_first(mech: Mechanics, order: list[int]) -> list[int]:
+    """``order`` with the speeds of joints that follow a coupling (mimic joints) first."""
+    follower = [j for j in order if follows_coupling(mech.flat, mech.kin.rates[j].joint)]
+    return follower + [j for j in order if j not in follower]
 
 
 def _no_freedom(eqs) -> ModelError:

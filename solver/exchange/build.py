@@ -2,7 +2,8 @@
 
 Each joint becomes parent frame → [FixedTranslation/FixedRotation for its origin] → Revolute,
 Prismatic, Spherical or FreeJoint → [offset back from an MJCF anchor] → child frame; a fixed
-joint is its origin offset. Links become RigidBody components on their frames. As in
+joint is its origin offset; a mimic joint is coupled to its leader (:mod:`.mimic`). Links
+become RigidBody components on their frames. As in
 Pinocchio, links welded by fixed joints are merged into one body by default (fewer bodies, the
 same dynamics); a link without an inertial is massless, and a moving joint that carries no
 mass at all is refused (its row of the mass matrix would be zero).
@@ -27,6 +28,7 @@ from jourdain.blocks import (
 )
 from jourdain.blocks.errors import ModelError
 
+from .mimic import couple_mimics, mimic_locks
 from .robot import Robot, sanitize, unique_name
 from .shapes import dress
 from .spec import IDENTITY, Inertial, JointSpec, JointType, RobotSpec, is_identity, pose
@@ -36,12 +38,15 @@ INERTIA_TOL = 1e-9  # [kg·m²] slack of the triangle inequality, as RigidBody.v
 
 def build_robot(spec: RobotSpec, floating_base: bool = False, merge_fixed: bool = True,
                 joint_damping: bool = True, balance_inertia: bool = False,
-                locked: dict | None = None) -> Robot:
+                locked: dict | None = None, mimic: bool = True) -> Robot:
     """The Robot composite of ``spec`` (see the module docstring; options as from_urdf)."""
-    joints = _tree_order(spec)
-    joints = _lock(joints, locked or {}, spec)
     robot = Robot(spec.name, spec.source, spec.gravity)
     robot.notes += spec.unsupported
+    joints = _tree_order(spec)
+    welded = {j.name for j in joints if j.type is JointType.FIXED}
+    if mimic:
+        locked = mimic_locks(joints, locked or {}, robot.notes)
+    joints = _lock(joints, locked or {}, spec)
     builder = _Builder(robot)
     anchor = None
     if floating_base:
@@ -54,6 +59,8 @@ def build_robot(spec: RobotSpec, floating_base: bool = False, merge_fixed: bool 
         builder.port["<world>"] = None
     for joint in joints:
         builder.joint(joint, joint_damping)
+    if mimic:
+        couple_mimics(robot, joints, welded)
     if floating_base:
         anchor = robot.joints["root_joint"].frame_a
     bodies, builder.carrier = _bodies(spec, joints, merge_fixed, balance_inertia, robot)

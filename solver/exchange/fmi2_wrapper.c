@@ -2,8 +2,10 @@
  *
  * Model exchange and co-simulation in one binary. The model-specific parts come from two
  * generated files: jd_model.h (CasADi functions jd_f(t, x, u, p) -> xdot,
- * jd_h(t, x, u, p) -> out, jd_energy(x, p) -> (T, V)) and jd_config.h (sizes, value
- * references, start values, GUID, co-simulation integrator). No Python, no allocation
+ * jd_h(t, x, u, p) -> out, jd_energy(x, p) -> (T, V), jd_init(t, x, u, p) -> (x0,
+ * residual): the start state from the drivers and the initial equations, solved in
+ * fmi2ExitInitializationMode with the inputs and parameters set then) and jd_config.h
+ * (sizes, value references, start values, GUID, co-simulation integrator). No Python, no allocation
  * during a step; all work memory is allocated in fmi2Instantiate.
  *
  * Value references, contiguous: states x, derivatives der(x), inputs u, parameters p,
@@ -94,7 +96,7 @@ typedef struct {
     casadi_real **res;
     casadi_int *iw;
     casadi_real *w;
-    int mem_f, mem_h, mem_e;
+    int mem_f, mem_h, mem_e, mem_i;
 } Instance;
 
 static void logf_(Instance *c, fmi2Status status, const char *category, const char *fmt, ...) {
@@ -282,6 +284,7 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2St
     work_size(jd_f_work, sz);
     work_size(jd_h_work, sz);
     work_size(jd_energy_work, sz);
+    work_size(jd_init_work, sz);
     c->arg = (const casadi_real **)calloc(N1(sz[0]) + 4, sizeof(casadi_real *));
     c->res = (casadi_real **)calloc(N1(sz[1]) + 2, sizeof(casadi_real *));
     c->iw = (casadi_int *)calloc(N1(sz[2]), sizeof(casadi_int));
@@ -290,8 +293,9 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2St
         free(c->name); free(c->arg); free(c->res); free(c->iw); free(c->w); free(c);
         return NULL;
     }
-    jd_f_incref(); jd_h_incref(); jd_energy_incref();
+    jd_f_incref(); jd_h_incref(); jd_energy_incref(); jd_init_incref();
     c->mem_f = jd_f_checkout(); c->mem_h = jd_h_checkout(); c->mem_e = jd_energy_checkout();
+    c->mem_i = jd_init_checkout();
     reset(c);
     return c;
 }
@@ -300,7 +304,8 @@ FMI2_Export void fmi2FreeInstance(fmi2Component comp) {
     Instance *c = (Instance *)comp;
     if (c == NULL) return;
     jd_f_release(c->mem_f); jd_h_release(c->mem_h); jd_energy_release(c->mem_e);
-    jd_f_decref(); jd_h_decref(); jd_energy_decref();
+    jd_init_release(c->mem_i);
+    jd_f_decref(); jd_h_decref(); jd_energy_decref(); jd_init_decref();
     free(c->name); free(c->arg); free(c->res); free(c->iw); free(c->w); free(c);
 }
 
@@ -322,9 +327,35 @@ FMI2_Export fmi2Status fmi2EnterInitializationMode(fmi2Component comp) {
     return fmi2OK;
 }
 
+/* The start state for the current t, x, u, p: drivers' prescribed values, initial equations
+ * of component states solved by Newton (jd_init, generated). */
+static fmi2Status initialize(Instance *c) {
+    double x0[N1(JD_NX)], residual = 0, scale = 1;
+    c->arg[0] = &c->s.t; c->arg[1] = c->s.x; c->arg[2] = c->s.u; c->arg[3] = c->s.p;
+    c->res[0] = x0; c->res[1] = &residual;
+    if (jd_init(c->arg, c->res, c->iw, c->w, c->mem_i)) residual = NAN;
+    for (int i = 0; i < JD_NX; i++) scale = fmax(scale, fabs(x0[i]));
+    if (!(residual <= JD_INIT_TOL * scale)) { /* NaN too: Newton diverged */
+        logf_(c, fmi2Error, "logStatusError", "the initial equations have no solution near "
+              "the start values at t = %g (residual %g): check the inputs and parameters set "
+              "before initialization", c->s.t, residual);
+        return fmi2Error;
+    }
+    for (int i = 0; i < JD_NX; i++)
+        if (!isfinite(x0[i])) {
+            logf_(c, fmi2Error, "logStatusError", "the start state is not finite at t = %g",
+                  c->s.t);
+            return fmi2Error;
+        }
+    memcpy(c->s.x, x0, sizeof(double) * N1(JD_NX));
+    c->fresh = 0;
+    return fmi2OK;
+}
+
 FMI2_Export fmi2Status fmi2ExitInitializationMode(fmi2Component comp) {
     Instance *c = (Instance *)comp;
     if (c == NULL) return fmi2Error;
+    if (JD_NX > 0 && initialize(c) != fmi2OK) return fmi2Error;
     c->s.mode = MODE_RUNNING;
     return refresh(c);
 }

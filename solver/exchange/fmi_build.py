@@ -2,8 +2,9 @@
 configuration header and the hand-written FMI 2.0 wrapper (``fmi2_wrapper.c``, package data),
 compiled by gcc into one shared library and cached on disk under a hash of the sources.
 
-The generated functions are ``jd_f(t, x, u, p) -> xdot``, ``jd_h(t, x, u, p) -> out`` and
-``jd_energy(x, p) -> (T, V)``, with dense outputs (the wrapper reads plain arrays). A function
+The generated functions are ``jd_f(t, x, u, p) -> xdot``, ``jd_h(t, x, u, p) -> out``,
+``jd_energy(x, p) -> (T, V)`` and ``jd_init(t, x, u, p) -> (x0, residual)`` (the start state,
+:mod:`.fmi_init`), with dense outputs (the wrapper reads plain arrays). A function
 CasADi cannot write as C (an embedded Newton rootfinder, a callback) is refused by name.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..simulation.cache import BUILD_PREFIX, default_dir, mark_used, writable_dir
+from .fmi_init import INIT_TOL
 
 WRAPPER = "fmi2_wrapper.c"
 CS_MAX_STEPS = 10_000_000      # per communication step: a hang guard, not a tuning knob
@@ -66,12 +68,15 @@ def platform_folder() -> tuple[str, str]:
     return f"{machine}-{system.lower()}", ".so"
 
 
-def write_model(system, folder: Path) -> str:
-    """jd_model.c and jd_model.h (CasADi) in ``folder``; returns the C code. A ModelError
-    when CasADi cannot write one of the functions as C."""
+def write_model(system, folder: Path, init: ca.Function) -> str:
+    """jd_model.c and jd_model.h (CasADi) in ``folder``; returns the C code. ``init`` is
+    jd_init (:mod:`.fmi_init`). A ModelError when CasADi cannot write a function as C."""
     gen = ca.CodeGenerator("jd_model.c", {"with_header": True, "with_export": False})
-    for fn in (_dense("jd_f", system.f), _dense("jd_h", system.functions["h"]),
-               _dense("jd_energy", system.functions["energy"], outputs=2)):
+    # functions["f"], not system.f: after System.codegen() f is the compiled library's
+    # external function, whose C CasADi cannot write into another file
+    for fn in (_dense("jd_f", system.functions["f"]), _dense("jd_h", system.functions["h"]),
+               _dense("jd_energy", system.functions["energy"], outputs=2),
+               _dense("jd_init", init)):
         gen.add(fn)
     gen.generate(str(folder) + os.sep)
     code = (folder / "jd_model.c").read_text()
@@ -106,7 +111,8 @@ def config_header(layout: Layout, guid: str, starts: dict, tolerance: float,
              f"#define JD_NX {layout.nx}", f"#define JD_NU {layout.nu}",
              f"#define JD_NP {layout.np}", f"#define JD_NOUT {layout.nout}"]
     lines += [f"#define JD_VR_{k} {v}" for k, v in layout.offsets.items()]
-    lines += [f"#define JD_TOLERANCE {tolerance!r}", f"#define JD_CS_METHOD {method}",
+    lines += [f"#define JD_TOLERANCE {tolerance!r}", f"#define JD_INIT_TOL {INIT_TOL!r}",
+              f"#define JD_CS_METHOD {method}",
               f"#define JD_CS_STEP {float(step)!r}", f"#define JD_CS_MAX_STEPS {CS_MAX_STEPS}"]
     for key in ("x", "u", "p"):
         values = np.asarray(starts[key], dtype=float).ravel()

@@ -4,7 +4,8 @@ Variables keep the System's dotted names (variableNamingConvention "structured";
 when a name does not fit that grammar): states as continuous locals with exact start values,
 their derivatives ``der(name)``, inputs, parameters (the System's symbolic parameters,
 fixed), outputs (sensor and signal outputs) and the energies ``energy.kinetic`` and
-``energy.potential`` as calculated locals.
+``energy.potential`` as calculated locals. Every variable with a unit names it in its Real
+element (``unit``) and in UnitDefinitions with its SI base-unit exponents (FMI 2.0 §2.2.2).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ..model.names import signal_units
 from .units import BASE, base_units
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+(,[0-9]+)*\])?"
@@ -32,24 +34,32 @@ class Variable:
     derivative: int | None = None   # 1-based index of the state this is the derivative of
 
 
-def variables(system, x0, u0, p0) -> list[Variable]:
-    """The FMU's variables in value-reference order (fmi_build.Layout)."""
+def variables(system, x0, u0, p0, init=None) -> list[Variable]:
+    """The FMU's variables in value-reference order (fmi_build.Layout). ``init``
+    (:class:`.fmi_init.Initialization`): states the drivers overwrite at initialization are
+    "calculated" (no start value), states the initial equations solve "approx" (the start
+    value is Newton's first guess); the others "exact"."""
     st = system.structure
     units = list(st.coordinate_units) + list(st.speed_units)
     units += [""] * (system.nx - len(units))
     kinds = (["coordinate"] * len(system.y_names) + ["generalized speed"] * len(system.z_names)
              + ["component state"] * len(system.s_names))
-    out = [Variable(n, "local", "continuous", "exact", float(v), u, k)
-           for n, v, u, k in zip(system.x_names, x0, units, kinds)]
+    overwritten = set(init.overwritten) if init is not None else set()
+    solved = set(init.solved) if init is not None else set()
+    out = [Variable(n, "local", "continuous", "calculated", None, u, k) if i in overwritten
+           else Variable(n, "local", "continuous", "approx" if i in solved else "exact",
+                         float(v), u, k)
+           for i, (n, v, u, k) in enumerate(zip(system.x_names, x0, units, kinds))]
     out += [Variable(f"der({n})", "local", "continuous", unit=_rate(u),
                      description=f"time derivative of {n}", derivative=i + 1)
             for i, (n, u) in enumerate(zip(system.x_names, units))]
-    out += [Variable(n, "input", "continuous", None, float(v), description="input")
+    signal = signal_units(system)
+    out += [Variable(n, "input", "continuous", None, float(v), signal[n], "input")
             for n, v in zip(system.u_names, u0)]
     out += [Variable(n, "parameter", "fixed", "exact", float(v),
                      st.parameter_units.get(n, ""), "parameter")
             for n, v in zip(system.p_names, p0)]
-    out += [Variable(n, "output", "continuous", description="output")
+    out += [Variable(n, "output", "continuous", unit=signal[n], description="output")
             for n in system.output_names]
     out += [Variable("energy.kinetic", "local", "continuous", unit="J",
                      description="kinetic energy T"),
@@ -144,8 +154,10 @@ def _structure(root, vars_: list) -> None:
     structure = ET.SubElement(root, "ModelStructure")
     outputs = [i + 1 for i, v in enumerate(vars_) if v.causality == "output"]
     derivatives = [i + 1 for i, v in enumerate(vars_) if v.derivative is not None]
+    computed = [i + 1 for i, v in enumerate(vars_)     # states set at initialization
+                if v.causality == "local" and v.initial in ("approx", "calculated")]
     for tag, indices in (("Outputs", outputs), ("Derivatives", derivatives),
-                         ("InitialUnknowns", sorted(outputs + derivatives))):
+                         ("InitialUnknowns", sorted(outputs + derivatives + computed))):
         if indices:
             group = ET.SubElement(structure, tag)
             for index in indices:

@@ -34,6 +34,7 @@ from .fmi_build import (
     write_model,
     write_wrapper,
 )
+from .fmi_init import initialization
 from .fmi_xml import model_description, variables
 
 
@@ -67,9 +68,11 @@ def export_fmu(system, path, fmi: str = "2.0",
         strings "model-exchange", "co-simulation" and "both" are accepted too.
     model_name : the modelIdentifier (a C identifier; default: the file name).
     y0, z0, params, x0 : start values of states and symbolic parameters, as in simulate
-        (constrained systems assemble y0; with y0, z0 the drivers' prescribed values and the
-        components' initial equations are applied at t = 0 with zero inputs, as simulate
-        does; x0 is used as given).
+        (constrained systems assemble y0). The drivers' prescribed values and the components'
+        initial equations (states in z0 held; none with x0) are applied again when the FMU
+        leaves initialization, with the start time, inputs and parameters set then, as
+        simulate does at t0 (:mod:`.fmi_init`); the description's start values are those for
+        zero inputs.
     solver, step : co-simulation integrator (FMUSolver.DOPRI5: largest step [s];
         FMUSolver.RK4: fixed step [s]); tolerance : DefaultExperiment tolerance and the
         co-simulation error tolerance when the importer gives none.
@@ -97,10 +100,11 @@ def export_fmu(system, path, fmi: str = "2.0",
     starts = {"x": x, "u": np.zeros(len(system.u_names)), "p": p}
     layout = Layout(system.nx, len(system.u_names), len(system.p_names),
                     len(system.output_names))
-    vars_ = variables(system, starts["x"], starts["u"], starts["p"])
+    init = initialization(system, held=list(z0 or {}), solve=x0 is None)
+    vars_ = variables(system, starts["x"], starts["u"], starts["p"], init)
     with tempfile.TemporaryDirectory(prefix="jourdain-fmu-") as tmp:
         folder = Path(tmp)
-        code = write_model(system, folder)
+        code = write_model(system, folder, init.function)
         names = "\n".join(v.name for v in vars_)
         values = np.concatenate([starts["x"], starts["p"]]).tobytes().hex()
         guid = guid_of(code, names, identifier, values, repr((solver, step, tolerance)))
@@ -115,9 +119,10 @@ def export_fmu(system, path, fmi: str = "2.0",
 
 
 def _start(system, y0, z0, p) -> np.ndarray:
-    """The start state as simulate builds it at t = 0 with zero inputs: driven coordinates and
-    speeds at their prescribed values, component states with initial equations (steady-state
-    filters) solved unless given in z0."""
+    """The start values of the description: the start state as simulate builds it at t = 0
+    with zero inputs (driven coordinates and speeds at their prescribed values, component
+    states with initial equations solved unless given in z0). The FMU recomputes the driven
+    and solved entries at initialization for the inputs set then (jd_init)."""
     x = system.state(y0, z0)
     u = np.zeros(len(system.u_names))
     if "drive0" in system.functions:

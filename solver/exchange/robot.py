@@ -37,6 +37,8 @@ class Robot(Composite):
                   Pinocchio does; None for a massless link)
       frames      {name: Frame port} of every link (and MJCF site): wire sensors here
       visuals, collisions  {link name: [Geometry]}, metadata for the visualization
+      mimics      {name: LinearCoupling} of the mimic joints kept on their leaders (URDF
+                  ``<mimic>``: q = multiplier·q_leader + offset)
       joint_names, link_names  {name in the file: component name} of the joints and bodies
       notes       what was not imported, merged, renamed or balanced
       gravity     the file's gravity vector [m/s²] (URDF: (0, 0, −9.81), z up)
@@ -55,6 +57,7 @@ class Robot(Composite):
         self.link_names: dict[str, str] = {}
         self.notes: list[str] = []
         self.motors: dict[str, object] = {}
+        self.mimics: dict[str, object] = {}
 
     def __repr__(self) -> str:
         return (f"<Robot {self.name!r} from {self.source}: {len(self.joints)} moving joints, "
@@ -73,8 +76,11 @@ class Robot(Composite):
         """Add an ideal Motor (revolute) or LinearMotor (prismatic) on the axis flange of each
         joint in ``joints`` (names in the file; default: every revolute and prismatic joint)
         and return {joint name: motor}. The motors are named ``<joint>_motor``; their inputs
-        (``tau`` / ``f``) are system inputs, bounded by the effort limits in :meth:`bounds`."""
-        chosen = list(self.joints) if joints is None else list(joints)
+        (``tau`` / ``f``) are system inputs, bounded by the effort limits in :meth:`bounds`.
+        By default mimic joints get none: their leader's motor drives them (as one actuator
+        drives a gripper's fingers); name them in ``joints`` to add one."""
+        chosen = [n for n in self.joints if n not in self.mimics] if joints is None \
+            else list(joints)
         added = {}
         for name in chosen:
             joint = self.joints.get(name)
@@ -140,6 +146,9 @@ class Robot(Composite):
             limits = "" if lim == JointLimits() else (
                 f"  limits [{_fmt(lim.lower)}, {_fmt(lim.upper)}], effort {_fmt(lim.effort)}, "
                 f"velocity {_fmt(lim.velocity)}")
+            if name in self.mimics:
+                leader, multiplier, offset = spec.mimic
+                limits += f"  mimic of {leader}: q = {multiplier:g}·q_leader + {offset:g}"
             lines.append(f"  joint {name} ({spec.type.value}) {spec.parent} -> {spec.child}"
                          f"{limits}")
         renamed = {k: v for names in (self.joint_names, self.link_names)
@@ -178,7 +187,7 @@ def _fmt(value) -> str:
 
 _RESERVED = set(dir(Robot)) | {"frame_a", "name", "source", "gravity", "joints", "joint_info",
                                "links", "frames", "visuals", "collisions", "joint_names",
-                               "link_names", "notes", "motors"}
+                               "link_names", "notes", "motors", "mimics"}
 
 
 def sanitize(name: str) -> str:

@@ -161,7 +161,7 @@ class JointSpec:
     stiffness: float = 0.0
     spring_ref: float = 0.0       # rest value of the spring, in the joint's coordinate
     ref: float = 0.0              # file value of the coordinate at jourdain's zero (MJCF ref)
-    mimic: tuple | None = None    # (joint, multiplier, offset), recorded, not enforced
+    mimic: tuple | None = None    # (leader joint, multiplier, offset): URDF <mimic>
 
 
 @dataclass

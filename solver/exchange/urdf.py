@@ -2,8 +2,9 @@
 
 The file is parsed by yourdfpy (a maintained URDF parser on lxml); this module maps its
 links and joints to the neutral :mod:`.spec` and reports, by element name, what URDF says
-that jourdain does not model (transmissions, Gazebo tags, mimic couplings, safety
-controllers, calibration, dry friction). Errors name the element and its line.
+that jourdain does not model (transmissions, Gazebo tags, safety controllers, calibration,
+dry friction). Mimic joints are kept on their leaders (:mod:`.mimic`). Errors name the
+element and its line.
 
 Conventions: an ``<inertial>`` gives mass, the centre of mass at ``origin/xyz`` and the inertia
 about it in the axes rotated by ``origin/rpy``; RigidBody wants it in the link axes, so
@@ -47,7 +48,8 @@ _KNOWN = {"robot": {"link", "joint", "material"},
 
 def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
               locked: dict | None = None, merge_fixed: bool = True, joint_damping: bool = True,
-              require_meshes: bool = True, balance_inertia: bool = False) -> Robot:
+              require_meshes: bool = True, balance_inertia: bool = False,
+              mimic: bool = True) -> Robot:
     """Import a URDF robot as a Composite of jourdain blocks.
 
     source : a file path or the URDF XML text.
@@ -61,6 +63,9 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     require_meshes : a mesh file that cannot be found is a ModelError (else a note).
     balance_inertia : repair principal moments that violate the triangle inequality
         (MuJoCo's ``balanceinertia``) instead of refusing them.
+    mimic : keep ``<mimic>`` joints on their leaders, q = multiplier·q_leader + offset (a
+        LinearCoupling between the axis flanges: a closure equation, :mod:`.mimic`); False
+        lets them move independently (Pinocchio's default parse).
 
     Joint limits are metadata (``robot.limits``, ``robot.bounds()``): jourdain has no stops
     yet. Visual and collision geometry is metadata (``robot.visuals``).
@@ -77,16 +82,17 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     joints = [_joint(j, where) for j in urdf.robot.joints]
     spec = RobotSpec(urdf.robot.name, links, joints, _root(links, joints),
                      where.file, unsupported=unsupported)
-    spec.unsupported += [f"mimic: joint '{j.name}' follows '{j.mimic[0]}' in the file but "
-                         "moves independently here" for j in joints
-                         if j.mimic and j.name not in (locked or {})]
+    if not mimic:
+        spec.unsupported += [f"mimic: joint '{j.name}' follows '{j.mimic[0]}' in the file but "
+                             "moves independently here (mimic=False)" for j in joints
+                             if j.mimic and j.type.moving and j.name not in (locked or {})]
     missing = [g.uri for lk in links.values() for g in lk.visuals + lk.collisions
                if g.kind is GeometryKind.MESH and g.mesh is None]
     if missing:
         spec.unsupported.append(f"{len(missing)} mesh files not found (require_meshes=False), "
                                 f"e.g. {missing[0]}")
     robot = build_robot(spec, floating_base, merge_fixed, joint_damping, balance_inertia,
-                        locked)
+                        locked, mimic)
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported) +
                       " (robot.report() lists it again)", UnsupportedWarning, stacklevel=2)
@@ -189,8 +195,9 @@ def _joint(j, where: _Where) -> JointSpec:
     if kind is JointType.CONTINUOUS:
         limits = JointLimits(None, None, limits.effort, limits.velocity)
     dyn = j.dynamics
-    mimic = None if j.mimic is None else (j.mimic.joint, j.mimic.multiplier or 1.0,
-                                          j.mimic.offset or 0.0)
+    mimic = None if j.mimic is None else (
+        j.mimic.joint, 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier),
+        _float(j.mimic.offset))
     return JointSpec(j.name, kind, j.parent, j.child,
                      IDENTITY.copy() if j.origin is None else np.asarray(j.origin, float),
                      here, axis=np.asarray(j.axis, dtype=float), limits=limits,

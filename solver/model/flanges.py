@@ -8,7 +8,8 @@ Each flange net is
   (IdealGear, IdealPlanetary, IdealGearR2T, IdealRollingWheel, a cut sensor);
 * otherwise the **reference** 0 (a gear's or motor's housing left unconnected).
 
-The couplings are linear relations Σ c_k·φ_k = 0 between nets. networkx groups nets and
+The couplings are linear relations Σ c_k·φ_k + b = 0 between nets (b: an offset, zero for
+the gears). networkx groups nets and
 couplings into connected parts (a bipartite graph); the rank analysis of each part's relations
 in the unknown nets (numerically, at the default parameters) picks, as in the spanning tree of
 the frames, the unknowns each relation solves (nets without inertia first) and leaves the
@@ -60,11 +61,12 @@ class FlangeDOF:
 
 @dataclass
 class Relation:
-    """One row Σ coefficient·φ_net (+ δ for a cut sensor) = 0 and its owner."""
+    """One row Σ coefficient·φ_net + constant (− δ for a cut sensor) = 0 and its owner."""
 
     owner: Component
     terms: dict            # net -> coefficient (float or SX in p)
     sensor: CutSensor | None = None
+    constant: object = 0.0  # the coupling's offset term (float or SX in p)
 
 
 @dataclass
@@ -111,13 +113,14 @@ def _relations(flat: FlatModel, inst: dict) -> list[Relation]:
     """The couplings' rows over nets; cut sensors first (their rows should solve a net)."""
     rows = []
     for coupling in sorted(flat.couplings, key=lambda c: not isinstance(c, CutSensor)):
-        for relation in inst[coupling].relations():
+        relations = inst[coupling].relations()
+        for relation, constant in zip(relations, inst[coupling].offsets()):
             terms: dict = {}
             for port, coeff in relation.items():
                 net = flat.net_of[port]
                 terms[net] = terms.get(net, 0) + coeff
             rows.append(Relation(coupling, terms, coupling if isinstance(coupling, CutSensor)
-                                 else None))
+                                 else None, constant))
     return rows
 
 
@@ -282,8 +285,8 @@ def _given_values(flat: FlatModel, plan: FlangePlan, inst: dict, given_ports: di
 
 
 def _row(rel: Relation, values: dict, delta: dict) -> ca.SX:
-    """Σ c·φ (nets not in ``values`` are the reference 0) − δ for a cut sensor."""
-    row = ca.SX(0)
+    """Σ c·φ + constant (nets not in ``values`` are the reference 0) − δ for a cut sensor."""
+    row = ca.SX(rel.constant)
     for net, coeff in rel.terms.items():
         row += coeff * ca.SX(values.get(net, 0))
     return row - delta[rel.sensor] if rel.sensor is not None else row
@@ -302,7 +305,7 @@ def _solve_dependent(plan: FlangePlan, values: dict, delta: dict) -> dict:
             if net in rel.terms:
                 C[a, b] = rel.terms[net]
         others = Relation(rel.owner, {n: c for n, c in rel.terms.items()
-                                      if n not in plan.dependent}, rel.sensor)
+                                      if n not in plan.dependent}, rel.sensor, rel.constant)
         rest.append(_row(others, values, delta))
     rhs = -ca.vertcat(*rest)
     if C.is_constant():

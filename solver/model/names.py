@@ -8,7 +8,7 @@ from jourdain.blocks.errors import ModelError
 
 from .checks import entry, mapping, unknown
 
-__all__ = ["by_name", "check_quaternions", "require_system", "unknown"]
+__all__ = ["by_name", "check_quaternions", "require_system", "signal_units", "unknown"]
 
 
 def by_name(values, names: list[str], what: str, kind: str,
@@ -42,3 +42,14 @@ def require_system(obj, where: str) -> None:
         if hasattr(obj, "connect") or isinstance(obj, type) else ""
     raise ModelError(f"{where}: expected a compiled jd.System, got {type(obj).__name__} "
                      f"{obj!r:.60}{hint}")
+
+
+def signal_units(system) -> dict[str, str]:
+    """{name: unit} ("" when unknown) of the inputs and outputs of a System. A closed loop
+    (``jd.close_loop``) shares its plant's structure, whose units follow the plant's inputs and
+    outputs: they are matched by name there, so a driven input keeps its unit as an output."""
+    plant = getattr(system, "plant", None) or system
+    s = plant.structure
+    units = dict(zip(plant.u_names, getattr(s, "input_units", [])))
+    units.update(zip(plant.output_names, getattr(s, "output_units", [])))
+    return {n: units.get(n, "") for n in list(system.u_names) + list(system.output_names)}

@@ -72,6 +72,17 @@ def drives_flange(flat: FlatModel, joint: Joint) -> bool:
     return flange in flat.net_of and len(flat.net_ports(flange)) > 1
 
 
+def follows_coupling(flat: FlatModel, joint: Joint) -> bool:
+    """True when the joint's axis flange is a coupling's follower side (``FOLLOWER``: a URDF
+    mimic joint on its LinearCoupling's flange_a): the constraint stage makes such joints
+    dependent first, so the leader keeps its coordinate and speed."""
+    flange = getattr(joint, "axis", None)
+    if flange not in flat.net_of:
+        return False
+    return any(getattr(port.owner, "FOLLOWER", None) == port.name
+               for port in flat.net_ports(flange))
+
+
 def _check_reachable(flat: FlatModel, graph: nx.MultiGraph, root: int) -> None:
     connected = nx.node_connected_component(graph, root)
     for comp in flat.bodies + flat.joints + flat.contacts:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..model.names import signal_units
 from ..visual.paths import output_path
 
 FIXED_UNITS = {"energy.kinetic": "J", "energy.potential": "J", "energy.total": "J",
@@ -22,10 +23,10 @@ def series_units(system) -> dict[str, str]:
     s = system.structure
     units = dict(zip(system.y_names, s.coordinate_units))
     units.update(zip(system.z_names, s.speed_units))
-    units.update(zip(system.u_names, getattr(s, "input_units", [])))
-    units.update(zip(system.output_names, getattr(s, "output_units", [])))
+    units.update(signal_units(system))
     units.update(FIXED_UNITS)
     return units
+
 
 
 def _pandas():

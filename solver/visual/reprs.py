@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model.names import signal_units
 from . import tables
 
 
@@ -22,11 +23,9 @@ def system_html(system) -> str:
               zip(system.y_names, s.coordinate_units, system.y_default)]
     states += [[n, "speed z", tables.unit(u), ""] for n, u in zip(system.z_names, s.speed_units)]
     states += [[n, "signal state s", "", ""] for n in system.s_names]
-    signals = [[n, "input u", tables.unit(u)] for n, u in
-               zip(system.u_names, _pad(getattr(s, "input_units", []), system.u_names))]
-    signals += [[n, "output", tables.unit(u)] for n, u in
-                zip(system.output_names, _pad(getattr(s, "output_units", []),
-                                              system.output_names))]
+    units = signal_units(system)
+    signals = [[n, "input u", tables.unit(units[n])] for n in system.u_names]
+    signals += [[n, "output", tables.unit(units[n])] for n in system.output_names]
     params = [[n, tables.unit(s.parameter_units.get(n, "")), v]
               for n, v in zip(system.p_names, system.p_default)]
     parts = [tables.table("states x", ["name", "kind", "unit", "default"], states, (3,))]
@@ -37,10 +36,6 @@ def system_html(system) -> str:
                                   params, (2,)))
     title = f"System ({system.formulation.value} formulation)"
     return tables.section(title, lines, parts)
-
-
-def _pad(units: list, names: list) -> list:
-    return list(units) + [""] * (len(names) - len(units))
 
 
 def linear_html(lin) -> str:
