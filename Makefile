@@ -1,18 +1,24 @@
 # Two commands on a fresh machine with Python 3.11:
 #   make demo   creates .venv, installs jourdain, runs the cube-on-edge demo
 #   make test   creates .venv, installs jourdain with test extras, runs the whole test suite
+# Both install the exact versions of constraints.txt (the lock; pyproject.toml keeps the
+# compatible ranges users get); `make lock` regenerates it after a dependency change.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
+LOCK   ?= constraints.txt
+# extras resolved into the lock (add a new optional extra here when tests or examples need it)
+LOCK_EXTRAS ?= test,docs
+PIP     = $(BIN)/python -m pip install --quiet -c $(LOCK)
 
-.PHONY: demo test test-slow test-browser docs docs-fast bench bench-scale venv clean
+.PHONY: demo test test-slow test-props test-browser docs docs-fast bench bench-scale venv lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+$(VENV)/.installed-test: pyproject.toml $(LOCK) | $(BIN)/python
+	$(PIP) -e ".[test]"
 	touch $@
 
 venv: $(VENV)/.installed-test
@@ -26,14 +32,33 @@ test: $(VENV)/.installed-test
 test-slow: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow
 
+# long exploration: the property-based tests on ~5,700 new random mechanisms (not the fixed
+# cases of the default suite); a failure is kept in .hypothesis/ and replayed first next time
+test-props: $(VENV)/.installed-test
+	JOURDAIN_HYPOTHESIS=explore MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow \
+		tests/test_properties.py
+
+# Resolve the newest versions pyproject.toml allows (extras LOCK_EXTRAS) in a scratch venv and
+# write them to the lock; then run `make test` and commit constraints.txt if it passes.
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip
+	.lock-venv/bin/python -m pip install --quiet -e ".[$(LOCK_EXTRAS)]"
+	{ echo "# Exact versions known to pass 'make test' (Python $$(.lock-venv/bin/python -c \
+	'import platform; print(platform.python_version(), platform.machine())')); pip install"; \
+	  echo "# -c constraints.txt -e \".[test]\". Regenerate with 'make lock' (extras: $(LOCK_EXTRAS))."; \
+	  .lock-venv/bin/python -m pip freeze --exclude-editable; } > $(LOCK)
+	rm -rf .lock-venv
+
 # the HTML animation in a real browser: headless Chromium from Debian (root on our machines)
 test-browser: $(VENV)/.installed-test
 	if ! command -v chromium >/dev/null && command -v apt-get >/dev/null; then \
 		apt-get update -qq && apt-get install -y -qq chromium; fi
 	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m browser
 
-$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
+$(VENV)/.installed-docs: pyproject.toml $(LOCK) | $(BIN)/python
+	$(PIP) -e ".[test,docs]"
 	touch $@
 
 # the documentation site: guide, API reference, gallery (runs every example); warnings fail
@@ -50,14 +75,14 @@ bench: $(VENV)/.installed-test
 	if command -v apt-get >/dev/null && ! pkg-config --exists ipopt 2>/dev/null; then \
 		apt-get update -qq && apt-get install -y -qq coinor-libipopt-dev liblapack-dev \
 		libblas-dev pkg-config; fi
-	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(PIP) -e ".[bench]"
 	MPLBACKEND=Agg $(BIN)/python benchmarks/chain.py
 	MPLBACKEND=Agg $(BIN)/python benchmarks/trajectory.py
 
 bench-scale: $(VENV)/.installed-test
-	$(BIN)/python -m pip install --quiet pin mujoco  # the scale peers only (no opty build)
+	$(PIP) pin mujoco  # the scale peers only (no opty build)
 	MPLBACKEND=Agg $(BIN)/python benchmarks/scale.py --quick
 
 clean:
-	rm -rf $(VENV) build *.egg-info out docs/_build docs/generated docs/auto_examples \
-		docs/_static/animations
+	rm -rf $(VENV) .lock-venv build *.egg-info out docs/_build docs/generated \
+		docs/auto_examples docs/_static/animations

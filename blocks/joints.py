@@ -72,11 +72,19 @@ class Joint(Component):
         return {}
 
     def closure_residual(self, R, p):
-        """Equations that vanish iff the pose (R, p) of frame_b in frame_a is reachable by this
-        joint's own motion; used when the joint is cut to close a kinematic loop."""
+        """Equations that vanish when the pose (R, p) of frame_b in frame_a is reachable by
+        this joint's own motion; used when the joint is cut to close a kinematic loop. As few
+        equations as the joint removes freedoms, so they also vanish on mirror poses (two or
+        three smooth equations on the sphere or on SO(3) always have extra roots): those are
+        told apart by ``closure_branch``."""
         from .errors import ModelError
         raise ModelError(f"{self.path}: a {type(self).__name__} cannot close a kinematic loop; "
                          "rewire so that a Revolute, Prismatic or Spherical joint closes it")
+
+    def closure_branch(self, R, p):
+        """Expressions equal to 1 on the joint's own poses and −1 on the mirror roots of
+        ``closure_residual`` (assembly rejects a pose where one is not near 1)."""
+        return ca.SX(0, 1)
 
 
 def _axis_or_n(axis, n, default, owner: str):
@@ -126,6 +134,11 @@ class Revolute(Joint):
         Rn = ca.mtimes(R, ca.DM(self.axis_direction))
         return ca.vertcat(p, ca.dot(ca.DM(e1), Rn), ca.dot(ca.DM(e2), Rn))
 
+    def closure_branch(self, R, p):
+        # cos of the angle between the two axes: the residual also vanishes for R·n = −n
+        n = ca.DM(self.axis_direction)
+        return ca.dot(n, ca.mtimes(R, n))
+
 
 def _normals(axis) -> tuple:
     """Two unit vectors completing the unit ``axis`` to an orthonormal basis."""
@@ -165,6 +178,10 @@ class Prismatic(Joint):
         e1, e2 = _normals(self.axis_direction)
         # ½·vex(R − Rᵀ): zero for R = I (small-angle orientation error)
         return ca.vertcat(0.5 * vex(R), ca.dot(ca.DM(e1), p), ca.dot(ca.DM(e2), p))
+
+    def closure_branch(self, R, p):
+        # cos of the relative rotation angle, (tr R − 1)/2: vex(R) also vanishes at angle π
+        return 0.5 * (R[0, 0] + R[1, 1] + R[2, 2] - 1)
 
 
 @dataclass(eq=False)

@@ -10,6 +10,7 @@ linearized tracking-error dynamics.
 """
 import numpy as np
 import pytest
+from conftest import ROUNDOFF
 
 import jourdain as jd
 from jourdain.blocks import Motor, RigidBody, Spherical, World
@@ -99,7 +100,7 @@ def test_sampled_controller_converges_with_its_period(edge, gain):
     held = edge.simulate(0.1, y0={PHI: 0.1}, controller=gain, period=0.02, n_out=21)
     for k in range(5):   # outputs every 5 ms, samples every 20 ms
         block = held[TAU][4 * k:4 * k + 4]
-        assert np.ptp(block) == 0.0
+        assert np.ptp(block) <= ROUNDOFF * np.abs(block).max()   # one held value
     python = edge.simulate(0.1, y0={PHI: 0.1}, period=0.02, n_out=21,
                            controller=lambda t, x: -gain.K @ x[[0, 2, 3]])
     np.testing.assert_allclose(python.x, held.x, atol=1e-12)
@@ -168,7 +169,7 @@ def test_tvlqr_of_a_time_invariant_plan_is_the_lqr():
     early = fresh.t <= 2.0
     np.testing.assert_allclose(fresh.K[early], np.broadcast_to(lqr.K, fresh.K[early].shape),
                                rtol=1e-6, atol=1e-6 * np.abs(lqr.K).max())
-    assert np.abs(fresh.K[-1]).max() == 0.0   # S(T) = Q_f = 0
+    assert np.abs(fresh.K[-1]).max() <= ROUNDOFF * np.abs(lqr.K).max()   # S(T) = Q_f = 0
 
 
 def test_tracking_error_dynamics_match_the_perturbed_motion():

@@ -8,6 +8,8 @@ import jourdain as jd
 from jourdain.blocks import Spherical, RigidBody, World
 from jourdain.library import CartPole, CubeOnEdge, DoublePendulum, NLinkPendulum, Pendulum
 
+from conftest import ROUNDOFF
+
 CONSERVATIVE = {
     "pendulum": (lambda: Pendulum(J=0.02), {"m.joint.phi": 2.5}),
     "double_pendulum": (lambda: DoublePendulum(1.0, 0.4, 1.0, 0.6),
@@ -26,7 +28,8 @@ def test_energy_is_conserved(name):
     E = res["energy.total"]
     scale = np.abs(res["energy.kinetic"]).max() + np.abs(res["energy.potential"]).max()
     assert np.abs(E - E[0]).max() < 1e-7 * scale
-    assert np.abs(res["power.dissipated"]).max() == 0.0
+    # no dissipation element: the energy it could remove over the run is round-off of E
+    assert np.abs(res["power.dissipated"]).max() * res.t[-1] <= ROUNDOFF * scale
 
 
 def test_heavy_top_on_a_spherical_joint_conserves_energy_and_vertical_momentum():

@@ -12,6 +12,7 @@ import zipfile
 
 import numpy as np
 import pytest
+from conftest import ROUNDOFF
 
 import jourdain as jd
 from jourdain.blocks import (
@@ -185,7 +186,8 @@ def test_driven_cart_fmu_starts_on_the_input_reference(kind, cart):
     assert {v.name: v.initial for v in md.modelVariables}["c.rail.s"] == "calculated"
     error, ref = _compare(system, path, kind, 1.5, y0={"c.hinge.phi": 0.3},
                           inputs={"c.driver.s_ref": 0.25})
-    assert error < 1e-6 and ref["c.rail.s"][0] == pytest.approx(0.25, abs=1e-15)
+    # the start solved by fast_newton in C to its residual tolerance (fmi_init.NEWTON_TOL)
+    assert error < 1e-6 and ref["c.rail.s"][0] == pytest.approx(0.25, abs=1e-13)
 
 
 @pytest.fixture(scope="module")
@@ -299,7 +301,9 @@ def test_fmu_state_save_and_restore(cube, tmp_path):
     first = slave.getReal(refs)
     slave.setFMUstate(saved)
     slave.doStep(0.5, 0.5)
-    assert slave.getReal(refs) == first
+    # the same step from the restored state: a missed piece of state (CVODES history) would
+    # show at the integrator's tolerance, far above round-off
+    np.testing.assert_allclose(slave.getReal(refs), first, rtol=ROUNDOFF, atol=ROUNDOFF)
     slave.freeFMUstate(saved)
     slave.terminate()
     slave.freeInstance()
@@ -371,4 +375,5 @@ def test_fmu_library_cache_entry_rebuilt_when_corrupt(tmp_path):
                                cache_dir=tmp_path)
     runs = [fmpy.simulate_fmu(str(f), fmi_type="CoSimulation", stop_time=1.0,
                               output=["p.joint.phi"]) for f in (first, second)]
-    assert np.array_equal(runs[0]["p.joint.phi"], runs[1]["p.joint.phi"])
+    np.testing.assert_allclose(runs[0]["p.joint.phi"], runs[1]["p.joint.phi"], rtol=ROUNDOFF,
+                               atol=ROUNDOFF)

@@ -105,5 +105,5 @@ def test_demo_example_prints_both_seed_forms(tmp_path, monkeypatch, capsys):
     rate, lam = map(float, re.search(r"cosh\(lambda\*t\): (\S+) 1/s \(linearized .* = (\S+) 1/s",
                                      out).groups())
     assert abs(rate - lam) < 0.01 * lam
-    for name in ("cube_on_edge_fall.png", "cube_on_edge_motor.png"):
+    for name in ("cube_on_edge_fall.png", "cube_on_edge_motor.png"):   # written by this run
         assert (tmp_path / "out" / name).stat().st_size > 1000

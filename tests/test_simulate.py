@@ -87,7 +87,7 @@ def test_symbolic_parameter_sweep_without_recompiling():
 def test_output_grid_and_result_access(tmp_path):
     system = jd.compile(_wheel())
     res = system.simulate(1.0, t_out=[0.0, 0.25, 1.0], inputs={"motor.tau": 1.0})
-    assert res.t.tolist() == [0.0, 0.25, 1.0]
+    assert res.t.tolist() == [0.0, 0.25, 1.0]   # the requested grid itself, not computed
     assert set(["axle.phi", "axle.w", "motor.tau", "sensor.phi", "energy.total",
                 "power.dissipated"]) <= set(res.names)
     assert res.final()["axle.w"] == pytest.approx(10.0, rel=1e-6)

@@ -67,7 +67,7 @@ def test_rssr_input_output_matches_spatial_freudenstein(rssr, phi):
     angle and finds a rocker angle on one of the two closed-form branches to 1e-9."""
     y = rssr.assemble({"m.crank.phi": phi})
     names = rssr.y_names
-    assert y[names.index("m.crank.phi")] == phi
+    assert y[names.index("m.crank.phi")] == pytest.approx(phi, abs=1e-12)  # assembly tolerance
     psi = y[names.index("m.rocker.phi")]
     assert min(_angle_gap(psi, b) for b in _freudenstein(phi)) < 1e-9
     q = y[names.index("m.ball_b.q0"):names.index("m.ball_b.q0") + 4]
@@ -127,7 +127,8 @@ def test_given_dependent_rocker_angle_is_held():
     system = jd.compile(jd.Model.on_world(World(), m=RSSR()))
     y = system.assemble({"m.rocker.phi": 1.2})
     phi = y[system.y_names.index("m.crank.phi")]
-    assert y[system.y_names.index("m.rocker.phi")] == 1.2
+    # held to the assembly tolerance (1e-12): the final Newton projection may touch it
+    assert y[system.y_names.index("m.rocker.phi")] == pytest.approx(1.2, abs=1e-12)
     assert min(_angle_gap(1.2, b) for b in _freudenstein(phi)) < 1e-9
 
 

@@ -68,6 +68,10 @@ class Cylindrical(Joint):
         Rn = ca.mtimes(R, ca.DM(self.n))
         return ca.vertcat(ca.dot(e1, p), ca.dot(e2, p), ca.dot(e1, Rn), ca.dot(e2, Rn))
 
+    def closure_branch(self, R, p):
+        # the axis equations also hold with the axis reversed (R·n = −n): a mirror pose
+        return ca.dot(ca.DM(self.n), ca.mtimes(R, ca.DM(self.n)))
+
 
 class Planar(Joint):
     """Motion in a plane (MSL ``Joints.Planar``): translations s_x [m] along n_x and s_y [m]
@@ -101,3 +105,7 @@ class Planar(Joint):
         Rn = ca.mtimes(R, ca.DM(self.n))
         return ca.vertcat(ca.dot(ca.DM(self.n), p), ca.dot(ca.DM(self.n_x), Rn),
                           ca.dot(ca.DM(self.n_y), Rn))
+
+    def closure_branch(self, R, p):
+        # the normal equations also hold with the normal reversed (R·n = −n): a mirror pose
+        return ca.dot(ca.DM(self.n), ca.mtimes(R, ca.DM(self.n)))

@@ -50,7 +50,7 @@ def analyze(mech: Mechanics, spec: dict | None):
     """Constraint equations, the assembled reference configuration and the partition."""
     eqs = collect_constraints(mech)
     p0 = mech.params.defaults
-    mv = mover(mech.kin, eqs.c, mech.params.p)
+    mv = mover(mech.kin, eqs.c, mech.params.p, eqs.branch, eqs.branch_owner)
     y_default = np.array([c.default for c in mech.kin.coordinates], dtype=float)
     names = [c.name for c in mech.kin.coordinates]
     defined = _defined(mech, eqs)

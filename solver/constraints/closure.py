@@ -29,6 +29,8 @@ class ConstraintEquations:
     b: ca.SX                 # velocity constraints B(y)·w (in y, w, p)
     b_owner: list[str]
     A: ca.SX                 # [C·N; B]: all rows in the joint speeds w
+    branch: ca.SX = None     # cut joints' closure_branch: 1 on their own poses, −1 on mirrors
+    branch_owner: list = None
 
     @property
     def n_holonomic(self) -> int:
@@ -38,7 +40,7 @@ class ConstraintEquations:
 def collect_constraints(mech: Mechanics) -> ConstraintEquations:
     """Closure equations of the cut joints and the contacts' hook equations."""
     kin, flat = mech.kin, mech.flat
-    c_rows, c_owner, b_rows, b_owner = [], [], [], []
+    c_rows, c_owner, b_rows, b_owner, branch, branch_owner = [], [], [], [], [], []
     for joint in mech.topo.cut_joints:
         if drives_flange(flat, joint):
             raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
@@ -49,8 +51,11 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
         p = ca.mtimes(fa.R.T, fb.r - fa.r)
         rows = ca.SX(mech.inst[joint].closure_residual(R, p))
         c_rows.append(rows)
-        c_owner += [f"{joint.path} (closing the loop {describe_loop(flat, mech.topo, joint)})"
-                    ] * rows.numel()
+        owner = f"{joint.path} (closing the loop {describe_loop(flat, mech.topo, joint)})"
+        c_owner += [owner] * rows.numel()
+        sides = ca.SX(mech.inst[joint].closure_branch(R, p))
+        branch.append(sides)
+        branch_owner += [owner] * sides.numel()
     network = kin.network
     if network is not None and network.closure.numel():   # couplings closing 1-D loops
         c_rows.append(network.closure)
@@ -70,4 +75,5 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
     b = ca.vertcat(*b_rows) if b_rows else ca.SX(0, 1)
     N = ca.jacobian(kin.ydot, kin.w)
     A = ca.vertcat(ca.mtimes(ca.jacobian(c, kin.y), N), ca.jacobian(b, kin.w))
-    return ConstraintEquations(c, c_owner, b, b_owner, A)
+    branch = ca.vertcat(*branch) if branch else ca.SX(0, 1)
+    return ConstraintEquations(c, c_owner, b, b_owner, A, branch, branch_owner)

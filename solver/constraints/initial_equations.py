@@ -13,6 +13,8 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.numerics import LINEAR_SOLVER
+
 INIT_TOL = 1e-12
 
 
@@ -33,7 +35,7 @@ def solve_initial_states(system, x0: np.ndarray, t0: float, u0: np.ndarray, p: n
     res = system.init(t0, x_sym, ca.DM(u0), ca.DM(p))[rows]
     _check_regular(system, res, unknown, x0, cols, s_init, rows)
     solver = ca.rootfinder("initial_states", "newton", ca.Function("r", [unknown], [res]),
-                           {"abstol": INIT_TOL, "max_iter": 50})
+                           {"abstol": INIT_TOL, "max_iter": 50, "linear_solver": LINEAR_SOLVER})
     x = np.asarray(x0, dtype=float).copy()
     try:
         x[cols] = np.array(solver(x[cols])).ravel()

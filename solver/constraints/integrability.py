@@ -29,6 +29,7 @@ from itertools import combinations
 import casadi as ca
 import numpy as np
 
+from ..model.numerics import SUNDIALS
 from .partition import numeric_rank
 
 ZERO_TOL = 1e-9   # absolute tolerance of the single-constraint tests (curl, a ∧ da)
@@ -281,7 +282,8 @@ def kinematic_flow(system, rtol: float = 1e-12, atol: float = 1e-12):
     tau = ca.SX.sym("tau")   # time scaled to [0, 1]; h enters as a parameter
     h = ca.SX.sym("h")
     dae = {"t": tau, "x": y, "p": ca.vertcat(z, p, h), "ode": h * system.ydot(y, z, p)}
-    integ = ca.integrator("flow", "cvodes", dae, 0.0, 1.0, {"reltol": rtol, "abstol": atol})
+    integ = ca.integrator("flow", "cvodes", dae, 0.0, 1.0,
+                          {"reltol": rtol, "abstol": atol, **SUNDIALS})
 
     def flow(y0, zv, step, pv=None):
         pv = system.p_default if pv is None else pv

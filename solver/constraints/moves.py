@@ -98,12 +98,16 @@ def retraction(kin: Kinematics, delta: ca.SX, directions: list[int],
 class Mover:
     """The closure equations with their moves: ``c(y, p)``, ``retract(y, δ)`` (all joint
     speeds), ``linear(y, p) -> (c, ∂c/∂δ at δ = 0)`` and, per joint speed, the coordinates
-    its move changes (``moved``)."""
+    its move changes (``moved``). For assembly, c is followed by one row 1 − b per cut
+    joint's ``closure_branch`` b (owners in ``branch_owners``): zero with a zero gradient
+    on the joint's own poses, 2 on the mirror roots of its closure equations (a revolute's
+    axis reversed, a prismatic's frame turned by π), so assembly cannot stop there."""
 
     c: ca.Function
     retract: ca.Function
     linear: ca.Function
     moved: list
+    branch_owners: tuple = ()
 
     def free_directions(self, held: set[int], among: list[int] | None = None) -> list[int]:
         """Moves (joint speeds) that change none of the coordinates ``held``."""
@@ -111,8 +115,11 @@ class Mover:
         return [j for j in dirs if self.moved[j] and not held.intersection(self.moved[j])]
 
 
-def mover(kin: Kinematics, c: ca.SX, p: ca.SX) -> Mover:
-    """The Mover of the closure equations c(y, p) (module docstring)."""
+def mover(kin: Kinematics, c: ca.SX, p: ca.SX, branch: ca.SX | None = None,
+          branch_owners: list | None = None) -> Mover:
+    """The Mover of the closure equations c(y, p) and branch rows (module docstring)."""
+    if branch is not None and branch.numel():
+        c = ca.vertcat(c, 1 - branch)
     n = kin.w.numel()
     delta = ca.SX.sym("delta", n)
     moved = retraction(kin, delta, list(range(n)))
@@ -121,4 +128,4 @@ def mover(kin: Kinematics, c: ca.SX, p: ca.SX) -> Mover:
     J = ca.substitute(ca.jacobian(c_moved, delta), delta, ca.DM.zeros(n))
     linear = ca.Function("c_linear", [kin.y, p], [c, J], ["y", "p"], ["c", "dc_ddelta"])
     c_fn = ca.Function("c", [kin.y, p], [c], ["y", "p"], ["c"])
-    return Mover(c_fn, retract, linear, moved_coordinates(kin))
+    return Mover(c_fn, retract, linear, moved_coordinates(kin), tuple(branch_owners or ()))

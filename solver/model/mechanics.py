@@ -133,11 +133,16 @@ def _body_terms(flat: FlatModel, kin: Kinematics, body, path: str) -> BodyTerms:
     frame = kin.frames[net]
     axes = (frame.R, frame.v_local, frame.w_local, frame.w_local)
     axial = kin.axial.get(net)
+    r_cm = body.r_cm
     if axial is not None and _axisymmetric(body.I, body.r_cm, np.array(axial.axis).ravel()):
         axes = (axial.R, axial.v_local, axial.w_local, axial.w_axes)
+        # on the axis to the classification's tolerance: put it there, or the position
+        # (Lagrange's V) would ignore an offset that the velocity (Kane's q) still turns
+        a = np.array(axial.axis, dtype=float).ravel()
+        r_cm = ca.DM(a * float(a @ np.array(ca.DM(body.r_cm), dtype=float).ravel()))
     R, v_origin, w, w_axes = axes
-    return BodyTerms(path, body.m, body.I, R, frame.r + ca.mtimes(R, body.r_cm),
-                     v_origin + ca.cross(w, body.r_cm), w, w_axes)
+    return BodyTerms(path, body.m, body.I, R, frame.r + ca.mtimes(R, r_cm),
+                     v_origin + ca.cross(w, r_cm), w, w_axes)
 
 
 def _axisymmetric(inertia, r_cm, a: np.ndarray, tol: float = 1e-12) -> bool:

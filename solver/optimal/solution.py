@@ -17,6 +17,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import count, number
+from ..model.numerics import SUNDIALS
 from ..simulation.result import Result
 from ..visual import tables
 from ..visual.animate import animate
@@ -237,6 +238,6 @@ def _interval_integrator(system, u_tau: np.ndarray, samples: int, rtol: float,
                                                                               u, p)}
     grid = np.linspace(0.0, 1.0, samples + 1)[1:]
     integ = ca.integrator("recheck", "cvodes", dae, 0.0, grid,
-                          {"reltol": rtol, "abstol": atol, "max_num_steps": 100000})
+                          {"reltol": rtol, "abstol": atol, "max_num_steps": 100000, **SUNDIALS})
     x0, par = ca.MX.sym("x0", system.nx), ca.MX.sym("par", dae["p"].numel())
     return ca.Function("interval", [x0, par], [integ(x0=x0, p=par)["xf"]], ["x0", "par"], ["x"])

@@ -29,6 +29,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import flag, number
+from ..model.numerics import SUNDIALS
 from .functions import FreeTime, Functions, dynamics
 from .nlp import NLP
 
@@ -336,7 +337,7 @@ class MultipleShooting:
         dae = {"t": tau, "x": x, "p": ca.vertcat(u, p, tk, h, T),
                "ode": h * dynamics(s)(t, x, u, p), "quad": h * fns.L(t, x, u, p, T)}
         if self.integrator is Integrator.CVODES:
-            opts = {"reltol": self.rtol, "abstol": self.atol}
+            opts = {"reltol": self.rtol, "abstol": self.atol, **SUNDIALS}
         else:
             opts = {"simplify": True, "number_of_finite_elements": int(self.steps)}
         return ca.integrator("shoot", self.integrator.value, dae, 0.0, 1.0, opts)

@@ -33,7 +33,7 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.partition import HYSTERESIS, NU_RATIO, NU_SWITCH
 from ..constraints.repartition import NU_SINGULAR, PartitionSwitch
-from .diagnosis import check_initial_state
+from .diagnosis import _values, check_initial_state
 from .progress import Watch
 from .result import Result
 from .simulate import Method, _input_expressions, integrator_options
@@ -94,12 +94,28 @@ def _start(system, t: float, x: np.ndarray, p: np.ndarray):
     if nu <= NU_SWITCH:
         return model, x, []
     bank = system.partitions
+    if nu >= NU_SINGULAR and np.any(x[ny:ny + len(model.z_names)] != 0.0):
+        raise _incomplete_start(bank, model, x[:ny], nu)
     part = bank.candidate(x[:ny], p, model.partition, strict=True)
     nu_new = bank.nu(part, x[:ny], p) if part is not None else np.inf
     if nu <= max(NU_SWITCH, NU_RATIO * nu_new):
         return model, x, []
     new = bank.model(part)
     return new, _mapped(model, new, x, p), [_switch(model, new, t, nu, nu_new, bank)]
+
+
+def _incomplete_start(bank, model, y: np.ndarray, nu: float) -> SimulationError:
+    """The compiled partition is singular at y: the given speeds do not determine the
+    dependent ones (completing them would give ~1/ν-sized garbage, which used to be mapped to
+    a new partition and fail after a long stiff run)."""
+    names = [bank.speed_names[j] for j in model.partition.dependent_speeds]
+    return SimulationError(
+        f"the initial speeds {', '.join(model.z_names)} do not determine the dependent speeds "
+        f"{', '.join(names)} at the initial configuration ({_values(model.y_names, y)}): the "
+        f"closure constraints lose rank in those speeds there (partition conditioning ν = "
+        f"{nu:.3g}); start at rest there, start at another configuration, or compile with "
+        "speeds={...} naming joint speeds that stay independent there (or use "
+        "ConstraintMethod.DAE with all joint speeds given)")
 
 
 def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:

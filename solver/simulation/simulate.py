@@ -18,6 +18,7 @@ from jourdain.blocks.errors import ModelError
 from ..constraints.initial_equations import solve_initial_states
 from ..model.checks import count, finite, flag, keywords, mapping, number, option, vector
 from ..model.names import check_quaternions, require_system, unknown
+from ..model.numerics import SUNDIALS
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
 from .integrators import (
     LinearSolver,
@@ -137,7 +138,7 @@ def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF,
     resolve it first with :func:`.integrators.choose_method`)."""
     opts = {"reltol": number(rtol, "simulate: rtol", 0.0, 1.0, open_low=True, open_high=True),
             "abstol": number(atol, "simulate: atol", 0.0, open_low=True),
-            "max_num_steps": count(max_steps, "simulate: max_steps")}
+            "max_num_steps": count(max_steps, "simulate: max_steps"), **SUNDIALS}
     linear_solver = option(linear_solver, LinearSolver, "simulate: linear_solver")
     if option(method, Method, "simulate: method") is Method.ADAMS:
         opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
