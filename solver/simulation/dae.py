@@ -74,16 +74,13 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     pp = ca.SX.sym("p", len(p))
     ode, alg = system.dae(t, x, lam, u, pp)
     dae = {"t": t, "x": x, "z": lam, "p": pp, "ode": ode, "alg": alg}
-<<<<<<< HEAD
-    opts = integrator_options(rtol, atol, max_steps, Method.BDF, linear_solver)
-=======
     # The multipliers are excluded from IDAS's local error test: they are algebraic functions
     # of (y, w) solved to Newton's tolerance at every step, so their error follows the
     # states'. Kept in the test they made IDAS reject nearly every step on a spatial loop
     # (8e3 steps, 8e3 error-test failures, 60 s CPU for 0.2 s at rtol 1e-10, and a worse
     # answer: 4e-7 from partitioning against 2e-10 without them; tests/test_properties.py).
-    opts = {**integrator_options(rtol, atol, max_steps), "suppress_algebraic": True}
->>>>>>> main
+    opts = {**integrator_options(rtol, atol, max_steps, Method.BDF, linear_solver),
+            "suppress_algebraic": True}
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
