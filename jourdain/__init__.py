@@ -21,6 +21,7 @@ from jourdain.solver import (
                              FreeTime,
                              Inputs,
                              Integrator,
+                             LinearSolver,
                              LinearSystem,
                              Method,
                              MultipleShooting,
@@ -53,4 +54,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "SimulationError",
            "Solution", "System", "TrajectoryProblem", "compile", "linearize", "lqr", "place",
            "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "animate",
-           "close_loop", "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep"]
+           "close_loop", "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",
+           "LinearSolver"]

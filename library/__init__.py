@@ -12,7 +12,8 @@ from .jansen import JansenLinkage, JansenWalker
 from .linkages import CrankSlider, FourBar, StackedFourBars
 from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
-from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
+from .pendulums import (DoublePendulum, ElasticJointArm, NLinkPendulum, Pendulum,
+                        SpringDamperChain)
 from .robot_axis import RobotAxis
 from .trees import RandomLoop, RandomTree
 from .wheel import AngleRollingDisk, DifferentialDrive, RollingDisk, Wheel
@@ -25,4 +26,6 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
            # machines with loops (issue 11)
            "Engine", "EngineV6", "JansenLinkage", "JansenWalker", "SingleCylinderEngine",
-           "StackedFourBars"]
+           "StackedFourBars",
+           # stiff test systems (issue 18)
+           "ElasticJointArm", "SpringDamperChain"]

@@ -51,6 +51,8 @@ FACTORIES = {
     "BalancedElectricCubeOnEdge": lambda: library.BalancedElectricCubeOnEdge(
         [[-50.0, -5.0, -0.1, 0.03]]),
     "RobotAxis": library.RobotAxis,
+    "SpringDamperChain": lambda: library.SpringDamperChain(3),
+    "ElasticJointArm": library.ElasticJointArm,
 }
 
 
