@@ -2,7 +2,7 @@
 
 Families: :mod:`.world` (World), :mod:`.bodies` (RigidBody), :mod:`.joints` (Revolute,
 Prismatic, FixedTranslation, FixedRotation), :mod:`.forces` (springs, dampers, friction,
-drag), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` and
+drag, force laws and tables), :mod:`.actuators` (Motor, LinearMotor), :mod:`.sensors`, :mod:`.signals` and
 :mod:`.controllers` (Gain, StateFeedback, PID, Saturation, Add, Mux, Demux,
 AttitudeError), :mod:`.continuous` (Integrator, FirstOrder, SecondOrder, CriticalDamping,
 Butterworth, TransferFunction), :mod:`.drivetrain` (Inertia, Mass, IdealGear, IdealPlanetary,
@@ -26,13 +26,15 @@ from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integra
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Saturation,
                           StateFeedback)
 from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
-                         IdealRollingWheel, Inertia, LinearCoupling, Mass, TorqueSensor)
+                         IdealRollingWheel, Inertia, LinearCoupling, Mass,
+                         QuadraticSpeedDependentForce, QuadraticSpeedDependentTorque,
+                         TorqueSensor)
 from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
                          HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
                          TranslationalEMF, VoltageLimit, VoltageSensor)
 from .errors import ModelError, SimulationError
-from .forces import (CoulombFriction, FlangeForce, QuadraticDrag, RotationalSpring,
-                     TranslationalSpring, ViscousFriction)
+from .forces import (CoulombFriction, FlangeForce, ForceLaw, QuadraticDrag, RotationalSpring,
+                     TableForce, TranslationalSpring, ViscousFriction)
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
 from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper,
@@ -69,4 +71,6 @@ __all__ = [
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
+    # loads for machines with loops (issue 11)
+    "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",
 ]

@@ -110,6 +110,9 @@ class Component:
     _path: str | None = None
     _parent: tuple | None = None   # (composite, attribute name), set when added to one
     STATES: ClassVar[tuple[str, ...]] = ()
+    # Declares fast dynamics (an electrical time constant, a compliant contact, a stiff gear):
+    # simulate's Method.AUTO then integrates with BDF. Set on a class, or on one instance.
+    stiff: bool = False
 
     @property
     def path(self) -> str:

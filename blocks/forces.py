@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import casadi as ca
+import numpy as np
 
-from .base import Component, as_scalar, param
+from .base import Component, as_array, as_scalar, param
 from .errors import ModelError
 from .ports import Flange, Motion
 
@@ -161,3 +162,84 @@ class TranslationalSpring(FlangeForce):
 
     def potential(self, s_rel):
         return 0.5 * self.c * (s_rel - self.s_rel0) ** 2
+
+
+class ForceLaw(FlangeForce):
+    """A force or torque given as a law f = law(s_rel, w_rel) on flange_b (−f on flange_a):
+    a Python function of CasADi expressions, e.g. a gas force that depends on the piston's
+    position and the sign of its speed (``ca.if_else`` for the branches). The law must be a
+    pure function returning one scalar expression [N or N·m]; the power it supplies, f·w_rel,
+    is reported (negative where it brakes).
+
+    law : callable (s_rel [m or rad], w_rel [m/s or rad/s]) -> force [N] or torque [N·m].
+    motion : Motion.TRANSLATIONAL (default), ROTATIONAL or ANY: the flanges it connects.
+    """
+
+    def __init__(self, law, motion: Motion = Motion.TRANSLATIONAL):
+        if not callable(law):
+            raise ModelError(f"ForceLaw: law must be a function (s_rel, w_rel) -> force, got "
+                             f"{law!r}")
+        if not isinstance(motion, Motion):
+            raise ModelError(f"ForceLaw: motion must be a jd.Motion, got {motion!r}")
+        self.law, self.MOTION = law, motion
+        self._make_flanges()
+
+    def validate(self) -> None:
+        s, w = ca.SX.sym("s_rel"), ca.SX.sym("w_rel")
+        try:
+            value = ca.SX(self.law(s, w))
+        except Exception as exc:   # the user's function: name it and say what failed
+            raise ModelError(f"{self.path}: its law(s_rel, w_rel) fails on CasADi symbols "
+                             f"({type(exc).__name__}: {exc}); write it with CasADi operations "
+                             "(ca.if_else, ca.fmin, ...) instead of Python branches") from None
+        if value.numel() != 1:
+            raise ModelError(f"{self.path}: its law must return one scalar, got shape "
+                             f"{value.shape}")
+
+    def force(self, s_rel, w_rel, ctx):
+        return self.law(s_rel, w_rel)
+
+    def supplied_power(self, ctx):
+        s_rel = ctx.flange(self.flange_b).s - ctx.flange(self.flange_a).s
+        w_rel = ctx.flange(self.flange_b).w - ctx.flange(self.flange_a).w
+        return self.law(s_rel, w_rel) * w_rel
+
+
+class TableForce(ForceLaw):
+    """A force or torque interpolated from a table over the relative position s_rel, or over
+    s_rel and the relative rate w_rel (linear interpolation; held at the table's edges, as the
+    MSL's ``CombiTable1Ds``/``CombiTable2Ds`` with ``LinearSegments`` and constant
+    extrapolation).
+
+    s : [m or rad] increasing positions.   w : [m/s or rad/s] increasing rates, or None.
+    f : [N or N·m] values, len(s) of them, or an array of len(s) × len(w).
+    motion : as for ForceLaw.
+    """
+
+    def __init__(self, s, f, w=None, motion: Motion = Motion.TRANSLATIONAL):
+        self.s_table = _increasing(s, "s")
+        self.w_table = None if w is None else _increasing(w, "w")
+        values = as_array(f, "TableForce", "f")
+        shape = (self.s_table.size,) if w is None else (self.s_table.size, self.w_table.size)
+        if values.shape != shape:
+            raise ModelError(f"TableForce: f must have shape {shape} (positions × rates), got "
+                             f"{values.shape}")
+        self.f_table = values
+        super().__init__(self._interpolate, motion)
+
+    def _interpolate(self, s_rel, w_rel):
+        s_held = ca.fmin(ca.fmax(s_rel, self.s_table[0]), self.s_table[-1])
+        if self.w_table is None:
+            return ca.pw_lin(s_held, ca.DM(self.s_table), ca.DM(self.f_table))
+        w_held = ca.fmin(ca.fmax(w_rel, self.w_table[0]), self.w_table[-1])
+        table = ca.interpolant("table_force", "linear", [self.s_table, self.w_table],
+                               self.f_table.ravel(order="F"))
+        return table(ca.vertcat(s_held, w_held))
+
+
+def _increasing(values, name: str) -> np.ndarray:
+    arr = as_array(values, "TableForce", name).ravel()
+    if arr.size < 2 or np.any(np.diff(arr) <= 0):
+        raise ModelError(f"TableForce: {name} must hold at least two strictly increasing "
+                         "values")
+    return arr

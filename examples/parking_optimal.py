@@ -45,7 +45,7 @@ ocp.integral_cost(lambda v: v[TORQUES[0]] ** 2 + v[TORQUES[1]] ** 2)
 wiggle = {HEADING: lambda t: HEADING_MAX * np.sin(4 * np.pi * t / T),
           "car.left.w": lambda t: 3 * np.sin(2 * np.pi * t / T),
           "car.right.w": lambda t: 3 * np.sin(2 * np.pi * t / T)}
-sol = ocp.solve(jd.Collocation(degree=3), guess=wiggle, progress=20)
+sol = ocp.solve(jd.Collocation(degree=3), guess=wiggle, progress=20, codegen=True)
 check = sol.check()
 print(check)
 

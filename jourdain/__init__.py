@@ -25,6 +25,7 @@ from jourdain.solver import (
                              Impact,
                              Inputs,
                              Integrator,
+                             LinearSolver,
                              LinearSystem,
                              Method,
                              MultiPhaseProblem,
@@ -62,4 +63,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "animate",
            "close_loop", "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",
            "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
-           "Impact", "MultiPhaseProblem"]
+           "Impact", "MultiPhaseProblem",
+           "LinearSolver"]

@@ -8,10 +8,13 @@ from .cube_corner import CubeOnCorner
 from .cubli import CubliJumpUp, jump_speed
 from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
                              ElectricCubeOnEdge)
-from .linkages import CrankSlider, FourBar
+from .engines import Engine, EngineV6, SingleCylinderEngine
+from .jansen import JansenLinkage, JansenWalker
+from .linkages import CrankSlider, FourBar, StackedFourBars
 from .motors import DCMotor, DCMotorDrive
 from .spatial_linkages import RSSR
-from .pendulums import DoublePendulum, NLinkPendulum, Pendulum
+from .pendulums import (DoublePendulum, ElasticJointArm, NLinkPendulum, Pendulum,
+                        SpringDamperChain)
 from .robot_axis import RobotAxis
 from .sliding import MassWithStopAndFriction
 from .trees import RandomLoop, RandomTree
@@ -23,4 +26,9 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "FourBar", "NLinkPendulum", "Pendulum", "RandomLoop", "RandomTree", "RollingDisk",
            "RSSR", "Wheel", "WhippleBicycle", "BalancedElectricCubeOnEdge", "DCMotor",
            "DCMotorDrive", "ElectricCubeOnCorner", "ElectricCubeOnEdge", "RobotAxis",
-           "CubliJumpUp", "jump_speed", "MassWithStopAndFriction"]
+           "CubliJumpUp", "jump_speed", "MassWithStopAndFriction",
+           # machines with loops (issue 11)
+           "Engine", "EngineV6", "JansenLinkage", "JansenWalker", "SingleCylinderEngine",
+           "StackedFourBars",
+           # stiff test systems (issue 18)
+           "ElasticJointArm", "SpringDamperChain"]

@@ -90,3 +90,19 @@ class CrankSlider(Composite):
         self.connect(self.rod_end.frame_b, self.wrist.frame_a)
         self.connect(self.slider.frame_b, self.wrist.frame_b)
         self.expose(self.crank.frame_a, "frame_a")
+
+
+class StackedFourBars(Composite):
+    """``k`` four-bars stacked so that each rides on the one below: bar i+1's ground (its
+    ``frame_a``, the crank pivot, with the rocker pivot l0 along its x axis) is the coupler
+    frame of bar i (at the coupler's joint B, turning with the coupler). Children ``bar1`` …
+    ``bark`` are :class:`FourBar` (same parameters [m, kg]); the loops ride on one another,
+    the benchmark of closed loops that are coupled through the tree (benchmarks/loops.py).
+    """
+
+    def __init__(self, k: int = 2, **four_bar):
+        super().__init__()
+        bars = [self.add(f"bar{i + 1}", FourBar(**four_bar)) for i in range(int(k))]
+        self.expose(bars[0].frame_a, "frame_a")
+        for below, above in zip(bars, bars[1:]):
+            self.connect(below.coupler.frame_b, above.frame_a)

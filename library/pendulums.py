@@ -5,9 +5,16 @@ means hanging straight down. Each exposes ``frame_a`` (the top pivot) to mount o
 """
 from __future__ import annotations
 
+from jourdain.blocks import (
+    Composite,
+    FixedTranslation,
+    Motor,
+    Revolute,
+    RigidBody,
+    RotationalSpring,
+    ViscousFriction,
+)
 from jourdain.blocks.base import as_size
-from jourdain.blocks import (Composite, FixedTranslation, Revolute, RigidBody,
-                             ViscousFriction)
 
 
 class Pendulum(Composite):
@@ -65,3 +72,50 @@ class NLinkPendulum(Composite):
             if i < n:
                 previous = self.add(f"rod{i}", FixedTranslation(r=(0, -l, 0)))
                 self.connect(joint.frame_b, previous.frame_a)
+
+
+class SpringDamperChain(Composite):
+    """The planar chain of :class:`NLinkPendulum` with a rotational spring c [N·m/rad] (rest
+    angle 0) and a viscous damper d [N·m·s/rad] in every joint: with a large c and d the
+    joints are nearly rigid and the fast, strongly damped modes make the equations stiff
+    (the stiff case of benchmarks/integrators.py)."""
+
+    def __init__(self, n: int = 3, c: float = 1e4, d: float = 100.0, m: float = 1.0,
+                 l: float = 1.0):
+        super().__init__()
+        self.chain = NLinkPendulum(n, m, l)
+        for i in range(1, int(n) + 1):
+            spring = self.add(f"spring{i}", RotationalSpring(c=c))
+            damper = self.add(f"damper{i}", ViscousFriction(d=d))
+            self.connect(spring.flange_b, getattr(self.chain, f"joint{i}").axis)
+            self.connect(damper.flange_b, getattr(self.chain, f"joint{i}").axis)
+        self.expose(self.chain.frame_a, "frame_a")
+
+
+class ElasticJointArm(Composite):
+    """A link driven by a motor through a compliant gear (M. W. Spong, J. Dyn. Syst. Meas.
+    Control 109, 1987): the rotor (inertia J_m [kg·m²], revolute ``rotor``) and the link
+    (mass m [kg], center of mass at l/2 [m], revolute ``joint``) turn about the same axis z,
+    coupled by a torsion spring c [N·m/rad] and damper d [N·m·s/rad]; the input
+    ``motor.tau`` [N·m] drives the rotor. A stiff gear gives a fast, damped rotor mode
+    beside the slow swing of the link: a stiff system, like a DC-motor drive's electrical
+    time constant."""
+
+    def __init__(self, J_m: float = 1e-3, m: float = 1.0, l: float = 0.5, c: float = 1e4,
+                 d: float = 2.0):
+        super().__init__()
+        self.rotor = Revolute(axis=(0, 0, 1))
+        self.rotor_body = RigidBody(m=0.1, I=(J_m, J_m, J_m))
+        self.joint = Revolute(axis=(0, 0, 1))
+        self.link = RigidBody(m=m, r_cm=(0, -l / 2, 0), I=(m * l**2 / 12, 0.0, m * l**2 / 12))
+        self.motor = Motor()
+        self.gear = RotationalSpring(c=c)
+        self.gear_damping = ViscousFriction(d=d)
+        self.connect(self.rotor.frame_b, self.rotor_body.frame_a)
+        self.connect(self.joint.frame_b, self.link.frame_a)
+        self.connect(self.rotor.frame_a, self.joint.frame_a)
+        self.connect(self.motor.flange_b, self.rotor.axis)
+        for element in (self.gear, self.gear_damping):
+            self.connect(element.flange_a, self.rotor.axis)
+            self.connect(element.flange_b, self.joint.axis)
+        self.expose(self.joint.frame_a, "frame_a")

@@ -42,6 +42,7 @@ from .optimal.transcription import (
            MultipleShooting,
            Scheme,
 )
+from .simulation.integrators import LinearSolver
 from .simulation.result import Result
 from .simulation.simulate import Method
 from .studies import Estimate, Normal, Task, Uniform, estimate, sweep
@@ -50,7 +51,8 @@ from .visual.animate import animate
 
 __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "Feedback",
            "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf",
-           "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSystem", "Method", "Mode",
+           "Formulation", "FreeTime", "Inputs", "Integrator", "LinearSolver", "LinearSystem", "Method",
+           "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
            "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate", "close_loop",
            "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",

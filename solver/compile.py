@@ -12,6 +12,7 @@ import casadi as ca
 from jourdain.blocks.errors import ModelError
 
 from .constraints.analysis import analyze, check_generic_rank, integrability_of
+from .constraints.loop_dynamics import supported as loops_supported
 from .constraints.methods import (
     ConstraintMethod,
     check_baumgarte,
@@ -20,12 +21,21 @@ from .constraints.methods import (
     constraint_functions,
     method_functions,
     one_dof_mass,
+    partition_equations,
     speeds_for,
     state_expr,
+    watch_function,
 )
 from .constraints.moves import mover
 from .constraints.repartition import PartitionBank
-from .equations.backends import Backend, Formulation, default_speed_ops, equations
+from .equations.armature import supported
+from .equations.backends import (
+    AUTO_RECURSIVE_SPEEDS,
+    Backend,
+    Formulation,
+    default_speed_ops,
+    equations,
+)
 from .equations.driven import driven_dynamics, driven_speed_index
 from .equations.functions import (
     check_mass_matrix,
@@ -36,6 +46,7 @@ from .equations.functions import (
 )
 from .equations.lagrange import lagrange_system, lagrange_zdot
 from .equations.projection import jourdain
+from .equations.recursive import build_links, recursive
 from .hybrid import build_hybrid
 from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
@@ -69,12 +80,10 @@ def compile(model, speeds: dict | None = None, parameters=(),
     _check_options(formulation, backend, constraints, baumgarte, codegen)
     mech = build_mechanics(model, parameters)
     speeds = speed_spec(speeds, mech.kin, mech.signal_names())
-    if mech.constrained and backend is Backend.RECURSIVE:
-        raise ModelError("Backend.RECURSIVE needs a tree-structured system; this model has "
-                         "closed loops or contacts: use backend=Backend.PROJECTION")
     if mech.constrained:
         system = compile_constrained(mech, speeds, formulation,
-                                     constraints or ConstraintMethod.PARTITIONING, baumgarte)
+                                     constraints or ConstraintMethod.PARTITIONING, baumgarte,
+                                     backend)
         return system.codegen() if codegen else system
     sp = choose_speeds(mech.kin, speeds)
     eom, used = equations(mech, sp, formulation, backend)
@@ -121,7 +130,8 @@ def _check_options(formulation, backend, constraints, baumgarte, codegen) -> Non
 
 
 def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formulation,
-                        method: ConstraintMethod, baumgarte: tuple) -> ConstrainedSystem:
+                        method: ConstraintMethod, baumgarte: tuple,
+                        backend: Backend = Backend.AUTO) -> ConstrainedSystem:
     """Stages 4–8 for a model with cut joints or contacts."""
     if formulation is not Formulation.JOURDAIN:
         raise ModelError("closed loops and contacts need Formulation.JOURDAIN (the projection "
@@ -134,18 +144,24 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     if method is not ConstraintMethod.PARTITIONING and user_names:
         raise ModelError("speeds: user-chosen speeds apply to ConstraintMethod.PARTITIONING; the "
                          "Baumgarte and DAE methods integrate all joint speeds")
-    sp = speeds_for(mech, method, G, part, user_names)
-    eom = jourdain(mech, sp)
-    zdot, drive = eom.zdot, None
     if mech.driven and method is not ConstraintMethod.PARTITIONING:
         raise ModelError("kinematic drivers in closed loops need ConstraintMethod.PARTITIONING "
                          "(the driven coordinate is kept independent)")
-    if mech.driven:
-        zdot, drive = driven_dynamics(mech, sp, eom.M, eom.q - eom.k)
-    functions = named_functions(mech, sp, eom, zdot, drive)
+    used = constrained_backend(mech, backend, method)
+    wdot = None
+    if method is ConstraintMethod.PARTITIONING:
+        sp, eom, zdot, drive, wdot = partition_equations(
+            mech, eqs, part, G, user_names, used is Backend.RECURSIVE)
+    else:   # the tree's equations in all joint speeds; the method adds Aᵀ·λ
+        sp = speeds_for(mech, method, G, part, user_names)
+        eom = recursive(mech, sp) if used is Backend.RECURSIVE else jourdain(mech, sp)
+        zdot, drive = eom.zdot, None
+    functions = named_functions(mech, sp, eom, zdot, drive, wdot)
     proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte,
-                              zdot, drive)
+                              zdot, drive, wdot)
     functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part))
+    if method is ConstraintMethod.PARTITIONING:
+        functions["watch"] = watch_function(functions, mech.kin.y.numel())
     functions.update(one_dof_mass(mech, sp, eom, proj_y, part))
     hybrid = build_hybrid(mech, sp, eom.M, zdot, functions,
                           rows_allowed=method is ConstraintMethod.PARTITIONING)
@@ -155,15 +171,40 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             "integrability": lambda: integrability_of(mech, eqs, part, A, G, mv),
             "speed_names": [r.name for r in mech.kin.rates], "mover": mv,
             "partitions": PartitionBank(mech, eqs, part, part.independent_speeds[:len(user_names)],
-                                        user_names, functions, names_of(mech, sp))
+                                        user_names, functions, names_of(mech, sp),
+                                        used is Backend.RECURSIVE)
             if method is ConstraintMethod.PARTITIONING else None}
     base = (formulation, names_of(mech, sp), functions, mech.params.defaults,
             structure_of(mech, sp))
     system = ConstrainedSystem(base, method, info)
     system.hybrid = hybrid
+    system.backend = used
     system._lazy["quantities"] = (lambda: quantity_function(mech, sp, system.h, drive), True)
     attach_visual(system, mech, part.y_ref)
     return system
+
+
+def constrained_backend(mech: Mechanics, backend: Backend, method: ConstraintMethod) -> Backend:
+    """The back end of a constrained model: the recursive algorithms where they carry the
+    model (partitioning: over loop nodes, :mod:`.constraints.loop_dynamics`; the multiplier
+    methods: the tree's own, beyond AUTO_RECURSIVE_SPEEDS joint speeds as for trees), else
+    the projection; Backend.RECURSIVE where they cannot is a ModelError saying why."""
+    if method is ConstraintMethod.PARTITIONING:
+        fits = loops_supported(mech)
+    else:
+        fits = mech.tree_only and supported(mech, [link.rows for link in build_links(mech)])
+    if backend is Backend.RECURSIVE and not fits:
+        raise ModelError("Backend.RECURSIVE cannot carry this model: it needs every mass on a "
+                         "link of the spanning tree (no point masses riding on line forces, no "
+                         "massless junctions) and 1-D bodies moved at constant ratios"
+                         + ("" if method is ConstraintMethod.PARTITIONING else
+                            " by one link") + "; use backend=Backend.PROJECTION")
+    if backend is Backend.PROJECTION or not fits:
+        return Backend.PROJECTION
+    if backend is Backend.AUTO and method is not ConstraintMethod.PARTITIONING and \
+            mech.kin.w.numel() <= AUTO_RECURSIVE_SPEEDS:
+        return Backend.PROJECTION
+    return Backend.RECURSIVE
 
 
 def attach_visual(system: System, mech: Mechanics, y_nominal) -> None:

@@ -682,6 +682,26 @@ def _():
     cube().simulate(1.0, method="bdf")
 
 
+@case("method AUTO as a string", ModelError, "method", "Method.AUTO")
+def _():
+    cube().simulate(1.0, method="auto")
+
+
+@case("stiff as a string", ModelError, "stiff")
+def _():
+    cube().simulate(1.0, stiff="yes")
+
+
+@case("linear_solver as a string", ModelError, "linear_solver", "LinearSolver.DENSE")
+def _():
+    cube().simulate(1.0, linear_solver="lapacklu")
+
+
+@case("linear_solver a Method", ModelError, "linear_solver")
+def _():
+    cube().simulate(1.0, method=jd.Method.BDF, linear_solver=jd.Method.BDF)
+
+
 @case("x0 of length 1", ModelError, "x0")
 def _():
     cube().simulate(1.0, x0=[0.1])

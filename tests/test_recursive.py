@@ -62,15 +62,37 @@ def _agree(model, speeds=None, seed=0, parameters=()):
                                                        tau_max=0.5)],
                          ids=lambda c: type(c).__name__)
 def test_library_models_agree(part):
-    """Every tree-structured library model (the closed-loop and rolling ones are refused)."""
+    """Every tree-structured library model (closed loops and rolling contacts: below)."""
     _agree(jd.Model.on_world(World(), part=part))
 
 
 @pytest.mark.parametrize("part", [FourBar(), CrankSlider(), RollingDisk(), Wheel(),
                                   DifferentialDrive()], ids=lambda c: type(c).__name__)
-def test_constrained_models_are_refused(part):
-    with pytest.raises(ModelError, match="Backend.PROJECTION"):
-        jd.compile(jd.Model.on_world(World(), part=part), backend=jd.Backend.RECURSIVE)
+def test_constrained_models_agree(part):
+    """Closed loops and rolling contacts: the articulated-body algorithm over loop nodes
+    (Backend.RECURSIVE, the default) against Jourdain's projection with G substituted
+    symbolically (Backend.PROJECTION), f, M, k, q at assembled random states; the partition
+    is the same, so the speeds z are."""
+    model = jd.Model.on_world(World(), part=part)
+    proj = jd.compile(model, backend=jd.Backend.PROJECTION)
+    rec = jd.compile(model, backend=jd.Backend.RECURSIVE)
+    assert proj.backend is jd.Backend.PROJECTION and rec.backend is jd.Backend.RECURSIVE
+    assert proj.z_names == rec.z_names
+    rng = np.random.default_rng(3)
+    ny = len(proj.y_names)
+    for _ in range(3):
+        x = proj.state(z0={n: rng.uniform(-2, 2) for n in proj.z_names})
+        free = [i for i, n in enumerate(proj.y_names) if n not in proj.dependent_coordinates
+                and not n.split(".")[-1].startswith("q")]
+        x[free] += rng.uniform(-0.3, 0.3, len(free))
+        if "project" in proj.functions:
+            x = np.array(proj.project(x, proj.p_default)).ravel()
+        t, u, p = 0.3, rng.normal(size=len(proj.u_names)), proj.p_default
+        y, z = x[:ny], x[ny:]
+        _close(proj.f(t, x, u, p), rec.f(t, x, u, p), "f")
+        _close(proj.M(y, p), rec.M(y, p), "M")
+        _close(proj.k(y, z, p), rec.k(y, z, p), "k")
+        _close(proj.q(t, y, z, u, p), rec.q(t, y, z, u, p), "q")
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -2,9 +2,9 @@
 
 ``assemble`` solves c(y) = 0 for the coordinates the user did not fix by a damped Gauss–Newton
 iteration with minimum-norm steps (redundant equations are harmless); ``projector`` builds the
-differentiable map that keeps closed loops free of drift: the dependent moves are found by
-Newton's method (CasADi ``rootfinder``) from the integrated coordinates as first guess, and
-their derivative follows from the implicit function theorem. Both move the coordinates along
+differentiable map that keeps closed loops free of drift: the dependent moves are found by a
+fixed number of Newton steps (SX, so f can be written as C) from the integrated coordinates as
+first guess. Both move the coordinates along
 joint-speed directions (:mod:`.moves`), so a ball joint's quaternion stays on the unit sphere.
 """
 from __future__ import annotations
@@ -14,12 +14,12 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from ..model.numerics import LINEAR_SOLVER
-from .moves import Mover, moved_coordinates, newton_guess, retraction
+from .moves import Mover, newton_guess, retraction
 
 ASSEMBLY_TOL = 1e-12   # residual norm accepted as assembled [m, rad]
-NEWTON_TOL = 1e-13     # rootfinder tolerance on the independent closure equations
 STALLED = 3            # Gauss–Newton steps in a row without decrease before giving up
+NEWTON_STEPS = 2       # Newton steps of the projection inside f (quadratic convergence)
+NEWTON_CHECK = 1e-10   # closure residual after them beyond which a simulation re-projects
 
 
 def assemble(mv: Mover, y_guess: np.ndarray, p: np.ndarray, free: list[int],
@@ -86,31 +86,34 @@ def _assembly_error(res, owners, names, moved, y, n_branch: int = 0) -> ModelErr
         "); check the link lengths and contact heights, or give other initial coordinates")
 
 
-def projector(c_ind: ca.SX, kin, p: ca.SX, dep: list[int]) -> ca.Function:
-    """project(y, p) -> y ⊕ δ*: the moves ``dep`` (joint-speed directions, :mod:`.moves`)
-    solved from c_ind(y ⊕ δ) = 0 by Newton (CasADi rootfinder) from the integrated
-    coordinates as first guess; differentiable by the implicit function theorem. The unknowns
-    of scalar moves are the dependent coordinates themselves, of a ball joint's moves its
-    rotation vector δθ (from 0)."""
+def projector(c_ind: ca.SX, kin, p: ca.SX, dep: list[int],
+              steps: int = NEWTON_STEPS) -> ca.Function:
+    """project(y, p) -> (y ⊕ δ*, residual): the moves ``dep`` (joint-speed directions,
+    :mod:`.moves`) solved from c_ind(y ⊕ δ) = 0 by ``steps`` Newton steps from the integrated
+    coordinates (a fixed sequence of SX operations, so f stays one SX function that CasADi
+    writes as C; the derivative of the last step is the implicit function theorem's at the
+    converged point), and the largest closure residual |c_ind| after them [m, rad], which the
+    simulation watches (it stops and restarts from the projected state when Newton has not
+    converged: :data:`NEWTON_CHECK`). The unknowns of scalar moves are the dependent
+    coordinates themselves, of a ball joint's moves its rotation vector δθ (from 0)."""
     y = kin.y
-    ny = y.numel()
-    Y, P = ca.MX.sym("y", ny), ca.MX.sym("p", p.numel())
     if not dep:
-        return ca.Function("project", [Y, P], [Y * 1], ["y", "p"], ["y_projected"])
+        return ca.Function("project", [y, p], [y * 1, ca.SX(0)], ["y", "p"],
+                           ["y_projected", "residual"])
     delta = ca.SX.sym("delta", len(dep))
     moved = retraction(kin, delta, dep, absolute=True)
-    residual = ca.Function("closure", [delta, y, p], [ca.substitute(c_ind, y, moved)])
-    solver = ca.rootfinder("closure_newton", "newton", residual,
-                           {"abstol": NEWTON_TOL, "max_iter": 50,
-                            "linear_solver": LINEAR_SOLVER})
-    root = solver(newton_guess(kin, Y, dep), Y, P)
-    # Only the moved coordinates are recomputed; the others pass through a selection matrix,
-    # so a loop of scalar joints gets exactly the arithmetic of Newton on its coordinates.
-    changed = sorted({i for j in dep for i in moved_coordinates(kin)[j]})
-    new_values = ca.Function("moved_values", [y, delta], [moved[changed]])
-    keep, place = np.ones(ny), ca.DM.zeros(ny, len(changed))
-    keep[changed] = 0
-    for k, i in enumerate(changed):
-        place[i, k] = 1
-    out = ca.diag(ca.DM(keep)) @ Y + ca.mtimes(place, new_values(Y, root))
-    return ca.Function("project", [Y, P], [out], ["y", "p"], ["y_projected"])
+    residual = ca.substitute(c_ind, y, moved)
+    # One Newton step as a function, called ``steps`` times: each call is inlined into the
+    # SX graph. The Jacobian of the closure equations is block diagonal over independent
+    # loops (closure.relative_pose), which CasADi's sparse solve keeps.
+    step = ca.Function("newton_step", [delta, y, p],
+                       [delta - ca.solve(ca.jacobian(residual, delta), residual)])
+    d = newton_guess(kin, y, dep)
+    for _ in range(steps):
+        d = step(d, y, p)
+    closure = ca.Function("closure", [delta, y, p], [residual])
+    # Only the moved coordinates are recomputed; the others pass through unchanged, so
+    # unconstrained joints see exactly their integrated values.
+    out = ca.substitute(moved, delta, d)
+    worst = ca.mmax(ca.fabs(closure(d, y, p))) if c_ind.numel() else ca.SX(0)
+    return ca.Function("project", [y, p], [out, worst], ["y", "p"], ["y_projected", "residual"])

@@ -37,6 +37,40 @@ class ConstraintEquations:
         return self.c.numel()
 
 
+def relative_pose(mech: Mechanics, net_a: int, net_b: int) -> tuple:
+    """(R, p): the pose of frame net b in frame net a's axes, composed along the tree path
+    through their lowest common ancestor. Written through the world instead (R_aᵀ·R_b), the
+    closure equations of a loop that rides on other loops would carry every joint below it
+    symbolically (the terms cancel only numerically), so their Jacobian would couple all the
+    loops of a stack and the linear solves of f would grow with the stack's height."""
+    up = {edge.child: edge for edge in mech.topo.edges}
+
+    def chain(net):   # the nets from ``net`` up to the root
+        nets = [net]
+        while nets[-1] in up:
+            nets.append(up[nets[-1]].parent)
+        return nets
+    path_a, path_b = chain(net_a), chain(net_b)
+    common = next(n for n in path_a if n in set(path_b))
+    R_a, p_a = _pose_below(mech, up, path_a[:path_a.index(common)])
+    R_b, p_b = _pose_below(mech, up, path_b[:path_b.index(common)])
+    return ca.mtimes(R_a.T, R_b), ca.mtimes(R_a.T, p_b - p_a)
+
+
+def _pose_below(mech: Mechanics, up: dict, nets: list) -> tuple:
+    """Pose of nets[0] in the frame of the parent of nets[-1] (nets: a path upwards)."""
+    R, p = ca.SX.eye(3), ca.SX.zeros(3)
+    for net in reversed(nets):   # from the common ancestor down
+        edge = up[net]
+        rel = mech.kin.relative[edge.joint]
+        R_rel, p_rel = ca.SX(rel.R), rel.p
+        if not edge.forward:   # the tree runs from frame_b to frame_a: invert
+            R_rel, p_rel = R_rel.T, -ca.mtimes(R_rel.T, p_rel)
+        p = p + ca.mtimes(R, p_rel)
+        R = ca.mtimes(R, R_rel)
+    return R, p
+
+
 def collect_constraints(mech: Mechanics) -> ConstraintEquations:
     """Closure equations of the cut joints and the contacts' hook equations."""
     kin, flat = mech.kin, mech.flat
@@ -46,9 +80,7 @@ def collect_constraints(mech: Mechanics) -> ConstraintEquations:
             raise ModelError(f"{joint.path} closes the loop {describe_loop(flat, mech.topo, joint)}"
                              " and is cut, but force elements act on its axis flange; move them "
                              "to another joint of the loop")
-        fa, fb = kin.frames[flat.net_of[joint.frame_a]], kin.frames[flat.net_of[joint.frame_b]]
-        R = ca.mtimes(fa.R.T, fb.R)
-        p = ca.mtimes(fa.R.T, fb.r - fa.r)
+        R, p = relative_pose(mech, flat.net_of[joint.frame_a], flat.net_of[joint.frame_b])
         rows = ca.SX(mech.inst[joint].closure_residual(R, p))
         c_rows.append(rows)
         owner = f"{joint.path} (closing the loop {describe_loop(flat, mech.topo, joint)})"

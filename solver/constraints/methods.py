@@ -22,18 +22,21 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from ..equations.projection import to_speeds
+from ..equations.driven import driven_dynamics
+from ..equations.projection import jourdain, to_speeds
 from ..equations.readings import signal_terms
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds, choose_speeds
 from .analysis import constrained_speeds
 from .assembly import projector
 from .closure import ConstraintEquations
+from .loop_dynamics import recursive_equations
 from .moves import quat_mult, quaternion_blocks
 from .multipliers import multiplier_equations
 from .partition import Partition, conditioning_function, row_scale
 
 M_GEN_STEPS = 16   # continuation steps of m_gen(q)
+M_GEN_ROUNDS = 3   # rounds of the projection's Newton steps per continuation step
 
 
 class ConstraintMethod(Enum):
@@ -59,7 +62,7 @@ def constraint_functions(mech: Mechanics, eqs: ConstraintEquations, A, G, w_expr
         "c": ca.Function("c", [y, p], [eqs.c], ["y", "p"], ["c"]),
         "residuals": ca.Function("residuals", [w_expr[0], p], [eqs.c, v_res],
                                  ["x", "p"], ["position", "velocity"]),
-        "conditioning": conditioning_function(eqs.A, y, p, part, scale),
+        "conditioning": conditioning_function(eqs.A, y, p, part, scale, mech.params.defaults),
     }
 
 
@@ -84,22 +87,42 @@ def partitioned_functions(mech: Mechanics, sp: Speeds, zdot, sdot, proj_y: ca.Fu
     apply = drive.apply if drive is not None else (lambda expr: expr)
     xdot = ca.Function("xdot_sx", [mech.t, y, sp.z, s, mech.ctx.u, p],
                        [apply(ca.vertcat(sp.ydot, zdot, sdot))])
-    t, x = ca.MX.sym("t"), ca.MX.sym("x", ny + nz + ns)
-    u, pp = ca.MX.sym("u", mech.ctx.u.numel()), ca.MX.sym("p", p.numel())
+    # Everything in SX: the Newton steps, the dynamics and the drivers are inlined into one
+    # graph, which the virtual machine evaluates fast and CasADi writes as C.
+    t, x = ca.SX.sym("t"), ca.SX.sym("x", ny + nz + ns)
+    u, pp = ca.SX.sym("u", mech.ctx.u.numel()), ca.SX.sym("p", p.numel())
     xd = x
     if drive is not None:
         sx = ca.vertcat(y, sp.z, s)
         xd = ca.Function("drive_sx", [mech.t, sx, mech.ctx.u, p], [drive.apply(sx)])(t, x, u, pp)
-    yc = proj_y(xd[:ny], pp)
+    yc, residual = proj_y(xd[:ny], pp)
     rates = _transported(xdot(t, yc, xd[ny:ny + nz], xd[ny + nz:], u, pp), x, yc,
                          quaternion_blocks(mech.kin), set(part.dependent_moves))
     return {
         "f": ca.Function("f", [t, x, u, pp], [rates], ["t", "x", "u", "p"], ["xdot"]),
-        "project": ca.Function("project", [x, pp], [ca.vertcat(proj_y(x[:ny], pp), x[ny:])],
+        "project": ca.Function("project", [x, pp], [ca.vertcat(proj_y(x[:ny], pp)[0], x[ny:])],
                                ["x", "p"], ["x_projected"]),
-        "f_projected": ca.Function("f_projected", [t, x, u, pp], [rates, yc],
-                                   ["t", "x", "u", "p"], ["xdot", "y_projected"]),
+        "f_projected": ca.Function("f_projected", [t, x, u, pp], [rates, yc, residual],
+                                   ["t", "x", "u", "p"], ["xdot", "y_projected", "residual"]),
+        "newton": proj_y,
     }
+
+
+def watch_function(functions: dict, ny: int) -> ca.Function:
+    """watch(t, x, u, p) -> (ẋ; y projected; Newton's closure residual; ν; det(Â_dep)
+    blocks), stacked in one vector: everything a partitioned simulation evaluates per step
+    (simulation.partitioned), in one SX graph, so that code generation writes it as one C
+    function with its Jacobian (ν, det at the integrated y)."""
+    f = functions.get("f_projected", functions["f"])
+    t, x = ca.SX.sym("t"), ca.SX.sym("x", f.nnz_in(1))
+    u, p = ca.SX.sym("u", f.nnz_in(2)), ca.SX.sym("p", f.nnz_in(3))
+    if "f_projected" in functions:
+        xdot, yc, residual = f(t, x, u, p)
+    else:   # velocity constraints only: nothing projected
+        xdot, yc, residual = f(t, x, u, p), x[:ny], ca.SX(0)
+    nu, det = functions["conditioning"](x[:ny], p)
+    return ca.Function("watch", [t, x, u, p], [ca.vertcat(xdot, yc, residual, nu, det)],
+                       ["t", "x", "u", "p"], ["watch"])
 
 
 def _transported(rates, x, yc, blocks, dep_moves: set):
@@ -158,7 +181,8 @@ def one_dof_mass(mech: Mechanics, sp: Speeds, eom, proj_y: ca.Function | None,
         entries = ca.vertsplit(y)  # (MX slices of empty ranges are 1×0, not 0×1)
         entries[i] = qk
         y = ca.vertcat(*entries)
-        y = proj_y(y, pp) if proj_y is not None else y
+        for _ in range(M_GEN_ROUNDS if proj_y is not None else 0):
+            y = proj_y(y, pp)[0]
     M = ca.Function("M_sx", [kin.y, mech.params.p], [eom.M])
     return {"m_gen": ca.Function("m_gen", [q, pp], [M(y, pp)], ["q", "p"], ["m_gen"])}
 
@@ -188,18 +212,33 @@ def check_baumgarte(baumgarte) -> None:
                          f"{baumgarte!r}")
 
 
+def partition_equations(mech: Mechanics, eqs, part: Partition, G, user_names: list[str],
+                        recursive: bool) -> tuple:
+    """(speeds, M k q ż, ż with drivers, Drive or None, ẇ or None) of a partition: by the
+    recursive algorithms over loop nodes (:mod:`.loop_dynamics`), or by Jourdain's
+    projection with G(y) substituted symbolically (``recursive`` False)."""
+    sp = constrained_speeds(mech, G, part, user_names)
+    eom, wdot_of = recursive_equations(mech, eqs, part, G, sp) if recursive else \
+        (jourdain(mech, sp), None)
+    zdot, drive = eom.zdot, None
+    if mech.driven:
+        zdot, drive = driven_dynamics(mech, sp, eom.M, eom.q - eom.k)
+    return sp, eom, zdot, drive, (wdot_of(zdot) if wdot_of is not None else None)
+
+
 def method_functions(functions: dict, mech: Mechanics, sp, eom, eqs, part, A,
-                     method: ConstraintMethod, baumgarte: tuple, zdot=None, drive=None):
+                     method: ConstraintMethod, baumgarte: tuple, zdot=None, drive=None,
+                     wdot=None):
     """Add the method's f (and project, dae, multipliers); return the Newton projection of the
-    coordinates, or None when nothing is projected. ``zdot``, ``drive``: the equations with
-    drivers (partitioning only), default eom.zdot."""
+    coordinates, or None when nothing is projected. ``zdot``, ``drive``, ``wdot``: the
+    equations with drivers (partitioning only), default eom.zdot."""
     c_ind = eqs.c[part.holonomic_rows] if part.holonomic_rows else ca.SX(0, 1)
     if method is ConstraintMethod.PARTITIONING:
         if not part.dependent_moves:
             return None   # velocity constraints only: the plain SX f needs no projection
         proj_y = projector(c_ind, mech.kin, mech.params.p, part.dependent_moves)
         zdot = eom.zdot if zdot is None else zdot
-        sdot, _, _ = signal_terms(mech, sp, zdot, drive)
+        sdot, _, _ = signal_terms(mech, sp, zdot, drive, wdot)
         functions.update(partitioned_functions(mech, sp, zdot, sdot, proj_y, part, drive))
         return proj_y
     alpha, beta = baumgarte

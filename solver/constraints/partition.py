@@ -23,7 +23,7 @@ NU_SWITCH = 10.0  # a partition's conditioning ν up to which it is always accep
 NU_RATIO = 10.0   # … and beyond, while within NU_RATIO times the best partition's ν
 HYSTERESIS = 4.0  # a switch during a simulation needs a ν this many times smaller
 EXHAUSTIVE = 200  # choices of dependent columns tried one by one (else pivoted QR)
-SX_BLOCK = 4      # dependent blocks up to this size are monitored in SX (cofactors)
+SX_BLOCK = 4      # determinants of dependent blocks up to this size by cofactors
 
 
 @dataclass
@@ -170,41 +170,108 @@ def row_scale(A: ca.SX, mech: Mechanics, y_ref: np.ndarray, p: np.ndarray) -> np
 
 
 def conditioning_function(A: ca.SX, y: ca.SX, p: ca.SX, part: Partition,
-                          scale: np.ndarray) -> ca.Function:
+                          scale: np.ndarray, p0: np.ndarray | None = None) -> ca.Function:
     """conditioning(y, p) -> (nu, det): the conditioning of the dependent-coordinate
     Jacobians of ``part``,
 
         ν = ‖Â_dep⁻¹‖_F,   Â = D·A over the independent rows, D = diag(``scale``),
 
     for the velocity rows and dependent speeds (G's A_dep) and, when they differ, the
-    holonomic rows and dependent moves (Newton's ∂c/∂δ_dep), the larger of the two; and
-    det(Â_dep) of each (1 or 2 entries), whose signs change where the motion crosses the
-    partition's singular set. A is the full constraint Jacobian (all rows, in the joint
+    holonomic rows and dependent moves (Newton's ∂c/∂δ_dep), the larger of the two; and the
+    determinants of the diagonal blocks of Â_dep, whose signs change where the motion crosses
+    the partition's singular set. A is the full constraint Jacobian (all rows, in the joint
     speeds) and D scales each row to unit length at the reference configuration
     (:func:`row_scale`), so ν does not depend on the units or the scaling of the equations,
     yet grows where a row vanishes. A dependent speed moves at most ν·‖Â_ind·z‖ for
     independent speeds z; ν → ∞ where the partition is singular (a crank at a dead point) or
-    the constraints lose rank (a bifurcation). Blocks up to SX_BLOCK rows are expanded (SX),
-    larger ones use a numeric LU (MX), so any size of loop costs one small factorization."""
+    the constraints lose rank (a bifurcation).
+
+    Â_dep is block diagonal over independent loops (:func:`.closure.relative_pose`), so
+    ‖Â_dep⁻¹‖_F² is the sum over the blocks and each block is inverted on its own (SX:
+    CasADi's sparse symbolic solve); det of a block is the product of the determinants of its
+    block-triangular diagonal blocks (cofactors up to SX_BLOCK rows, elimination in a pivot
+    order fixed at the reference beyond), so any number of loops costs a few small
+    factorizations per loop. ``p0``: the parameter values at which the elimination's pivot
+    order is chosen (partial pivoting at y_ref; default zeros)."""
     blocks = [(part.velocity_rows, part.dependent_speeds)]
     if (part.holonomic_rows, part.dependent_moves) != blocks[0]:
         blocks.append((part.holonomic_rows, part.dependent_moves))
-    # Small blocks in SX (cofactors: det and inverse stay short, and CVODES's Jacobian is
-    # plain arithmetic), larger ones in MX with a numeric LU (cofactors grow as m!).
-    small = all(len(rows) <= SX_BLOCK for rows, _ in blocks)
-    sym = ca.SX if small else ca.MX
-    Y, P = sym.sym("y", y.numel()), sym.sym("p", p.numel())
-    A_num = ca.substitute(A, ca.vertcat(y, p), ca.vertcat(Y, P)) if small else \
-        ca.Function("A_full", [y, p], [A])(Y, P)
-    nu, dets = sym(1.0), []
+    p0 = np.zeros(p.numel()) if p0 is None else p0
+    nu, dets = ca.SX(1.0), []
     for rows, cols in blocks:
         if rows and cols:
-            dep = ca.mtimes(ca.diag(ca.DM(scale[rows])), A_num[rows, cols])
-            inverse = ca.inv(dep) if small else ca.solve(dep, ca.MX.eye(len(rows)))
-            nu = ca.fmax(nu, ca.norm_fro(inverse))
-            dets.append(ca.det(dep))
-    det = ca.vertcat(*dets) if dets else sym.ones(1)
-    return ca.Function("conditioning", [Y, P], [nu, det], ["y", "p"], ["nu", "det"])
+            dep = ca.mtimes(ca.diag(ca.DM(scale[rows])), A[rows, cols])
+            squares = []
+            dep_ref = ca.Function("dep", [y, p], [dep])(part.y_ref, p0)
+            for r, c in _diagonal_blocks(dep):
+                B = dep[r, c]
+                squares.append(ca.sumsqr(ca.solve(B, ca.SX.eye(len(r)))))
+                dets.append(_block_det(B, np.array(dep_ref[r, c], dtype=float)))
+            nu = ca.fmax(nu, ca.sqrt(sum(squares, ca.SX(0))))
+    det = ca.vertcat(*dets) if dets else ca.SX.ones(1)
+    return ca.Function("conditioning", [y, p], [nu, det], ["y", "p"], ["nu", "det"])
+
+
+def _diagonal_blocks(M: ca.SX) -> list[tuple[list[int], list[int]]]:
+    """(rows, cols) of the connected parts of M's structure (a block diagonal matrix up to
+    permutations: the independent loops of a partition)."""
+    sp = M.sparsity()
+    rows_of, cols_of = sp.row(), sp.get_col()
+    parent = list(range(M.shape[0] + M.shape[1]))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for r, c in zip(rows_of, cols_of):
+        parent[find(r)] = find(M.shape[0] + c)
+    groups: dict = {}
+    for i in range(M.shape[0] + M.shape[1]):
+        groups.setdefault(find(i), []).append(i)
+    out = []
+    for members in groups.values():
+        r = [i for i in members if i < M.shape[0]]
+        c = [i - M.shape[0] for i in members if i >= M.shape[0]]
+        out.append((r, c))
+    return out
+
+
+def _block_det(B: ca.SX, B_ref: np.ndarray) -> ca.SX:
+    """det B as the product of its block-triangular diagonal blocks' determinants (a
+    structurally singular block: det 0); ``B_ref``: B at the reference configuration."""
+    if B.shape[0] != B.shape[1]:
+        return ca.SX(0)
+    nb, rowperm, colperm, rowblock, colblock, _, _ = B.sparsity().btf()
+    det = ca.SX(1)
+    for k in range(nb):
+        r = rowperm[rowblock[k]:rowblock[k + 1]]
+        c = colperm[colblock[k]:colblock[k + 1]]
+        if len(r) != len(c):
+            return ca.SX(0)
+        sub = B[r, c]
+        det = det * (ca.det(sub) if len(r) <= SX_BLOCK else
+                     _elimination_det(sub, B_ref[np.ix_(r, c)]))
+    return det
+
+
+def _elimination_det(B: ca.SX, B_ref: np.ndarray) -> ca.SX:
+    """det of a larger dense block by Gaussian elimination in a row order fixed by partial
+    pivoting at the reference (the product of the pivots times the order's sign; cofactor
+    expansion would grow as m!)."""
+    P, _, _ = scipy.linalg.lu(B_ref)
+    order = [int(np.argmax(P[:, k])) for k in range(B_ref.shape[0])]
+    sign = float(np.linalg.det(P)) if B_ref.size else 1.0
+    U = ca.SX(B[order, :])
+    n = U.shape[0]
+    det = ca.SX(sign)
+    for k in range(n):
+        det = det * U[k, k]
+        for i in range(k + 1, n):
+            factor = U[i, k] / U[k, k]
+            for j in range(k + 1, n):
+                U[i, j] = U[i, j] - factor * U[k, j]
+    return det
 
 
 def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:

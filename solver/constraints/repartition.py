@@ -30,12 +30,16 @@ import numpy as np
 
 from jourdain.blocks.errors import SimulationError
 
-from ..equations.driven import driven_dynamics
 from ..equations.functions import named_functions, names_of
-from ..equations.projection import jourdain
 from ..model.mechanics import Mechanics
-from .analysis import constrained_speeds
-from .methods import ConstraintMethod, constraint_functions, method_functions, state_expr
+from .methods import (
+    ConstraintMethod,
+    constraint_functions,
+    method_functions,
+    partition_equations,
+    state_expr,
+    watch_function,
+)
 from .moves import moved_coordinates
 from .partition import (
     NU_RATIO,
@@ -95,11 +99,12 @@ class PartitionBank:
     dependent moves and speeds; ``initial`` is the compiled System's own."""
 
     def __init__(self, mech: Mechanics, eqs, part: Partition, keep: list[int],
-                 user_names: list[str], functions: dict, names: dict):
+                 user_names: list[str], functions: dict, names: dict,
+                 recursive: bool = False):
         # the user's speeds (``keep``) stay independent where that costs little, the driven
         # ones (kinematic drivers) always
         self._fixed = self.fixed = [d.speed for d in mech.driven]
-        self._mech, self._eqs = mech, eqs
+        self._mech, self._eqs, self._recursive = mech, eqs, recursive
         self._keep = list(keep) + [j for j in self._fixed if j not in keep]
         self._user = dict(zip(keep, user_names))
         self._A = ca.Function("A_full", [mech.kin.y, mech.params.p], [eqs.A])
@@ -122,15 +127,14 @@ class PartitionBank:
         A = eqs.A[part.velocity_rows, :]
         G = explicit_form(A, part.dependent_speeds, part.independent_speeds, mech.kin.w.numel())
         names = [self._user[j] for j in part.independent_speeds if j in self._user]
-        sp = constrained_speeds(mech, G, part, names)
-        eom = jourdain(mech, sp)
-        zdot, drive = driven_dynamics(mech, sp, eom.M, eom.q - eom.k) if mech.driven else \
-            (eom.zdot, None)
-        functions = named_functions(mech, sp, eom, zdot, drive)
+        sp, eom, zdot, drive, wdot = partition_equations(mech, eqs, part, G, names,
+                                                         self._recursive)
+        functions = named_functions(mech, sp, eom, zdot, drive, wdot)
         method_functions(functions, mech, sp, eom, eqs, part, A,
-                         ConstraintMethod.PARTITIONING, (0.0, 0.0), zdot, drive)
+                         ConstraintMethod.PARTITIONING, (0.0, 0.0), zdot, drive, wdot)
         functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part,
                                               self.scale))
+        functions["watch"] = watch_function(functions, mech.kin.y.numel())
         return PartitionModel(part, functions, names_of(mech, sp))
 
     def scaled(self, y: np.ndarray, p: np.ndarray) -> np.ndarray:

@@ -200,7 +200,9 @@ def local_dynamics(system, chart: Chart) -> ca.Function:
     J_back = ca.Function("J_back", [y_sym], [ca.jacobian(chart.to_theta(y_sym), y_sym)])
     y = chart.to_y(dx[:nth])
     x = ca.vertcat(y, dx[nth:])
-    xdot = system.f(t, x, u, p)
+    # the virtual machine's f: compiled code may carry no derivatives (codegen builds the
+    # Jacobian only for BDF), and a linearization is evaluated once
+    xdot = system.functions.get("f", system.f)(t, x, u, p)
     theta_dot = ca.mtimes(J_back(y), xdot[:ny])
     return ca.Function("local_dynamics", [t, dx, u, p],
                        [ca.vertcat(theta_dot, xdot[ny:]), system.h(t, x, u, p)],

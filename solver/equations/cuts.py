@@ -24,25 +24,30 @@ from ..model.speeds import Speeds
 from .projection import to_speeds
 
 
-def cut_readings(mech: Mechanics, sp: Speeds, zdot: ca.SX) -> dict:
-    """sensor path -> its reading F in (t, y, z, u, s, p), for the accelerations ``zdot``."""
+def cut_readings(mech: Mechanics, sp: Speeds, zdot: ca.SX, wdot: ca.SX | None = None) -> dict:
+    """sensor path -> its reading F in (t, y, z, u, s, p), for the accelerations ``zdot``
+    (``wdot``: the joint accelerations in (t, y, z, u, s, p), when known)."""
     if not mech.ctx.cuts:
         return {}
     aux = {sensor.path: partials for sensor, partials in mech.kin.network.aux.items()}
     readings = {}
     for path in mech.ctx.cuts:
-        readings[path] = _reading(mech, sp, zdot, aux.get(path, {}))
+        readings[path] = _reading(mech, sp, zdot, aux.get(path, {}), wdot)
     return readings
 
 
-def _reading(mech: Mechanics, sp: Speeds, zdot: ca.SX, partials: dict) -> ca.SX:
+def _reading(mech: Mechanics, sp: Speeds, zdot: ca.SX, partials: dict, wdot=None) -> ca.SX:
     z, y = sp.z, mech.kin.y
     F = ca.SX(0)
     for body in mech.inertias:
         if body.net not in partials:
             continue
-        w = to_speeds(body.w, mech, sp)
-        alpha = ca.mtimes(ca.jacobian(w, z), zdot) + ca.jtimes(w, y, sp.ydot)
+        if wdot is not None:   # α = ∂ω/∂w·ẇ + ∂ω/∂y·ẏ, with no derivative through w(y, z)
+            alpha = to_speeds(ca.jtimes(body.w, mech.kin.y, mech.kin.ydot), mech, sp) + \
+                ca.mtimes(to_speeds(ca.jacobian(body.w, mech.kin.w), mech, sp), wdot)
+        else:
+            w = to_speeds(body.w, mech, sp)
+            alpha = ca.mtimes(ca.jacobian(w, z), zdot) + ca.jtimes(w, y, sp.ydot)
         F += body.J * alpha * partials[body.net]
     flat = mech.flat
     # the 1-D elements come first in mech.elements (3-D line forces follow; their flanges

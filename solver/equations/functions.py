@@ -46,6 +46,7 @@ class Structure:
     electrical: list[str] = field(default_factory=list)   # electrical components
     input_units: list[str] = field(default_factory=list)    # per entry of u
     output_units: list[str] = field(default_factory=list)   # per entry of the outputs
+    stiff: list = field(default_factory=list)  # paths of components declaring stiffness
 
 
 def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
@@ -59,7 +60,8 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [c.path for c in mech.flat.inertias + mech.flat.couplings],
         [c.path for c in mech.flat.electrical],
         input_units=[s.unit for s in mech.ctx.inputs for _ in s.entry_names()],
-        output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()])
+        output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()],
+        stiff=[c.path for c in mech.flat.components if getattr(c, "stiff", False) is True])
 
 
 def names_of(mech: Mechanics, sp: Speeds) -> dict:
@@ -95,15 +97,17 @@ def _quaternions(mech: Mechanics) -> list[tuple[int, str]]:
     return found
 
 
-def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None = None) -> dict:
+def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None = None,
+                    wdot=None) -> dict:
     """The System's functions for the accelerations ``zdot`` (``drive``: kinematic drivers,
-    whose prescribed values replace the driven entries of x)."""
+    whose prescribed values replace the driven entries of x; ``wdot``: the joint
+    accelerations when the equations give them, see :func:`.readings.placeholder_values`)."""
     t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
     s = mech.ctx.s
     x = ca.vertcat(y, z, s)
     ydot = sp.ydot
     apply = drive.apply if drive is not None else (lambda expr: expr)
-    sdot, out, residuals = signal_terms(mech, sp, zdot, drive)
+    sdot, out, residuals = signal_terms(mech, sp, zdot, drive, wdot)
     T = to_speeds(mech.kinetic_energy(), mech, sp)
     V = mech.potential_energy()
     W = _state_energy(mech, t, u)
@@ -124,6 +128,7 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
                                 ["t", "x", "u", "p"], ["P"]),
         "init": ca.Function("init", [t, x, u, p], [apply(residuals)], ["t", "x", "u", "p"],
                             ["residual"]),
+        **inverse_dynamics(mech, sp, eom, drive),
     }
     if drive is not None:
         functions.update(drive_functions(t, x, u, p, drive))
@@ -185,6 +190,17 @@ def _state_energy(mech: Mechanics, t, u) -> ca.SX:
         raise ModelError(f"{', '.join(owners)}: stored_energy() must depend on the component's "
                          "states and parameters only")
     return W
+
+
+def inverse_dynamics(mech: Mechanics, sp: Speeds, eom, drive=None) -> dict:
+    """{"inverse_dynamics": ID(t, y, z, a, u, p) = M·a + k − q} when the back end supplies it
+    (recursive, joint speeds, no component states, no kinematic drivers), else {}."""
+    if eom.inverse is None or not sp.identity or mech.ctx.s.numel() or drive is not None:
+        return {}
+    a, tau = eom.inverse
+    args = [mech.t, mech.kin.y, sp.z, a, mech.ctx.u, mech.params.p]
+    return {"inverse_dynamics": ca.Function("inverse_dynamics", args, [tau],
+                                            ["t", "y", "z", "a", "u", "p"], ["tau"])}
 
 
 def _q_function(t, y, z, u, p, s, q) -> ca.Function:

@@ -27,12 +27,15 @@ from ..model.speeds import Speeds
 
 @dataclass
 class EquationsOfMotion:
-    """M, k, q and the resulting speed derivative ż, in (t, y, z, u, p)."""
+    """M, k, q and the resulting speed derivative ż, in (t, y, z, u, p); the recursive back
+    end adds the inverse dynamics M·a + k − q by RNEA as an expression of the symbol ``a``
+    (the analytic Jacobian of :mod:`jourdain.solver.simulation.jacobian`)."""
 
     M: ca.SX
     k: ca.SX
     q: ca.SX
     zdot: ca.SX
+    inverse: tuple | None = None   # (a, M·a + k − q) for the joint speeds, or None
 
 
 def to_speeds(expr, mech: Mechanics, speeds: Speeds):

@@ -31,26 +31,32 @@ from .cuts import cut_readings
 from .projection import to_speeds
 
 
-def placeholder_values(mech: Mechanics, sp: Speeds, zdot: ca.SX, drive=None) -> ca.SX:
+def placeholder_values(mech: Mechanics, sp: Speeds, zdot: ca.SX, drive=None,
+                       wdot: ca.SX | None = None) -> ca.SX:
     """The values of ``ctx.placeholders()`` for the accelerations ``zdot`` (``drive``: the
-    drivers' reactions, :class:`.driven.Drive`)."""
+    drivers' reactions, :class:`.driven.Drive`); ``wdot``: the joint accelerations when the
+    equations already give them (closed loops: ẇ = G·ż + γ), else ẇ = d(w(y, z))/dt."""
     ctx, kin = mech.ctx, mech.kin
-    wdot = ca.jtimes(sp.w_of_z, sp.z, zdot) if sp.z.numel() else ca.SX.zeros(kin.w.numel())
-    if kin.y.numel():
-        wdot += ca.jtimes(sp.w_of_z, kin.y, sp.ydot)
+    if wdot is None:
+        wdot = ca.jtimes(sp.w_of_z, sp.z, zdot) if sp.z.numel() else \
+            ca.SX.zeros(kin.w.numel())
+        if kin.y.numel():
+            wdot += ca.jtimes(sp.w_of_z, kin.y, sp.ydot)
     values = [wdot]
     for path in ctx.reactions:
         if drive is None or path not in drive.reactions:
             raise ModelError(f"{path}: its reaction is not known (it drives no coordinate)")
         values.append(drive.reactions[path])
-    readings = cut_readings(mech, sp, zdot)
+    readings = cut_readings(mech, sp, zdot, wdot)
     values += [readings[path] for path in ctx.cuts]
     return ca.vertcat(*values)
 
 
-def signal_terms(mech: Mechanics, sp: Speeds, zdot: ca.SX, drive=None) -> tuple:
+def signal_terms(mech: Mechanics, sp: Speeds, zdot: ca.SX, drive=None,
+                 wdot: ca.SX | None = None) -> tuple:
     """(ṡ, outputs, initial residuals) in (t, y, z, u, s, p), every placeholder replaced by
-    its value for the accelerations ``zdot`` (module docstring)."""
+    its value for the accelerations ``zdot`` (module docstring; ``wdot`` as in
+    :func:`placeholder_values`)."""
     ctx = mech.ctx
     _, out = ctx.outputs()   # first: building the outputs hands out the placeholders
     terms = [to_speeds(e, mech, sp) for e in
@@ -58,7 +64,7 @@ def signal_terms(mech: Mechanics, sp: Speeds, zdot: ca.SX, drive=None) -> tuple:
     holders = ctx.placeholders()
     if holders.numel() == 0:
         return tuple(terms)
-    values = placeholder_values(mech, sp, zdot, drive)
+    values = placeholder_values(mech, sp, zdot, drive, wdot)
     check_no_loop(mech, holders, values)
     return tuple(ca.substitute(e, holders, values) for e in terms)
 

@@ -238,7 +238,12 @@ def recursive(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
         rows = extra.free_rows
         wdot[rows] = solve_spd(extra.M_free, _select(tau, rows))
     if speeds.identity:
-        return EquationsOfMotion(M, k, q, wdot)
+        # one RNEA pass, far cheaper to differentiate than M·a + k − q; 1-D bodies (armatures,
+        # a free block) are not in it, so those models go without
+        a = ca.SX.sym("a", n)
+        inverse = None if extra.armature or extra.free_rows else \
+            (a, newton_euler(links, mech.gravity, a, motion) - tau)
+        return EquationsOfMotion(M, k, q, wdot, inverse)
     return _to_speeds(mech, speeds, M, k, q, wdot)
 
 

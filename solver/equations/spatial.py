@@ -22,6 +22,12 @@ def motion_to_child(R, p, m: tuple) -> tuple:
     return ca.mtimes(R.T, w), ca.mtimes(R.T, v + ca.cross(w, p))
 
 
+def motions_to_child(R, p, M: ca.SX) -> ca.SX:
+    """ᶜX_ₚ·M for a 6×k matrix of motion vectors (all columns at once): ω × p = −p̃·ω."""
+    W = M[:3, :]
+    return ca.vertcat(ca.mtimes(R.T, W), ca.mtimes(R.T, M[3:, :] - ca.mtimes(skew(p), W)))
+
+
 def force_to_parent(R, p, f: tuple) -> tuple:
     """ᶜX_ₚᵀ·f: a force vector of the child frame in parent coordinates (RBDA eq. 2.25):
     f_p = R·f, n_p = R·n + p × f_p."""

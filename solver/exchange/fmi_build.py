@@ -4,8 +4,10 @@ compiled by gcc into one shared library and cached on disk under a hash of the s
 
 The generated functions are ``jd_f(t, x, u, p) -> xdot``, ``jd_h(t, x, u, p) -> out``,
 ``jd_energy(x, p) -> (T, V)`` and ``jd_init(t, x, u, p) -> (x0, residual)`` (the start state,
-:mod:`.fmi_init`), with dense outputs (the wrapper reads plain arrays). A function
-CasADi cannot write as C (an embedded Newton rootfinder, a callback) is refused by name.
+:mod:`.fmi_init`), with dense outputs (the wrapper reads plain arrays); for a partitioned
+closed loop h and the energies are taken at the projected coordinates (f projects them
+itself: Newton as a fixed sequence of steps, plain C). A function CasADi cannot write as C
+(a callback) is refused by name.
 """
 from __future__ import annotations
 
@@ -74,9 +76,12 @@ def write_model(system, folder: Path, init: ca.Function) -> str:
     gen = ca.CodeGenerator("jd_model.c", {"with_header": True, "with_export": False})
     # functions["f"], not system.f: after System.codegen() f is the compiled library's
     # external function, whose C CasADi cannot write into another file
-    for fn in (_dense("jd_f", system.functions["f"]), _dense("jd_h", system.functions["h"]),
-               _dense("jd_energy", system.functions["energy"], outputs=2),
-               _dense("jd_init", init)):
+    h, energy = system.functions["h"], system.functions["energy"]
+    project = system.functions.get("project")
+    if project is not None:   # partitioned loops: outputs at the projected coordinates
+        h, energy = _after_projection(h, project), _after_projection(energy, project)
+    for fn in (_dense("jd_f", system.functions["f"]), _dense("jd_h", h),
+               _dense("jd_energy", energy, outputs=2), _dense("jd_init", init)):
         gen.add(fn)
     gen.generate(str(folder) + os.sep)
     code = (folder / "jd_model.c").read_text()
@@ -85,6 +90,17 @@ def write_model(system, folder: Path, init: ca.Function) -> str:
         raise ModelError("export_fmu: the System's functions cannot be written as C: " +
                          errors[0].strip().removeprefix("#error").strip())
     return code
+
+
+def _after_projection(fn: ca.Function, project: ca.Function) -> ca.Function:
+    """``fn`` evaluated at project(x, p): a partitioned System's integrated dependent
+    coordinates carry the integration error, its outputs are taken where the loops close
+    (as a Result does)."""
+    args = fn.sx_in()
+    x, p = args[fn.index_in("x")], args[fn.index_in("p")]
+    inner = list(args)
+    inner[fn.index_in("x")] = project(x, p)
+    return ca.Function(fn.name(), args, fn.call(inner), fn.name_in(), fn.name_out())
 
 
 def _dense(name: str, fn: ca.Function, outputs: int | None = None) -> ca.Function:

@@ -6,9 +6,10 @@ platforms can rebuild it.
 Model exchange hands ẋ = f(t, x, u, p) to the importer's integrator; co-simulation embeds
 Dormand–Prince 5(4) with error control at the experiment's tolerance (the importer's
 ``fmi2SetupExperiment`` tolerance, else ``tolerance``), or classical RK4 with a fixed step.
-Constrained systems export when their f is plain C: Baumgarte-stabilized ones do; with
-coordinate partitioning f embeds CasADi's Newton rootfinder, which CasADi cannot write as C,
-and the DAE method has no explicit ẋ (both refused by name).
+Constrained systems export when their f is explicit: coordinate partitioning (f solves the
+dependent coordinates by a fixed number of Newton steps, plain C; the FMU keeps the compiled
+partition, with no switching at the partition's dead points) and Baumgarte stabilization do;
+the DAE method has no explicit ẋ (refused by name).
 """
 from __future__ import annotations
 
@@ -147,13 +148,6 @@ def _check_exportable(system) -> None:
         raise ModelError("export_fmu: a System compiled with ConstraintMethod.DAE is a DAE "
                          "(IDAS) without an explicit ẋ = f; compile with "
                          "constraints=jd.ConstraintMethod.BAUMGARTE to export it")
-    if method is ConstraintMethod.PARTITIONING and system.dependent_coordinates:
-        raise ModelError(
-            "export_fmu: with ConstraintMethod.PARTITIONING, f solves the dependent "
-            "coordinates " + ", ".join(system.dependent_coordinates) + " by CasADi's Newton "
-            "rootfinder, which CasADi cannot write as C; compile with constraints="
-            "jd.ConstraintMethod.BAUMGARTE to export (a code-generable projection is planned "
-            "with the work on loops at scale)")
 
 
 def _identifier(name: str) -> str:

@@ -77,6 +77,7 @@ class Plan:
     p: object
     cost: object
     exact_hessian: bool = True
+    points: object = None   # mapped.Points of a structured transcription (codegen), else None
 
 
 # Inlining f everywhere (SX) gives IPOPT the fastest derivatives, but their generation grows

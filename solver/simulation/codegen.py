@@ -1,12 +1,20 @@
-"""Consumer: C code for the state derivative f and its Jacobian, compiled once and cached on disk.
+"""Consumer: C code for the state derivative f (and, when a consumer needs it, its Jacobian),
+compiled once and cached on disk.
 
-CasADi's CodeGenerator writes C for ``f`` and its Jacobian ``jac_f`` (the name casadi.external
-looks for, so CVODES's Newton iterations use compiled code too), one file each, compiled in
-parallel and linked into one shared library. The library is named by a SHA-256 hash of the
-serialized f, the compiler, its flags and the CasADi version, in ``$JOURDAIN_CACHE`` or
-``~/.cache/jourdain``; the next run with the same model and options loads it without
-compiling. Without a working compiler the System keeps CasADi's virtual machine and a one-line
-warning says so.
+CasADi's CodeGenerator writes C for ``f``; a small f (its expanded Jacobian under
+``EAGER_JACOBIAN_OPS`` instructions: pendulums, cubes, carts) gets its Jacobian ``jac_f`` in
+the same library (the name casadi.external looks for, so CVODES's Newton iterations use
+compiled code too). A larger f is compiled alone: Adams, the default for non-stiff
+mechanisms, needs no Jacobian, and gcc on the Jacobian was most of the build (the 100-link
+chain: 6.0 s of 7.8 s CPU). When BDF needs one, :mod:`.jacobian` chooses its form by
+measurement and :func:`attach_jacobian` compiles it into a library of its own (only when it
+is small enough to be faster compiled than on the virtual machine). Sources are compiled in
+parallel. A partitioned closed loop compiles its ``watch`` instead (ẋ stacked with the
+projected coordinates, Newton's residual and the partition's conditioning: what its
+simulation evaluates per step), and its f is the watch's leading rows. The library is named by a SHA-256 hash of the serialized function, the compiler,
+its flags and the CasADi version, in ``$JOURDAIN_CACHE`` or ``~/.cache/jourdain``; the next
+run with the same model and options loads it without compiling. Without a working compiler
+the System keeps CasADi's virtual machine and a one-line warning says so.
 
 Before use, every library (cached or just built) is checked against the virtual machine at
 ``VERIFY_POINTS`` random states near the reference configuration with random parameter values
@@ -20,11 +28,9 @@ compiler processes are always waited for: on a failure, a timeout or an exceptio
 others are killed and reaped. The cache is pruned on request only: :func:`prune_cache` or
 ``python -m jourdain cache --prune``.
 
-The Jacobian is expanded symbolically (fast to evaluate) while its instruction count stays
-under ``JACOBIAN_EXPAND_LIMIT``; beyond, it is assembled column by column from the forward
-derivative (code size O(size of f) instead of O(n · size of f): gcc time grows much faster than
-the C file, PERFORMANCE_NOTES.md). A Jacobian source above ``JACOBIAN_O0_BYTES`` is compiled
-at -O0.
+Flags (measured, benchmarks/build.py): -O1 by default — 2.7–3.6× faster code than -O0 for
+4–5× the gcc time, while -O2 costs more and gains nothing on this straight-line code. A
+Jacobian source above ``JACOBIAN_O0_BYTES`` is compiled at -O0.
 """
 from __future__ import annotations
 
@@ -63,12 +69,13 @@ __all__ = ["CacheEntry", "CodegenOptions", "attach", "cache_dir", "cache_entries
            "compile_library", "load", "prune_cache"]
 
 JACOBIAN_EXPAND_LIMIT = 100_000  # SX instructions of an expanded Jacobian worth compiling
+EAGER_JACOBIAN_OPS = 10_000      # expanded Jacobians up to this size are built with f
 DEFAULT_FLAGS = ("-O1",)         # modest optimization: gcc time, not run time, dominates
 # appended for a jac_f source above JACOBIAN_O0_BYTES: gcc -O1 spends its time in register
-# allocation of the one huge function (random tree, n = 20: 1.8 MB, 17-34 s at -O1, 6 s at
+# allocation of one huge function (random tree, n = 20: 1.8 MB, 17-34 s at -O1, 6 s at
 # -O0, evaluation 4x slower); the Jacobian runs only in BDF Newton iterations
 JACOBIAN_FLAGS = ("-O0",)
-JACOBIAN_O0_BYTES = 1_000_000
+JACOBIAN_O0_BYTES = 6_000_000    # beyond jacobian.COMPILE_OPS: the forward form only
 VERIFY_POINTS = 3      # random states and parameter values a library is checked at
 VERIFY_RTOL = 1e-8     # allowed deviation from the virtual machine, relative to the scale
 
@@ -90,8 +97,18 @@ def cache_dir(options: CodegenOptions) -> Path:
 
 
 def derivative_functions(f: ca.Function) -> list[ca.Function]:
-    """f and jac_f: the functions compiled into one library (CVODES needs no more)."""
-    return [f, jacobian_function(f)]
+    """The functions compiled into f's library: f, and jac_f when it is small (its expanded
+    form within EAGER_JACOBIAN_OPS instructions; module docstring)."""
+    return [f, *eager_jacobian(f)]
+
+
+def eager_jacobian(f: ca.Function) -> list[ca.Function]:
+    """[jac_f] when f's expanded Jacobian is small, else []."""
+    n_dir = sum(f.nnz_in(i) for i in range(f.n_in()))
+    if f.n_out() != 1 or f.n_instructions() * n_dir > 20 * EAGER_JACOBIAN_OPS:
+        return []
+    jac = f.jacobian()
+    return [jac] if jac.n_instructions() <= EAGER_JACOBIAN_OPS else []
 
 
 def jacobian_function(f: ca.Function) -> ca.Function:
@@ -118,7 +135,7 @@ def jacobian_function(f: ca.Function) -> ca.Function:
                        [*f.name_in(), "out_" + out_name], names)
 
 
-FORMAT = 1  # bump when the generated library layout changes
+FORMAT = 2  # bump when the generated library layout changes
 
 
 def library_key(f: ca.Function, options: CodegenOptions) -> str:
@@ -127,7 +144,7 @@ def library_key(f: ca.Function, options: CodegenOptions) -> str:
     The compiler's version is not part of it: the C code and the calling convention do not
     depend on it."""
     digest = hashlib.sha256(f.serialize().encode())
-    rule = (JACOBIAN_FLAGS, JACOBIAN_O0_BYTES, JACOBIAN_EXPAND_LIMIT)
+    rule = (JACOBIAN_FLAGS, JACOBIAN_O0_BYTES, JACOBIAN_EXPAND_LIMIT, EAGER_JACOBIAN_OPS)
     digest.update(repr((options.compiler, tuple(options.flags), rule, ca.__version__, FORMAT,
                         sys.platform, platform.machine())).encode())
     return digest.hexdigest()
@@ -153,9 +170,11 @@ def cached_library(f: ca.Function, options: CodegenOptions) -> Path | None:
     return next(iter(cached_libraries(f, options)), None)
 
 
-def build_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) -> Path | None:
-    """Generate and compile f and its Jacobian into the cache (replacing an entry of the same
-    name); None (with a warning) when no C compiler works or the build fails."""
+def build_library(f: ca.Function, options: CodegenOptions = CodegenOptions(),
+                  functions: list | None = None, name: str | None = None) -> Path | None:
+    """Generate and compile ``functions`` (default: :func:`derivative_functions` of f) into
+    the cache as ``name`` (default: :func:`library_name`), replacing an entry of that name;
+    None (with a warning) when no C compiler works or the build fails."""
     compiler = shutil.which(options.compiler)
     if compiler is None:
         _warn(f"jourdain: no C compiler '{options.compiler}' found; using CasADi's virtual "
@@ -167,10 +186,11 @@ def build_library(f: ca.Function, options: CodegenOptions = CodegenOptions()) ->
         _warn(f"jourdain: cache directory {wanted} is not writable ({problem.strerror}); "
               f"compiling into {directory} for this run only, removed at exit (set "
               "JOURDAIN_CACHE or cache_dir)")
-    target = directory / library_name(f, options)
+    target = directory / (name or library_name(f, options))
+    functions = derivative_functions(f) if functions is None else functions
     with tempfile.TemporaryDirectory(prefix=BUILD_PREFIX, dir=directory) as tmp:
-        error = _build(compiler, options.flags, derivative_functions(f), Path(tmp),
-                       target.name, options.timeout)
+        error = _build(compiler, options.flags, functions, Path(tmp), target.name,
+                       options.timeout)
         if not error and not (Path(tmp) / target.name).is_file():
             error = f"error: {options.compiler} reported success but wrote no library"
         if error:
@@ -216,28 +236,41 @@ def _compile_and_link(compiler: str, flags: tuple, functions: list[ca.Function],
                       name: str, timeout: float | None, jobs: list) -> str:
     """The body of :func:`_build`; every started process is appended to ``jobs``."""
     deadline = None if timeout is None else time.monotonic() + timeout
-    for k, fn in enumerate(functions):  # f first, then jac_f
-        source = f"{fn.name()}.c"
-        gen = ca.CodeGenerator(source, {"with_header": False})
-        gen.add(fn)
-        gen.generate(str(tmp) + os.sep)
-        large = k > 0 and (tmp / source).stat().st_size > JACOBIAN_O0_BYTES
+    objects = []
+    for source in (name for item in functions for name in _sources(item, tmp)):
+        if source.endswith(".o"):   # compiled by an earlier stage of this build
+            objects.append(source)
+            continue
+        objects.append(source.removesuffix(".c") + ".o")
+        large = source.startswith("jac_") and (tmp / source).stat().st_size > JACOBIAN_O0_BYTES
         fn_flags = (*flags, *JACOBIAN_FLAGS) if large else flags
         # -w: the generated code has harmless int-to-pointer casts that gcc warns about
-        command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", f"{fn.name()}.o"]
-        jobs.append(_spawn(command, tmp, tmp / f"{fn.name()}.err"))
+        command = [compiler, *fn_flags, "-w", "-fPIC", "-c", source, "-o", objects[-1]]
+        jobs.append(_spawn(command, tmp, tmp / f"{objects[-1]}.err"))
     for job, log in jobs:
         if not _wait(job, deadline):
             return f"error: the compiler took longer than the timeout of {timeout:g} s"
         if job.returncode != 0:
             return log.read_text(errors="replace").strip() or f"error: exit {job.returncode}"
-    objects = [f"{fn.name()}.o" for fn in functions]
     jobs.append(_spawn([compiler, "-shared", *objects, "-o", name, "-lm"], tmp,
                        tmp / "link.err"))
     link, log = jobs[-1]
     if not _wait(link, deadline):
         return f"error: linking took longer than the timeout of {timeout:g} s"
     return log.read_text(errors="replace").strip() if link.returncode != 0 else ""
+
+
+def _sources(item, tmp: Path) -> list[str]:
+    """The files of one build item in ``tmp``: the C source of a casadi.Function (CasADi's
+    CodeGenerator), or what a callable writes into ``tmp`` (C sources, and object files of
+    an earlier stage to link as they are)."""
+    if not isinstance(item, ca.Function):
+        return [Path(path).name for path in item(tmp)]
+    source = f"{item.name()}.c"
+    gen = ca.CodeGenerator(source, {"with_header": False})
+    gen.add(item)
+    gen.generate(str(tmp) + os.sep)
+    return [source]
 
 
 def _spawn(command: list[str], cwd: Path, log: Path) -> tuple[subprocess.Popen, Path]:
@@ -313,10 +346,7 @@ def verify(f: ca.Function, compiled: ca.Function, x_ref: np.ndarray, p: np.ndarr
         compiled.sparsity_out(i) == f.sparsity_out(i) for i in range(f.n_out()))
     if not same_shape:
         return "has other inputs or outputs than f"
-    try:
-        jac = compiled.jacobian()
-    except RuntimeError:
-        return "has no Jacobian jac_f"
+    jac = compiled_jacobian(compiled)
     forward = f.forward(1)
     rng = np.random.default_rng(1)
     worst = {"f": 0.0, "its Jacobian": 0.0}
@@ -329,9 +359,13 @@ def verify(f: ca.Function, compiled: ca.Function, x_ref: np.ndarray, p: np.ndarr
         seeds = [rng.uniform(-1, 1, f.nnz_in(i)) for i in range(f.n_in())]
         try:
             got = np.array(compiled.call(args)[0], dtype=float)
-            blocks = [np.array(b, dtype=float) for b in jac.call([*args, *outs])[:f.n_in()]]
+            blocks = [np.array(b, dtype=float) for b in jac.call([*args, *outs])[:f.n_in()]] \
+                if jac is not None else [np.zeros((f.nnz_out(0), v.size)) for v in seeds]
         except RuntimeError as exc:
             return f"fails to evaluate ({str(exc).splitlines()[0][:120]})"
+        if jac is None:     # f alone: a Jacobian library is checked by attach_jacobian
+            worst["f"] = max(worst["f"], _deviation(got.ravel(), ref.ravel(), np.abs(ref)))
+            continue
         jv = sum(b @ v for b, v in zip(blocks, seeds)).ravel()
         scale = sum(np.abs(b) @ np.abs(v) for b, v in zip(blocks, seeds)).ravel()
         jv_ref = np.array(forward.call([*args, *outs, *seeds])[0], dtype=float).ravel()
@@ -341,6 +375,14 @@ def verify(f: ca.Function, compiled: ca.Function, x_ref: np.ndarray, p: np.ndarr
            if not dev <= VERIFY_RTOL]
     return ("does not reproduce " + " nor ".join(bad) + " at random states and parameters"
             if bad else "")
+
+
+def compiled_jacobian(compiled: ca.Function) -> ca.Function | None:
+    """The library's jac_f, or None when it holds f alone."""
+    try:
+        return compiled.jacobian()
+    except RuntimeError:
+        return None
 
 
 def load(f: ca.Function, path: Path, p: np.ndarray, x_ref: np.ndarray | None = None
@@ -375,7 +417,9 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
         raise ModelError(f"codegen: cache_dir must be a directory path, got {cache_dir!r}")
     options = CodegenOptions(compiler, _flags(flags), None if cache_dir is None
                              else str(cache_dir), _timeout(timeout))
-    f = system.functions["f"]
+    # a partitioned closed loop compiles its watch (ẋ with everything the simulation checks
+    # per step) instead; f is then its leading rows (:func:`_leading`)
+    f = system.functions.get("watch", system.functions["f"])
     x_ref = _reference_state(system, f)
     compiled, path = None, None
     for path in cached_libraries(f, options):
@@ -385,7 +429,10 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
         _warn(f"jourdain: the cached library {path} {problem}; rebuilding it")
         _discard(path)      # corrupt, truncated or foreign
     if compiled is None:
-        path = build_library(f, options)
+        # the watch keeps its Jacobian in its library whatever its size: f of a partitioned
+        # loop is an MX call of it, differentiated through it (BDF, linearize, the tests)
+        functions = None if f is system.functions["f"] else [f, jacobian_function(f)]
+        path = build_library(f, options, functions=functions)
         if path is not None:
             compiled, problem = _load_verified(f, path, system.p_default, x_ref)
             if compiled is None:
@@ -393,9 +440,22 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
                       "CasADi's virtual machine")
                 _discard(path)
     system.library = path if compiled is not None else None
-    if compiled is not None:
+    system.codegen_options = options
+    if getattr(system, "jacobian_choice", None) is not None:
+        system.jacobian_choice.compiled = None   # compiled for another f or options
+        system.jacobian_choice.vm_kept = False
+    if compiled is not None and f is system.functions["f"]:
         system.f = compiled
+    elif compiled is not None:
+        system.watch, system.f = compiled, _leading(compiled, system.functions["f"])
     return system
+
+
+def _leading(watch: ca.Function, f: ca.Function) -> ca.Function:
+    """f(t, x, u, p) as the first rows of the compiled watch (an MX call of the C function,
+    differentiated through its compiled Jacobian)."""
+    args = [ca.MX.sym(f.name_in(i), f.sparsity_in(i)) for i in range(f.n_in())]
+    return ca.Function("f", args, [watch(*args)[:f.nnz_out(0)]], f.name_in(), f.name_out())
 
 
 def _discard(path: Path) -> None:

@@ -13,10 +13,11 @@ from jourdain.blocks.errors import SimulationError
 
 from ..constraints.initial import check_consistent
 from ..constraints.methods import ConstraintMethod
-from ..model.checks import keywords
+from ..model.checks import flag, keywords
 from .events import needs_events
 from .guard import check_drift, check_rank
 from .hybrid import simulate_events
+from .integrators import LinearSolver, choose_method, run
 from .partitioned import simulate_partitioned
 from .progress import Watch, check_progress
 from .result import Result
@@ -37,17 +38,22 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
                          t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-                         max_steps: int = 100000, method: Method = Method.BDF,
-                         progress: bool | None = None, events=None, samplers=None,
-                         event_step: float | None = None, chatter: tuple | None = None,
-                         max_events: int | None = None) -> Result:
+                         max_steps: int = 100000, method: Method = Method.AUTO,
+                         progress: bool | None = None, stiff: bool | None = None,
+                         linear_solver: LinearSolver = LinearSolver.AUTO, events=None,
+                         samplers=None, event_step: float | None = None,
+                         chatter: tuple | None = None, max_events: int | None = None) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
-    Baumgarte run on CVODES, the DAE method on IDAS; events, samplers, event_step, chatter and
-    max_events as for ``simulate`` (the event loop, docs/hybrid.md)."""
+    Baumgarte run on CVODES (``method``, ``stiff``, ``linear_solver`` as in ``simulate``),
+    the DAE method on IDAS (BDF); events, samplers, event_step, chatter and max_events as for
+    ``simulate`` (the event loop, docs/hybrid.md)."""
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
               "chatter": chatter, "max_events": max_events}
     check_progress(progress)
+    integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
+    if stiff is not None:
+        flag(stiff, "simulate: stiff")
     if x0 is None:
         x0 = system.state(y0, z0, params)
         x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
@@ -55,14 +61,13 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     else:
         x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
-    grid = _grid(t0, t_end, n_out, t_out)
-    p = system.parameters(params)
     if needs_events(system, events, samplers):   # the event loop (fixed partition)
         if system.method is not ConstraintMethod.DAE:
             res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                            t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                           method=method, **hybrid)
+                           method=method, stiff=stiff, linear_solver=linear_solver, **hybrid)
         else:
+            grid, p = _grid(t0, t_end, n_out, t_out), system.parameters(params)
             res = simulate_events(system, grid, x0, p,
                                   _input_builder(system, inputs or {}, grid),
                                   integrator_options(rtol, atol, max_steps), dae=True, **hybrid)
@@ -71,11 +76,16 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     if system.method is ConstraintMethod.BAUMGARTE:
         res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                       method=method, progress=progress)
-        return _guarded(system, res, p, rtol, atol)
+                       method=method, progress=progress, stiff=stiff,
+                       linear_solver=linear_solver)
+        return _guarded(system, res, system.parameters(params), rtol, atol)
+    grid = _grid(t0, t_end, n_out, t_out)
+    p = system.parameters(params)
     if system.method is ConstraintMethod.PARTITIONING:
+        method, reason = _method(system, method, stiff, grid, x0, inputs, p, rtol)
         res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
                                    method, progress)
+        res.method, res.stats = method, {"method_reason": reason}
         return _guarded(system, res, p, rtol, atol)
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
@@ -89,23 +99,34 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     # states'. Kept in the test they made IDAS reject nearly every step on a spatial loop
     # (8e3 steps, 8e3 error-test failures, 60 s CPU for 0.2 s at rtol 1e-10, and a worse
     # answer: 4e-7 from partitioning against 2e-10 without them; tests/test_properties.py).
-    opts = {**integrator_options(rtol, atol, max_steps), "suppress_algebraic": True}
+    opts = {**integrator_options(rtol, atol, max_steps, Method.BDF, linear_solver),
+            "suppress_algebraic": True}
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
     try:
         with Watch(progress is not False, "simulate (IDAS)"):   # no pieces: elapsed time only
-            sol = integ(x0=x0, z0=lam0, p=p)
+            sol, stats = run(integ, x0=x0, z0=lam0, p=p)
     except RuntimeError as exc:
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc
     xs = np.array(sol["xf"])
     us = np.array(u_fn.map(len(grid))(grid))
     res = Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+    res.method = Method.BDF
+    res.stats = dict(stats, method_reason="IDAS integrates the DAE with BDF")
     zs = np.array(sol["zf"])
     for i in range(zs.shape[0]):
         res.series[f"lambda[{i}]"] = zs[i]
     return _guarded(system, res, p, rtol, atol)
+
+
+def _method(system, method, stiff, grid, x0, inputs, p, rtol) -> tuple:
+    """:func:`.integrators.choose_method` at the start of a partitioned run."""
+    t = ca.SX.sym("t")
+    u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
+    return choose_method(system, method, stiff, grid, x0, np.array(u0, dtype=float).ravel(),
+                         p, rtol)
 
 
 def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float) -> Result:

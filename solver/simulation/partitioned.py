@@ -31,6 +31,7 @@ import numpy as np
 
 from jourdain.blocks.errors import SimulationError
 
+from ..constraints.assembly import NEWTON_CHECK
 from ..constraints.partition import HYSTERESIS, NU_RATIO, NU_SWITCH
 from ..constraints.repartition import NU_SINGULAR, PartitionSwitch
 from .diagnosis import _values, check_initial_state
@@ -42,6 +43,7 @@ DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent c
 LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
 LAG_FREEZE = 1e-3      # lag, in output intervals, beyond which a stopped segment freezes
 MAX_SEGMENTS = 1000    # restarts before the switching is declared chattering
+PROJECT_ROUNDS = 10    # rounds of Newton's fixed steps when re-projecting at a stop
 
 
 def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
@@ -51,7 +53,7 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
     ``progress`` other than False shows an elapsed-time bar on long segments (no pieces:
     the segments are the watch's own)."""
     bank = system.partitions
-    t = ca.MX.sym("t")
+    t = ca.SX.sym("t")   # inputs enter as SX call nodes (simulate.py)
     u_fn = ca.Function("u_of_t", [t], [_input_expressions(system, inputs, grid, t)])
     opts = integrator_options(rtol, atol, max_steps, method)
     t_a = float(grid[0])
@@ -72,6 +74,7 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         if k == outs.size:
             break
         t_a, x_a = float(outs[k] - lag[k]), _projected(model, xs[:, k], p)
+        _check_converged(model, t_a, x_a, p)
         _check_side(model, t_a, x_a, p, watch)
         new, x_a, level, base, switch = _decide(system, model, t_a, x_a, p, level, base)
         if switch is not None:
@@ -119,9 +122,43 @@ def _incomplete_start(bank, model, y: np.ndarray, nu: float) -> SimulationError:
 
 
 def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """x with the dependent coordinates projected: Newton's fixed steps repeated until the
+    closure residual is below NEWTON_CHECK (a restart after a Newton stop), else as far as
+    they get (the monitor then stops at once and the failure is reported there)."""
+    x = np.asarray(x, dtype=float).copy()
     if "project" not in model.functions:
-        return np.asarray(x, dtype=float).copy()
-    return np.array(model.project(x, p), dtype=float).ravel()
+        return x
+    ny = len(model.y_names)
+    # already closed: keep x. Newton's fixed steps always step, and where the partition is
+    # singular (a start at a dead point, which _start must see as such) a step from a closed
+    # configuration solves with a singular matrix
+    c = model.functions.get("c")
+    if c is not None and np.abs(np.array(c(x[:ny], p), dtype=float)).max(initial=0.0) \
+            <= NEWTON_CHECK:
+        return x
+    for _ in range(PROJECT_ROUNDS):
+        y, residual = (np.array(v, dtype=float).ravel() for v in model.newton(x[:ny], p))
+        x[:ny] = y
+        if residual[0] <= NEWTON_CHECK:
+            break
+    return x
+
+
+def _check_converged(model, t: float, x: np.ndarray, p: np.ndarray) -> None:
+    """After re-projecting at a stop the closure residual must be below NEWTON_CHECK."""
+    if "newton" not in model.functions:
+        return
+    ny = len(model.y_names)
+    residual = float(np.array(model.newton(x[:ny], p)[1]).ravel()[0])
+    if not residual <= NEWTON_CHECK:
+        nu = float(model.conditioning(x[:ny], p)[0])
+        raise SimulationError(
+            f"at t = {t:.6g} s Newton found no dependent coordinates " +
+            ", ".join(model.y_names[i] for i in model.partition.dependent_coordinates) +
+            f" for the independent ones (closure residual {residual:.3g} after "
+            f"{PROJECT_ROUNDS} rounds; partition conditioning ν = {nu:.3g}); likely cause: "
+            "the motion is too fast for the tolerances (tighten rtol/atol) or the mechanism "
+            "leaves its assembly; ConstraintMethod.DAE integrates without Newton")
 
 
 def _level(model, x: np.ndarray, p: np.ndarray) -> float:
@@ -150,16 +187,10 @@ def _step(r):
     return s * s * (3 - 2 * s)
 
 
-def _dynamics(system, model):
-    """(t, x, u, p) -> (ẋ, projected y): the compiled C f when the System was code-generated
-    (with the projection alongside), else the partition's f_projected (one Newton solve)."""
-    ny = len(model.y_names)
-    f = system.f if model is system.partitions.initial else model.f   # compiled C, if any
-    if "f_projected" not in model.functions:   # velocity constraints only: nothing projected
-        return lambda t, x, u, p: (f(t, x, u, p), x[:ny])
-    if system.library is not None and f is system.f:
-        return lambda t, x, u, p: (f(t, x, u, p), model.project(x, p)[:ny])
-    return lambda t, x, u, p: model.f_projected(t, x, u, p)
+def _watch_function(system, model) -> ca.Function:
+    """The partition's watch(t, x, u, p) (constraints.methods.watch_function): the compiled C
+    of the System's own partition after System.codegen, else the SX graph."""
+    return system.watch if model is system.partitions.initial else model.watch
 
 
 def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
@@ -169,22 +200,27 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     moves, and CVODES's error test rejects it."""
     ny, nx = len(model.y_names), len(model.x_names)
     n_det = model.conditioning.size1_out(1)
-    t, xa = ca.MX.sym("t"), ca.MX.sym("x", nx + 1)
-    pa = ca.MX.sym("p", n_p + 2 + n_det)
+    watch = _watch_function(system, model)
+    # SX (about 3× faster for CVODES, simulate.py) unless compiled C is called
+    sym = ca.SX if watch.is_a("SXFunction") else ca.MX
+    t, xa = sym.sym("t"), sym.sym("x", nx + 1)
+    pa = sym.sym("p", n_p + 2 + n_det)
     x, tau, p, level, signs = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p], pa[n_p + 2:]
-    nu, det = model.conditioning(x[:ny], p)
+    out = watch(tau, x, u_fn(tau), p)
+    xdot, yc = out[:nx], out[nx:nx + ny]
+    residual, nu, det = out[nx + ny], out[nx + ny + 1], out[nx + ny + 2:]
     h_nu = ca.if_else(ca.mmin(signs * det) > 0, _step(nu / level), 0)
-    xdot, yc = _dynamics(system, model)(tau, x, u_fn(tau), p)
     dep = model.partition.dependent_coordinates
-    drift = ca.mmax(ca.fabs(yc[dep] - x[dep])) if dep else ca.MX(0)
-    speed = h_nu * _step(drift / DRIFT_STALL)
+    drift = ca.mmax(ca.fabs(yc[dep] - x[dep])) if dep else sym(0)
+    # Newton's fixed steps must have converged (else stop, re-project and go on)
+    speed = h_nu * _step(drift / DRIFT_STALL) * _step(residual / NEWTON_CHECK)
     moving = ca.vertcat(speed * xdot, 1 - speed)
     # Once stopped (the lag beyond a small fraction of an output interval) nothing moves at
     # all: the rest of the grid then costs CVODES a few steps, not the slow approach to H = 0.
     go = ca.logic_and(h_nu > 0, xa[nx] < pa[n_p + 1])
     # dense branches: a structurally zero rate (a driven speed) would make the two branches'
     # sparsities differ, which CasADi's Switch cannot differentiate
-    ode = ca.if_else(go, ca.densify(moving), ca.densify(ca.vertcat(ca.MX.zeros(nx), 1)), True)
+    ode = ca.if_else(go, ca.densify(moving), ca.densify(ca.vertcat(sym.zeros(nx), 1)), True)
     return {"t": t, "x": xa, "p": pa, "ode": ode}
 
 

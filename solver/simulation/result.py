@@ -25,9 +25,16 @@ class Result:
     ``power.supplied`` [W] (by sources). ``switches`` lists the partition switches of a
     partitioned closed-loop simulation
     (:class:`~jourdain.solver.constraints.repartition.PartitionSwitch`).
+
+    ``method`` is the integration method that ran (a jd.Method, after Method.AUTO's choice)
+    and ``stats`` what it cost: steps, rhs_evaluations, jacobian_evaluations, newton_setups,
+    newton_iterations, error_test_failures, cpu_time and wall_time [s], method_reason (why
+    this method) and, with BDF on a large or compiled f, the Jacobian form (``jacobian``).
     """
 
     events = None   # EventLog of a hybrid simulation (jourdain.solver.simulation.eventlog)
+    method = None       # the jd.Method used by simulate
+    stats: dict = {}    # integrator statistics (class docstring); replaced per Result
 
     def __init__(self, t: np.ndarray, series: dict[str, np.ndarray], x: np.ndarray,
                  system=None, p: np.ndarray | None = None):

@@ -3,11 +3,12 @@
 Inputs are given by name as constants, callables of time or time tables (t, values); tables
 and callables become piecewise-linear interpolants of t (CasADi ``interpolant``, binary
 search) inside the integrated ODE, so CVODES steps freely and nothing calls back into Python
-during integration.
+during integration. The method (Adams or BDF), BDF's linear solver and Jacobian are chosen
+in :mod:`.integrators` and :mod:`.jacobian`.
 """
 from __future__ import annotations
 
-from enum import Enum
+import time
 
 import casadi as ca
 import numpy as np
@@ -15,21 +16,24 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.initial_equations import solve_initial_states
-from ..model.checks import count, finite, keywords, mapping, number, option, vector
+from ..model.checks import count, finite, flag, keywords, mapping, number, option, vector
 from ..model.names import check_quaternions, require_system, unknown
 from ..model.numerics import SUNDIALS
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
 from .events import needs_events
 from .hybrid import simulate_events
+from .integrators import (
+    LinearSolver,
+    Method,
+    choose_method,
+    right_hand_side,
+    run,
+    solver_options,
+)
 from .progress import Watch, check_progress, chunked
 from .result import Result
 
-
-class Method(Enum):
-    """CVODES multistep method."""
-
-    BDF = "bdf"      # backward differentiation + Newton: robust for stiff models (default)
-    ADAMS = "adams"  # Adams–Moulton + functional iteration: no Jacobian, fast when non-stiff
+__all__ = ["LinearSolver", "Method", "given_state", "integrator_options", "simulate"]
 
 
 INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-linear)
@@ -39,8 +43,10 @@ INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-
 def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
              n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
-             max_steps: int = 100000, method: Method = Method.BDF,
-             x0: np.ndarray | None = None, progress: bool | None = None, events=None,
+             max_steps: int = 100000, method: Method = Method.AUTO,
+             x0: np.ndarray | None = None, progress: bool | None = None,
+             stiff: bool | None = None,
+             linear_solver: LinearSolver = LinearSolver.AUTO, events=None,
              samplers=None, event_step: float | None = None,
              chatter: tuple | None = None, max_events: int | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
@@ -52,8 +58,11 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     n_out / t_out : number of equally spaced output times, or the output times themselves.
     rtol, atol : CVODES's relative (0 < rtol < 1) and absolute (> 0) tolerances.
     max_steps : the most steps CVODES may take between two output times (≥ 1).
-    method : Method.BDF (default, stiff-safe) or Method.ADAMS (non-stiff mechanisms: chains,
-        pendulums; avoids forming the Jacobian).
+    method : Method.AUTO (default): ADAMS for non-stiff mechanisms (chains, pendulums: no
+        Jacobian, no Newton iterations), BDF when components declare stiffness or the
+        eigenvalues of ∂f/∂x at x0 show fast decaying modes (:mod:`.integrators`);
+        Method.BDF or Method.ADAMS to choose. ``result.method`` and ``result.stats`` say
+        what ran (steps, evaluations, Newton setups, time) and why.
     x0 : a complete initial state (instead of y0, z0), e.g. one assembled by a constrained
         system; used as given. With y0, z0 instead, the states of components with initial
         equations (``system.s_init``: filters in steady state) are solved at t0 for the
@@ -61,6 +70,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     progress : None (default) shows an elapsed-time bar once a run lasts over 2 s, at no
         cost; True integrates in pieces and shows the fraction done (CVODES restarts at each
         piece); False shows nothing. See :mod:`.progress`.
+    stiff : True or False overrides AUTO's stiffness test (None: test).
+    linear_solver : BDF's Newton linear solver, a jd.LinearSolver (AUTO: dense LU
+        when ∂f/∂x is at least a quarter full, as on chains, else sparse LU).
     events : jd.Event / jd.TimeEvent objects (zero crossings, resets, stops; docs/hybrid.md).
     samplers : SampledCallback objects (Python callbacks run at a sample period).
     event_step : [s] spacing of the guard samples (default: a quarter of the output interval).
@@ -76,52 +88,81 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     """
     require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
-    opts = integrator_options(rtol, atol, max_steps, method)
+    integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
     check_progress(progress)
+    if stiff is not None:
+        flag(stiff, "simulate: stiff")
     given = x0 is not None
     x0 = system.state(y0, z0) if x0 is None else given_state(system, x0, y0, z0)
     p = system.parameters(params)
     if not given:   # initial equations of component states (steady-state filters)
         x0 = start_states(system, x0, grid, inputs, p, z0)
-    # SX when possible (the interpolants enter as call nodes): CVODES then runs the expanded
-    # expression graph, about 3× faster than an MX graph wrapping the same function. MX only
-    # when f embeds a rootfinder (closed loops), which SX cannot hold, or is compiled C code
-    # (System.codegen), which is called, not expanded.
-    sym = ca.SX if system.f.is_a("SXFunction") else ca.MX
-    t, x, pp = sym.sym("t"), sym.sym("x", system.nx), sym.sym("p", len(p))
-    u = _input_expressions(system, inputs or {}, grid, t)
-    us = np.array(ca.Function("u_of_t", [t], [u]).map(len(grid))(grid))
-    us = us.reshape(len(system.u_names), len(grid))
+    time_ = ca.SX.sym("t")
+    u_expr = _input_expressions(system, inputs or {}, grid, time_)
+    u_of_t = ca.Function("u_of_t", [time_], [u_expr])
+    us = np.array(u_of_t.map(len(grid))(grid)).reshape(len(system.u_names), len(grid))
     if system.nx == 0:   # nothing to integrate: outputs and energies of the fixed model
         return Result.from_states(system, grid, np.zeros((0, grid.size)), us, p)
     if "drive0" in system.functions:  # driven coordinates start at their references
         x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
+    method, reason = choose_method(system, method, stiff, grid, x0, us[:, 0], p, rtol)
+    opts = integrator_options(rtol, atol, max_steps, method, linear_solver, system)
     if needs_events(system, events, samplers):   # hybrid elements, events, samplers
-        return simulate_events(system, grid, x0, p, _input_builder(system, inputs or {}, grid),
-                               opts, events, samplers, event_step, chatter, max_events)
-    dae = {"t": t, "x": x, "p": pp, "ode": system.f(t, x, u, pp)}
-    integ = None if progress else ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+        plain = integrator_options(rtol, atol, max_steps, method, linear_solver)
+        result = simulate_events(system, grid, x0, p,
+                                 _input_builder(system, inputs or {}, grid), plain, events,
+                                 samplers, event_step, chatter, max_events)
+        result.method, result.stats = method, {"method_reason": reason}
+        return result
+    # SX when f is small (the interpolants enter as call nodes): CVODES then runs the
+    # expanded expression graph, about 3× faster than an MX graph wrapping the same function.
+    # MX when f embeds a rootfinder (closed loops), which SX cannot hold, is compiled C code
+    # (System.codegen), which is called, not expanded, or is large (integrators.INLINE_OPS).
+    sym, rhs = right_hand_side(system, method)
+    t, x, pp = sym.sym("t"), sym.sym("x", system.nx), sym.sym("p", len(p))
+    if sym is ca.MX:   # a call CasADi may inline into the MX graph costs 0.5 s at creation
+        u_of_t = ca.Function("u_of_t", [time_], [u_expr], {"never_inline": True})
+    dae = {"t": t, "x": x, "p": pp, "ode": rhs(t, x, u_of_t(t), pp)}
     try:
-        if integ is None:
-            xs = chunked(dae, t, grid, x0, p, opts, "simulate")
-        else:
-            with Watch(progress is None, "simulate"):
-                xs = np.array(integ(x0=x0, p=p)["xf"])
+        xs, stats = _integrate(dae, t, grid, x0, p, opts, progress)
     except RuntimeError as exc:
         raise diagnose(system, dae, grid, x0, opts, p, us) from exc
     result = Result.from_states(system, grid, xs, us, p)
+    result.method, result.stats = method, dict(stats, method_reason=reason)
+    if method is Method.BDF and sym is ca.MX:
+        result.stats["jacobian"] = str(getattr(system, "jacobian_choice", ""))
     check_speed_definitions(system, result, p)
     return result
 
 
-def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF) -> dict:
-    """CVODES/IDAS options from checked tolerances, step limit and method."""
+def _integrate(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, progress) -> tuple:
+    """(states on the grid, integrator statistics): in one CVODES run, or in pieces with a
+    progress bar (``progress=True``: the statistics then hold the times only)."""
+    if progress:
+        cpu, wall = time.process_time(), time.perf_counter()
+        xs = chunked(dae, t, grid, x0, p, opts, "simulate")
+        return xs, {"cpu_time": time.process_time() - cpu,
+                    "wall_time": time.perf_counter() - wall}
+    integ = ca.integrator("simulate", "cvodes", dae, grid[0], grid, opts)
+    with Watch(progress is None, "simulate"):
+        out, stats = run(integ, x0=x0, p=p)
+    return np.array(out["xf"]), stats
+
+
+def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF,
+                       linear_solver: LinearSolver = LinearSolver.AUTO, system=None) -> dict:
+    """CVODES/IDAS options from checked tolerances, step limit, method and BDF's linear
+    solver (for ``system``'s Jacobian pattern; an unresolved Method.AUTO gets BDF's options:
+    resolve it first with :func:`.integrators.choose_method`)."""
     opts = {"reltol": number(rtol, "simulate: rtol", 0.0, 1.0, open_low=True, open_high=True),
             "abstol": number(atol, "simulate: atol", 0.0, open_low=True),
             "max_num_steps": count(max_steps, "simulate: max_steps"), **SUNDIALS}
+    linear_solver = option(linear_solver, LinearSolver, "simulate: linear_solver")
     if option(method, Method, "simulate: method") is Method.ADAMS:
         opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
+    else:
+        opts.update(solver_options(linear_solver, system))
     return opts
 
 

@@ -1,0 +1,132 @@
+"""An IPOPT solver whose NLP functions are compiled C, cached on disk (``solve(codegen=True)``).
+
+CasADi's documented route: the functions IPOPT calls (objective, constraints, their
+gradient and Jacobian, the Hessian of the Lagrangian; ``nlpsol.get_function``) are written as
+C by one CodeGenerator, compiled into a shared library and handed back to ``nlpsol`` by file
+name. For collocation they are assembled from the point function's blocks
+(:mod:`.structured`); for fixed-step multiple shooting CasADi derives them through the mapped
+interval function (:mod:`.mapped`). Either way the C code holds each block once, looped over
+the grid, so it stays small.
+
+The library lives in the code-generation cache (:mod:`jourdain.solver.simulation.codegen`:
+``$JOURDAIN_CACHE`` or ``~/.cache/jourdain``, pruned with it), named by a hash of the
+serialized functions, compiler, flags and CasADi version; the next solve of the same problem
+loads it. Before use its constraints, their Jacobian and (exact Hessian) the Hessian of the
+Lagrangian are compared with the same functions on CasADi's virtual machine at the initial
+guess; a library that does not load, does not agree, or cannot be built leaves the virtual
+machine in charge, with a warning.
+"""
+from __future__ import annotations
+
+import hashlib
+import shutil
+
+import casadi as ca
+import numpy as np
+
+from ..simulation import codegen
+from ..simulation.cache import mark_used
+from .nlp import NLP
+from .structured import nlp_functions, point_blocks
+from .transcription import Plan
+
+CHECK_RTOL = 1e-8   # compiled vs virtual machine, relative to the largest value
+GLUE_FLAGS = ("-O0",)   # the sparse glue code of the NLP functions (module docstring)
+
+
+def codegen_solver(nlp: NLP, plan: Plan, options: dict,
+                   codegen_options: codegen.CodegenOptions | None = None) -> tuple:
+    """(IPOPT solver, whether it runs compiled C) for the mapped transcription ``plan``."""
+    opts = codegen_options or codegen.CodegenOptions()
+    w, g, cost = nlp.vector(), ca.vertcat(*nlp.g), plan.cost
+    if plan.points is not None:
+        blocks = point_blocks(plan.points.P)
+        functions = nlp_functions(w, g, cost, plan.points, plan.exact_hessian, blocks)
+
+        def sources(tmp):
+            # the point blocks apart (in parallel, optimized), then the NLP's glue: sparse
+            # copies and products over the grid, as fast at -O0 and compiled in a fraction
+            compiler = shutil.which(opts.compiler) or opts.compiler
+            error = codegen._build(compiler, opts.flags, blocks, tmp, "points.so", opts.timeout)
+            compiled = [] if error else [ca.external(b.name(), str(tmp / "points.so"))
+                                         for b in blocks]
+            glue = nlp_functions(w, g, cost, plan.points, plan.exact_hessian, compiled) \
+                if compiled else []
+            error = error or codegen._build(compiler, GLUE_FLAGS, [lambda d: [_write(glue, d)]],
+                                            tmp, "glue.so", opts.timeout)
+            if error:
+                raise RuntimeError(error)
+            return [tmp / "nlp.o"] + [tmp / f"{b.name()}.o" for b in blocks]
+        f_val, g_val = functions[0].call([w, ca.MX(0, 1)])
+        nlp.g, plan.cost = [g_val], f_val     # q replaced: the failure diagnosis reads them
+    else:
+        vm = _vm_solver(nlp, plan, options)
+        functions = [vm.oracle()] + [vm.get_function(n) for n in vm.get_function()
+                                     if n.startswith("nlp_")]
+
+        def sources(tmp):
+            return [_write(functions, tmp)]   # CasADi's derivatives: compiled with opts.flags
+    path = compiled_library(functions, opts, sources)
+    solver = _load(functions, path, options, nlp.arrays()["x0"]) if path else None
+    return (solver, True) if solver is not None else (_vm_solver(nlp, plan, options), False)
+
+
+def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptions, sources):
+    """Path of the library holding ``functions`` (from the cache, or built now from what
+    ``sources(tmp)`` writes), or None (with a warning)."""
+    digest = hashlib.sha256()
+    for fn in functions:
+        digest.update(codegen.library_key(fn, options).encode())
+    name = f"jd_nlp_{digest.hexdigest()[:24]}.so"
+    path = codegen.cache_dir(options) / name
+    if path.exists():
+        mark_used(path)
+        return path
+    try:
+        return codegen.build_library(functions[0], options, functions=[sources], name=name)
+    except RuntimeError as exc:
+        reason = next((line for line in str(exc).splitlines() if "error" in line), str(exc))
+        codegen._warn(f"jourdain: compiling the NLP failed ({reason.strip()[:160]}); solving "
+                      "on CasADi's virtual machine")
+        return None
+
+
+def _write(functions: list[ca.Function], tmp) -> str:
+    """One C file holding ``functions`` (the names IPOPT's interface looks for)."""
+    gen = ca.CodeGenerator("nlp.c", {"with_header": False})
+    for fn in functions:
+        gen.add(fn)
+    gen.generate(str(tmp) + "/")
+    return tmp / "nlp.c"
+
+
+def _vm_solver(nlp: NLP, plan: Plan, options: dict) -> ca.Function:
+    return ca.nlpsol("trajectory", "ipopt",
+                     {"x": nlp.vector(), "f": plan.cost, "g": ca.vertcat(*nlp.g)}, options)
+
+
+def _load(functions: list, path, options: dict, w0: np.ndarray) -> ca.Function | None:
+    """nlpsol from the library at ``path`` if it loads and reproduces ``functions`` on the
+    virtual machine at the initial guess (random multipliers for the Hessian)."""
+    try:
+        fast = ca.nlpsol("trajectory", "ipopt", str(path), options)
+    except RuntimeError:
+        codegen._discard(path)
+        return None
+    rng = np.random.default_rng(0)
+    worst = 0.0
+    for fn in functions:
+        if fn.name() not in ("nlp_g", "nlp_jac_g", "nlp_hess_l"):
+            continue
+        args = [w0, np.zeros(0)] + [rng.uniform(-1, 1, fn.nnz_in(i)) for i in (2, 3)
+                                    if i < fn.n_in()]
+        ours = ca.external(fn.name(), str(path))
+        for a, b in zip(ours.call(args), fn.call(args)):
+            a, b = (np.array(ca.densify(m), dtype=float).ravel() for m in (a, b))
+            worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
+    if worst <= CHECK_RTOL:
+        return fast
+    codegen._warn(f"jourdain: the compiled NLP {path} deviates from the virtual machine "
+                  f"({worst:.2g}); solving on the virtual machine")
+    codegen._discard(path)
+    return None
