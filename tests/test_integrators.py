@@ -69,6 +69,28 @@ def test_stiffness_declared_or_given_overrides_the_test():
         jd.Method.BDF
 
 
+def test_auto_uses_bdf_with_contacts_and_adams_agrees_where_it_is_chosen():
+    """A block sliding to rest on a GroundContact: its stick mode, closed after the start, is
+    invisible to the stiffness test at x0, so AUTO takes BDF because of the contact rows
+    (Adams needed 139 s CPU here, BDF 0.06 s). Reference: the Coulomb stopping distance
+    v0²/(2·μ·g) and the stop time (v0 − v_eps)/(μ·g)."""
+    from jourdain.blocks import FreeJoint, RigidBody
+    from jourdain.blocks.hybrid import GroundContact
+    mu, v0 = 0.4, 2.0
+    model = jd.Model(world=World())
+    model.free, model.body = FreeJoint(), RigidBody(m=1.0, I=(1e3, 1e3, 1e3))
+    model.contact = GroundContact(mu=mu)
+    model.connect(model.world.frame_b, model.free.frame_a)
+    model.connect(model.free.frame_b, model.body.frame_a)
+    model.connect(model.contact.frame_a, model.body.frame_a)
+    res = jd.compile(model).simulate(1.0, y0={"free.y": 0.0}, z0={"free.vx": v0}, rtol=1e-10,
+                                     atol=1e-10)
+    assert res.method is jd.Method.BDF and "contacts" in res.stats["method_reason"]
+    assert res.events.select("contact", "stop")[0].t == pytest.approx((v0 - 1e-4) / (mu * 9.81),
+                                                                     rel=1e-7)
+    assert res["free.x"][-1] == pytest.approx(v0**2 / (2 * mu * 9.81), abs=1e-6)
+
+
 def test_linear_solvers_agree():
     """Reference: the same BDF run with each Newton linear solver (sparse LU, dense LU, QR,
     GMRES) to the tolerance."""
