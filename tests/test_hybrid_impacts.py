@@ -111,3 +111,24 @@ def test_frictional_impact_active_set_and_gauss_seidel_agree(mu, stick):
     D = J @ np.linalg.solve(M, J.T)
     gs = _gauss_seidel(D, J @ z, {0: 0, 1: 1}, rows, {0: 0.0})
     assert gs == pytest.approx(lam, abs=1e-9)
+
+
+def test_stop_started_at_its_limit_while_approaching_impacts_and_penetrated_is_refused():
+    """A pendulum starting exactly at its lower stop while moving into it impacts at t = 0
+    instead of passing through. References: Newton's law ω⁺ = −e·ω⁻ and the loss
+    (1 − e²)·½·J·ω⁻² with J = m·l². A start beyond the limit is a named error."""
+    m, l, e, w0 = 1.0, 0.5, 0.5, -2.0
+    model = jd.Model(world=jd.blocks.World())
+    joint, _ = pendulum(model, m=m, l=l)
+    model.stop = Stop(lower=-0.4, e=e, v_rest=0.0)
+    model.connect(model.stop.flange_b, joint.axis)
+    system = jd.compile(model)
+    res = system.simulate(0.2, y0={"joint.phi": -0.4}, z0={"joint.w": w0}, n_out=5,
+                          rtol=1e-10, atol=1e-10)
+    assert res["joint.w"][0] == pytest.approx(-e * w0, rel=1e-9)
+    assert res.events.energy_lost == pytest.approx((1 - e**2) * 0.5 * m * l**2 * w0**2,
+                                                   rel=1e-9)
+    assert np.all(res["joint.phi"] >= -0.4 - 1e-9)
+    with pytest.raises(jd.ModelError, match=r"stop: the start is 0\.1 m or rad beyond its "
+                                            r"limit \(row lower"):
+        system.simulate(0.2, y0={"joint.phi": -0.5})

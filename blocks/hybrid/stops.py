@@ -176,6 +176,9 @@ class Stop(FlangeForce, Hybrid):
             if mode == held and row.force < 0:      # the reaction would pull: lift off
                 state.set(self, mode=StopMode.FREE)
                 return True
+            if mode == StopMode.FREE and row.gap <= GAP_TOL and row.velocity < -SPEED_TOL:
+                self.on_event(f"hit_{name}", state)   # at the limit and approaching (a start
+                return True                           # there): an impact, as a crossing would
             if mode == StopMode.FREE and row.gap <= GAP_TOL and \
                     row.velocity <= SPEED_TOL and row.acceleration < 0:
                 state.set(self, mode=held)          # resting at the limit and pushed into it

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import casadi as ca
 import numpy as np
 
-from jourdain.blocks.errors import SimulationError
+from jourdain.blocks.errors import ModelError, SimulationError
 from jourdain.blocks.hybrid.base import HybridState, RowValue
 
 from .impact import ImpactRows, kinetic_energy, project_velocities, solve_impact
@@ -279,3 +279,23 @@ def _z_slice(state: EventState) -> slice:
 def _fmt(value) -> str:
     value = float(value)
     return str(int(value)) if value.is_integer() else f"{value:.6g}"
+
+
+START_PENETRATION = 1e-8   # [m or rad] how far a rigid row may start beyond its surface
+
+
+def check_start_gaps(state: EventState) -> None:
+    """A ModelError when a rigid stop or contact starts penetrated (gap below
+    −START_PENETRATION): no impact law applies there, and the motion would silently pass
+    through the limit."""
+    if not any(row.unilateral for row in state.info.rows):
+        return
+    gaps = state.numbers()["gap"]
+    for i, row in enumerate(state.info.rows):
+        if row.unilateral and float(gaps[i]) < -START_PENETRATION:
+            raise ModelError(
+                f"{row.owner.path}: the start is {-float(gaps[i]):.3g} m or rad beyond its "
+                f"limit (row {row.name}, gap {float(gaps[i]):.3g}); a rigid stop or contact "
+                "cannot start penetrated: give initial coordinates within its limits, or use "
+                "a compliant law")
+

@@ -27,7 +27,7 @@ from jourdain.blocks.errors import ModelError, SimulationError
 from jourdain.blocks.hybrid.base import Direction
 
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
-from ..hybrid.state import ChatteringError, EventState, resolve, settle
+from ..hybrid.state import ChatteringError, EventState, check_start_gaps, resolve, settle
 from ..model.checks import count, number
 from .crossings import bracket_start, crossed_predicate, first_crossing, force_start, illinois
 from .eventlog import EventLog, EventRecord, chatter_limits
@@ -372,6 +372,7 @@ class EventLoop:
         x_before, d_before = self.x.copy(), self._discrete()
         state = self._state(self.t, self.x)
         if state is not None:
+            check_start_gaps(state)
             for element in self.system.hybrid.elements:
                 element.initialize(state)
             settle(state)
