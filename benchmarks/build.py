@@ -84,12 +84,8 @@ def one(kind: str, n: int, what: str, flags: str) -> dict:
 
 
 def _time_us(fn, args) -> float:
-    buf, trigger = fn.buffer()
-    keep = [np.ascontiguousarray(a, dtype=float).ravel() for a in args]
-    for i, arr in enumerate(keep):
-        buf.set_arg(i, memoryview(arr))
-    keep.append(np.zeros(fn.nnz_out(0)))
-    buf.set_res(0, memoryview(keep[-1]))
+    from jourdain.solver.simulation.numeric import buffered
+    trigger = buffered(fn, args)
     trigger()
     samples = []
     for _ in range(5):

@@ -42,6 +42,7 @@ import jourdain as jd  # noqa: E402
 from jourdain.blocks import World  # noqa: E402
 from jourdain.library import NLinkPendulum, RandomTree  # noqa: E402
 from jourdain.solver.simulation import codegen, jacobian  # noqa: E402
+from jourdain.solver.simulation.numeric import buffered  # noqa: E402
 
 from benchmarks.peers import rigid_body_peers as peers  # noqa: E402
 
@@ -65,17 +66,6 @@ def median_us(call, budget: float = 0.3) -> float:
         samples.append((time.process_time() - start) / repeat * 1e6)
     return float(np.median(samples))
 
-
-def buffered(fn, args):
-    buf, trigger = fn.buffer()
-    keep = [np.ascontiguousarray(a, dtype=float).ravel() for a in args]
-    for i, arr in enumerate(keep):
-        buf.set_arg(i, memoryview(arr))
-    for i in range(fn.n_out()):
-        keep.append(np.zeros(fn.nnz_out(i)))
-        buf.set_res(i, memoryview(keep[-1]))
-    trigger.keep = (buf, keep)
-    return trigger
 
 
 def children_cpu() -> float:

@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 import jourdain as jd  # noqa: E402
 from jourdain.blocks import World  # noqa: E402
 from jourdain.library import NLinkPendulum, RandomTree  # noqa: E402
+from jourdain.solver.simulation.numeric import buffered  # noqa: E402
 
 from benchmarks.peers import rigid_body_peers as peers  # noqa: E402
 
@@ -71,19 +72,6 @@ def median_us(call, budget: float = 0.3) -> float:
         samples.append((time.perf_counter() - start) / repeat * 1e6)
     return float(np.median(samples))
 
-
-def buffered(fn, args: list[np.ndarray]):
-    """A zero-argument trigger evaluating the CasADi Function ``fn`` on fixed buffers."""
-    buf, trigger = fn.buffer()
-    keep = [np.ascontiguousarray(a, dtype=float) for a in args]
-    for i, arr in enumerate(keep):
-        buf.set_arg(i, memoryview(arr))
-    for i in range(fn.n_out()):
-        out = np.zeros(fn.nnz_out(i))
-        keep.append(out)
-        buf.set_res(i, memoryview(out))
-    trigger.keep = (buf, keep)  # the buffer and arrays must outlive the trigger
-    return trigger
 
 
 def make_model(kind: str, n: int):

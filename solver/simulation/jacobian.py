@@ -34,6 +34,7 @@ import casadi as ca
 import numpy as np
 
 from . import codegen
+from .numeric import buffered
 
 EXPAND_BUDGET = 4_000_000  # instructions of f × directions: an expansion worth trying
 EXPAND_LIMIT = 3_000_000   # instructions of an expanded Jacobian worth keeping
@@ -270,13 +271,7 @@ def _test_point(system, f: ca.Function) -> list[np.ndarray]:
 def _time_us(fn: ca.Function, args: list) -> float:
     """Median time of one call [µs]: CPU time of batches of about a millisecond (buffers, no
     conversions), within TIMING_BUDGET."""
-    buf, trigger = fn.buffer()
-    keep = [np.ascontiguousarray(a, dtype=float).ravel() for a in args]
-    for i, arr in enumerate(keep):
-        buf.set_arg(i, memoryview(arr))
-    for i in range(fn.n_out()):
-        keep.append(np.zeros(fn.nnz_out(i)))
-        buf.set_res(i, memoryview(keep[-1]))
+    trigger = buffered(fn, args)
     start = time.process_time()
     trigger()
     batch = max(1, int(1e-3 / max(time.process_time() - start, 1e-7)))
