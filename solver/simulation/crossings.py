@@ -1,6 +1,7 @@
 """Zero crossings on sampled guard values: which samples bracket a crossing in a guard's
-direction, and the localization of its root between them (Illinois' regula falsi with a
-bisection safeguard, keeping the bracket so that the time returned is on the crossed side).
+direction, the side it crosses to, and Illinois' regula falsi with a bisection safeguard,
+which keeps the bracket so that the time returned is on the crossed side (the fallback of
+:mod:`.localize`).
 """
 from __future__ import annotations
 
@@ -23,15 +24,16 @@ def first_crossing(sign: np.ndarray, direction: Direction):
     return None
 
 
-def crossed_predicate(direction: Direction, g_a: float, g_b: float, band: float = 0.0):
-    """The predicate 'has crossed' of a guard bracketed by g_a (before) and g_b (after);
-    values within ±band of zero have not crossed (a guard resting at zero after an event)."""
+def crossing_sign(direction: Direction, g_a: float, g_b: float, band: float = 0.0) -> float:
+    """The sign s of a guard bracketed by g_a (before) and g_b (after) such that 'has
+    crossed' is s·g > band: +1 rising, −1 falling, for both directions away from g_a's side
+    (or towards g_b's when g_a is within ±band: a guard resting at zero after an event)."""
     if direction is Direction.FALLING:
-        return lambda g: g < -band
+        return -1.0
     if direction is Direction.RISING:
-        return lambda g: g > band
+        return 1.0
     side = np.sign(g_a) if abs(g_a) > band else -np.sign(g_b)
-    return lambda g: np.sign(g) == -side and abs(g) > band
+    return float(-side)
 
 
 def illinois(g, crossed, a: float, b: float, g_a: float, g_b: float, tol: float,

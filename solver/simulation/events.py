@@ -29,8 +29,9 @@ from jourdain.blocks.hybrid.base import Direction
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
 from ..hybrid.state import ChatteringError, EventState, check_start_gaps, resolve, settle
 from ..model.checks import count, number
-from .crossings import bracket_start, crossed_predicate, first_crossing, force_start, illinois
+from .crossings import bracket_start, crossing_sign, first_crossing, force_start
 from .eventlog import EventLog, EventRecord, chatter_limits
+from .localize import Trajectory, earliest
 from .numeric import NumericFunction
 from .sampling import check_samplers, due, model_samplers
 from .segments import Segments
@@ -156,6 +157,12 @@ class EventLoop:
                  np.tile(self.p, n), np.tile(self.u_held, n))
         return np.asarray(out, dtype=float).reshape(len(self.slots), n, order="F") \
             if out.ndim == 1 else out.reshape(len(self.slots), n)
+
+    def _rate(self, t: float, x: np.ndarray) -> np.ndarray:
+        """ẋ = f(t, x, u, p) (a buffered call, built on first use)."""
+        if getattr(self, "_f_fast", None) is None:
+            self._f_fast = NumericFunction(self.system.f)
+        return np.asarray(self._f_fast(t, x, self._u(t), self.p), dtype=float).ravel()
 
     def _watched(self) -> np.ndarray:
         """Which guards are watched in the present modes (cached per p)."""
@@ -318,48 +325,28 @@ class EventLoop:
         return np.where(step > 1e-3 * band, 1, np.where(step < -1e-3 * band, -1, 0))
 
     def _localize(self, times, Xs, crossing):
-        """The earliest root among the crossing guards, the state there, the guards firing."""
+        """The earliest root among the crossing guards, the state there, the guards firing
+        (:func:`.localize.earliest`)."""
         j, hits, G, sign, bands = crossing
         all_t = np.concatenate([[self.t], times])
         all_x = np.hstack([self.x[:, None], Xs])
-        roots = {}
+        trajs, brackets = {}, {}
         for k in hits:
             a = bracket_start(sign[k], j)
-            crossed = crossed_predicate(self.slots[k].direction, G[k, a], G[k, j], bands[k])
-            roots[k] = self._root(k, all_t[a], all_x[:, a], all_t[j], crossed)
-        t_e = min(r for r, _ in roots.values())
-        tol = SIMULTANEOUS * (1 + abs(t_e))
-        fired = [k for k in hits if roots[k][0] - t_e <= tol]
-        start_t, start_x = roots[fired[0]][1]
-        x_e, _ = self.segments.probe(start_t, t_e - start_t, start_x, self.p, self.u_held)
-        return t_e, x_e, fired
+            s = crossing_sign(self.slots[k].direction, G[k, a], G[k, j], bands[k])
+            trajs[k] = self._trajectory(k, s, bands[k])
+            brackets[k] = ((all_t[a], all_x[:, a]), (all_t[j], all_x[:, j]))
+        return earliest(trajs, brackets, ROOT_TOL * (1 + abs(all_t[j])), SIMULTANEOUS)
 
-    def _root(self, k, t_a, x_a, t_b, crossed, pieces: int = 32):
-        """The crossing of guard k in (t_a, t_b]: a dense scan of the bracket on one
-        integration (a flight shorter than the sample spacing lands between two scan points),
-        then Illinois' regula falsi with bisection as a safeguard on fresh integrations from
-        the scan point before it. The time returned is the bracket's far end, where the
-        guard has crossed (a guard that jumps, e.g. on a step input, is seen crossed)."""
+    def _trajectory(self, k, s, band) -> Trajectory:
+        """Guard k as seen by localization: crossed where s·(g − offset) > band."""
         offset = self._offsets[k]
 
-        def g(t0, x0, h):
-            x, _ = self.segments.probe(t0, h, x0, self.p, self.u_held)
-            return float(self._guard_values(np.array([t0 + h]), x[:, None])[k, 0]) - offset
-        times = t_a + (t_b - t_a) * np.arange(1, pieces + 1) / pieces
-        Xs, _ = self.segments.run(t_a, times, x_a, self.p, self.u_held)
-        values = self._guard_values(times, Xs)[k] - offset
-        hit = next((m for m, v in enumerate(values) if crossed(v)), None)
-        if hit is None:
-            return t_b, (t_a, x_a)     # the fresh integration lost the crossing: take t_b
-        if hit > 0:
-            t_a, x_a = times[hit - 1], Xs[:, hit - 1]
-        t_b = times[hit]
-        g_a = g(t_a, x_a, 0.0)
-        if crossed(g_a):
-            return t_a, (t_a, x_a)
-        h = illinois(lambda h: g(t_a, x_a, h), crossed, 0.0, t_b - t_a, g_a, values[hit],
-                      ROOT_TOL * (1 + abs(t_b)))
-        return t_a + h, (t_a, x_a)
+        def phi(times, X):
+            return s * (self._guard_values(times, X)[k] - offset) - band
+        return Trajectory(lambda t0, x0, ts: self.segments.run(t0, ts, x0, self.p,
+                                                               self.u_held)[0],
+                          phi, self._rate)
 
     # ---- event instants ----------------------------------------------------------------
     def _state(self, t: float, x: np.ndarray) -> EventState | None:
