@@ -3,8 +3,9 @@
 The horizon is integrated in segments (:mod:`.segments`). In each segment the guards —
 the hybrid elements' and the user's :class:`~jourdain.solver.hybrid.events.Event` — are
 sampled on SUNDIALS' dense output (spacing ``event_step``); a sign change in a guard's
-direction is localized by Brent's method on fresh integrations from the last sample before
-it, so the event time is as accurate as the integration. Guards whose roots coincide (within
+direction is localized on a Hermite interpolant of the two samples and polished by Newton's
+method on fresh integrations from the sample before it (:mod:`.localize`), so the event time
+is as accurate as the integration. Guards whose roots coincide (within
 1e-12·(1 + |t|) s) fire together, in declaration order: a box landing flat hits with four
 corners at once. At the event instant the transitions run (:func:`.hybrid.state.resolve`:
 impacts, Modelica's event iteration, the projection onto the constraints that hold now), the
