@@ -42,6 +42,7 @@ ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event
 SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire together
 BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
 AT_EVENT = 1e-9            # right after an event, |guard| ≤ AT_EVENT·(1 + scale) is zero
+FIRST_SEGMENT = 64         # [event_step] the first segment's length, doubled while no event
 
 
 @dataclass
@@ -189,7 +190,7 @@ class EventLoop:
         X[:, 0], P[:, 0], U[:, 0] = self.x, self.p, self._u(self.t)
         k_out = 1
         span = grid[-1] - grid[0]
-        length = span
+        length = min(span, FIRST_SEGMENT * self.event_step)
         while k_out < n and not self.stopped:
             eps = 1e-12 * (1 + abs(self.t))
             t_hard, kind = self._next_hard(eps)
@@ -345,9 +346,10 @@ class EventLoop:
 
         def phi(times, X):
             return s * (self._guard_values(times, X)[k] - offset) - band
-        return Trajectory(lambda t0, x0, ts: self.segments.run(t0, ts, x0, self.p,
-                                                               self.u_held)[0],
-                          phi, self._rate)
+        def probe(t0, x0, ts):   # uniform times: exact k/n, one integrator per count
+            taus = tuple(np.arange(1, len(ts) + 1) / len(ts))
+            return self.segments.run(t0, ts, x0, self.p, self.u_held, taus)[0]
+        return Trajectory(probe, phi, self._rate)
 
     # ---- event instants ----------------------------------------------------------------
     def _state(self, t: float, x: np.ndarray) -> EventState | None:

@@ -26,8 +26,7 @@ import numpy as np
 
 from .crossings import illinois
 
-SCAN = 64        # guard values on the interpolant over the bracket
-REFINE = 16      # ... and over each sub-bracket, until it is below tol
+SCAN = 16        # guard values on the interpolant over the bracket
 CHECK = 32       # dense outputs of a polishing probe checked for an earlier crossing
 NEWTON = 6       # polishing probes at most before Illinois' regula falsi takes over
 
@@ -36,7 +35,8 @@ NEWTON = 6       # polishing probes at most before Illinois' regula falsi takes 
 class Trajectory:
     """What localization needs of the event loop (all numeric)."""
 
-    probe: Callable   # (t_a, x_a, times) -> states at times (columns), one integration
+    probe: Callable   # (t_a, x_a, times) -> states at times (columns), one integration;
+    #                   times are uniform: t_a + (t − t_a)·k/n, k = 1..n
     phi: Callable     # (times, X) -> the signed guard φ at each column (> 0: crossed)
     rate: Callable    # (t, x) -> ẋ
 
@@ -96,24 +96,21 @@ def localize(traj: Trajectory, t_a: float, x_a, t_b: float, x_b, tol: float, gue
 
 def interpolant_root(traj: Trajectory, a, b, tol: float) -> float:
     """The first root of φ on the Hermite interpolant between the samples a = (t_a, x_a)
-    and b = (t_b, x_b): a scan, then nested scans of the sub-bracket, then one secant."""
+    and b = (t_b, x_b): a scan, then Illinois' regula falsi on the interpolant in the first
+    sub-interval that crosses (to tol: exact where the motion is a cubic, e.g. a free
+    flight; for the rest the interpolation error decides how close it is)."""
     (t_a, x_a), (t_b, x_b) = a, b
     states = hermite(t_a, x_a, traj.rate(t_a, x_a), t_b, x_b, traj.rate(t_b, x_b))
-    lo, hi, v_lo, v_hi, n = t_a, t_b, None, None, SCAN
-    while hi - lo > tol:
-        times = lo + (hi - lo) * np.arange(1, n + 1) / n
-        v = traj.phi(times, states(times))
-        if not np.any(v > 0):
-            return hi            # lost on the interpolant (φ(t_b) > 0 held on the sample)
-        i = int(np.argmax(v > 0))
-        if i > 0:
-            lo, v_lo = times[i - 1], v[i - 1]
-        hi, v_hi, n = times[i], v[i], REFINE
-        if v_lo is not None and hi - lo < 1e-6 * (t_b - t_a):
-            break                # fine enough for the secant below
-    if v_lo is None or v_hi <= v_lo:
-        return hi
-    return hi - v_hi * (hi - lo) / (v_hi - v_lo)
+    times = t_a + (t_b - t_a) * np.arange(SCAN + 1) / SCAN
+    v = traj.phi(times, states(times))
+    if v[0] > 0 or not np.any(v > 0):
+        return t_b           # no root on the interpolant (φ(t_b) > 0 held on the sample)
+    i = int(np.argmax(v > 0))
+
+    def on_interpolant(t):
+        return traj.phi(np.array([t]), states(np.array([t])))[0]
+    return illinois(on_interpolant, lambda value: value > 0, times[i - 1], times[i],
+                    v[i - 1], v[i], tol)
 
 
 def _slope(traj: Trajectory, t: float, x, delta: float) -> float:

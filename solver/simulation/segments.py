@@ -61,11 +61,14 @@ class Segments:
         return self._cache[taus]
 
     def run(self, t_a: float, times: np.ndarray, x0: np.ndarray, p: np.ndarray,
-            u_held: np.ndarray):
+            u_held: np.ndarray, taus: tuple | None = None):
         """States at ``times`` (all > t_a, increasing) from x0 at t_a; (X, Z) with one column
-        per time (Z: algebraic variables, None for ODEs)."""
+        per time (Z: algebraic variables, None for ODEs). ``taus``: the normalized times
+        when the caller knows them exactly (k/n for a uniform probe: one integrator object
+        for every probe, where (times − t_a)/h rounds differently on each)."""
         h = float(times[-1] - t_a)
-        taus = tuple(np.round((np.asarray(times) - t_a) / h, 14))
+        if taus is None:
+            taus = tuple(np.round((np.asarray(times) - t_a) / h, 14))
         integ = self._integrator(taus)
         args = {"x0": x0, "p": np.concatenate([[t_a, h], p, u_held])}
         z0 = None
