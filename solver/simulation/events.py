@@ -42,7 +42,7 @@ ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event
 SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire together
 BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
 AT_EVENT = 1e-9            # right after an event, |guard| ≤ AT_EVENT·(1 + scale) is zero
-FIRST_SEGMENT = 64         # [event_step] the first segment's length, doubled while no event
+PREFIX = 64                # samples whose guards are evaluated first (_first_crossing)
 
 
 @dataclass
@@ -190,7 +190,7 @@ class EventLoop:
         X[:, 0], P[:, 0], U[:, 0] = self.x, self.p, self._u(self.t)
         k_out = 1
         span = grid[-1] - grid[0]
-        length = min(span, FIRST_SEGMENT * self.event_step)
+        length = span
         while k_out < n and not self.stopped:
             eps = 1e-12 * (1 + abs(self.t))
             t_hard, kind = self._next_hard(eps)
@@ -285,11 +285,24 @@ class EventLoop:
         (on either side); in the first segment after an event every guard within
         AT_EVENT·(1 + scale) of zero is measured from its start value (g − g0, so it starts
         exactly at zero) and counted on the side it is leaving to: a bounce shorter than the
-        sample spacing is still seen landing."""
+        sample spacing is still seen landing. The guards are evaluated on growing prefixes
+        of the samples (PREFIX, then doubling; scale is taken over the prefix): a crossing
+        early in a long segment costs the prefix, not the whole segment."""
         if not self.slots:
             return None
-        G = self._guard_values(np.concatenate([[self.t], times]),
-                               np.hstack([self.x[:, None], Xs]))
+        all_t = np.concatenate([[self.t], times])
+        all_x = np.hstack([self.x[:, None], Xs])
+        G, stop = np.zeros((len(self.slots), 0)), min(len(all_t), PREFIX)
+        while True:
+            done = G.shape[1]
+            G = np.hstack([G, self._guard_values(all_t[done:stop], all_x[:, done:stop])])
+            crossing = self._crossing_in(G)
+            if crossing is not None or stop == len(all_t):
+                return crossing
+            stop = min(len(all_t), 2 * stop)
+
+    def _crossing_in(self, G: np.ndarray):
+        """:meth:`_first_crossing` on the guard values G at the first samples."""
         self._offsets = np.zeros(len(self.slots))
         scale = 1 + np.abs(G).max(axis=1)
         if self._after_event:
