@@ -17,6 +17,7 @@ import casadi as ca
 import numpy as np
 
 CACHE_SIZE = 64   # integrator objects kept per simulation
+STALL_STEPS = 5000   # CVODES steps between two samples at most (the caller's max_steps if less)
 
 
 class Segments:
@@ -28,6 +29,13 @@ class Segments:
         u_held) gives consistent algebraic variables at a segment start — else None (CVODES
         on f)."""
         self.z0_of = dae[2] if dae is not None else None
+        # a segment that runs past an undetected mode change into a region its mode cannot
+        # continue through (measured: a sliding contact past its stick guard, 100000 steps
+        # in 60 s) fails after STALL_STEPS and is retried shorter (EventLoop._integrate);
+        # samples are at most event_step apart, which legitimate segments need far fewer
+        # steps to cross
+        opts = dict(opts, max_num_steps=min(opts.get("max_num_steps", STALL_STEPS),
+                                            STALL_STEPS))
         self.system, self.opts = system, opts
         f = system.f if dae is None else dae[0]
         sym = ca.SX if f.is_a("SXFunction") else ca.MX
