@@ -110,8 +110,8 @@ def _merged_logs(nx: int, x0: np.ndarray, logs: list, max_events) -> EventLog:
     group: set = set()   # the islands in the last merged record
     for t, k, idx, record in sorted(records, key=lambda item: item[:2]):
         prev = merged[-1]
-        if record.kind == "guard" and prev.kind == "guard" and k not in group and \
-                abs(t - prev.t) <= SIMULTANEOUS * (1 + abs(t)):
+        if record.kind in ("guard", "time") and record.kind == prev.kind and k not in group \
+                and abs(t - prev.t) <= SIMULTANEOUS * (1 + abs(t)):
             prev.element += ", " + record.element
             prev.cause += ", " + record.cause
             _absorb(prev, record, idx)
