@@ -22,8 +22,10 @@ from .result import Result
 
 def simulate_events(system, grid: np.ndarray, x0: np.ndarray, p: np.ndarray, u_expr_of,
                     opts: dict, events=(), samplers=(), event_step=None, chatter=None,
-                    max_events=None, dae: bool = False, islands: bool = True) -> Result:
-    """Run the event loop from x0 over ``grid`` and collect the Result."""
+                    max_events=None, dae: bool = False, islands: bool = True,
+                    open_opts: dict | None = None) -> Result:
+    """Run the event loop from x0 over ``grid`` and collect the Result (``open_opts``: the
+    integrator options of segments where no row is active, :mod:`.segments`)."""
     t = ca.SX.sym("t")
     u_numeric = ca.Function("u_of_t", [t], [u_expr_of(t)])
     extra = {}
@@ -34,7 +36,8 @@ def simulate_events(system, grid: np.ndarray, x0: np.ndarray, p: np.ndarray, u_e
 
     def loop_for(view, x_start):
         return EventLoop(view, grid, x_start, p, u_expr_of, u_numeric, opts,
-                         list(events or ()), list(samplers or ()), event_step, dae=dae, **extra)
+                         list(events or ()), list(samplers or ()), event_step, dae=dae,
+                         open_opts=open_opts, **extra)
     views = island_systems(system) if islands and not (events or samplers or dae) \
         else [system]
     if len(views) > 1:

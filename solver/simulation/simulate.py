@@ -26,6 +26,7 @@ from .integrators import (
     LinearSolver,
     Method,
     choose_method,
+    open_mode_adams,
     right_hand_side,
     run,
     solver_options,
@@ -111,15 +112,18 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     if "drive0" in system.functions:  # driven coordinates start at their references
         x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
+    given = method
     method, reason = choose_method(system, method, stiff, grid, x0, us[:, 0], p, rtol)
     opts = integrator_options(rtol, atol, max_steps, method, linear_solver, system)
     if needs_events(system, events, samplers):   # hybrid elements, events, samplers
         plain = integrator_options(rtol, atol, max_steps, method, linear_solver)
+        adams, why = open_mode_adams(system, given, stiff, grid, x0, us[:, 0], p, rtol)
         result = simulate_events(system, grid, x0, p,
                                  _input_builder(system, inputs or {}, grid), plain, events,
                                  samplers, event_step, chatter, max_events,
-                                 islands=islands)
-        result.method, result.stats = method, {"method_reason": reason}
+                                 islands=islands, open_opts=integrator_options(
+                                     rtol, atol, max_steps, Method.ADAMS) if adams else None)
+        result.method, result.stats = method, {"method_reason": reason + why}
         return result
     # SX when f is small (the interpolants enter as call nodes): CVODES then runs the
     # expanded expression graph, about 3× faster than an MX graph wrapping the same function.
