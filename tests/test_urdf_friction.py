@@ -167,7 +167,8 @@ def test_mjcf_frictionloss_as_compiled_by_mujoco():
             <geom type="sphere" size="0.1" mass="1"/></body></body></body>
     </worldbody></mujoco>"""
     model = mujoco.MjModel.from_xml_string(xml)
-    robot = from_mjcf(xml, friction=True)
+    with pytest.warns(UnsupportedWarning, match="contacts between geoms"):
+        robot = from_mjcf(xml, friction=True)
     assert set(robot.frictions) == {"h", "s"}
     for name, element in robot.frictions.items():
         dof = model.jnt_dofadr[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)]
@@ -201,9 +202,13 @@ def test_bad_friction_options_are_named():
         robot.add_friction()
 
 
-def test_robot_arm_with_friction_and_stops_simulates():
+@pytest.mark.parametrize("y0, least", [
+    ({"r.joint2.phi": 0.5, "r.joint3.phi": -2.0, "r.joint5.phi": 1.0}, (3, 3, 2)),
+    # the gripper starts at its limit, held there by its friction: a stop at a tie
+    ({"r.joint2.phi": 1.5, "r.joint3.phi": -1.0}, (1, 3, 1))])
+def test_robot_arm_with_friction_and_stops_simulates(y0, least):
     """The Unitree Z1 arm (example-robot-data: 1–2 N·m friction and damping on every joint)
-    released from a bent pose with its limits as plastic stops: joints break away, stick
+    released from bent poses with its limits as plastic stops: joints break away, stick
     again and land on their stops through the event loop. References: while sliding the
     friction torque is the file's value; stuck, it stays within the static limit (a stop
     holding the same joint takes the load: their split is indeterminate and the stop's row
@@ -213,12 +218,10 @@ def test_robot_arm_with_friction_and_stops_simulates():
         robot = from_urdf(example_robot("z1_description/urdf/z1.urdf"), friction=True,
                           stops=True, require_meshes=False)
     system = jd.compile(jd.Model.on_world(World(g=robot.gravity), r=robot))
-    y0 = {"r.joint2.phi": 0.5, "r.joint3.phi": -2.0, "r.joint5.phi": 1.0}
-    res = system.simulate(1.0, y0=y0, n_out=201)
+    res = system.simulate(1.5, y0=y0, n_out=151)
     kinds = [e.cause for e in res.events]
-    assert sum(c.startswith("break_") for c in kinds) >= 3, res.events.table()
-    assert sum(c.startswith("stop_") for c in kinds) >= 3, res.events.table()
-    assert sum(c.startswith("hit_") for c in kinds) >= 2, res.events.table()
+    for prefix, n in zip(("break_", "stop_", "hit_"), least):
+        assert sum(c.startswith(prefix) for c in kinds) >= n, res.events.table()
     for name, element in robot.frictions.items():
         f = float(element.tau_pos[0, 1])
         tau = np.abs(res[f"r.{name}_friction.tau"])

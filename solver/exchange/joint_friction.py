@@ -47,9 +47,9 @@ def reflected(robot) -> dict[str, float]:
     return out
 
 
-def add_friction(robot, joints, options: dict) -> dict:
-    """Robot.add_friction: see its docstring."""
-    from .robot import unique_name
+def add_friction(robot, joints, options: dict, unique_name) -> dict:
+    """Robot.add_friction (see its docstring); ``unique_name(robot, base)`` names the
+    elements."""
     owner = f"{robot.name}.add_friction"
     values = reflected(robot)
     chosen = [n for n in robot.joints if n not in robot.mimics] if joints is None \

@@ -17,6 +17,7 @@ from jourdain.blocks.errors import ModelError
 from jourdain.blocks.hybrid import Stop
 
 from ..model.names import unknown
+from .joint_friction import add_friction
 from .spec import JointLimits, JointSpec
 
 
@@ -145,8 +146,7 @@ class Robot(Composite):
         the file gives one value for both). A mimic joint's friction acts on its leader's
         element as |multiplier|·f. Returns {joint name: element}; the elements join the
         model's event loop (:mod:`.joint_friction`)."""
-        from .joint_friction import add_friction
-        return add_friction(self, joints, options)
+        return add_friction(self, joints, options, unique_name)
 
     def coordinate_names(self, name: str) -> list[str]:
         """Dotted names of the coordinates of joint ``name`` (after the model is compiled)."""
