@@ -10,6 +10,7 @@ energy balance of a friction-damped robot arm (T + V never increases).
 """
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -249,3 +250,24 @@ def test_stop_and_friction_on_one_joint_rest_without_chattering():
     assert res["r.hinge.phi"][-1] == pytest.approx(0.3, abs=1e-12)
     assert res["r.hinge_stop.lower"][-1] == pytest.approx(M * G * L * np.sin(0.3), rel=1e-5)
     assert abs(res["r.hinge_friction.tau"][-1]) < 1e-4 * 0.5
+
+
+def test_robot_friction_example(tmp_path, monkeypatch, capsys):
+    """examples/robot_friction.py runs top to bottom. References: a joint that never slipped
+    has not moved (to round-off); the sliding friction torque is the file's 1 N·m; T + V
+    only decreases."""
+    import runpy
+    from pathlib import Path
+    monkeypatch.chdir(tmp_path)
+    path = Path(__file__).resolve().parents[1] / "examples" / "robot_friction.py"
+    runpy.run_path(str(path), run_name="__main__")
+    out = capsys.readouterr().out
+    moved = [float(v) for v in re.findall(r"\(moved ([\d.e+-]+) rad\)", out)]
+    assert moved and max(moved) < 1e-12
+    low, high = (float(v) for v in re.search(
+        r"joint3 sliding: friction torque ([\d.]+) … ([\d.]+) N·m", out).groups())
+    assert low == pytest.approx(1.0, abs=1e-11) and high == pytest.approx(1.0, abs=1e-11)
+    start, end, took = (float(v) for v in re.search(
+        r"T \+ V: ([\d.]+) J at release, ([\d.]+) J .* took ([\d.]+) J", out).groups())
+    assert end < start and took == pytest.approx(start - end, abs=2e-4)
+    assert (tmp_path / "out" / "robot_friction.png").stat().st_size > 1000
