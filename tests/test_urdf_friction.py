@@ -261,6 +261,8 @@ def test_robot_friction_example(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     path = Path(__file__).resolve().parents[1] / "examples" / "robot_friction.py"
     runpy.run_path(str(path), run_name="__main__")
+    import matplotlib.pyplot as plt
+    plt.close("all")
     out = capsys.readouterr().out
     moved = [float(v) for v in re.findall(r"\(moved ([\d.e+-]+) rad\)", out)]
     assert moved and max(moved) < 1e-12
