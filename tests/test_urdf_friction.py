@@ -260,8 +260,9 @@ def test_robot_friction_example(tmp_path, monkeypatch, capsys):
     from pathlib import Path
     monkeypatch.chdir(tmp_path)
     path = Path(__file__).resolve().parents[1] / "examples" / "robot_friction.py"
-    runpy.run_path(str(path), run_name="__main__")
     import matplotlib.pyplot as plt
+    plt.close("all")            # figures other tests left open
+    runpy.run_path(str(path), run_name="__main__")
     plt.close("all")
     out = capsys.readouterr().out
     moved = [float(v) for v in re.findall(r"\(moved ([\d.e+-]+) rad\)", out)]
