@@ -8,7 +8,9 @@ Scenes (gravity 9.81 m/s², Coulomb friction μ = 0.5, restitution e = 0.5 in jo
            four walls; the balls meet the walls, not each other: ball–ball contact is off in
            MuJoCo too); 10 s.
 
-Columns: CPU time of the simulation [s] (compile time separately), number of events
+Columns: CPU time of the simulation [s] (compile time separately), its ratio to MuJoCo's,
+the number of islands jourdain split the scene into (independent bodies run between their
+own events, docs/hybrid.md), number of events
 (jourdain: impacts, lift-offs, stick/slip changes; MuJoCo has none: it steps at dt = 1 ms
 with its soft contact), the total energy at t = 0, 1, 2, 5, 10 s and the energy the contacts
 removed. MuJoCo's contact is soft (a spring–damper through its solver's impedance), so the
@@ -36,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 import jourdain as jd  # noqa: E402
 from jourdain.blocks import FreeJoint, RigidBody, World  # noqa: E402
 from jourdain.blocks.hybrid import BoxContact, GroundContact  # noqa: E402
+from jourdain.solver.hybrid.islands import island_systems  # noqa: E402
 
 MU, E, G = 0.5, 0.5, 9.81
 TIMES = (0.0, 1.0, 2.0, 5.0, 10.0)
@@ -111,6 +114,7 @@ def _run_jourdain(model, horizon: float, y0: dict, z0: dict) -> dict:
     sim_s = time.process_time() - start
     energy = res["energy.total"]
     return {"compile_s": compile_s, "simulate_s": sim_s, "events": len(res.events) - 1,
+            "islands": len(island_systems(system)),
             "segments": res.segments, "energy": _at(res.t, energy),
             "lost_in_impacts": res.events.energy_lost}
 
@@ -182,14 +186,17 @@ def main() -> None:
                        "mujoco": mujoco_box(args.horizon)},
                f"balls_{args.balls}": {"jourdain": jourdain_balls(args.balls, args.horizon),
                                        "mujoco": mujoco_balls(args.balls, args.horizon)}}
-    print(f"{'scene':10s} {'tool':9s} {'compile s':>9s} {'sim s':>8s} {'events':>7s}  "
-          "energy at t = " + ", ".join(f"{t:g}" for t in TIMES) + " s [J]")
+    print(f"{'scene':10s} {'tool':9s} {'compile s':>9s} {'sim s':>8s} {'ratio':>6s} "
+          f"{'islands':>7s} {'events':>7s}  energy at t = " + ", ".join(f"{t:g}" for t in TIMES)
+          + " s [J]")
     for scene, runs in results.items():
         for tool, r in runs.items():
             energy = ", ".join(f"{r['energy'].get(f'{t:g}', float('nan')):.4f}" for t in TIMES)
             events = "-" if r["events"] is None else str(r["events"])
+            ratio = r["simulate_s"] / runs["mujoco"]["simulate_s"]
+            r["ratio_to_mujoco"] = ratio
             print(f"{scene:10s} {tool:9s} {r['compile_s']:9.2f} {r['simulate_s']:8.2f} "
-                  f"{events:>7s}  {energy}")
+                  f"{ratio:6.1f} {str(r.get('islands', '-')):>7s} {events:>7s}  {energy}")
             if r.get("failed"):
                 print(f"{'':20s} FAILED: {r['failed'][:200]}")
     out = ROOT / "benchmarks" / "results" / "contact.json"

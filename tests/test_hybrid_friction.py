@@ -130,3 +130,23 @@ def test_clutch_engages_and_locks_two_shafts():
     assert res["b.w"][-1] == pytest.approx(common, rel=1e-10)
     assert res["clutch.mode"][-1] == FrictionMode.STUCK
     assert res.events.select("clutch", "engage")[0].t == pytest.approx(0.2, abs=1e-12)
+
+
+def test_mass_pushed_into_its_stop_rests_there_without_chattering():
+    """MSL's MassWithStopAndFriction (a Stop and a StribeckFriction on one mass) pushed into
+    its upper stop by 40 N, more than twice the static limit 1.001·(F_Coulomb + F_Stribeck)
+    = 15.015 N: the stop and the stuck friction both hold the mass, their split is
+    indeterminate and the stop takes the load. Reference: Newton's law at rest — the stop's
+    reaction is the push (40 N) and the friction force stays within its limit."""
+    from jourdain.blocks import Constant, LinearMotor
+    from jourdain.library import MassWithStopAndFriction
+    model = jd.Model(world=World())
+    model.body = MassWithStopAndFriction(L=1.0, smax=1.5, smin=-1.5, m=1.0)
+    model.push, model.drive = Constant(k=40.0), LinearMotor()
+    model.connect(model.push.y, model.drive.f)
+    model.connect(model.drive.flange_b, model.body.flange_a)
+    res = jd.compile(model).simulate(2.0, n_out=21)
+    assert [e.cause for e in res.events][1:] == ["hit_upper"], res.events.table()
+    assert res["body.mass.s"][-1] == pytest.approx(1.0, abs=1e-12)
+    assert res["body.stop.upper"][-1] == pytest.approx(40.0, rel=1e-5)
+    assert abs(res["body.friction.tau"][-1]) < 1e-4 * 15.015

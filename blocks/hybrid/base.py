@@ -73,8 +73,9 @@ class Row:
     compliance : regularization of the row relative to its diagonal of J·M⁻¹·Jᵀ (default
         1e-8): where several rows hold the same motion (four corners of a box resting on a
         face, a stop and a stuck friction on one joint) it resolves the indeterminate split
-        of their forces as the least-squares one; elsewhere iterative refinement makes its
-        effect O(ε²).
+        of their forces, in inverse proportion to the rows' compliances (the least-squares
+        split when they are equal; a rigid Stop's rows use 1e-14, so a stop takes the load
+        before a stuck friction); elsewhere iterative refinement makes its effect O(ε²).
     sign : the force's sign in the Result (``<path>.<name>`` shows sign·λ; MSL's friction
         torque, positive against w_rel, is −λ).
     """

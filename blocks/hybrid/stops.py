@@ -22,6 +22,10 @@ from .base import Direction, Discrete, Guard, Hybrid, Row
 
 GAP_TOL = 1e-9       # [m or rad] a gap this small counts as closed
 SPEED_TOL = 1e-9     # [m/s or rad/s] a speed this small counts as zero
+TIE_TOL = 1e-9       # [N or N·m, m/s² or rad/s²] forces and accelerations this small are zero
+# a rigid stop takes the load before a stuck friction on the same motion (their split is
+# indeterminate; the solver splits it in inverse proportion to the rows' compliances)
+STOP_COMPLIANCE = 1e-14
 
 
 class StopMode(IntEnum):
@@ -125,7 +129,8 @@ class Stop(FlangeForce, Hybrid):
         s, w = self._relative(ctx)
         mode = ctx.discrete(self)["mode"]
         return [Row(name, sign * w, mode == (StopMode.LOWER if sign > 0 else StopMode.UPPER),
-                    gap=sign * (s - lim), unilateral=True) for name, lim, sign in self._sides()]
+                    gap=sign * (s - lim), unilateral=True, compliance=STOP_COMPLIANCE)
+                for name, lim, sign in self._sides()]
 
     def guards(self, ctx):
         s, _ = self._relative(ctx)
@@ -173,14 +178,16 @@ class Stop(FlangeForce, Hybrid):
         for name, _, sign in self._sides():
             held = StopMode.LOWER if sign > 0 else StopMode.UPPER
             row = state.row(self, name)
-            if mode == held and row.force < 0:      # the reaction would pull: lift off
+            # zero force with zero acceleration is a tie, not a reason to switch: a joint held
+            # by a stuck friction at its limit would flip the stop open and closed forever
+            if mode == held and row.force < -TIE_TOL:   # the reaction would pull: lift off
                 state.set(self, mode=StopMode.FREE)
                 return True
             if mode == StopMode.FREE and row.gap <= GAP_TOL and row.velocity < -SPEED_TOL:
                 self.on_event(f"hit_{name}", state)   # at the limit and approaching (a start
                 return True                           # there): an impact, as a crossing would
             if mode == StopMode.FREE and row.gap <= GAP_TOL and \
-                    row.velocity <= SPEED_TOL and row.acceleration < 0:
+                    row.velocity <= SPEED_TOL and row.acceleration < -TIE_TOL:
                 state.set(self, mode=held)          # resting at the limit and pushed into it
                 return True
         return False

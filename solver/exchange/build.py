@@ -28,6 +28,7 @@ from jourdain.blocks import (
 )
 from jourdain.blocks.errors import ModelError
 
+from .joint_friction import check_dynamics
 from .mimic import couple_mimics, mimic_locks
 from .robot import Robot, sanitize, unique_name
 from .shapes import dress
@@ -161,7 +162,9 @@ class _Builder:
 
     def forces(self, spec: JointSpec, block, damping: bool) -> None:
         """Viscous damping (URDF <dynamics damping>, MJCF damping) and springs (MJCF
-        stiffness) on the joint's axis flange; other joint kinds get a note instead."""
+        stiffness) on the joint's axis flange; other joint kinds get a note instead. Dry
+        friction is added on request (:mod:`.joint_friction`)."""
+        check_dynamics(spec)
         one_dof = isinstance(block, (Revolute, Prismatic))
         base = sanitize(spec.name)
         if damping and spec.damping > 0:
@@ -181,10 +184,6 @@ class _Builder:
                       TranslationalSpring(c=spec.stiffness, s_rel0=spec.spring_ref))
             self.add(f"{base}_spring", spring)
             self.robot.connect(spring.flange_b, block.axis)
-        if spec.friction > 0:
-            self.robot.notes.append(f"friction {spec.friction:g} of joint '{spec.name}' not "
-                                    "imported (dry friction is hybrid; wire a CoulombFriction "
-                                    "on the joint's axis flange if a regularized law will do)")
 
     def body(self, link: str, inertial: Inertial) -> None:
         body = self.add(link, RigidBody(m=inertial.m, r_cm=inertial.com, I=inertial.I), link,

@@ -13,7 +13,7 @@ use the world position, the scalar-first quaternion, the world linear velocity a
 body-fixed angular velocity; ball joints onto Spherical (body-fixed ω, as MuJoCo).
 
 Not imported (reported by name): actuators, tendons, equality constraints, sensors,
-contacts, armature and dry friction (frictionloss).
+contacts and armature; dry friction (frictionloss) unless ``friction=True``.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
+from .joint_friction import with_friction
 from .robot import Robot, UnsupportedWarning, with_stops
 from .spec import (
     Geometry,
@@ -46,19 +47,23 @@ _GEOM = {0: GeometryKind.PLANE, 2: GeometryKind.SPHERE, 3: GeometryKind.CAPSULE,
 
 
 def from_mjcf(source, *, joint_damping: bool = True, balance_inertia: bool = False,
-              stops: bool | dict = False) -> Robot:
+              stops: bool | dict = False, friction: bool | dict = False) -> Robot:
     """Import the multibody part of an MJCF model (bodies, inertials, hinge/slide/ball/free
     joints, damping and springs, geoms as shape metadata, sites as frames) as a Composite.
 
     source : a file path or the MJCF XML text. The Robot's ``frame_a`` is MuJoCo's world
     frame; ``robot.gravity`` is the model's ``<option gravity>``. stops : True makes the
     ranges of limited joints hard stops (:meth:`Robot.add_stops`; a dict: the Stops' options).
+    friction : True makes the joints' ``frictionloss`` Coulomb friction with true stiction
+    (:meth:`Robot.add_friction`; a dict: its options, ``{"peak": ...}``); MuJoCo's own
+    frictionloss is a soft constraint that lets a held joint creep, here it holds exactly.
     """
     model, name = _compile(source)
     spec = _spec(model, name)
     robot = build_robot(spec, joint_damping=joint_damping, balance_inertia=balance_inertia,
                         merge_fixed=True)
     with_stops(robot, stops, "from_mjcf")
+    with_friction(robot, friction, "from_mjcf")
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported),
                       UnsupportedWarning, stacklevel=2)
@@ -162,7 +167,9 @@ def _body_joints(m, b: int, bodies: list[str], links: dict) -> list[JointSpec]:
 
 def _joint_data(m, j: int, kind: JointType) -> dict:
     if kind not in (JointType.REVOLUTE, JointType.PRISMATIC):
-        return {"damping": float(m.dof_damping[m.jnt_dofadr[j]])}
+        dof = int(m.jnt_dofadr[j])
+        return {"damping": float(m.dof_damping[dof]),
+                "friction": float(m.dof_frictionloss[dof])}
     q, dof = int(m.jnt_qposadr[j]), int(m.jnt_dofadr[j])
     ref = float(m.qpos0[q])
     lo, hi = (float(v) for v in m.jnt_range[j])

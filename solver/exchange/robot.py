@@ -17,6 +17,7 @@ from jourdain.blocks.errors import ModelError
 from jourdain.blocks.hybrid import Stop
 
 from ..model.names import unknown
+from .joint_friction import add_friction
 from .spec import JointLimits, JointSpec
 
 
@@ -39,6 +40,8 @@ class Robot(Composite):
                   Pinocchio does; None for a massless link)
       frames      {name: Frame port} of every link (and MJCF site): wire sensors here
       visuals, collisions  {link name: [Geometry]}, metadata for the visualization
+      stops, frictions  {name: Stop}, {name: BearingFriction or SupportFriction} added by
+                  :meth:`add_stops` and :meth:`add_friction` (``stops=``, ``friction=``)
       mimics      {name: LinearCoupling} of the mimic joints kept on their leaders (URDF
                   ``<mimic>``: q = multiplier·q_leader + offset)
       joint_names, link_names  {name in the file: component name} of the joints and bodies
@@ -60,6 +63,7 @@ class Robot(Composite):
         self.notes: list[str] = []
         self.motors: dict[str, object] = {}
         self.stops: dict[str, Stop] = {}
+        self.frictions: dict[str, object] = {}
         self.mimics: dict[str, object] = {}
 
     def __repr__(self) -> str:
@@ -131,6 +135,19 @@ class Robot(Composite):
             self.stops[name] = added[name] = stop
         return added
 
+    def add_friction(self, joints=None, **options) -> dict:
+        """Make the dry friction of the file (URDF ``<dynamics friction>``, MJCF
+        ``frictionloss``: one value f [N·m or N] per joint) Coulomb friction with true
+        stiction: a :class:`~jourdain.blocks.hybrid.BearingFriction` (revolute) or
+        :class:`~jourdain.blocks.hybrid.SupportFriction` (prismatic) ``<joint>_friction`` on
+        the axis flange of each joint in ``joints`` (names in the file; default: every joint
+        with f > 0) — sliding friction f against the motion, held by a constraint until the
+        holding torque exceeds the static limit peak·f. ``options``: peak [1] ≥ 1 (default 1:
+        the file gives one value for both). A mimic joint's friction acts on its leader's
+        element as |multiplier|·f. Returns {joint name: element}; the elements join the
+        model's event loop (:mod:`.joint_friction`)."""
+        return add_friction(self, joints, options, unique_name)
+
     def coordinate_names(self, name: str) -> list[str]:
         """Dotted names of the coordinates of joint ``name`` (after the model is compiled)."""
         return [f"{self._prefix()}{self.child_name(name)}.{c.name}"
@@ -184,6 +201,9 @@ class Robot(Composite):
             if name in self.mimics:
                 leader, multiplier, offset = spec.mimic
                 limits += f"  mimic of {leader}: q = {multiplier:g}·q_leader + {offset:g}"
+            if spec.friction > 0:
+                limits += f"  friction {spec.friction:g}" + \
+                    (" (stiction element)" if name in self.frictions else "")
             lines.append(f"  joint {name} ({spec.type.value}) {spec.parent} -> {spec.child}"
                          f"{limits}")
         renamed = {k: v for names in (self.joint_names, self.link_names)
@@ -222,7 +242,8 @@ def _fmt(value) -> str:
 
 _RESERVED = set(dir(Robot)) | {"frame_a", "name", "source", "gravity", "joints", "joint_info",
                                "links", "frames", "visuals", "collisions", "joint_names",
-                               "link_names", "notes", "motors", "mimics"}
+                               "link_names", "notes", "motors", "mimics", "stops",
+                               "frictions"}
 
 
 def sanitize(name: str) -> str:

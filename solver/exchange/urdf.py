@@ -3,7 +3,7 @@
 The file is parsed by yourdfpy (a maintained URDF parser on lxml); this module maps its
 links and joints to the neutral :mod:`.spec` and reports, by element name, what URDF says
 that jourdain does not model (transmissions, Gazebo tags, safety controllers, calibration,
-dry friction). Mimic joints are kept on their leaders (:mod:`.mimic`). Errors name the
+dry friction unless ``friction=True``). Mimic joints are kept on their leaders (:mod:`.mimic`). Errors name the
 element and its line.
 
 Conventions: an ``<inertial>`` gives mass, the centre of mass at ``origin/xyz`` and the inertia
@@ -22,6 +22,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
+from .joint_friction import with_friction
 from .packages import resolve, search_dirs
 from .robot import Robot, UnsupportedWarning, with_stops
 from .spec import (
@@ -49,7 +50,8 @@ _KNOWN = {"robot": {"link", "joint", "material"},
 def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
               locked: dict | None = None, merge_fixed: bool = True, joint_damping: bool = True,
               require_meshes: bool = True, balance_inertia: bool = False,
-              mimic: bool = True, stops: bool | dict = False) -> Robot:
+              mimic: bool = True, stops: bool | dict = False,
+              friction: bool | dict = False) -> Robot:
     """Import a URDF robot as a Composite of jourdain blocks.
 
     source : a file path or the URDF XML text.
@@ -68,6 +70,11 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
         lets them move independently (Pinocchio's default parse).
     stops : True makes the joints' position limits hard stops (plastic rigid Stops,
         :meth:`Robot.add_stops`); a dict gives the Stops' options (e.g. ``{"e": 0.5}``).
+    friction : True makes ``<dynamics friction>`` Coulomb friction with true stiction on the
+        joint's axis (a BearingFriction or SupportFriction, :meth:`Robot.add_friction`); a
+        dict gives its options (``{"peak": 1.2}``: static limit 1.2 × the file's value).
+        Otherwise the friction is metadata (``robot.joint_info[name].friction``, as
+        Pinocchio's ``model.friction``) and one note says where it was left out.
 
     Otherwise joint limits are metadata (``robot.limits``, ``robot.bounds()`` for trajectory
     problems). Visual and collision geometry is metadata (``robot.visuals``).
@@ -96,6 +103,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     robot = build_robot(spec, floating_base, merge_fixed, joint_damping, balance_inertia,
                         locked, mimic)
     with_stops(robot, stops, "from_urdf")
+    with_friction(robot, friction, "from_urdf")
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported) +
                       " (robot.report() lists it again)", UnsupportedWarning, stacklevel=2)

@@ -22,6 +22,8 @@ Named functions added to the System:
   impact(t, x, u, p) -> M, J, gamma, active   (impact maps and velocity projections)
   update:<path>(t, x, u, p) -> d        (each sampled block's new discrete values)
   dissipation(t, x, u, p) -> P          (adds the power −λ·γ of sliding rows)
+  hybrid_parts, hybrid_others, f_smooth (the pieces of f, SX: :mod:`.islands` restricts
+                                        them to groups of bodies no equation couples)
 """
 from __future__ import annotations
 
@@ -75,8 +77,12 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                         ["t", "x", "u", "p"], ["K", "K_reg", "r", "MinvJT", "J", "bias",
                                                "zdot"])
     others = ca.Function("hybrid_others", [t, x, u, p, lam],
-                         [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr), active])
+                         [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr), active],
+                         ["t", "x", "u", "p", "lambda"],
+                         ["gamma", "gap", "guards", "monitors", "active"])
     out.update(_functions(functions, parts, others, y.numel(), z.numel()))
+    # the pieces again, for the islands of independent bodies (:mod:`.islands`)
+    out.update(hybrid_parts=parts, hybrid_others=others, f_smooth=functions["f"])
     impact = ca.Function("impact", [t, x, u, p], [M, J, gamma, active],
                          ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
     out["impact"] = _projected(impact, functions.get("project"))

@@ -10,6 +10,14 @@ An impact changes the speeds by impulses Λ along rows of J (M·Δz = Jᵀ·Λ, 
 * tangential rows of those normals: Coulomb's law in the impulses, |Λ_t| ≤ μ·Λ_n with
   γ_t⁺ = 0 (sticking impact) or Λ_t = −μ·Λ_n·γ_t⁺/|γ_t⁺| (sliding impact).
 
+Newton's law with friction can *create* energy where several contacts act or the slip turns
+within the impact (Kane's example): ΔT = ½·Λᵀ·(γ⁺ + γ⁻), and a restitution e_N > 0 with
+e_T = 0 leaves Λᵀ·(γ⁺ + e·γ⁻) ≤ 0 short of a bound. With the same restitution in the
+tangential law — Coulomb's law on ξ_t = γ_t⁺ + e·γ_t⁻ — every impact dissipates:
+ΔT = Λᵀ·ξ/(1 + e) − ½·(1 − e)/(1 + e)·Λᵀ·D·Λ ≤ 0 (Glocker, *Energetic consistency
+conditions for standard impacts*, Multibody System Dynamics 29, 2013). ``tangential=True``
+solves that law; the event instant uses it where the plain law would gain energy.
+
 The complementarity problem is solved by an active-set iteration on the Delassus matrix
 D = J·M⁻¹·Jᵀ (exact in a few steps for the small sets of one impact instant; the least-squares
 solution where rows are redundant, as four corners of a box landing flat); where its guesses
@@ -47,8 +55,9 @@ class ImpactRows:
 
 
 def solve_impact(M: np.ndarray, J: np.ndarray, gamma: np.ndarray, rows: ImpactRows,
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Impulses Λ (one per row of J; 0 off the impact) and the speed jump Δz."""
+                 tangential: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Impulses Λ (one per row of J; 0 off the impact) and the speed jump Δz; with
+    ``tangential`` the friction law acts on ξ_t = γ_t⁺ + e·γ_t⁻ (module docstring)."""
     P = rows.rows
     Lam = np.zeros(J.shape[0])
     if not P:
@@ -56,14 +65,19 @@ def solve_impact(M: np.ndarray, J: np.ndarray, gamma: np.ndarray, rows: ImpactRo
     MinvJT = np.linalg.solve(M, J[P].T)
     D = J[P] @ MinvJT
     pos = {r: k for k, r in enumerate(P)}
+    shift = np.zeros(len(P))                # e·γ_t⁻ on the tangent rows (tangential law)
+    if tangential:
+        for normal, (tangent_rows, _) in rows.tangents.items():
+            for r in tangent_rows:
+                shift[pos[r]] = rows.unilateral.get(normal, 0.0) * gamma[r]
     target = {r: -e * min(gamma[r], 0.0) for r, e in rows.unilateral.items()}
     closed = {r for r in rows.unilateral}            # rows in the equality set
     slide: dict = {}                                   # normal -> slip direction
     turns: dict = {}
     seen = set()
     for _ in range(MAX_ITER + 4 * len(P)):    # one row changes set per step
-        lam = _equalities(D, gamma[P], P, pos, rows, closed, target, slide)
-        post = gamma[P] + D @ lam
+        lam = _equalities(D, gamma[P] + shift, P, pos, rows, closed, target, slide)
+        post = gamma[P] + shift + D @ lam
         key = (frozenset(closed), tuple(sorted(slide)))
         if not slide and key in seen:          # the active sets cycle
             break
@@ -71,7 +85,7 @@ def solve_impact(M: np.ndarray, J: np.ndarray, gamma: np.ndarray, rows: ImpactRo
         if not _update(lam, post, pos, rows, closed, target, slide, turns):
             Lam[P] = lam
             return Lam, MinvJT @ lam
-    lam = _gauss_seidel(D, gamma[P], pos, rows, target)
+    lam = _gauss_seidel(D, gamma[P] + shift, pos, rows, target)
     Lam[P] = lam
     return Lam, MinvJT @ lam
 

@@ -20,6 +20,7 @@ MAX_SETTLE = 50   # passes of the event iteration before giving up
 LOCAL_PASSES = 6  # element-by-element passes before the unilateral rows are decided together
 GAP_TOL = 1e-9    # [m or rad] a gap this small counts as closed
 SPEED_TOL = 1e-6  # [m/s or rad/s] a normal speed this small counts as resting
+GAIN_TOL = 1e-12  # relative kinetic-energy gain of an impact that counts as a gain
 
 
 class ChatteringError(SimulationError):
@@ -200,12 +201,17 @@ def _impacts(state: EventState) -> None:
     z = state.x[z_slice]
     _, dz = solve_impact(M, J, gamma, rows)
     before = kinetic_energy(M, z)
+    lost, law = before - kinetic_energy(M, z + dz), ""
+    if lost < -GAIN_TOL * (1.0 + before):   # Newton's law with friction gained energy
+        _, dz = solve_impact(M, J, gamma, rows, tangential=True)
+        lost = before - kinetic_energy(M, z + dz)
+        law = " (tangential restitution: Newton's law with friction would gain energy)"
     x = state.x.copy()
     x[z_slice] = z + dz
     state.set_x(x)
-    lost = before - kinetic_energy(M, z + dz)
     owners = ", ".join(dict.fromkeys(r[0].path for r in state.requests))
-    state.changes.append(Change(owners, "impact", f"kinetic energy lost {lost:.6g} J", lost))
+    state.changes.append(Change(owners, "impact", f"kinetic energy lost {lost:.6g} J{law}",
+                                lost))
     involved = [r[0] for r in state.requests] + \
         [state.info.rows[i].owner for i in rows.unilateral]
     state.requests = []

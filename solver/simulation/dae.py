@@ -42,14 +42,15 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                          progress: bool | None = None, stiff: bool | None = None,
                          linear_solver: LinearSolver = LinearSolver.AUTO, events=None,
                          samplers=None, event_step: float | None = None,
-                         chatter: tuple | None = None, max_events: int | None = None) -> Result:
+                         chatter: tuple | None = None, max_events: int | None = None,
+                         islands: bool = True) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
     Baumgarte run on CVODES (``method``, ``stiff``, ``linear_solver`` as in ``simulate``),
-    the DAE method on IDAS (BDF); events, samplers, event_step, chatter and max_events as for
-    ``simulate`` (the event loop, docs/hybrid.md)."""
+    the DAE method on IDAS (BDF); events, samplers, event_step, chatter, max_events and
+    islands as for ``simulate`` (the event loop, docs/hybrid.md)."""
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
-              "chatter": chatter, "max_events": max_events}
+              "chatter": chatter, "max_events": max_events, "islands": islands}
     check_progress(progress)
     integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
     if stiff is not None:

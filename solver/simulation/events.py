@@ -65,7 +65,7 @@ class EventLoop:
 
     def __init__(self, system, grid, x0, p, u_expr_of, u_numeric, opts, events=(),
                  samplers=(), event_step=None, chatter=(100, None), max_events=200000,
-                 dae: bool = False):
+                 dae: bool = False, open_opts: dict | None = None):
         self.system, self.grid, self.opts = system, grid, opts
         self.t, self.x, self.p = float(grid[0]), np.array(x0, dtype=float), p.copy()
         self.nu = len(system.u_names)
@@ -84,7 +84,7 @@ class EventLoop:
             dae_spec = (system.dae, system.dae.size1_in(2),
                         lambda t, x, p, u_held: np.array(system.multipliers(
                             t, x, self._u(t), p), dtype=float).ravel())
-        self.segments = Segments(system, u_expr_of, self.held_mask, opts, dae_spec)
+        self.segments = Segments(system, u_expr_of, self.held_mask, opts, dae_spec, open_opts)
         self.slots, self.G = self._guards(user)
         self.G_full = self._full_guards(u_expr_of)
         self._u_fast = NumericFunction(u_numeric)

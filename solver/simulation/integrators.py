@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from enum import Enum
+from types import SimpleNamespace
 
 import casadi as ca
 import numpy as np
@@ -148,6 +149,25 @@ def choose_method(system, method, stiff: bool | None, grid: np.ndarray, x0: np.n
     chosen = Method.BDF if ratio > limit else Method.ADAMS
     relation = ">" if ratio > limit else "≤"
     return chosen, f"stiffness ratio {ratio:.3g} {relation} {limit:.3g} ({detail})"
+
+
+def open_mode_adams(system, method, stiff, grid: np.ndarray, x0: np.ndarray, u0: np.ndarray,
+                    p: np.ndarray, rtol: float) -> tuple[bool, str]:
+    """(True, why) when AUTO may run a hybrid model's segments without an active row on
+    Adams (:mod:`.segments`): the rows made AUTO choose BDF, no component declares stiffness,
+    the model is a tree (closed loops keep BDF, see :func:`choose_method`) and the smooth
+    equations — the dynamics with every row open — pass the stiffness test at x0."""
+    if method is not Method.AUTO or stiff is not None or \
+            getattr(system, "method", None) is not None or \
+            not getattr(getattr(system, "hybrid", None), "rows", None) or \
+            getattr(system.structure, "stiff", None) or "f_smooth" not in system.functions:
+        return False, ""
+    if system.nx <= EIGEN_STATES:
+        smooth = SimpleNamespace(f=system.functions["f_smooth"])
+        ratio, _ = stiffness(smooth, grid[0], x0, u0, p, grid[-1] - grid[0])
+        if not np.isfinite(ratio) or ratio > STIFF_RATIO * rtol ** -0.1:
+            return False, ""
+    return True, "; Adams in segments where every row is open (non-stiff smooth equations)"
 
 
 def right_hand_side(system, method) -> tuple[type, ca.Function]:

@@ -26,6 +26,7 @@ from .integrators import (
     LinearSolver,
     Method,
     choose_method,
+    open_mode_adams,
     right_hand_side,
     run,
     solver_options,
@@ -48,7 +49,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
              stiff: bool | None = None,
              linear_solver: LinearSolver = LinearSolver.AUTO, events=None,
              samplers=None, event_step: float | None = None,
-             chatter: tuple | None = None, max_events: int | None = None) -> Result:
+             chatter: tuple | None = None, max_events: int | None = None,
+             islands: bool = True) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
@@ -78,6 +80,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     event_step : [s] spacing of the guard samples (default: a quarter of the output interval).
     chatter : (n, span): n events in a row, each within span [s] of the previous, end in a
         ChatteringError (default (100, 1e-9·horizon)). max_events : total limit.
+    islands : True (default) runs bodies that no equation couples (balls that meet the walls,
+        not each other) in event loops of their own, each between its own events; False
+        integrates the model as one system (docs/hybrid.md, "Independent bodies").
     Models with hybrid elements (stops, friction with stiction, contacts, sampled blocks), and
     any run with events or samplers, go through the event loop (:mod:`.events`); the Result
     then carries the event log ``res.events``.
@@ -90,6 +95,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     grid = _grid(t0, t_end, n_out, t_out)
     integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
     check_progress(progress)
+    flag(islands, "simulate: islands")
     if stiff is not None:
         flag(stiff, "simulate: stiff")
     given = x0 is not None
@@ -106,14 +112,18 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     if "drive0" in system.functions:  # driven coordinates start at their references
         x0 = np.array(system.functions["drive0"](grid[0], x0, us[:, 0], p)).ravel()
     check_initial_state(system, grid[0], x0, us[:, 0], p)
+    given = method
     method, reason = choose_method(system, method, stiff, grid, x0, us[:, 0], p, rtol)
     opts = integrator_options(rtol, atol, max_steps, method, linear_solver, system)
     if needs_events(system, events, samplers):   # hybrid elements, events, samplers
         plain = integrator_options(rtol, atol, max_steps, method, linear_solver)
+        adams, why = open_mode_adams(system, given, stiff, grid, x0, us[:, 0], p, rtol)
         result = simulate_events(system, grid, x0, p,
                                  _input_builder(system, inputs or {}, grid), plain, events,
-                                 samplers, event_step, chatter, max_events)
-        result.method, result.stats = method, {"method_reason": reason}
+                                 samplers, event_step, chatter, max_events,
+                                 islands=islands, open_opts=integrator_options(
+                                     rtol, atol, max_steps, Method.ADAMS) if adams else None)
+        result.method, result.stats = method, {"method_reason": reason + why}
         return result
     # SX when f is small (the interpolants enter as call nodes): CVODES then runs the
     # expanded expression graph, about 3× faster than an MX graph wrapping the same function.
