@@ -33,7 +33,7 @@ from ..model.checks import count, number
 from .crossings import bracket_start, crossing_sign, first_crossing, force_start
 from .eventlog import EventLog, EventRecord, chatter_limits
 from .localize import Trajectory, earliest
-from .numeric import NumericFunction
+from .numeric import NumericFunction, chunk_sizes
 from .sampling import check_samplers, due, model_samplers
 from .segments import Segments
 
@@ -146,19 +146,18 @@ class EventLoop:
         return np.where(self.held_mask, self.u_held, u) if self.nu else u
 
     def _guard_values(self, times, X) -> np.ndarray:
-        """All guards at the given times and states (one mapped call, cached per count)."""
-        n = len(times)
-        if not self.slots:
-            return np.zeros((0, n))
-        fn = self._maps.get(n)
-        if fn is None:
-            if len(self._maps) > 32:
-                self._maps.clear()
-            fn = self._maps[n] = NumericFunction(self.G_full.map(n))
-        out = fn(np.asarray(times, dtype=float), np.asarray(X, dtype=float).T.ravel(),
-                 np.tile(self.p, n), np.tile(self.u_held, n))
-        return np.asarray(out, dtype=float).reshape(len(self.slots), n, order="F") \
-            if out.ndim == 1 else out.reshape(len(self.slots), n)
+        """All guards at the given times and states (mapped calls of a few cached sizes)."""
+        n, out, k = len(times), np.zeros((len(self.slots), len(times))), 0
+        times, X = np.asarray(times, dtype=float), np.asarray(X, dtype=float)
+        for m in (chunk_sizes(n) if self.slots else []):
+            if m not in self._maps:
+                self._maps[m] = NumericFunction(self.G_full.map(m))
+            res = self._maps[m](times[k:k + m], X[:, k:k + m].T.ravel(), np.tile(self.p, m),
+                                np.tile(self.u_held, m))
+            out[:, k:k + m] = np.asarray(res, dtype=float).reshape(len(self.slots), m,
+                                                                   order="F")
+            k += m
+        return out
 
     def _rate(self, t: float, x: np.ndarray) -> np.ndarray:
         """ẋ = f(t, x, u, p) (a buffered call, built on first use)."""

@@ -90,3 +90,20 @@ def buffered(fn: ca.Function, args: list):
     trigger.keep = (buf, keep)   # the buffer and arrays must outlive the trigger
     return trigger
 
+
+
+CHUNK = 64   # the largest mapped call of :func:`chunk_sizes`
+
+
+def chunk_sizes(n: int) -> list[int]:
+    """n split into calls of at most 7 sizes (CHUNK, then the binary digits of the rest): a
+    function mapped over many sample counts needs one mapped copy per size, and building one
+    costs ~1 ms, as much as ~40 evaluations of a contact model's guards."""
+    sizes = [CHUNK] * (n // CHUNK)
+    rest, bit = n % CHUNK, CHUNK // 2
+    while rest:
+        if rest >= bit:
+            sizes.append(bit)
+            rest -= bit
+        bit //= 2
+    return sizes
