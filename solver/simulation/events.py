@@ -150,10 +150,10 @@ class EventLoop:
         n, out, k = len(times), np.zeros((len(self.slots), len(times))), 0
         times, X = np.asarray(times, dtype=float), np.asarray(X, dtype=float)
         for m in (chunk_sizes(n) if self.slots else []):
-            if m not in self._maps:
-                self._maps[m] = NumericFunction(self.G_full.map(m))
-            res = self._maps[m](times[k:k + m], X[:, k:k + m].T.ravel(), np.tile(self.p, m),
-                                np.tile(self.u_held, m))
+            if m not in self._maps:   # p and the held inputs shared by the samples
+                self._maps[m] = NumericFunction(self.G_full.map(m, [False, False, True, True],
+                                                                [False]))
+            res = self._maps[m](times[k:k + m], X[:, k:k + m].T.ravel(), self.p, self.u_held)
             out[:, k:k + m] = np.asarray(res, dtype=float).reshape(len(self.slots), m,
                                                                    order="F")
             k += m
