@@ -23,6 +23,7 @@ from jourdain.blocks.errors import ModelError
 from jourdain.blocks.hybrid import BearingFriction, SupportFriction
 
 from ..model.names import unknown
+from .options import import_option
 
 PENDING = "dry friction (URDF <dynamics friction>, MJCF frictionloss) of"
 
@@ -113,12 +114,6 @@ def with_friction(robot, friction, caller: str) -> None:
         if value > 0 and not isinstance(joint, (Revolute, Prismatic)):
             robot.notes.append(f"friction {value:g} of {robot.joint_info[name].type.value} "
                                f"joint '{name}' not imported (1-D joints only)")
-    if friction is False or friction is None:
+    if not import_option(friction, robot.add_friction, caller, "friction",
+                         "a dict of options", "{'peak': 1.2}"):
         _update_note(robot)
-    elif friction is True:
-        robot.add_friction()
-    elif isinstance(friction, dict):
-        robot.add_friction(**friction)
-    else:
-        raise ModelError(f"{caller}: friction must be True, False or a dict of options "
-                         f"(e.g. {{'peak': 1.2}}), got {friction!r}")

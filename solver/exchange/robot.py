@@ -18,6 +18,7 @@ from jourdain.blocks.hybrid import Stop
 
 from ..model.names import unknown
 from .joint_friction import add_friction
+from .options import import_option
 from .spec import JointLimits, JointSpec
 
 
@@ -259,15 +260,8 @@ def sanitize(name: str) -> str:
 
 def with_stops(robot: Robot, stops, caller: str) -> None:
     """The ``stops`` option of the importers: False, True or a dict of Stop options."""
-    if stops is False or stops is None:
-        return
-    if stops is True:
-        robot.add_stops()
-    elif isinstance(stops, dict):
-        robot.add_stops(**stops)
-    else:
-        raise ModelError(f"{caller}: stops must be True, False or a dict of Stop options "
-                         f"(e.g. {{'e': 0.5}}), got {stops!r}")
+    import_option(stops, robot.add_stops, caller, "stops", "a dict of Stop options",
+                  "{'e': 0.5}")
 
 
 def unique_name(composite: Composite, base: str) -> str:
