@@ -203,9 +203,7 @@ def _impacts(state: EventState) -> None:
     before = kinetic_energy(M, z)
     lost, law = before - kinetic_energy(M, z + dz), ""
     if lost < -GAIN_TOL * (1.0 + before):   # Newton's law with friction gained energy
-        _, dz = solve_impact(M, J, gamma, rows, tangential=True)
-        lost = before - kinetic_energy(M, z + dz)
-        law = " (tangential restitution: Newton's law with friction would gain energy)"
+        dz, lost, law = _dissipative(state, M, J, gamma, rows, z, before)
     x = state.x.copy()
     x[z_slice] = z + dz
     state.set_x(x)
@@ -217,6 +215,28 @@ def _impacts(state: EventState) -> None:
     state.requests = []
     for element in dict.fromkeys(involved):    # requesters, and closed rows it moved
         element.after_impact(state)
+
+
+def _dissipative(state: EventState, M, J, gamma, rows: ImpactRows, z, before):
+    """(Δz, energy lost, note) of an impact solved again because Newton's law with friction
+    gained energy: with the tangential restitution (energetically consistent, Glocker 2013),
+    else without friction in this impact (the sliding-direction refinement of a frictional
+    multi-contact impact can stop on a direction that does not oppose the slip); a
+    SimulationError naming the elements if that gains energy too."""
+    frictionless = ImpactRows(list(rows.bilateral), dict(rows.unilateral), {})
+    tries = ((rows, dict(tangential=True), "tangential restitution"),
+             (frictionless, {}, "friction left out of this impact"))
+    for law, options, how in tries:
+        _, dz = solve_impact(M, J, gamma, law, **options)
+        lost = before - kinetic_energy(M, z + dz)
+        if lost >= -GAIN_TOL * (1.0 + before):
+            return dz, lost, f" ({how}: Newton's law with friction would gain energy)"
+    owners = ", ".join(dict.fromkeys(r[0].path for r in state.requests))
+    raise SimulationError(f"{owners}: the impact at t = {state.t:.9g} s gains kinetic energy "
+                          f"({-lost:.3g} J) under every impact law tried (Newton's with "
+                          "friction, with tangential restitution, without friction); the "
+                          "contact configuration may be inconsistent. Try a smaller "
+                          "restitution e, or a compliant contact law")
 
 
 def _bounded_friction(state: EventState, rows: ImpactRows) -> None:

@@ -46,8 +46,12 @@ class Segments:
         # would switch every later segment to BDF
         opts = dict(opts, max_num_steps=min(opts.get("max_num_steps", STALL_STEPS),
                                             STALL_STEPS))
+        # a failed segment is handled here (retried shorter, on BDF, or a named
+        # SimulationError): SUNDIALS' own messages on stderr would only alarm
+        opts["disable_internal_warnings"] = True
         self.system, self.opts = system, opts
-        self.open_opts = open_opts if dae is None else None
+        self.open_opts = None if open_opts is None or dae is not None else \
+            dict(open_opts, disable_internal_warnings=True)
         self._open: dict = {}   # modes (p) -> True when no row is active
         f = system.f if dae is None else dae[0]
         sym = ca.SX if f.is_a("SXFunction") else ca.MX
