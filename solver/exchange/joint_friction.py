@@ -22,8 +22,7 @@ from jourdain.blocks import Prismatic, Revolute
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.hybrid import BearingFriction, SupportFriction
 
-from ..model.names import unknown
-from .options import import_option
+from .options import import_option, selected_joints
 
 PENDING = "dry friction (URDF <dynamics friction>, MJCF frictionloss) of"
 
@@ -53,13 +52,8 @@ def add_friction(robot, joints, options: dict, unique_name) -> dict:
     elements."""
     owner = f"{robot.name}.add_friction"
     values = reflected(robot)
-    chosen = [n for n in robot.joints if n not in robot.mimics] if joints is None \
-        else list(joints)
     added = {}
-    for name in chosen:
-        joint = robot.joints.get(name)
-        if joint is None:
-            raise ModelError(unknown(owner, name, list(robot.joints)))
+    for name, joint in selected_joints(robot, joints, owner):
         if name in robot.mimics:
             leader = robot.joint_info[name].mimic[0]
             raise ModelError(f"{owner}: joint '{name}' follows '{leader}' (mimic): its friction "

@@ -18,7 +18,7 @@ from jourdain.blocks.hybrid import Stop
 
 from ..model.names import unknown
 from .joint_friction import add_friction
-from .options import import_option
+from .options import import_option, selected_joints
 from .spec import JointLimits, JointSpec
 
 
@@ -88,13 +88,8 @@ class Robot(Composite):
         (``tau`` / ``f``) are system inputs, bounded by the effort limits in :meth:`bounds`.
         By default mimic joints get none: their leader's motor drives them (as one actuator
         drives a gripper's fingers); name them in ``joints`` to add one."""
-        chosen = [n for n in self.joints if n not in self.mimics] if joints is None \
-            else list(joints)
         added = {}
-        for name in chosen:
-            joint = self.joints.get(name)
-            if joint is None:
-                raise ModelError(unknown(f"{self.name}.add_motors", name, list(self.joints)))
+        for name, joint in selected_joints(self, joints, f"{self.name}.add_motors"):
             if not isinstance(joint, (Revolute, Prismatic)):
                 continue
             if name in self.motors:
