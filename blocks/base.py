@@ -63,6 +63,13 @@ def as_scalar(value, owner: str, name: str) -> float:
     return num
 
 
+def as_scalars(obj, owner: str, *names: str) -> None:
+    """Replace each named attribute of ``obj`` by :func:`as_scalar` of it (a component's
+    numeric parameters, checked in ``__post_init__``)."""
+    for name in names:
+        setattr(obj, name, as_scalar(getattr(obj, name), owner, name))
+
+
 def as_size(value, owner: str, name: str) -> int:
     """A signal size: an integer ≥ 1, or a ModelError naming the parameter."""
     ok = not isinstance(value, (bool, str, bytes)) and value is not None

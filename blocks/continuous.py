@@ -22,7 +22,7 @@ from enum import Enum
 import casadi as ca
 import numpy as np
 
-from .base import as_scalar, param
+from .base import as_scalar, as_scalars, param
 from .errors import ModelError
 from .ports import RealInput, RealOutput
 from .signals import SignalBlock
@@ -137,8 +137,7 @@ class SecondOrder(Continuous):
     STATES = ("x", "xd")
 
     def __post_init__(self):
-        for name in ("k", "w", "D"):
-            setattr(self, name, as_scalar(getattr(self, name), "SecondOrder", name))
+        as_scalars(self, "SecondOrder", "k", "w", "D")
         self._make_ports()
 
     def validate(self) -> None:

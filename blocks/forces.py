@@ -17,7 +17,7 @@ from typing import ClassVar
 import casadi as ca
 import numpy as np
 
-from .base import Component, as_array, as_scalar, param
+from .base import Component, as_array, as_scalar, as_scalars, param
 from .errors import ModelError
 from .ports import Flange, Motion
 
@@ -85,8 +85,7 @@ class CoulombFriction(FlangeForce):
     w_eps: float = param(1e-3, "rad/s", "regularization speed")
 
     def __post_init__(self):
-        for name in ("mu", "N", "w_eps"):
-            setattr(self, name, as_scalar(getattr(self, name), "CoulombFriction", name))
+        as_scalars(self, "CoulombFriction", "mu", "N", "w_eps")
         self._make_flanges()
 
     def validate(self) -> None:

@@ -84,3 +84,14 @@ def from_nxy(n_x, n_y, owner: str, strict: bool = True) -> np.ndarray:
                          "they must span a plane")
     e_z /= norm
     return np.column_stack([e_x, np.cross(e_z, e_x), e_z])
+
+
+def normal_pair(axis) -> tuple[np.ndarray, np.ndarray]:
+    """Two unit vectors (e1, e2) completing the unit ``axis`` n to a right-handed
+    orthonormal basis: e1 = n × h / |n × h| with h the coordinate axis least aligned with n,
+    e2 = n × e1 (so e1 × e2 = n)."""
+    n = np.asarray(axis, dtype=float)
+    helper = np.eye(3)[int(np.argmin(np.abs(n)))]
+    e1 = np.cross(n, helper)
+    e1 /= np.linalg.norm(e1)
+    return e1, np.cross(n, e1)

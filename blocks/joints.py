@@ -12,7 +12,14 @@ import casadi as ca
 import numpy as np
 
 from .base import Component, Shape, as_scalar, as_vector3, param
-from .geometry import axis_rotation, quaternion_rates, quaternion_rotation, unit_axis, vex
+from .geometry import (
+    axis_rotation,
+    normal_pair,
+    quaternion_rates,
+    quaternion_rotation,
+    unit_axis,
+    vex,
+)
 from .ports import Flange, Frame, Motion
 
 
@@ -130,7 +137,7 @@ class Revolute(Joint):
 
     def closure_residual(self, R, p):
         # 3 position equations and 2 keeping the axis fixed: R·n ∥ n (tested on e1, e2 ⟂ n).
-        e1, e2 = _normals(self.axis_direction)
+        e1, e2 = normal_pair(self.axis_direction)
         Rn = ca.mtimes(R, ca.DM(self.axis_direction))
         return ca.vertcat(p, ca.dot(ca.DM(e1), Rn), ca.dot(ca.DM(e2), Rn))
 
@@ -138,15 +145,6 @@ class Revolute(Joint):
         # cos of the angle between the two axes: the residual also vanishes for R·n = −n
         n = ca.DM(self.axis_direction)
         return ca.dot(n, ca.mtimes(R, n))
-
-
-def _normals(axis) -> tuple:
-    """Two unit vectors completing the unit ``axis`` to an orthonormal basis."""
-    n = np.asarray(axis, dtype=float)
-    helper = np.eye(3)[int(np.argmin(np.abs(n)))]
-    e1 = np.cross(n, helper)
-    e1 /= np.linalg.norm(e1)
-    return e1, np.cross(n, e1)
 
 
 @dataclass(eq=False)
@@ -175,7 +173,7 @@ class Prismatic(Joint):
 
     def closure_residual(self, R, p):
         # 3 orientation equations and 2 position equations across the axis.
-        e1, e2 = _normals(self.axis_direction)
+        e1, e2 = normal_pair(self.axis_direction)
         # ½·vex(R − Rᵀ): zero for R = I (small-angle orientation error)
         return ca.vertcat(0.5 * vex(R), ca.dot(ca.DM(e1), p), ca.dot(ca.DM(e2), p))
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import casadi as ca
 import numpy as np
 
-from .base import Component, as_array, as_scalar, param
+from .base import Component, as_array, as_scalar, as_scalars, param
 from .errors import ModelError
 from .ports import RealOutput
 
@@ -57,8 +57,7 @@ class Step(_Source):
     offset: float = param(0.0, "1", "value before the step")
 
     def __post_init__(self):
-        for name in ("height", "t_step", "offset"):
-            setattr(self, name, as_scalar(getattr(self, name), "Step", name))
+        as_scalars(self, "Step", "height", "t_step", "offset")
         self._make_output()
 
     def outputs(self, ctx) -> dict:
@@ -79,8 +78,7 @@ class Sine(_Source):
     offset: float = param(0.0, "1", "offset")
 
     def __post_init__(self):
-        for name in ("amplitude", "f", "phase", "offset"):
-            setattr(self, name, as_scalar(getattr(self, name), "Sine", name))
+        as_scalars(self, "Sine", "amplitude", "f", "phase", "offset")
         self._make_output()
 
     def outputs(self, ctx) -> dict:
@@ -119,8 +117,7 @@ class Pulse(_Source):
     start_time: float = param(0.0, "s", "time of the first pulse")
 
     def __post_init__(self):
-        for name in ("amplitude", "width", "period", "offset", "start_time"):
-            setattr(self, name, as_scalar(getattr(self, name), "Pulse", name))
+        as_scalars(self, "Pulse", "amplitude", "width", "period", "offset", "start_time")
         if not self.period > 0 or not 0 <= self.width <= 100:
             raise ModelError(f"Pulse: need period > 0 and 0 ≤ width ≤ 100 %, got period "
                              f"{self.period} s, width {self.width} %")

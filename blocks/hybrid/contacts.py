@@ -21,9 +21,9 @@ from typing import ClassVar
 import casadi as ca
 import numpy as np
 
-from ..base import Component, Composite, Shape, as_scalar, as_vector3, param
+from ..base import Component, Composite, Shape, as_scalar, as_scalars, as_vector3, param
 from ..errors import ModelError
-from ..geometry import unit_axis
+from ..geometry import normal_pair, unit_axis
 from ..ports import Frame
 from .base import Direction, Discrete, Guard, Hybrid, Row
 from .stops import GAP_TOL, SPEED_TOL, check_restitution
@@ -44,11 +44,8 @@ class ContactLaw(Enum):
 
 def tangents(normal) -> tuple[np.ndarray, np.ndarray]:
     """An orthonormal pair (t1, t2) spanning the plane with unit normal n, t1 × t2 = n."""
-    n = np.asarray(normal, dtype=float)
-    helper = np.eye(3)[int(np.argmin(np.abs(n)))]
-    t1 = np.cross(helper, n)
-    t1 /= np.linalg.norm(t1)
-    return t1, np.cross(n, t1)
+    e1, e2 = normal_pair(normal)
+    return -e1, -e2      # the joints' pair turned by 180° about n: the contacts' convention
 
 
 @dataclass(eq=False)
@@ -88,8 +85,7 @@ class GroundContact(Component, Hybrid):
     def __post_init__(self):
         owner = "GroundContact"
         self.r = tuple(as_vector3(self.r, owner, "r"))
-        for name in ("radius", "mu", "e", "v_rest", "offset", "c", "d", "n", "v_eps"):
-            setattr(self, name, as_scalar(getattr(self, name), owner, name))
+        as_scalars(self, owner, "radius", "mu", "e", "v_rest", "offset", "c", "d", "n", "v_eps")
         self.mu_static = self.mu if self.mu_static is None else \
             as_scalar(self.mu_static, owner, "mu_static")
         self.e = check_restitution(self.e, owner)

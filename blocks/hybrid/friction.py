@@ -24,7 +24,7 @@ from typing import ClassVar
 import casadi as ca
 import numpy as np
 
-from ..base import as_scalar, param
+from ..base import as_scalar, as_scalars, param
 from ..errors import ModelError
 from ..forces import FlangeForce
 from ..ports import Flange, Motion, RealInput
@@ -256,8 +256,7 @@ class StribeckFriction(_Bearing, PartialFriction):
     fexp: float = param(2.0, "s/m", "exponential decay")
 
     def __post_init__(self):
-        for name in ("F_prop", "F_Coulomb", "F_Stribeck", "fexp"):
-            setattr(self, name, as_scalar(getattr(self, name), "StribeckFriction", name))
+        as_scalars(self, "StribeckFriction", "F_prop", "F_Coulomb", "F_Stribeck", "fexp")
         self._make_flanges()
         self._make_support()
 

@@ -15,7 +15,7 @@ from typing import ClassVar
 import casadi as ca
 import numpy as np
 
-from ..base import as_scalar, param
+from ..base import as_scalar, as_scalars, param
 from ..errors import ModelError
 from ..forces import FlangeForce
 from .base import Direction, Discrete, Guard, Hybrid, Row
@@ -94,8 +94,7 @@ class Stop(FlangeForce, Hybrid):
         if not isinstance(self.law, StopLaw):
             raise ModelError(f"Stop: law must be a StopLaw, got {self.law!r}")
         self.e = check_restitution(self.e, "Stop")
-        for name in ("v_rest", "c", "d", "n"):
-            setattr(self, name, as_scalar(getattr(self, name), "Stop", name))
+        as_scalars(self, "Stop", "v_rest", "c", "d", "n")
         self._make_flanges()
 
     def validate(self) -> None:
@@ -211,8 +210,7 @@ class ElastoGap(FlangeForce, Hybrid):
     n: float = param(1.0, "1", "exponent of the spring force")
 
     def __post_init__(self):
-        for name in ("c", "d", "s_rel0", "n"):
-            setattr(self, name, as_scalar(getattr(self, name), "ElastoGap", name))
+        as_scalars(self, "ElastoGap", "c", "d", "s_rel0", "n")
         self._make_flanges()
 
     def validate(self) -> None:

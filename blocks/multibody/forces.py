@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import casadi as ca
 
-from ..base import as_scalar, param
+from ..base import as_scalars, param
 from ..errors import ModelError
 from ..ports import Frame, RealInput
 from .interfaces import (
@@ -25,11 +25,6 @@ from .interfaces import (
     make_resolve_port,
     resolve_rotation,
 )
-
-
-def _scalars(obj, owner: str, *names: str) -> None:
-    for name in names:
-        setattr(obj, name, as_scalar(getattr(obj, name), owner, name))
 
 
 @dataclass(eq=False)
@@ -51,7 +46,7 @@ class Spring(LineForce):
     numberOfWindings: int = 5
 
     def __post_init__(self):
-        _scalars(self, "Spring", "c", "s_unstretched", "m", "lengthFraction")
+        as_scalars(self, "Spring", "c", "s_unstretched", "m", "lengthFraction")
         self._make_ports()
 
     def validate(self) -> None:
@@ -76,7 +71,7 @@ class Damper(LineForce):
     d: float = param(0.0, "N.s/m", "damping constant")
 
     def __post_init__(self):
-        _scalars(self, "Damper", "d")
+        as_scalars(self, "Damper", "d")
         self._make_ports()
 
     def validate(self) -> None:
@@ -102,7 +97,7 @@ class SpringDamperParallel(LineForce):
     numberOfWindings: int = 5
 
     def __post_init__(self):
-        _scalars(self, "SpringDamperParallel", "c", "d", "s_unstretched")
+        as_scalars(self, "SpringDamperParallel", "c", "d", "s_unstretched")
         self._make_ports()
 
     def validate(self) -> None:
@@ -129,7 +124,7 @@ class LineForceWithMass(LineForce):
     lengthFraction: float = param(0.5, "1", "location of the mass from frame_a (fraction of s)")
 
     def __post_init__(self):
-        _scalars(self, "LineForceWithMass", "m", "lengthFraction")
+        as_scalars(self, "LineForceWithMass", "m", "lengthFraction")
         self._make_ports()
 
     def validate(self) -> None:
@@ -156,7 +151,7 @@ class LineForceWithTwoMasses(LineForce):
     L_b: float = param(0.0, "m", "distance of m_b from frame_b")
 
     def __post_init__(self):
-        _scalars(self, "LineForceWithTwoMasses", "m_a", "m_b", "L_a", "L_b")
+        as_scalars(self, "LineForceWithTwoMasses", "m_a", "m_b", "L_a", "L_b")
         self._make_ports()
 
     def validate(self) -> None:

@@ -11,8 +11,8 @@ from typing import ClassVar
 import casadi as ca
 import numpy as np
 
-from ..geometry import axis_rotation, unit_axis
-from ..joints import Coordinate, Joint, Speed, _normals
+from ..geometry import axis_rotation, normal_pair, unit_axis
+from ..joints import Coordinate, Joint, Speed
 
 
 class Universal(Joint):
@@ -64,7 +64,7 @@ class Cylindrical(Joint):
 
     def closure_residual(self, R, p):
         # 2 positions across the axis and 2 keeping the axis fixed (R·n ∥ n)
-        e1, e2 = (ca.DM(e) for e in _normals(self.n))
+        e1, e2 = (ca.DM(e) for e in normal_pair(self.n))
         Rn = ca.mtimes(R, ca.DM(self.n))
         return ca.vertcat(ca.dot(e1, p), ca.dot(e2, p), ca.dot(e1, Rn), ca.dot(e2, Rn))
 

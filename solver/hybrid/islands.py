@@ -118,10 +118,10 @@ def find_islands(system, sym: _Symbols) -> list[Island]:
 
     ny, parts = sym.ny, sym.parts
     depend(sym.f, lambda i: i, ("x",))
-    for key in ("K", "K_reg", "r", "bias", "J"):
+    # K_reg = K + a diagonal of the Delassus matrix's: its pattern and its dependencies cover K's
+    for key in ("K_reg", "r", "bias", "J"):
         depend(parts[key], lambda i: row0 + i, ("x",))
-    pattern(parts["K"], row0, row0)              # rows coupled through the Delassus matrix
-    pattern(parts["K_reg"], row0, row0)
+    pattern(parts["K_reg"], row0, row0)          # rows coupled through the Delassus matrix
     pattern(parts["J"], row0, ny)                # the speeds a row's velocity reads
     pattern(parts["MinvJT"], ny, row0)           # the speeds a row's force moves
     depend(parts["MinvJT"], lambda i: ny + i, ("x",))
@@ -162,7 +162,7 @@ def _discrete_edges(system, sym: _Symbols, row0: int, el0: int, element_of: dict
     if not d:
         return []
     d = ca.vertcat(*d)
-    lines = [(sym.f, 0)] + [(sym.parts[k], row0) for k in ("K", "K_reg", "r", "bias")] + \
+    lines = [(sym.f, 0)] + [(sym.parts[k], row0) for k in ("K_reg", "r", "bias")] + \
         [(sym.others[k], row0) for k in ("gamma", "gap", "active")]
     out = []
     for expr, base in lines:
