@@ -48,6 +48,7 @@ class EventState(HybridState):
     p: np.ndarray
     changes: list[Change] = field(default_factory=list)
     requests: list = field(default_factory=list)      # (element, normal, tangents, e, μ)
+    plastic: bool = False     # the Zeno limit of a bounce: this instant's impacts use e = 0
 
     def __post_init__(self):
         info: HybridInfo = self.system.hybrid
@@ -83,8 +84,10 @@ class EventState(HybridState):
 
     def impact(self, element, normal: str, tangents: tuple = (), restitution: float = 0.0,
                mu: float = 0.0) -> None:
-        self.requests.append((element, normal, tuple(tangents), float(restitution),
-                              float(mu)))
+        # in the Zeno limit (bounces accumulating faster than the loop resolves them, see
+        # solver/simulation/zeno.py) the rest of the geometric series is one plastic impact
+        self.requests.append((element, normal, tuple(tangents),
+                              0.0 if self.plastic else float(restitution), float(mu)))
 
     # ---- numbers -----------------------------------------------------------------------
     def numbers(self) -> dict:
@@ -107,9 +110,11 @@ class EventState(HybridState):
         return [i for i, a in enumerate(act) if a > 0.5]
 
 
-def resolve(state: EventState, fired: list) -> None:
+def resolve(state: EventState, fired: list, plastic: bool = False) -> None:
     """Run one event instant: transitions of the fired guards (GuardInfo, in order), the
-    impacts they ask for, the event iteration and the velocity projection."""
+    impacts they ask for, the event iteration and the velocity projection; ``plastic``: the
+    impacts asked for take e = 0 (the Zeno limit of a bounce)."""
+    state.plastic = plastic
     for guard in fired:
         guard.owner.on_event(guard.name, state)
     if state.requests:

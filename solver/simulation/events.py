@@ -36,6 +36,7 @@ from .localize import Trajectory, earliest
 from .numeric import NumericFunction, chunk_sizes
 from .sampling import check_samplers, due, model_samplers
 from .segments import Segments
+from .zeno import ZenoWatch, element_zeno_error, guard_rates, user_zeno_error
 
 SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
 ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event times
@@ -96,6 +97,7 @@ class EventLoop:
             if event_step is None else number(event_step, "simulate: event_step", 0.0,
                                                open_low=True, unit="s")
         self.chatter = chatter_limits(chatter, span)
+        self._zeno_watch, self._scales = ZenoWatch(self.event_step), np.ones(len(self.slots))
         self.max_events = count(max_events, "simulate: max_events")
         info = system.hybrid
         self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
@@ -303,7 +305,7 @@ class EventLoop:
     def _crossing_in(self, G: np.ndarray):
         """:meth:`_first_crossing` on the guard values G at the first samples."""
         self._offsets = np.zeros(len(self.slots))
-        scale = 1 + np.abs(G).max(axis=1)
+        scale = self._scales = 1 + np.abs(G).max(axis=1)
         if self._after_event:
             self._offsets = np.where(np.abs(G[:, 0]) <= AT_EVENT * scale, G[:, 0], 0.0)
             G = G - self._offsets[:, None]
@@ -392,14 +394,19 @@ class EventLoop:
     def _guard_event(self, t_e: float, x_e: np.ndarray, fired: list[int]) -> None:
         x_before, d_before = x_e.copy(), self._discrete()
         self.t, self.x = float(t_e), np.array(x_e, dtype=float)
+        zeno = self._zeno(fired)
         user = [self.slots[k] for k in fired if self.slots[k].owner is None]
         element = [self.slots[k].info for k in fired if self.slots[k].owner is not None]
         changes = []
         for slot in user:
             changes += self._reset(slot.info)
             self.stopped |= slot.info.terminal
-        more, lost = self._resolve(element)
-        changes += more
+        more, lost = self._resolve(element, plastic=bool(zeno))
+        zeno = zeno if lost is not None else []   # no impact: not a bounce (chatter check)
+        changes += [z.words() for z in zeno] + more
+        still = [z for z in zeno if self._watched()[z.slot]]
+        if still:   # the plastic impact did not close the element: no rest to be had
+            raise element_zeno_error(still[0], self.t, self._state_words())
         labels = [self.slots[k].label for k in fired]
         owner = ", ".join(dict.fromkeys(label.rsplit(".", 1)[0] if self.slots[k].owner
                                         is not None else label
@@ -448,11 +455,35 @@ class EventLoop:
         return [f"{name} {a:.6g} → {b:.6g}" for name, a, b in
                 zip(self.system.x_names, before, self.x) if a != b]
 
-    def _resolve(self, fired_guards: list) -> tuple[list[str], float | None]:
+    def _zeno(self, fired: list[int]) -> list:
+        """The fired guards in their Zeno limit (:mod:`.zeno`): a user event with a reset is
+        a ChatteringError; element guards that ask for impacts get a plastic impact."""
+        found, rates = [], None
+        for k in fired:
+            slot, (last, _) = self.slots[k], self._zeno_watch.last.get(k, (-np.inf, 0))
+            if slot.owner is None and slot.info.reset is None:
+                continue     # an event without reset does not make the bounce
+            if rates is None and self.t - last < self.event_step:
+                rates = guard_rates(self._guard_values, self._rate, self.t, self.x,
+                                    1e-3 * (self.t - last))
+            band = AT_EVENT * self._scales[k]
+            zeno = self._zeno_watch.check(k, slot.label, self.t,
+                                          rates[k] if rates is not None else np.inf, band)
+            if zeno is not None and slot.owner is None:
+                raise user_zeno_error(zeno, self.t, self._state_words())
+            if zeno is not None:
+                found.append(zeno)
+        return found
+
+    def _state_words(self) -> str:
+        return ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
+
+    def _resolve(self, fired_guards: list, plastic: bool = False
+                 ) -> tuple[list[str], float | None]:
         state = self._state(self.t, self.x)
         if state is None:
             return [], None
-        resolve(state, fired_guards)
+        resolve(state, fired_guards, plastic)
         self.x, self.p = state.x, state.p
         lost = [c.energy_lost for c in state.changes if c.energy_lost is not None]
         return ([f"{c.element}: {c.detail}" for c in state.changes],
