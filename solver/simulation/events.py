@@ -28,14 +28,14 @@ from jourdain.blocks.errors import ModelError, SimulationError
 from jourdain.blocks.hybrid.base import Direction
 
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
-from ..hybrid.state import ChatteringError, EventState, check_start_gaps, resolve, settle
+from ..hybrid.state import EventState, check_reset_gaps, check_start_gaps, resolve, settle
 from ..model.checks import count, number
 from .crossings import bracket_start, crossing_sign, first_crossing, force_start
-from .eventlog import EventLog, EventRecord, chatter_limits
+from .eventlog import EventLog, EventRecord, chatter_limits, check_chatter
 from .localize import Trajectory, earliest
 from .numeric import NumericFunction, chunk_sizes
 from .sampling import check_samplers, due, model_samplers
-from .segments import Segments
+from .segments import Segments, segment_times
 from .zeno import ZenoWatch, element_zeno_error, guard_rates, user_zeno_error
 
 SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
@@ -238,16 +238,7 @@ class EventLoop:
                               "mode; try a looser tolerance or a smaller event_step")
 
     def _segment_times(self, k_out: int, t_b: float) -> np.ndarray:
-        """Output times in (t, t_b], guard samples at most event_step apart, and t_b."""
-        outs = self.grid[k_out:]
-        outs = outs[(outs > self.t) & (outs <= t_b)]
-        m = max(1, int(np.ceil((t_b - self.t) / self.event_step)))
-        samples = self.t + (t_b - self.t) * np.arange(1, m + 1) / m
-        times = np.union1d(outs, samples)
-        keep = np.concatenate([[True], np.diff(times) > 1e-14 * (1 + abs(t_b))])
-        times = times[keep]
-        times[-1] = t_b
-        return times
+        return segment_times(self.grid[k_out:], self.t, t_b, self.event_step)
 
     def _record(self, X, P, U, times, Xs, k_out, t_stop, inclusive) -> int:
         """Copy the grid outputs up to t_stop (included or not) from the segment's samples."""
@@ -452,6 +443,9 @@ class EventLoop:
             return []
         before = self.x
         self.x = np.array(fn(self.t, self.x, self._u(self.t), self.p), dtype=float).ravel()
+        if self.system.hybrid is not None:   # a reset must not place a body in a rigid stop
+            check_reset_gaps(self._state(self.t, before), self._state(self.t, self.x),
+                             f"{type(event).__name__} '{event.name}'")
         return [f"{name} {a:.6g} → {b:.6g}" for name, a, b in
                 zip(self.system.x_names, before, self.x) if a != b]
 
@@ -500,23 +494,5 @@ class EventLoop:
         record = EventRecord(self.t, element, kind, cause, changes, x_before, self.x.copy(),
                              d_before, self._discrete(), lost)
         self.log.append(record)
-        self._check_chatter(record)
-
-    def _check_chatter(self, record: EventRecord) -> None:
-        guards = [r for r in self.log if r.kind == "guard"]
-        if len(guards) > self.max_events:
-            raise ChatteringError(f"more than {self.max_events} events by t = {record.t:.9g} s "
-                                  f"(raise max_events=); last: {record}")
-        if record.kind != "guard" or len(guards) < 2:
-            return
-        self._chatter_run = self._chatter_run + 1 \
-            if record.t - guards[-2].t <= self.chatter[1] else 0
-        if self._chatter_run >= self.chatter[0]:
-            state = ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
-            elements = ", ".join(dict.fromkeys(r.element for r in guards[-self.chatter[0]:]))
-            raise ChatteringError(
-                f"chattering: {self.chatter[0]} events in a row, each within "
-                f"{self.chatter[1]:.3g} s of the previous, at t = {record.t:.12g} s "
-                f"(elements: {elements}; state: {state}). Typical causes: a bounce that never "
-                "comes to rest (give the stop or contact a rest speed v_rest > 0) or a mode "
-                "that switches back and forth; see docs/hybrid.md")
+        self._chatter_run = check_chatter(self.log, record, self.max_events, self.chatter,
+                                          self._chatter_run, self._state_words())
