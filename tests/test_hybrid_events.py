@@ -171,3 +171,12 @@ def test_sampled_python_callback_holds_an_input():
         f = -4.0 * s
         s, v = s + 0.1 * v + 0.005 * f, v + 0.1 * f
     assert res["mass.s"][-1] == pytest.approx(s, abs=1e-9)
+
+
+def test_smooth_run_has_an_empty_event_log():
+    """A model without hybrid elements, events or samplers has no events: Result.events is an
+    empty EventLog (was None), so len(), loops and its filters work on every Result."""
+    res = _free_ball().simulate(0.5, y0={"slide.s": 1.0}, n_out=11)
+    assert isinstance(res.events, jd.solver.simulation.eventlog.EventLog)
+    assert len(res.events) == 0 and res.events.times().size == 0
+    assert res.events.energy_lost == 0.0 and res.events.table() == "(no events)"

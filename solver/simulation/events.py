@@ -34,7 +34,8 @@ from .crossings import bracket_start, crossing_sign, first_crossing, force_start
 from .eventlog import EventLog, EventRecord, chatter_limits, check_chatter
 from .localize import Trajectory, earliest
 from .numeric import NumericFunction, chunk_sizes
-from .sampling import check_samplers, due, model_samplers
+from .sampling import (all_samplers, check_event_step, check_time_events, due,
+                       sample_values)
 from .segments import Segments, segment_times
 from .zeno import ZenoWatch, element_zeno_error, guard_rates, user_zeno_error
 
@@ -44,6 +45,7 @@ SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire toge
 BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
 AT_EVENT = 1e-9            # right after an event, |guard| ≤ AT_EVENT·(1 + scale) is zero
 PREFIX = 64                # samples whose guards are evaluated first (_first_crossing)
+SEGMENT_SAMPLES = 65536    # guard samples in one segment at most (memory of its time grid)
 
 
 @dataclass
@@ -79,7 +81,9 @@ class EventLoop:
         if bad:
             raise ModelError(f"simulate: events must be jd.Event or jd.TimeEvent objects, got "
                              f"{bad[0]!r:.60}")
-        self.samplers = self._samplers(samplers)
+        self.samplers = all_samplers(system, samplers, self.held_mask,
+                                     getattr(u_expr_of, "given", []), grid)
+        check_time_events(self.time_events, self.t)
         dae_spec = None
         if dae:   # IDAS on the constrained DAE; λ at each start from the explicit formula
             dae_spec = (system.dae, system.dae.size1_in(2),
@@ -96,6 +100,7 @@ class EventLoop:
         self.event_step = float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT \
             if event_step is None else number(event_step, "simulate: event_step", 0.0,
                                                open_low=True, unit="s")
+        check_event_step(self.event_step, span)
         self.chatter = chatter_limits(chatter, span)
         self._zeno_watch, self._scales = ZenoWatch(self.event_step), np.ones(len(self.slots))
         self.max_events = count(max_events, "simulate: max_events")
@@ -110,14 +115,6 @@ class EventLoop:
         self.stopped = False
 
     # ---- set-up ------------------------------------------------------------------------
-    def _samplers(self, extra) -> list[SampledCallback]:
-        """The model's sampled blocks as callbacks (dependency order), then the user's."""
-        out = model_samplers(self.system)
-        for sampler in check_samplers(self.system, extra, self.held_mask):
-            sampler.order = len(out)
-            out.append(sampler)
-        return out
-
     def _guards(self, user: list[Event]):
         """One function of all guards, G(t, x, u, p) (MX), and the slots describing them."""
         slots, parts = [], []
@@ -195,7 +192,7 @@ class EventLoop:
         while k_out < n and not self.stopped:
             eps = 1e-12 * (1 + abs(self.t))
             t_hard, kind = self._next_hard(eps)
-            t_b = min(t_hard, self.t + length)
+            t_b = min(t_hard, self.t + min(length, SEGMENT_SAMPLES * self.event_step))
             if t_b < t_hard and t_hard - t_b < 0.25 * length:
                 t_b = t_hard             # no sliver segments before a time event
             times, Xs = self._integrate(k_out, t_b)
@@ -425,11 +422,7 @@ class EventLoop:
         return due(self.samplers, t)
 
     def _sample(self, sampler: SampledCallback) -> None:
-        values = np.atleast_1d(np.asarray(sampler.callback(self.t, self.x, self._u(self.t),
-                                                            self.p), dtype=float)).ravel()
-        if values.size != len(sampler.targets):
-            raise SimulationError(f"{sampler.label}: the sampled callback returned "
-                                  f"{values.size} values for {len(sampler.targets)} targets")
+        values = sample_values(sampler, self.t, self.x, self._u(self.t), self.p)
         for name, value in zip(sampler.targets, values):
             if name in self.system.u_names:
                 self.u_held[self.system.u_names.index(name)] = value
