@@ -48,7 +48,7 @@ class EventState(HybridState):
     p: np.ndarray
     changes: list[Change] = field(default_factory=list)
     requests: list = field(default_factory=list)      # (element, normal, tangents, e, μ)
-    plastic: bool = False     # the Zeno limit of a bounce: this instant's impacts use e = 0
+    plastic: set = field(default_factory=set)   # paths of elements in their Zeno limit
 
     def __post_init__(self):
         info: HybridInfo = self.system.hybrid
@@ -87,7 +87,8 @@ class EventState(HybridState):
         # in the Zeno limit (bounces accumulating faster than the loop resolves them, see
         # solver/simulation/zeno.py) the rest of the geometric series is one plastic impact
         self.requests.append((element, normal, tuple(tangents),
-                              0.0 if self.plastic else float(restitution), float(mu)))
+                              0.0 if element.path in self.plastic else float(restitution),
+                              float(mu)))
 
     # ---- numbers -----------------------------------------------------------------------
     def numbers(self) -> dict:
@@ -110,11 +111,11 @@ class EventState(HybridState):
         return [i for i, a in enumerate(act) if a > 0.5]
 
 
-def resolve(state: EventState, fired: list, plastic: bool = False) -> None:
+def resolve(state: EventState, fired: list, plastic=()) -> None:
     """Run one event instant: transitions of the fired guards (GuardInfo, in order), the
-    impacts they ask for, the event iteration and the velocity projection; ``plastic``: the
-    impacts asked for take e = 0 (the Zeno limit of a bounce)."""
-    state.plastic = plastic
+    impacts they ask for, the event iteration and the velocity projection; the impacts that
+    the elements in ``plastic`` (paths) ask for take e = 0 (the Zeno limit of a bounce)."""
+    state.plastic = set(plastic)
     for guard in fired:
         guard.owner.on_event(guard.name, state)
     if state.requests:

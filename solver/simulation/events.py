@@ -112,7 +112,7 @@ class EventLoop:
         self._after_event, self._offsets = True, np.zeros(0)
         self._run_length, self._chatter_run = 0, 0
         self._maps: dict = {}
-        self.stopped = False
+        self.stopped, self._impacted = False, set()
 
     # ---- set-up ------------------------------------------------------------------------
     def _guards(self, user: list[Event]):
@@ -389,8 +389,9 @@ class EventLoop:
         for slot in user:
             changes += self._reset(slot.info)
             self.stopped |= slot.info.terminal
-        more, lost = self._resolve(element, plastic=bool(zeno))
-        zeno = zeno if lost is not None else []   # no impact: not a bounce (chatter check)
+        more, lost = self._resolve(element, {self.slots[z.slot].owner.path for z in zeno})
+        # an element that made no impact is not bouncing: left to the chatter check
+        zeno = [z for z in zeno if self.slots[z.slot].owner.path in self._impacted]
         changes += [z.words() for z in zeno] + more
         still = [z for z in zeno if self._watched()[z.slot]]
         if still:   # the plastic impact did not close the element: no rest to be had
@@ -465,13 +466,14 @@ class EventLoop:
     def _state_words(self) -> str:
         return ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
 
-    def _resolve(self, fired_guards: list, plastic: bool = False
-                 ) -> tuple[list[str], float | None]:
+    def _resolve(self, fired_guards: list, plastic=()) -> tuple[list[str], float | None]:
         state = self._state(self.t, self.x)
         if state is None:
             return [], None
         resolve(state, fired_guards, plastic)
         self.x, self.p = state.x, state.p
+        self._impacted = {path for c in state.changes if c.kind == "impact"
+                          for path in c.element.split(", ")}
         lost = [c.energy_lost for c in state.changes if c.energy_lost is not None]
         return ([f"{c.element}: {c.detail}" for c in state.changes],
                 float(sum(lost)) if lost else None)
