@@ -37,7 +37,8 @@ from .numeric import NumericFunction, chunk_sizes
 from .sampling import (all_samplers, check_event_step, check_time_events, due,
                        sample_values)
 from .segments import Segments, segment_times
-from .zeno import ZenoWatch, element_zeno_error, guard_rates, user_zeno_error
+from .zeno import (ZenoWatch, bounce_slots, element_zeno_error, rate_function,
+                   user_zeno_error)
 
 SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
 ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event times
@@ -102,7 +103,8 @@ class EventLoop:
                                                open_low=True, unit="s")
         check_event_step(self.event_step, span)
         self.chatter = chatter_limits(chatter, span)
-        self._zeno_watch, self._scales = ZenoWatch(self.event_step), np.ones(len(self.slots))
+        self._zeno_watch = ZenoWatch(max(self.event_step, 1e-3 * span))
+        self._scales, self._gdot = np.ones(len(self.slots)), None
         self.max_events = count(max_events, "simulate: max_events")
         info = system.hybrid
         self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
@@ -382,7 +384,8 @@ class EventLoop:
     def _guard_event(self, t_e: float, x_e: np.ndarray, fired: list[int]) -> None:
         x_before, d_before = x_e.copy(), self._discrete()
         self.t, self.x = float(t_e), np.array(x_e, dtype=float)
-        zeno = self._zeno(fired)
+        bouncing = bounce_slots(self.slots, fired)
+        zeno = self._zeno(bouncing) if bouncing else []
         user = [self.slots[k] for k in fired if self.slots[k].owner is None]
         element = [self.slots[k].info for k in fired if self.slots[k].owner is not None]
         changes = []
@@ -393,6 +396,9 @@ class EventLoop:
         # an element that made no impact is not bouncing: left to the chatter check
         zeno = [z for z in zeno if self.slots[z.slot].owner.path in self._impacted]
         changes += [z.words() for z in zeno] + more
+        rates = self._guard_rates() if bouncing else []
+        for k in bouncing:   # the rates after the event: the next flight's rise
+            self._zeno_watch.record(k, self.t, rates[k])
         still = [z for z in zeno if self._watched()[z.slot]]
         if still:   # the plastic impact did not close the element: no rest to be had
             raise element_zeno_error(still[0], self.t, self._state_words())
@@ -443,25 +449,25 @@ class EventLoop:
         return [f"{name} {a:.6g} → {b:.6g}" for name, a, b in
                 zip(self.system.x_names, before, self.x) if a != b]
 
-    def _zeno(self, fired: list[int]) -> list:
+    def _zeno(self, bouncing: list[int]) -> list:
         """The fired guards in their Zeno limit (:mod:`.zeno`): a user event with a reset is
         a ChatteringError; element guards that ask for impacts get a plastic impact."""
-        found, rates = [], None
-        for k in fired:
-            slot, (last, _) = self.slots[k], self._zeno_watch.last.get(k, (-np.inf, 0))
-            if slot.owner is None and slot.info.reset is None:
-                continue     # an event without reset does not make the bounce
-            if rates is None and self.t - last < self.event_step:
-                rates = guard_rates(self._guard_values, self._rate, self.t, self.x,
-                                    1e-3 * (self.t - last))
-            band = AT_EVENT * self._scales[k]
-            zeno = self._zeno_watch.check(k, slot.label, self.t,
-                                          rates[k] if rates is not None else np.inf, band)
-            if zeno is not None and slot.owner is None:
+        found, rates = [], self._guard_rates()
+        for k in bouncing:
+            zeno = self._zeno_watch.check(k, self.slots[k].label, self.t, rates[k],
+                                          AT_EVENT * self._scales[k])
+            if zeno is not None and self.slots[k].owner is None:
                 raise user_zeno_error(zeno, self.t, self._state_words())
             if zeno is not None:
                 found.append(zeno)
         return found
+
+    def _guard_rates(self) -> np.ndarray:
+        if self._gdot is None:
+            self._gdot = NumericFunction(rate_function(self.G_full))
+        xdot = self._rate(self.t, self.x)
+        return np.asarray(self._gdot(self.t, self.x, self.p, self.u_held, xdot),
+                          dtype=float).ravel()
 
     def _state_words(self) -> str:
         return ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
