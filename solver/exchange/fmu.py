@@ -24,8 +24,15 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.initial_equations import solve_initial_states
-from ..constraints.methods import ConstraintMethod
+from ..model.checks import keywords
 from ..model.names import require_system
+from .fmi_checks import (
+    check_exportable,
+    checked_build,
+    checked_name,
+    checked_path,
+    checked_x0,
+)
 from .fmi_build import (
     Layout,
     build_library,
@@ -57,6 +64,7 @@ _KIND_NAMES = {"model-exchange": FMUKind.MODEL_EXCHANGE, "co-simulation": FMUKin
                "both": FMUKind.MODEL_EXCHANGE | FMUKind.CO_SIMULATION}
 
 
+@keywords
 def export_fmu(system, path, fmi: str = "2.0",
                kind: FMUKind = FMUKind.MODEL_EXCHANGE | FMUKind.CO_SIMULATION, *,
                model_name: str | None = None, y0: dict | None = None, z0: dict | None = None,
@@ -86,18 +94,13 @@ def export_fmu(system, path, fmi: str = "2.0",
                          f"{fmi!r}")
     if not isinstance(solver, FMUSolver):
         raise ModelError(f"export_fmu: solver must be a jd.FMUSolver, got {solver!r}")
-    for name, value in (("step", step), ("tolerance", tolerance)):
-        if not (isinstance(value, (int, float)) and np.isfinite(value) and value > 0):
-            raise ModelError(f"export_fmu: {name} must be a positive number, got {value!r}")
-    _check_exportable(system)
-    path = Path(path).expanduser()
-    if path.suffix != ".fmu":
-        raise ModelError(f"export_fmu: the file name must end in .fmu, got {path.name}")
-    identifier = _identifier(model_name or path.stem)
+    step, tolerance, compiler, flags = checked_build(step, tolerance, compiler, flags)
+    path = checked_path(path)
+    identifier = _identifier(checked_name(model_name) or path.stem)
+    x0 = checked_x0(system, x0)
+    check_exportable(system)
     p = system.parameters(params)
-    x = _start(system, y0, z0, p) if x0 is None else np.asarray(x0, dtype=float).ravel()
-    if x.size != system.nx:
-        raise ModelError(f"export_fmu: x0 has {x.size} entries, the System {system.nx} states")
+    x = _start(system, y0, z0, p) if x0 is None else x0
     starts = {"x": x, "u": np.zeros(len(system.u_names)), "p": p}
     layout = Layout(system.nx, len(system.u_names), len(system.p_names),
                     len(system.output_names))
@@ -140,14 +143,6 @@ def _kind(kind) -> tuple[bool, bool]:
     if not isinstance(kind, FMUKind) or not kind:
         raise ModelError(f"export_fmu: kind must be a jd.FMUKind, got {kind!r}")
     return FMUKind.MODEL_EXCHANGE in kind, FMUKind.CO_SIMULATION in kind
-
-
-def _check_exportable(system) -> None:
-    method = getattr(system, "method", None)
-    if method is ConstraintMethod.DAE:
-        raise ModelError("export_fmu: a System compiled with ConstraintMethod.DAE is a DAE "
-                         "(IDAS) without an explicit ẋ = f; compile with "
-                         "constraints=jd.ConstraintMethod.BAUMGARTE to export it")
 
 
 def _identifier(name: str) -> str:
