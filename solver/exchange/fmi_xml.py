@@ -34,17 +34,18 @@ class Variable:
     derivative: int | None = None   # 1-based index of the state this is the derivative of
 
 
-def variables(system, x0, u0, p0, init=None) -> list[Variable]:
+def variables(system, x0, u0, p0, init=None, calculated=()) -> list[Variable]:
     """The FMU's variables in value-reference order (fmi_build.Layout). ``init``
     (:class:`.fmi_init.Initialization`): states the drivers overwrite at initialization are
-    "calculated" (no start value), states the initial equations solve "approx" (the start
-    value is Newton's first guess); the others "exact"."""
+    "calculated" (no start value), as are the dependent coordinates and speeds of closed
+    loops (``calculated``, indices in x: :mod:`.fmi_assembly`); states the initial equations
+    solve "approx" (the start value is Newton's first guess); the others "exact"."""
     st = system.structure
     units = list(st.coordinate_units) + list(st.speed_units)
     units += [""] * (system.nx - len(units))
     kinds = (["coordinate"] * len(system.y_names) + ["generalized speed"] * len(system.z_names)
              + ["component state"] * len(system.s_names))
-    overwritten = set(init.overwritten) if init is not None else set()
+    overwritten = set(init.overwritten if init is not None else ()) | set(calculated)
     solved = set(init.solved) if init is not None else set()
     out = [Variable(n, "local", "continuous", "calculated", None, u, k) if i in overwritten
            else Variable(n, "local", "continuous", "approx" if i in solved else "exact",
