@@ -105,3 +105,94 @@ def test_four_bar_unassemblable_start_fails_by_name(tmp_path, cache, capsys):
         _run(path, "CoSimulation", 0.1, ["fb.crank.phi"], start_values={"fb.crank.phi": 3.0})
     message = capsys.readouterr().out
     assert "cannot be assembled" in message and "fb.crank.phi" in message
+
+
+def _sampled_pendulum(zoh: bool):
+    """A damped pendulum whose motor torque is a DiscretePID (20 Hz, saturated at 3 N·m) on
+    the angle; with ``zoh`` the angle reaches it through a ZeroOrderHold sampled at the same
+    instants (a chain: the hold must update before the PID reads it) and a second hold
+    starting at 0.013 s samples the torque (instants between the PID's)."""
+    from jourdain.blocks import AngleSensor, Motor
+    from jourdain.blocks.hybrid import DiscretePID, ZeroOrderHold
+    from jourdain.library import Pendulum
+    model = jd.Model.on_world(World(), p=Pendulum(d=0.1))
+    model.sensor, model.motor = AngleSensor(), Motor()
+    model.pid = DiscretePID(k_p=-4.0, k_i=-3.0, k_d=-0.4, T_f=0.01, sample_period=0.05,
+                            y_max=3.0)
+    model.connect(model.sensor.flange, model.p.joint.axis)
+    model.connect(model.motor.flange_b, model.p.joint.axis)
+    model.connect(model.pid.y, model.motor.tau)
+    if zoh:
+        model.hold = ZeroOrderHold(sample_period=0.05)
+        model.probe = ZeroOrderHold(sample_period=0.02, start_time=0.013)
+        model.connect(model.sensor.phi, model.hold.u)
+        model.connect(model.hold.y, model.pid.e)
+        model.connect(model.pid.y, model.probe.u)
+    else:
+        model.connect(model.sensor.phi, model.pid.e)
+    return model
+
+
+@pytest.mark.parametrize("zoh", [False, True], ids=["pid", "chain"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_sampled_controller_fmu_matches_simulate(kind, zoh, tmp_path, cache):
+    """Issue 23: a DiscretePID exports as FMI 2.0 time events (was: an invalid FMU with a
+    duplicate variable pid.y whose PID stayed at 0). The description validates, names the
+    held output once and the PID's other held values as discrete locals; FMPy's run (model
+    exchange: nextEventTime and fmi2NewDiscreteStates; co-simulation: the wrapper steps to
+    each sample instant) matches simulate's event loop in states, outputs and held values to
+    1e-6 of each signal's range (measured 1e-10 to 3e-9), away from the sample instants
+    themselves (where an output grid point sits on the jump). The PID does act: its output
+    spans more than 1 N·m."""
+    system = jd.compile(_sampled_pendulum(zoh))
+    y0 = {"p.joint.phi": 1.0}
+    path = system.export_fmu(tmp_path / "pid.fmu", y0=y0, cache_dir=cache)
+    assert validate_fmu(str(path)) == []
+    md = fmpy.read_model_description(str(path))
+    described = {v.name: (v.causality, v.variability) for v in md.modelVariables}
+    assert described["pid.y"] == ("output", "continuous")
+    assert described["pid.integral"] == ("local", "discrete")
+    names = system.x_names + system.output_names + ["pid.integral", "pid.derivative"]
+    out = fmpy.simulate_fmu(str(path), fmi_type=kind, stop_time=2.0, output_interval=0.01,
+                            relative_tolerance=1e-10, output=names, record_events=False)
+    ref = system.simulate(2.0, y0=y0, t_out=out["time"], rtol=1e-11, atol=1e-11)
+    t = out["time"]
+    instants = [0.05 * np.arange(41)] + ([0.013 + 0.02 * np.arange(100)] if zoh else [])
+    away = np.min(np.abs(t[:, None] - np.concatenate(instants)[None, :]), axis=1) > 1e-6
+    for name in names:
+        span = max(np.ptp(ref[name]), 1e-3)
+        assert np.abs(out[name] - ref[name])[away].max() < 1e-6 * span, name
+    assert np.ptp(ref["pid.y"]) > 1.0
+
+
+@pytest.mark.parametrize("build", ["stop", "friction", "contact"])
+def test_hybrid_elements_refused_by_name(build, tmp_path):
+    """Issue 30: a bouncing ball (Stop with restitution), stick–slip friction and a ground
+    contact are refused by name: the FMU has no state events, and the exported ball fell
+    through its floor (18.9× the signal range) without a word. The message names the
+    element and its class and says what is supported."""
+    from hybrid_models import ball, pendulum
+
+    from jourdain.blocks import FreeJoint, RigidBody
+    from jourdain.blocks.hybrid import BearingFriction, GroundContact
+    if build == "stop":
+        model, named = ball(e=0.9), "floor (Stop)"
+    elif build == "friction":
+        model = jd.Model(world=World())
+        joint, _ = pendulum(model)
+        model.bearing = BearingFriction(tau_pos=[[0.0, 0.5]], peak=1.2)
+        model.connect(model.bearing.flange_b, joint.axis)
+        named = "bearing (BearingFriction)"
+    else:
+        model = jd.Model(world=World())
+        model.free, model.body = FreeJoint(), RigidBody(m=1.0, I=(0.01, 0.01, 0.01))
+        model.ground = GroundContact(e=0.5)
+        model.connect(model.world.frame_b, model.free.frame_a)
+        model.connect(model.free.frame_b, model.body.frame_a)
+        model.connect(model.ground.frame_a, model.body.frame_a)
+        named = "ground (GroundContact)"
+    system = jd.compile(model)
+    with pytest.raises(jd.ModelError, match="state events") as caught:
+        system.export_fmu(tmp_path / "h.fmu")
+    assert named in str(caught.value) and "sampled blocks" in str(caught.value)
+    assert not (tmp_path / "h.fmu").exists()

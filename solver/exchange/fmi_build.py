@@ -5,7 +5,8 @@ compiled by gcc into one shared library and cached on disk under a hash of the s
 The generated functions are ``jd_f(t, x, u, p) -> xdot``, ``jd_h(t, x, u, p) -> out``,
 ``jd_energy(x, p) -> (T, V)``, and for the start state ``jd_drive0(t, x, u, p) -> x0`` and
 ``jd_init(t, x, u, p) -> (x0, residual)`` (:mod:`.fmi_init`), ``jd_assemble(y, p) ->
-(y_next, residual)`` and ``jd_speeds(x, p) -> x0`` (:mod:`.fmi_assembly`), with dense outputs (the wrapper reads plain arrays); for a partitioned
+(y_next, residual)`` and ``jd_speeds(x, p) -> x0`` (:mod:`.fmi_assembly`), and the sampled
+blocks' ``jd_sample(t, x, u, p, active) -> p_next`` (:mod:`.fmi_sampled`), with dense outputs (the wrapper reads plain arrays); for a partitioned
 closed loop h and the energies are taken at the projected coordinates (f projects them
 itself: Newton as a fixed sequence of steps, plain C). A function CasADi cannot write as C
 (a callback) is refused by name.
@@ -71,10 +72,11 @@ def platform_folder() -> tuple[str, str]:
     return f"{machine}-{system.lower()}", ".so"
 
 
-def write_model(system, folder: Path, init, loops) -> str:
+def write_model(system, folder: Path, init, loops, sample: ca.Function) -> str:
     """jd_model.c and jd_model.h (CasADi) in ``folder``; returns the C code. ``init`` holds
     jd_drive0 and jd_init (:class:`.fmi_init.Initialization`), ``loops`` jd_assemble and
-    jd_speeds (:class:`.fmi_assembly.LoopStart`). A ModelError when CasADi cannot write a
+    jd_speeds (:class:`.fmi_assembly.LoopStart`), ``sample`` is jd_sample (the sampled
+    blocks' updates, :mod:`.fmi_sampled`). A ModelError when CasADi cannot write a
     function as C."""
     gen = ca.CodeGenerator("jd_model.c", {"with_header": True, "with_export": False})
     # functions["f"], not system.f: after System.codegen() f is the compiled library's
@@ -86,7 +88,7 @@ def write_model(system, folder: Path, init, loops) -> str:
     for fn in (_dense("jd_f", system.functions["f"]), _dense("jd_h", h),
                _dense("jd_energy", energy, outputs=2), _dense("jd_drive0", init.drive),
                _dense("jd_init", init.function), _dense("jd_assemble", loops.assemble),
-               _dense("jd_speeds", loops.speeds)):
+               _dense("jd_speeds", loops.speeds), _dense("jd_sample", sample)):
         gen.add(fn)
     gen.generate(str(folder) + os.sep)
     code = (folder / "jd_model.c").read_text()

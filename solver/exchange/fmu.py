@@ -44,6 +44,7 @@ from .fmi_build import (
 )
 from .fmi_assembly import assembly_config, loop_start
 from .fmi_init import initialization
+from .fmi_sampled import sampling, sampling_config
 from .fmi_xml import model_description, variables
 
 
@@ -106,16 +107,18 @@ def export_fmu(system, path, fmi: str = "2.0",
     layout = Layout(system.nx, len(system.u_names), len(system.p_names),
                     len(system.output_names))
     init = initialization(system, held=list(z0 or {}), solve=x0 is None)
-    loops = loop_start(system)
-    vars_ = variables(system, starts["x"], starts["u"], starts["p"], init, loops.dependent)
+    loops, sampled = loop_start(system), sampling(system)
+    vars_ = variables(system, starts["x"], starts["u"], starts["p"], init, loops.dependent,
+                      sampled.discrete)
     with tempfile.TemporaryDirectory(prefix="jourdain-fmu-") as tmp:
         folder = Path(tmp)
-        code = write_model(system, folder, init, loops)
+        code = write_model(system, folder, init, loops, sampled.function)
         names = "\n".join(v.name for v in vars_)
         values = np.concatenate([starts["x"], starts["p"]]).tobytes().hex()
         guid = guid_of(code, names, identifier, values, repr((solver, step, tolerance)))
         config = config_header(layout, guid, starts, tolerance, solver.value, step,
-                               assembly_config(loops, len(system.y_names)))
+                               assembly_config(loops, len(system.y_names)) +
+                               sampling_config(sampled))
         sources = write_wrapper(folder, config)
         library = build_library(sources, identifier, compiler, tuple(flags), cache_dir)
         xml = model_description(identifier, guid, kinds, vars_, _description(system),
