@@ -21,6 +21,7 @@ from fmpy.validation import validate_fmu  # noqa: E402
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="an FMU needs gcc")
 KINDS = ["ModelExchange", "CoSimulation"]
 METHODS = [jd.ConstraintMethod.PARTITIONING, jd.ConstraintMethod.BAUMGARTE]
+GROUND = "fb.ground.r[0]"   # the four-bar's ground link [m], 0.8 by default
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +37,10 @@ def _run(path, kind, t_end, names, start_values=None, tol=1e-10):
 
 @pytest.fixture(scope="module", params=METHODS, ids=lambda m: m.name.lower())
 def four_bar(request, tmp_path_factory, cache):
-    """A four-bar exported with its default start (the reference assembly)."""
-    system = jd.compile(jd.Model.on_world(World(), fb=FourBar()), constraints=request.param)
+    """A four-bar exported with its default start (the reference assembly); the ground
+    link's length is a parameter."""
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar()), constraints=request.param,
+                        parameters=[GROUND])
     path = tmp_path_factory.mktemp("fmu") / "fb.fmu"
     return system, system.export_fmu(path, cache_dir=cache)
 
@@ -45,28 +48,52 @@ def four_bar(request, tmp_path_factory, cache):
 @pytest.mark.parametrize("kind", KINDS)
 def test_four_bar_start_value_is_assembled(four_bar, kind):
     """Issue 23: FMPy sets the crank angle (1.0 rad, far from the export's 0.344) and speed
-    of a four-bar FMU; the FMU solves the closure equations with them held in
-    fmi2ExitInitializationMode (the coupler and rocker were left at their export values
-    before, and the run ended 2.0 of the signal range away from simulate). Reference:
-    simulate from system.initialize(fix=...) with the same values: states within 1e-6 of
-    each signal's range (measured ~5e-8), the FMU's start state on the loop (closure
-    residual < 1e-10 m), the crank held exactly."""
+    of a four-bar FMU, and a shorter ground link (0.7 m for 0.8); the FMU solves the closure
+    equations with them held in fmi2ExitInitializationMode (the coupler and rocker were left
+    at their export values before, and the run ended 2.0 of the signal range away from
+    simulate). Reference: simulate from system.initialize(fix=...) with the same values and
+    parameter: states within 1e-6 of each signal's range (measured ~5e-8), the FMU's start
+    state on the loop (closure residual < 1e-10 m), the crank held exactly."""
     system, path = four_bar
     assert validate_fmu(str(path)) == []
     md = fmpy.read_model_description(str(path))
     initial = {v.name: v.initial for v in md.modelVariables}
     assert [initial[n] for n in system.dependent_coordinates] == ["calculated"] * 2
-    fix = {"fb.crank.phi": 1.0, "fb.crank.w": 2.0}
-    out = _run(path, kind, 2.0, system.x_names, start_values=fix)
-    x0 = system.initialize(fix=fix).x0
-    ref = system.simulate(2.0, x0=x0, t_out=out["time"], rtol=1e-11, atol=1e-11)
+    fix, params = {"fb.crank.phi": 1.0, "fb.crank.w": 2.0}, {GROUND: 0.7}
+    out = _run(path, kind, 2.0, system.x_names, start_values=fix | params)
+    x0 = system.initialize(fix=fix, params=params).x0
+    ref = system.simulate(2.0, x0=x0, params=params, t_out=out["time"], rtol=1e-11,
+                          atol=1e-11)
     for name in system.x_names:
         assert np.abs(out[name] - ref[name]).max() < 1e-6 * np.ptp(ref[name]), name
     start = np.array([out[n][0] for n in system.x_names])
     assert start[0] == 1.0
-    p = system.parameters()
-    closure = np.array(system.functions["residuals"](start, p)[0]).ravel()
+    closure = np.array(system.functions["residuals"](start, [0.7])[0]).ravel()
     assert np.abs(closure).max() < 1e-10
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_driven_four_bar_fmu_starts_assembled_on_the_reference(kind, tmp_path, cache):
+    """A four-bar whose crank follows the input drv.phi_ref through the MSL's filtered
+    Position driver: the FMU sets the crank on the reference (1.2 rad) and then assembles
+    the loop about it (drivers first, as system.initialize holds driven coordinates).
+    Reference: simulate from system.initialize(u0=...), to 1e-6 of each signal's range
+    (measured 1e-15: both start from the same assembled state)."""
+    from jourdain.blocks.drivers import rotational
+    model = jd.Model.on_world(World(), fb=FourBar())
+    model.drv = rotational.Position(f_crit=5.0)
+    model.connect(model.drv.flange, model.fb.crank.axis)
+    system = jd.compile(model)
+    path = system.export_fmu(tmp_path / "driven.fmu", cache_dir=cache)
+    signal = np.array([(0.0, 1.2), (3.0, 1.2)], dtype=[("time", float), ("drv.phi_ref", float)])
+    out = fmpy.simulate_fmu(str(path), fmi_type=kind, stop_time=1.0, output_interval=0.01,
+                            relative_tolerance=1e-10, output=system.x_names, input=signal)
+    x0 = system.initialize(u0=[1.2]).x0
+    ref = system.simulate(1.0, x0=x0, inputs={"drv.phi_ref": 1.2}, t_out=out["time"],
+                          rtol=1e-11, atol=1e-11)
+    assert out["fb.crank.phi"][0] == pytest.approx(1.2, abs=1e-12)
+    for name in system.x_names:
+        assert np.abs(out[name] - ref[name]).max() < 1e-6 * max(np.ptp(ref[name]), 1.0), name
 
 
 def test_four_bar_dependent_start_value_refused(four_bar, capsys):
