@@ -1,11 +1,11 @@
 """The FMU's assembly of closed loops at initialization: the importer sets the start values of
 the independent coordinates (a four-bar's crank angle) and the FMU solves the closure
 equations for the dependent ones in ``fmi2ExitInitializationMode``, as ``system.initialize``
-and ``simulate(y0=...)`` do (:func:`~jourdain.solver.constraints.initial.
-assemble_coordinates`): the coordinates that no dependent move changes are held, and the
-dependent ones are found by continuation from the reference assembly ``y_ref`` in steps of at
-most :data:`CONTINUATION` (rad or m) of the held coordinates, so Newton stays on the
-reference's assembly branch (no flipped elbow).
+and ``simulate(y0=...)`` do (``assemble_coordinates`` in :mod:`..constraints.initial`): the
+coordinates that no dependent move changes are held, and the dependent ones are found by
+continuation from the reference assembly ``y_ref`` in steps of at most :data:`CONTINUATION`
+(rad or m) of the held coordinates, so Newton stays on the reference's assembly branch (no
+flipped elbow).
 
 The wrapper runs the loop (``assemble`` in fmi2_wrapper.c); the generated C is one Newton
 step ``jd_assemble(y, p) -> (y_next, residual)``: the dependent moves δ solved from the

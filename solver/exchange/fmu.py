@@ -9,7 +9,9 @@ Dormand–Prince 5(4) with error control at the experiment's tolerance (the impo
 Constrained systems export when their f is explicit: coordinate partitioning (f solves the
 dependent coordinates by a fixed number of Newton steps, plain C; the FMU keeps the compiled
 partition, with no switching at the partition's dead points) and Baumgarte stabilization do;
-the DAE method has no explicit ẋ (refused by name).
+the DAE method has no explicit ẋ (refused by name). Their loops are assembled at
+initialization for the start values set then; sampled blocks are time events; hybrid elements
+with modes are refused by name (no state events).
 """
 from __future__ import annotations
 
@@ -83,7 +85,13 @@ def export_fmu(system, path, fmi: str = "2.0",
         initial equations (states in z0 held; none with x0) are applied again when the FMU
         leaves initialization, with the start time, inputs and parameters set then, as
         simulate does at t0 (:mod:`.fmi_init`); the description's start values are those for
-        zero inputs.
+        zero inputs. Closed loops are assembled again there too, with the independent
+        coordinates and the parameters the importer set held (:mod:`.fmi_assembly`); their
+        dependent coordinates and speeds are calculated, not settable.
+
+    Sampled blocks become FMI time events (:mod:`.fmi_sampled`). Hybrid elements with modes
+    (stops, impacts, stick–slip friction, contacts, latches) and the DAE method are refused
+    by name (:mod:`.fmi_checks`), as are bad arguments.
     solver, step : co-simulation integrator (FMUSolver.DOPRI5: largest step [s];
         FMUSolver.RK4: fixed step [s]); tolerance : DefaultExperiment tolerance and the
         co-simulation error tolerance when the importer gives none.
