@@ -123,10 +123,11 @@ def export_fmu(system, path, fmi: str = "2.0",
         code = write_model(system, folder, init, loops, sampled.function)
         names = "\n".join(v.name for v in vars_)
         values = np.concatenate([starts["x"], starts["p"]]).tobytes().hex()
-        guid = guid_of(code, names, identifier, values, repr((solver, step, tolerance)))
-        config = config_header(layout, guid, starts, tolerance, solver.value, step,
-                               assembly_config(loops, len(system.y_names)) +
-                               sampling_config(sampled))
+        extra = assembly_config(loops, len(system.y_names)) + sampling_config(sampled)
+        # the extra lines carry what the C code does not (a hold's sample period, y_ref)
+        guid = guid_of(code, names, identifier, values, repr((solver, step, tolerance)),
+                       "\n".join(extra))
+        config = config_header(layout, guid, starts, tolerance, solver.value, step, extra)
         sources = write_wrapper(folder, config)
         library = build_library(sources, identifier, compiler, tuple(flags), cache_dir)
         xml = model_description(identifier, guid, kinds, vars_, _description(system),
