@@ -48,6 +48,8 @@ def variables(system, x0, u0, p0, init=None, calculated=(), discrete=()) -> list
     units += [""] * (system.nx - len(units))
     kinds = (["coordinate"] * len(system.y_names) + ["generalized speed"] * len(system.z_names)
              + ["component state"] * len(system.s_names))
+    for i in calculated:   # a closed loop's dependent coordinate or speed
+        kinds[i] = f"dependent {kinds[i]}, solved from the closure equations at initialization"
     overwritten = set(init.overwritten if init is not None else ()) | set(calculated)
     solved = set(init.solved) if init is not None else set()
     out = [Variable(n, "local", "continuous", "calculated", None, u, k) if i in overwritten
