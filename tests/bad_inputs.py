@@ -1586,6 +1586,104 @@ def _():
     jd.estimate(cube(), _samples(), parameters=[MASS], initial_states=["cube.edge.ph"])
 
 
+# ---- fmu ------------------------------------------------------------------------------------
+@functools.cache
+def _scratch() -> str:
+    """One scratch folder for the FMU cases (none of them writes an FMU)."""
+    import tempfile
+    return tempfile.mkdtemp(prefix="jd-bad-fmu-")
+
+
+@case("export_fmu to an existing directory as the file", ModelError, "export_fmu", "path",
+      "directory")
+def _():
+    import os
+    folder = os.path.join(_scratch(), "folder.fmu")
+    os.makedirs(folder, exist_ok=True)
+    cube().export_fmu(folder)
+
+
+@case("export_fmu to a path under an existing file", ModelError, "export_fmu", "path",
+      "is a file")
+def _():
+    import os
+    with open(os.path.join(_scratch(), "notes"), "w") as f:
+        f.write("x")
+    cube().export_fmu(os.path.join(_scratch(), "notes", "cube.fmu"))
+
+
+@case("export_fmu with path None", ModelError, "export_fmu", "path")
+def _():
+    cube().export_fmu(None)
+
+
+@case("export_fmu with model_name=123", ModelError, "export_fmu", "model_name", "123")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), model_name=123)
+
+
+@case("export_fmu with an empty model_name", ModelError, "export_fmu", "model_name")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), model_name="")
+
+
+@case("export_fmu with NaN in x0", ModelError, "export_fmu", "x0", "cube.edge.phi")
+def _():
+    import os
+    x0 = np.zeros(cube().nx)
+    x0[cube().x_names.index(PHI)] = NAN
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), x0=x0)
+
+
+@case("export_fmu with x0 of the wrong length", ModelError, "export_fmu", "x0", "entries")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), x0=[0.1])
+
+
+@case("export_fmu with a misspelt keyword modelname", ModelError, "export_fmu", "modelname",
+      "model_name")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), modelname="cube")
+
+
+@case("export_fmu with a misspelt keyword tolerence", ModelError, "export_fmu", "tolerence",
+      "tolerance")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), tolerence=1e-6)
+
+
+@case("export_fmu with step=True", ModelError, "export_fmu", "step")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), step=True)
+
+
+@case("export_fmu with flags as one string", ModelError, "export_fmu", "flags")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), flags="-O2")
+
+
+@case("export_fmu of a bouncing ball (a Stop: state events)", ModelError, "export_fmu",
+      "floor", "Stop")
+def _():
+    import os
+
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, e=0.9)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    jd.compile(model).export_fmu(os.path.join(_scratch(), "ball.fmu"))
+
+
 # ---- zeno ----------------------------------------------------------------------------------
 # events, samplers, resets and drivers of hybrid simulation (issue 30)
 @functools.cache
