@@ -90,6 +90,9 @@ class System:
         self.quantity_names: list[str] = names.get("quantities", [])
         # driven coordinates (y indices) and speeds (z indices) of kinematic drivers
         self.driven_coordinates, self.driven_speeds = names.get("driven", ([], []))
+        # every driver's speed (Accelerate's too) by name -> the driver's path: rigid motion
+        # that impacts cannot change (solver/hybrid/state.py)
+        self.driven_by: dict = names.get("driven_by", {})
         # outputs that read the dynamics (accelerations, drivers' reactions, cut sensors)
         self.dynamic_outputs: list[str] = names.get("dynamic", [])
         self.inputs = names["inputs"]

@@ -1682,3 +1682,204 @@ def _():
     model.connect(model.slide.frame_b, model.ball.frame_a)
     model.connect(model.floor.flange_b, model.slide.axis)
     jd.compile(model).export_fmu(os.path.join(_scratch(), "ball.fmu"))
+
+
+# ---- zeno ----------------------------------------------------------------------------------
+# events, samplers, resets and drivers of hybrid simulation (issue 30)
+@functools.cache
+def _bouncing_ball():
+    """A 0.5 kg ball on a vertical slide over a rigid floor (Stop lower = 0, e = 0.5)."""
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, e=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    return jd.compile(model)
+
+
+@functools.cache
+def _pushed_mass():
+    """A 1 kg mass on a horizontal slide pushed by a LinearMotor (input motor.f)."""
+    model = jd.Model(world=World())
+    model.slide, model.mass = Prismatic(axis=(1, 0, 0)), RigidBody(m=1.0)
+    model.motor = jd.blocks.LinearMotor()
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.mass.frame_a)
+    model.connect(model.motor.flange_b, model.slide.axis)
+    return jd.compile(model)
+
+
+def _ball_run(**options):
+    return _bouncing_ball().simulate(1.0, y0={"slide.s": 1.0}, n_out=11, **options)
+
+
+def _mass_run(**options):
+    return _pushed_mass().simulate(1.0, y0={"slide.s": 1.0}, n_out=11, **options)
+
+
+def _control(callback, period=0.1, label="ctl"):
+    return jd.SampledCallback(period, callback, ["motor.f"], label=label)
+
+
+@case("Event guard with math.sin", ModelError, "Event 'wave'", "guard", "CasADi")
+def _():
+    import math
+    _ball_run(events=[jd.Event(lambda v: math.sin(v["slide.s"]), name="wave")])
+
+
+@case("Event guard with a Python if", ModelError, "Event 'branch'", "guard", "if_else")
+def _():
+    def guard(v):
+        return v["slide.s"] - 0.5 if v["slide.s"] > 0.2 else v["slide.v"]
+    _ball_run(events=[jd.Event(guard, name="branch")])
+
+
+@case("Event reset with math.fabs", ModelError, "Event 'up'", "reset", "CasADi")
+def _():
+    import math
+    _ball_run(events=[jd.Event(lambda v: v["slide.s"] - 0.5, name="up",
+                               reset=lambda v: {"slide.v": math.fabs(v["slide.v"])})])
+
+
+@case("simulate events= a single Event, not a list", ModelError, "simulate: events", "list")
+def _():
+    _ball_run(events=jd.Event(lambda v: v["slide.s"] - 0.5))
+
+
+@case("simulate samplers= a single callback, not a list", ModelError, "simulate: samplers",
+      "list")
+def _():
+    _mass_run(samplers=_control(lambda t, x, u, p: [0.0]))
+
+
+@case("TimeEvent('soon')", ModelError, "TimeEvent", "times")
+def _():
+    jd.TimeEvent("soon")
+
+
+@case("Event terminal='no'", ModelError, "Event", "terminal")
+def _():
+    jd.Event(lambda v: v["slide.s"], terminal="no")
+
+
+@case("Event name=3", ModelError, "Event", "name")
+def _():
+    jd.Event(lambda v: v["slide.s"], name=3)
+
+
+@case("simulate event_step=1e-12 (MemoryError)", ModelError, "event_step", "guard samples")
+def _():
+    _bouncing_ball().simulate(20.0, y0={"slide.s": 1.0}, event_step=1e-12)
+
+
+@case("sampled callback period=1e-9 (hang)", ModelError, "ctl", "period")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0], period=1e-9)])
+
+
+@case("sampled callback period making 1e8 samples (hang)", ModelError, "ctl", "period",
+      "samples")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0], period=1e-8)])
+
+
+@case("ZeroOrderHold sample_period=1e-9 (hang)", ModelError, "zoh", "sample_period")
+def _():
+    from jourdain.blocks.hybrid import ZeroOrderHold
+    model = jd.Model(world=World())
+    model.slide, model.mass = Prismatic(axis=(1, 0, 0)), RigidBody(m=1.0)
+    model.motor, model.zoh = jd.blocks.LinearMotor(), ZeroOrderHold(sample_period=1e-9)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.mass.frame_a)
+    model.connect(model.motor.flange_b, model.slide.axis)
+    model.connect(model.zoh.y, model.motor.f)
+    jd.compile(model).simulate(1.0)
+
+
+@case("sampled controller period=1e-9 (hang)", ModelError, "simulate: period")
+def _():
+    _pushed_mass().simulate(1.0, controller=lambda t, x: {"motor.f": -x[0]}, period=1e-9)
+
+
+@case("DiscretePID y_max='big'", ModelError, "DiscretePID", "y_max")
+def _():
+    from jourdain.blocks.hybrid import DiscretePID
+    DiscretePID(y_max="big")
+
+
+@case("DiscretePID y_min=NaN", ModelError, "DiscretePID", "y_min")
+def _():
+    from jourdain.blocks.hybrid import DiscretePID
+    DiscretePID(y_min=NAN)
+
+
+@case("sampled callback that raises", SimulationError, "ctl", "t = 0.1", "ZeroDivisionError")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0] if t < 0.05 else [1 / 0])])
+
+
+@case("sampled callback that returns NaN", SimulationError, "ctl", "motor.f", "t = 0.2")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0] if t < 0.15 else [NAN])])
+
+
+@case("sampled callback that returns a string", SimulationError, "ctl", "t = 0")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: ["push"])])
+
+
+@case("TimeEvent before t0 (silently dropped)", ModelError, "TimeEvent 'early'", "t0")
+def _():
+    _ball_run(events=[jd.TimeEvent([-0.5, 0.5], name="early")])
+
+
+@case("sampler overriding inputs=", ModelError, "ctl", "motor.f", "inputs")
+def _():
+    _mass_run(inputs={"motor.f": 1.0}, samplers=[_control(lambda t, x, u, p: [0.0])])
+
+
+@case("two samplers on one input", ModelError, "other", "motor.f", "ctl")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0]),
+                        _control(lambda t, x, u, p: [1.0], 0.2, "other")])
+
+
+@case("Event reset into a rigid Stop", ModelError, "Event 'sink'", "floor", "0.3 m")
+def _():
+    _ball_run(events=[jd.Event(lambda v: v["slide.s"] - 0.5, jd.Direction.FALLING,
+                               reset=lambda v: {"slide.s": -0.3}, name="sink")])
+
+
+@case("TimeEvent reset into a rigid Stop", ModelError, "TimeEvent 'sink'", "floor")
+def _():
+    _ball_run(events=[jd.TimeEvent([0.2], reset=lambda v: {"slide.s": -0.3}, name="sink")])
+
+
+@case("Position driver into a rigid Stop", SimulationError, "floor", "drive", "slide.v")
+def _():
+    from jourdain.blocks.drivers import translational
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=1.0)
+    model.drive, model.ref = translational.Position(exact=True), Sine(amplitude=1.0, f=0.5)
+    model.floor = Stop(lower=-0.5, e=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    model.connect(model.drive.flange, model.slide.axis)
+    model.connect(model.ref.y, model.drive.s_ref)
+    jd.compile(model).simulate(2.0)
+
+
+@case("Zeno user Event (a bounce as a reset)", jd.ChatteringError, "Event 'bounce'", "Zeno")
+def _():
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    jd.compile(model).simulate(
+        10.0, y0={"slide.s": 1.0}, events=[jd.Event(
+            lambda v: v["slide.s"], jd.Direction.FALLING, name="bounce",
+            reset=lambda v: {"slide.v": -0.8 * v["slide.v"]})])

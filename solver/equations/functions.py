@@ -75,6 +75,8 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "s_default": mech.ctx.start_values(), "s_init": s_init,
             "quantities": [n for s in outputs for n in s.entry_names()] + quantity_terms(mech)[0],
             "quaternions": _quaternions(mech), "driven": _driven(mech, sp),
+            "driven_by": {sp.names[driven_speed_index(mech, sp, d.speed)]: d.path
+                          for d in mech.driven},
             "dynamic": dynamic_names(mech), "check_parameters": mech.params.check}
 
 

@@ -209,6 +209,7 @@ class IslandSystem:
         self.z_names = [names[i] for i in island.x if ny <= i < ny + nz]
         self.s_names = [names[i] for i in island.x if i >= ny + nz]
         self.u_names, self.p_names = system.u_names, system.p_names
+        self.driven_by = getattr(system, "driven_by", {})
         self.functions = _island_functions(system, island, sym)
         self.f = self.functions["f"]
         self.hybrid = _island_info(system.hybrid, island) if island.elements else None

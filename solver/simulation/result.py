@@ -13,6 +13,7 @@ from jourdain.blocks.errors import ModelError
 from ..visual import tables
 from ..visual.animate import animate
 from ..visual.plots import plot_result
+from .eventlog import EventLog
 from .export import series_units, to_csv, to_pandas, to_parquet
 
 
@@ -32,7 +33,6 @@ class Result:
     this method) and, with BDF on a large or compiled f, the Jacobian form (``jacobian``).
     """
 
-    events = None   # EventLog of a hybrid simulation (jourdain.solver.simulation.eventlog)
     method = None       # the jd.Method used by simulate
     stats: dict = {}    # integrator statistics (class docstring); replaced per Result
 
@@ -45,6 +45,9 @@ class Result:
         self.p = p              # the parameter vector p of the run
         self._units = None
         self.switches: list = []
+        # the event log (jourdain.solver.simulation.eventlog): filled by a hybrid
+        # simulation, empty for a smooth one (was None, which len() and loops refused)
+        self.events = EventLog()
 
     @classmethod
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,

@@ -16,7 +16,8 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.initial_equations import solve_initial_states
-from ..model.checks import count, finite, flag, keywords, mapping, number, option, vector
+from ..model.checks import (count, finite, flag, keywords, listing, mapping, number, option,
+                            vector)
 from ..model.names import check_quaternions, require_system, unknown
 from ..model.numerics import SUNDIALS
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
@@ -96,6 +97,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
     check_progress(progress)
     flag(islands, "simulate: islands")
+    events = listing(events, "simulate: events", "jd.Event / jd.TimeEvent objects")
+    samplers = listing(samplers, "simulate: samplers", "jd.SampledCallback objects")
     if stiff is not None:
         flag(stiff, "simulate: stiff")
     given = x0 is not None
@@ -208,6 +211,7 @@ def _input_builder(system, inputs: dict, grid: np.ndarray):
 
     def build(t):
         return _input_expressions(system, inputs, grid, t)
+    build.given = list(inputs)   # inputs set by the caller (a sampler must not override)
     build.breakpoints = sorted({float(t) for spec in inputs.values()
                                 if isinstance(spec, (tuple, list)) and len(spec) == 2
                                 for t in np.ravel(spec[0])})
