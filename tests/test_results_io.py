@@ -169,3 +169,19 @@ def test_readme_visual_example_runs(tmp_path, monkeypatch):
     html = (tmp_path / "out" / "cube.html").read_text(encoding="utf-8")
     assert html.count('"kind":') == len(scope["cube"].visual)
     assert scope["df"].attrs["units"]["cube.pivot.wx"] == "rad/s"
+
+
+def test_result_is_a_read_only_mapping_of_its_series(cube_run):
+    """Reference: the Result's own series dict (names in order, the same arrays); a missing
+    name raises one error that both a mapping user (KeyError) and a jourdain user (ModelError)
+    catch, with the closest names."""
+    _, res = cube_run
+    assert "cube.edge.phi" in res and "cube.edge.phy" not in res
+    assert list(res) == list(res.keys()) == res.names
+    assert len(res) == len(res.names) and len(res.t) == 81
+    assert dict(res.items())["energy.total"] is res["energy.total"]
+    assert res.get("nope") is None and res.get("nope", 0.0) == 0.0
+    for family in (KeyError, jd.ModelError):
+        with pytest.raises(family, match="did you mean cube.edge.phi"):
+            res["cube.edge.phy"]
+    assert res != dict(res)   # equality is identity: no element-wise array comparison

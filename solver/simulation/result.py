@@ -4,6 +4,7 @@ summaries for notebooks, each delegated to the wing that implements it."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +17,22 @@ from ..visual.plots import plot_result
 from .export import series_units, to_csv, to_pandas, to_parquet
 
 
-class Result:
+class UnknownSeriesError(ModelError, KeyError):
+    """A Result has no series of that name: a ModelError like every jourdain error about a
+    name, and a KeyError as a mapping's missing key is (``dict(res)``, ``res.get``)."""
+
+    def __str__(self) -> str:   # the message as written (KeyError would quote it)
+        return str(self.args[0]) if self.args else ""
+
+
+class Result(Mapping):
     """Time series on the output grid ``t``; ``res[name]`` returns one series.
+
+    A Result is a read-only mapping from series names to arrays: ``"x" in res``,
+    ``res.keys()``, ``res.items()``, ``for name in res``, ``len(res)`` (the number of series;
+    the number of samples is ``len(res.t)``), ``res.get(name)``; an unknown name raises
+    :class:`UnknownSeriesError` (a :class:`~jourdain.ModelError` and a ``KeyError``) with the
+    closest names.
 
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
     component states, inputs, outputs, and ``energy.kinetic``, ``energy.potential``,
@@ -96,11 +111,21 @@ class Result:
         if name not in self.series:
             close = difflib.get_close_matches(name, self.names, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise ModelError(f"Result: no series named '{name}'{hint}")
+            raise UnknownSeriesError(f"Result: no series named '{name}'{hint}")
         return self.series[name]
 
+    def __iter__(self):
+        return iter(self.series)
+
     def __len__(self) -> int:
-        return len(self.t)
+        return len(self.series)
+
+    def __contains__(self, name) -> bool:
+        return name in self.series
+
+    # a Result holds arrays: equality is identity (Mapping's == would compare arrays)
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def __repr__(self) -> str:
         return summary_text(self)
