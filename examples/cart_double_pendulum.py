@@ -1,4 +1,5 @@
-"""Swing-up of the double inverted pendulum on a cart: plan, track with time-varying LQR.
+"""Swing-up of the double inverted pendulum on a cart: plan, track with time-varying LQR
+=====================================================================================
 
 What: a cart (1 kg) carries two uniform poles in series (0.3 kg, 0.5 m each). Both hang down
 at rest; in 2.5 s they must stand upright at rest above the cart's starting point, with the

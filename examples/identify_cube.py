@@ -1,4 +1,5 @@
-"""Identifying the Cubli's wheel: inertia and bearing friction from a noisy experiment.
+"""Identifying the Cubli's wheel: inertia and bearing friction from a noisy experiment
+===================================================================================
 
 What: the reaction-wheel cube of seed 000 hangs from its edge (a stable pendulum, φ = π).
 The motor drives the wheel with torque steps of ±0.04 N·m for 4 s, then lets it coast for
