@@ -109,3 +109,28 @@ def test_docs_pages_exist_and_link_inside_the_repository():
         assert "../../" not in path.read_text(encoding="utf-8"), path.name
     assert importlib.util.find_spec("jourdain") is not None
     assert (ROOT / "jourdain" / "py.typed").is_file()
+
+
+def test_delegating_methods_show_their_real_keyword_arguments():
+    """Reference: the implementations' own signatures (inspect): help(), notebooks and IDEs
+    that ask the object see every keyword argument of the function a method delegates to,
+    and its documentation, not ``**options``."""
+    import inspect
+
+    from jourdain.solver.control.linearize import linearize
+    from jourdain.solver.exchange.fmu import export_fmu
+    from jourdain.solver.simulation.dae import simulate_constrained
+    from jourdain.solver.simulation.simulate import simulate
+    from jourdain.solver.system import ConstrainedSystem
+    from jourdain.solver.visual.animate import animate
+
+    for method, impl, extra in ((jd.System.simulate, simulate, {"controller", "period"}),
+                                (ConstrainedSystem.simulate, simulate_constrained,
+                                 {"controller", "period"}),
+                                (jd.System.linearize, linearize, set()),
+                                (jd.System.export_fmu, export_fmu, set()),
+                                (jd.Result.animate, animate, set())):
+        shown = inspect.signature(method).parameters
+        wanted = set(list(inspect.signature(impl).parameters)[1:]) | extra
+        assert wanted <= set(shown) and "options" not in shown, (method, wanted - set(shown))
+        assert inspect.getdoc(impl).splitlines()[0] in inspect.getdoc(method)

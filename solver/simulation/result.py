@@ -11,6 +11,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.signatures import delegates_to
 from ..visual import tables
 from ..visual.animate import animate
 from ..visual.plots import plot_result
@@ -152,6 +153,7 @@ class Result(Mapping):
             return {n for n in self.names if not n.startswith(("energy", "power"))}
         return set(self.system.x_names)
 
+    @delegates_to(animate)
     def animate(self, path=None, **options):
         """The motion in 3-D: ``path`` .html (a self-contained three.js player), .gif or .mp4;
         see :func:`jourdain.solver.visual.animate.animate` for the options."""
