@@ -120,6 +120,13 @@ class System:
         return value
 
     @property
+    def parameter_names(self) -> list[str]:
+        """Every parameter by name: the symbolic ones (``p_names``, values by ``params=`` at
+        run time), then the constants compiled into the equations (``report()`` lists their
+        values and units; ``jd.compile(..., parameters=[name])`` makes one symbolic)."""
+        return list(self.p_names) + list(self.structure.constants)
+
+    @property
     def x_names(self) -> list[str]:
         """Names of the states x = (y, z, s), in order."""
         return self.y_names + self.z_names + self.s_names

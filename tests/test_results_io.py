@@ -185,3 +185,23 @@ def test_result_is_a_read_only_mapping_of_its_series(cube_run):
         with pytest.raises(family, match="did you mean cube.edge.phi"):
             res["cube.edge.phy"]
     assert res != dict(res)   # equality is identity: no element-wise array comparison
+
+
+def test_constant_parameters_are_listed_with_values_units_and_suggestions():
+    """Reference: the component's own parameter values and units (a Pendulum's bob mass,
+    damper coefficient and gravity); a misspelt constant's name is answered with the constant
+    and how to make it symbolic, not with 'known names: none'."""
+    from jourdain.library import Pendulum
+
+    system = jd.compile(jd.Model.on_world(World(), p=Pendulum(d=0.25)))
+    report = system.report()
+    assert "p.damper.d = 0.25 [N.m.s/rad]" in report
+    assert "world.g = (0, -9.81, 0) [m/s2]" in report
+    assert "p.bob.m" in system.parameter_names and system.p_names == []
+    html = system._repr_html_()
+    assert "constant parameters" in html and "p.damper.d" in html
+    with pytest.raises(jd.ModelError, match=r"did you mean p\.damper\.d \(a constant: "
+                       r"jd\.compile\(\.\.\., parameters=\['p\.damper\.d'\]\)"):
+        system.simulate(0.1, params={"p.damper.dd": 1.0})
+    with pytest.raises(jd.ModelError, match="compiled as a constant"):
+        system.simulate(0.1, params={"p.bob.I.zz": 1.0})
