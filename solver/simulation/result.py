@@ -14,7 +14,7 @@ from jourdain.blocks.errors import ModelError
 from ..model.signatures import delegates_to
 from ..visual import tables
 from ..visual.animate import animate
-from ..visual.plots import plot_result
+from ..visual.plots import plot_result, warn_if_coarse
 from .export import series_units, to_csv, to_pandas, to_parquet
 
 
@@ -139,14 +139,19 @@ class Result(Mapping):
         return {name: float(v[-1]) for name, v in self.series.items()}
 
     def plot(self, *names: str, x: str | None = None, t_range=None, title: str | None = None,
-             path: str | Path | None = None):
+             path: str | Path | None = None, ax=None, figsize=None, units: dict | None = None):
         """Plot the named series (default: coordinates and speeds) against time or against
-        the series ``x``, over ``t_range`` = (t0, t1) [s]; y labels carry the units, many
-        series are grouped one panel per unit. Saved to ``path`` if given (a file name with
-        a suffix matplotlib knows: .png, .pdf, .svg, …; ``~`` is expanded). Returns the
-        matplotlib figure; the backend is left alone."""
+        the series ``x``, over ``t_range`` = (t0, t1) [s]; y labels carry the units;
+        series that share a unit share a panel (one legend). ``units`` shows series in other
+        units, by series name or by unit: ``units={"rad": "deg", "cube.bearing.w": "rpm"}``
+        (the choices: ``jourdain.solver.visual.plots.DISPLAY_UNITS``). ``ax`` draws into your
+        matplotlib Axes (one per panel), else a new figure of ``figsize`` (inches). Saved to
+        ``path`` if given (a file name with a suffix matplotlib knows: .png, .pdf, .svg, …;
+        ``~`` is expanded). Returns the matplotlib figure; the backend is left alone."""
         names = names or tuple(n for n in self.names if n in self._state_names())
-        return plot_result(self.t, self.series, self.units, names, x, t_range, title, path)
+        warn_if_coarse(self.t, self.stats, "plot")
+        return plot_result(self.t, self.series, self.units, names, x, t_range, title, path,
+                           ax, figsize, units)
 
     def _state_names(self) -> set:
         if self.system is None:
