@@ -89,7 +89,7 @@ def test_site_builds_without_warnings(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b",
                            "html", "-D", "plot_gallery=0", "-d", str(tmp_path / "doctrees"),
                            str(ROOT / "docs"), str(tmp_path / "out")],
-                          capture_output=True, text=True, env=env, timeout=600)
+                          capture_output=True, text=True, env=env, timeout=1500)
     assert proc.returncode == 0, proc.stderr[-4000:]
     gallery = (tmp_path / "out" / "auto_examples" / "index.html").read_text()
     for example in sorted((ROOT / "examples").glob("*.py")):
