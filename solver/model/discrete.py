@@ -59,4 +59,5 @@ def with_discrete(params: ParameterSet, discrete: DiscreteSet) -> ParameterSet:
     units.update({name: "1" for name in discrete.names})
     return ParameterSet(params.names + discrete.names, ca.vertcat(params.p, discrete.sym),
                         np.concatenate([params.defaults, discrete.defaults]), params.constants,
-                        units)
+                        units, constant_units=params.constant_units,
+                        constant_entries=params.constant_entries)
