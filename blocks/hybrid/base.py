@@ -78,6 +78,11 @@ class Row:
         before a stuck friction); elsewhere iterative refinement makes its effect O(ε²).
     sign : the force's sign in the Result (``<path>.<name>`` shows sign·λ; MSL's friction
         torque, positive against w_rel, is −λ).
+    limit : the static limit of a friction row (|λ| it can hold while a constraint; an
+        expression ≥ 0), or None. Where several stuck friction rows hold one motion, the
+        solver splits the holding force among them in proportion to their limits, so every
+        one of them reaches its limit at once — when the load reaches their combined limit
+        (MSL's friction elements on one shaft; :mod:`jourdain.solver.hybrid.dynamics`).
     """
 
     name: str
@@ -89,6 +94,7 @@ class Row:
     friction_of: str | None = None
     compliance: float = 1e-8
     sign: float = 1.0
+    limit: Any = None
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,8 @@ class PartialFriction(FlangeForce, Hybrid):
         force = ca.if_else(mode == FrictionMode.FORWARD, -self._sliding(ctx, ca.fmax(w, 0)),
                            ca.if_else(mode == FrictionMode.BACKWARD,
                                       self._sliding(ctx, ca.fmax(-w, 0)), 0))
-        return [Row("tau", w, mode == FrictionMode.STUCK, force, sign=-1.0)]
+        return [Row("tau", w, mode == FrictionMode.STUCK, force, sign=-1.0,
+                    limit=self._tau0_max(ctx))]
 
     def guards(self, ctx):
         w, lam = self._w_rel(ctx), ctx.multiplier(self, "tau")

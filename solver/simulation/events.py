@@ -103,6 +103,7 @@ class EventLoop:
             t for t in getattr(u_expr_of, "breakpoints", []) if grid[0] < t < grid[-1]})
         self.log = EventLog()
         self._after_event, self._offsets = True, np.zeros(0)
+        self._fired: set = set()   # the guards that fired at the event the segment starts at
         self._run_length, self._chatter_run = 0, 0
         self._maps: dict = {}
         self.stopped = False
@@ -204,9 +205,9 @@ class EventLoop:
                 k_out = self._record(X, P, U, times, Xs, k_out, t_e, inclusive=True)
                 length = max(4 * self.event_step, 2 * (t_e - self.t))
                 self._guard_event(t_e, x_e, fired)
-                self._after_event = True
+                self._after_event, self._fired = True, set(fired)
                 continue
-            self._after_event = t_b == t_hard and kind != "end"
+            self._after_event, self._fired = t_b == t_hard and kind != "end", set()
             k_out = self._record(X, P, U, times, Xs, k_out, t_b, not self._after_event)
             self.t, self.x = float(t_b), Xs[:, -1].copy()
             length = min(2 * length, span)
@@ -311,7 +312,16 @@ class EventLoop:
         sign = np.where(G > band[:, None], 1, np.where(G < -band[:, None], -1, 0))
         watched = self._watched()
         if np.any((sign[:, 0] == 0) & watched & np.any(sign != 0, axis=1)):
-            sign[:, 0] = np.where(sign[:, 0] == 0, self._leaving(G[:, 0], band), sign[:, 0])
+            leaving = self._leaving(G[:, 0], band)
+            # a directional guard at zero that leaves to its crossed side crosses now (a
+            # clutch's normal force rising from exactly 0 at the start): left at 0,
+            # force_start puts it on the side before the crossing; leaving to the other side
+            # it has not — nor has a guard that fired at the event this segment starts at
+            crossed = np.array([0 if k in self._fired else
+                                {Direction.RISING: 1, Direction.FALLING: -1}.get(
+                                    slot.direction, 0) for k, slot in enumerate(self.slots)])
+            leaving = np.where((crossed != 0) & (leaving == crossed), 0, leaving)
+            sign[:, 0] = np.where(sign[:, 0] == 0, leaving, sign[:, 0])
         first, hits = None, []
         for k, slot in enumerate(self.slots):
             if not watched[k]:
