@@ -28,7 +28,7 @@ from jourdain.blocks.errors import ModelError, SimulationError
 from jourdain.blocks.hybrid.base import Direction
 
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
-from ..hybrid.state import ChatteringError, EventState, check_start_gaps, resolve, settle
+from ..hybrid.state import ChatteringError, EventState, check_start_gaps, resolve
 from ..model.checks import count, number
 from .crossings import bracket_start, crossing_sign, first_crossing, force_start
 from .eventlog import EventLog, EventRecord, chatter_limits
@@ -387,8 +387,7 @@ class EventLoop:
             check_start_gaps(state)
             for element in self.system.hybrid.elements:
                 element.initialize(state)
-            settle(state)
-            resolve(state, [])
+            resolve(state, [])   # the impacts initialize asked for, settle, projection
             self.x, self.p = state.x, state.p
         for sampler in self._due(self.t):
             self._sample(sampler)
