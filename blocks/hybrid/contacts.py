@@ -251,9 +251,9 @@ def box_corners(size) -> np.ndarray:
     """The 8 corners (±a/2, ±b/2, ±c/2) of a box of edge lengths size = (a, b, c) [m]."""
     edges = as_vector3(size, "BoxContact", "size")
     if not np.all(edges > 0):
-        raise ModelError(f"BoxContact: the edge lengths size = {[float(v) for v in edges]} must all be "
-                         "positive [m] (a box with a zero or negative edge has no corners "
-                         "to stand on)")
+        raise ModelError(f"BoxContact: the edge lengths size = {[float(v) for v in edges]} "
+                         "must all be positive [m] (a box with a zero or negative edge has no "
+                         "corners to stand on)")
     a, b, c = edges / 2
     return np.array([(sx * a, sy * b, sz * c) for sx in (-1, 1) for sy in (-1, 1)
                      for sz in (-1, 1)])

@@ -162,9 +162,11 @@ def _check_locked(flat: FlatModel, plan: FlangePlan, tree_joints) -> None:
     owners = list(dict.fromkeys(r.owner.path for r in plan.relations))
     bodies = ", ".join(m.path for m in flat.inertias)
     raise ModelError(f"{', '.join(owners)}: the couplings hold {bodies} at fixed positions "
-                     "and nothing else can move: the mechanism has no freedom of motion (as a "
-                     "joint locked by a gear to a Fixed flange); check the gear's connections "
-                     "(a flange on the wrong net, or a Fixed where a free shaft was meant)")
+                     "and nothing else can move: the mechanism has no freedom of motion (a "
+                     "rigid structure, refused as a joint locked by a gear to a Fixed flange "
+                     "is); check the gear's connections (a flange on the wrong net, or a Fixed "
+                     "where a free shaft was meant); to hold a shaft on purpose, connect its "
+                     "Inertia to a Fixed directly")
 
 
 def _parts(relations: list[Relation], unknown: list[int]) -> list[tuple[list, list]]:
