@@ -26,28 +26,25 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
-PARALLEL_TOL = 1e-12   # relative: rows this close to proportional hold one motion
-
 
 def parallel_groups(J: ca.SX, C: ca.SX) -> list[list[tuple[int, float]]]:
     """Groups of two or more rows with constant, proportional Jacobian rows: lists of
     (row, k) with J_row = k·J_first."""
-    n = J.size1()
     referenced = set(C.sparsity().get_col()) if C.nnz() else set()
-    reps: list[tuple[np.ndarray, list]] = []
-    for i in range(n):
+    groups: dict = {}   # the row's direction (pattern, scaled values) -> [(row, scale)]
+    for i in range(J.size1()):
         row = J[i, :]
         if i in referenced or row.nnz() == 0 or not row.is_constant():
             continue
         v = np.array(ca.DM(row), dtype=float).ravel()
-        for rep, members in reps:
-            k = float(v @ rep / (rep @ rep))
-            if np.linalg.norm(v - k * rep) <= PARALLEL_TOL * np.linalg.norm(v):
-                members.append((i, k))
-                break
-        else:
-            reps.append((v, [(i, 1.0)]))
-    return [members for _, members in reps if len(members) > 1]
+        nz = np.flatnonzero(v)
+        if nz.size == 0:
+            continue
+        scale = v[nz[0]]
+        key = (tuple(nz), tuple(np.round(v[nz] / scale, 12)))   # hashed: n rows in O(n)
+        groups.setdefault(key, []).append((i, scale))
+    return [[(i, s / members[0][1]) for i, s in members]
+            for members in groups.values() if len(members) > 1]
 
 
 def split_matrix(J: ca.SX, C: ca.SX, active: ca.SX, limit: ca.SX, has_limit) -> ca.SX:

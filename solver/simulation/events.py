@@ -317,9 +317,9 @@ class EventLoop:
             # clutch's normal force rising from exactly 0 at the start): left at 0,
             # force_start puts it on the side before the crossing; leaving to the other side
             # it has not — nor has a guard that fired at the event this segment starts at
-            crossed = np.array([0 if k in self._fired else
-                                {Direction.RISING: 1, Direction.FALLING: -1}.get(
-                                    slot.direction, 0) for k, slot in enumerate(self.slots)])
+            side = {Direction.RISING: 1, Direction.FALLING: -1}
+            crossed = np.array([0 if k in self._fired else side.get(slot.direction, 0)
+                                for k, slot in enumerate(self.slots)])
             leaving = np.where((crossed != 0) & (leaving == crossed), 0, leaving)
             sign[:, 0] = np.where(sign[:, 0] == 0, leaving, sign[:, 0])
         first, hits = None, []
