@@ -77,7 +77,7 @@ def flatten(model: Component) -> FlatModel:
 
 def _check_motions(flat: FlatModel) -> None:
     """Force elements of either motion (a Stop, a Brake, a spring: Motion.ANY) take the
-    kind of the flanges they touch; one that touches a rotational and a translational flange
+    kind of the flanges they touch (couplings such as LinearCoupling relate the kinds); one that touches a rotational and a translational flange
     (directly or through other such elements) would add an angle to a length. A ModelError
     naming the elements and a flange of each kind."""
     parent: dict = {}
@@ -87,7 +87,7 @@ def _check_motions(flat: FlatModel) -> None:
             net = parent[net]
         return net
     members: dict = {}
-    for comp in flat.components:
+    for comp in flat.forces:   # couplings (LinearCoupling) may relate the two kinds
         nets = [flat.net_of[p] for p in comp.ports()
                 if isinstance(p, Flange) and p.motion is Motion.ANY and p in flat.net_of]
         for net in nets[1:]:
