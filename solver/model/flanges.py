@@ -151,14 +151,16 @@ def plan_flanges(flat: FlatModel, tree_joints, inst: dict, p: ca.SX,
 
 def _check_locked(flat: FlatModel, plan: FlangePlan, tree_joints) -> None:
     """A model whose every Inertia and Mass the couplings hold at fixed positions (a gear
-    from an Inertia to a Fixed, or back onto its own net) and that has no joint to move
-    cannot move at all: refused, as the constraint stage refuses a joint locked the same way
+    from an Inertia to a Fixed, or back onto its own net) and that has no joint to move and
+    no state of its own (a motor's current against a locked rotor is a stall test) cannot
+    change at all: refused, as the constraint stage refuses a joint locked the same way
     (a mechanism with no freedom of motion is a wiring mistake, and has nothing to
     simulate). A locked part beside parts that move is accepted in both cases: it stays at
     its position, and a friction on it carries nothing."""
     if plan.dofs or not flat.inertias or not plan.relations or \
-            any(j.COORDINATES for j in tree_joints):
-        return
+            any(j.COORDINATES for j in tree_joints) or \
+            any(getattr(c, "STATES", ()) for c in flat.components):
+        return   # something moves, or a circuit runs against a locked rotor (a stall test)
     owners = list(dict.fromkeys(r.owner.path for r in plan.relations))
     bodies = ", ".join(m.path for m in flat.inertias)
     raise ModelError(f"{', '.join(owners)}: the couplings hold {bodies} at fixed positions "
