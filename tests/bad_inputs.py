@@ -1883,3 +1883,184 @@ def _():
         10.0, y0={"slide.s": 1.0}, events=[jd.Event(
             lambda v: v["slide.s"], jd.Direction.FALLING, name="bounce",
             reset=lambda v: {"slide.v": -0.8 * v["slide.v"]})])
+
+
+# ---- friction ----------------------------------------------------------------------------------
+# Stick–slip seams and physical checks of the hybrid elements (issues 23 and 30).
+def _hybrid_ball(**compile_options):
+    """A ball on a vertical slider above a rigid floor Stop (tests/hybrid_models.ball)."""
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, e=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    return jd.compile(model, **compile_options)
+
+
+@functools.cache
+def hybrid_ball():
+    return _hybrid_ball(parameters=["floor.e"])
+
+
+def _clutch_shafts(symbolic=()):
+    """Two 1-D shafts joined by a Clutch engaged by a constant normal force."""
+    from jourdain.blocks import Constant, Inertia
+    from jourdain.blocks.hybrid import Clutch
+    model = jd.Model(world=World())
+    model.a, model.b = Inertia(J=1.0), Inertia(J=2.0)
+    model.clutch = Clutch(mu_pos=[[0.0, 0.4]], fn_max=10.0)
+    model.f = Constant(k=1.0)
+    model.connect(model.clutch.flange_a, model.a.flange_b)
+    model.connect(model.clutch.flange_b, model.b.flange_a)
+    model.connect(model.f.y, model.clutch.f_normalized)
+    return jd.compile(model, parameters=list(symbolic))
+
+
+@functools.cache
+def clutch_shafts():
+    return _clutch_shafts(["clutch.fn_max", "clutch.peak"])
+
+
+@case("simulate with params of a stop mode that is not a mode (floor.mode = 7)", ModelError,
+      "floor.mode", "7", "LOWER", "FREE", "UPPER")
+def _():
+    hybrid_ball().simulate(1.0, y0={"slide.s": 1.0}, params={"floor.mode": 7})
+
+
+@case("linearize with params of a stop mode between modes (floor.mode = 0.5)", ModelError,
+      "floor.mode", "0.5", "LOWER")
+def _():
+    jd.linearize(hybrid_ball(), params={"floor.mode": 0.5})
+
+
+@case("trajectory problem with params of a stop mode that is not a mode", ModelError,
+      "floor.mode", "-2", "UPPER")
+def _():
+    jd.TrajectoryProblem(hybrid_ball(), 1.0, 10, params={"floor.mode": -2})
+
+
+@case("simulate with params of a friction mode that is not a mode (clutch.mode = 5)",
+      ModelError, "clutch.mode", "5", "STUCK", "FREE")
+def _():
+    clutch_shafts().simulate(1.0, params={"clutch.mode": 5})
+
+
+@case("simulate with params of a contact mode that is not a mode", ModelError, "contact.mode",
+      "OPEN", "STICK", "SLIDE")
+def _():
+    from jourdain.blocks.hybrid import GroundContact
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.contact = GroundContact(radius=0.1)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.ball.frame_a, model.contact.frame_a)
+    jd.compile(model).simulate(0.5, y0={"slide.s": 1.0}, params={"contact.mode": 3})
+
+
+@case("simulate with params of a stop restitution e = 2", ModelError, "params", "floor",
+      "restitution", "2")
+def _():
+    hybrid_ball().simulate(1.0, y0={"slide.s": 1.0}, params={"floor.e": 2.0})
+
+
+@case("simulate with params of a clutch fn_max < 0", ModelError, "params", "clutch", "fn_max")
+def _():
+    clutch_shafts().simulate(1.0, params={"clutch.fn_max": -5.0})
+
+
+@case("simulate with params of a clutch peak < 1", ModelError, "params", "clutch", "peak")
+def _():
+    clutch_shafts().simulate(1.0, params={"clutch.peak": 0.5})
+
+
+def _across_motions(element):
+    """``element`` between a revolute's axis and a prismatic's axis."""
+    model = jd.Model(world=World())
+    model.hinge, model.wheel = Revolute(axis=(0, 0, 1)), RigidBody(m=1.0, I=(1, 1, 1))
+    model.slide, model.block = Prismatic(axis=(1, 0, 0)), RigidBody(m=1.0)
+    model.connect(model.world.frame_b, model.hinge.frame_a)
+    model.connect(model.hinge.frame_b, model.wheel.frame_a)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.block.frame_a)
+    model.el = element
+    model.connect(model.el.flange_a, model.hinge.axis)
+    model.connect(model.el.flange_b, model.slide.axis)
+    jd.compile(model)
+
+
+@case("compile a Stop between a rotational and a translational axis", ModelError, "el",
+      "hinge.axis", "slide.axis", "rotational", "translational")
+def _():
+    from jourdain.blocks.hybrid import Stop
+    _across_motions(Stop(lower=-1.0, upper=1.0))
+
+
+@case("compile a Brake between a rotational and a translational axis", ModelError, "el",
+      "hinge.axis", "slide.axis")
+def _():
+    from jourdain.blocks.hybrid import Brake
+    _across_motions(Brake())
+
+
+@case("compile an Inertia locked by a gear to a Fixed flange, with a friction", ModelError,
+      "gear", "a", "no freedom of motion")
+def _():
+    from jourdain.blocks import Fixed, IdealGear, Inertia
+    from jourdain.blocks.hybrid import BearingFriction
+    model = jd.Model(world=World())
+    model.a, model.gear, model.fix = Inertia(J=1.0), IdealGear(ratio=2.0), Fixed()
+    model.fric = BearingFriction()
+    model.connect(model.a.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.fix.flange)
+    model.connect(model.fric.flange_b, model.a.flange_a)
+    jd.compile(model)
+
+
+@case("compile an Inertia geared back onto its own flange", ModelError, "gear",
+      "no freedom of motion")
+def _():
+    from jourdain.blocks import IdealGear, Inertia
+    model = jd.Model(world=World())
+    model.a, model.gear = Inertia(J=1.0), IdealGear(ratio=2.0)
+    model.connect(model.a.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.a.flange_a)
+    jd.compile(model)
+
+
+@case("BoxContact with an edge of size 0", ModelError, "BoxContact", "size", "positive")
+def _():
+    from jourdain.blocks.hybrid import BoxContact
+    BoxContact(size=(0.1, 0.0, 0.1))
+
+
+@case("BoxContact with a negative edge", ModelError, "BoxContact", "size", "positive")
+def _():
+    from jourdain.blocks.hybrid import BoxContact
+    BoxContact(size=(0.1, -0.2, 0.1))
+
+
+@case("compile a compliant GroundContact with c = 0", ModelError, "contact", "c > 0")
+def _():
+    from jourdain.blocks.hybrid import ContactLaw, GroundContact
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.contact = GroundContact(law=ContactLaw.COMPLIANT, c=0.0)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.ball.frame_a, model.contact.frame_a)
+    jd.compile(model)
+
+
+@case("compile a compliant Stop with c = 0", ModelError, "floor", "c > 0")
+def _():
+    from jourdain.blocks.hybrid import Stop, StopLaw
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, law=StopLaw.COMPLIANT, c=0.0)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    jd.compile(model)

@@ -255,9 +255,9 @@ def _island_functions(system, island: Island, sym: _Symbols) -> dict:
         return {"f": f_smooth}
     P = sym.parts
     pieces = [P["K"][R, R], P["K_reg"][R, R], P["r"][R], P["MinvJT"][zs, R], P["J"][R, zs],
-              P["bias"][R], P["zdot"][zs]]
+              P["bias"][R], P["zdot"][zs], P["S"][R, R]]
     parts = ca.Function("hybrid_parts", [t, x, u, p], pieces, ["t", "x", "u", "p"],
-                        ["K", "K_reg", "r", "MinvJT", "J", "bias", "zdot"])
+                        ["K", "K_reg", "r", "MinvJT", "J", "bias", "zdot", "S"])
     lam = sym.lam[R]
     O = sym.others
     others = ca.Function("hybrid_others", [t, x, u, p, lam],

@@ -190,6 +190,9 @@ def parameter_vector(system, params) -> np.ndarray:
     check = getattr(system, "check_parameters", None)
     if params and check is not None:
         check(p)
+    hybrid = getattr(system, "hybrid", None)
+    if params and hybrid is not None:
+        hybrid.check_discrete(p, params)   # a mode no transition knows (floor.mode = 7)
     return p
 
 

@@ -28,9 +28,9 @@ from jourdain.blocks.errors import ModelError, SimulationError
 from jourdain.blocks.hybrid.base import Direction
 
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
-from ..hybrid.state import EventState, check_reset_gaps, check_start_gaps, resolve, settle
+from ..hybrid.state import EventState, check_reset_gaps, check_start_gaps, resolve
 from ..model.checks import count, number
-from .crossings import bracket_start, crossing_sign, first_crossing, force_start
+from .crossings import bracket_start, crossing_sign, earliest_crossings, start_sides
 from .eventlog import EventLog, EventRecord, chatter_limits, check_chatter
 from .localize import Trajectory, earliest
 from .numeric import NumericFunction, chunk_sizes
@@ -112,6 +112,7 @@ class EventLoop:
             t for t in getattr(u_expr_of, "breakpoints", []) if grid[0] < t < grid[-1]})
         self.log = EventLog()
         self._after_event, self._offsets = True, np.zeros(0)
+        self._fired: set = set()   # the guards that fired at the event the segment starts at
         self._run_length, self._chatter_run = 0, 0
         self._maps: dict = {}
         self.stopped, self._impacted = False, set()
@@ -205,9 +206,9 @@ class EventLoop:
                 k_out = self._record(X, P, U, times, Xs, k_out, t_e, inclusive=True)
                 length = max(4 * self.event_step, 2 * (t_e - self.t))
                 self._guard_event(t_e, x_e, fired)
-                self._after_event = True
+                self._after_event, self._fired = True, set(fired)
                 continue
-            self._after_event = t_b == t_hard and kind != "end"
+            self._after_event, self._fired = t_b == t_hard and kind != "end", set()
             k_out = self._record(X, P, U, times, Xs, k_out, t_b, not self._after_event)
             self.t, self.x = float(t_b), Xs[:, -1].copy()
             length = min(2 * length, span)
@@ -303,19 +304,10 @@ class EventLoop:
         sign = np.where(G > band[:, None], 1, np.where(G < -band[:, None], -1, 0))
         watched = self._watched()
         if np.any((sign[:, 0] == 0) & watched & np.any(sign != 0, axis=1)):
-            sign[:, 0] = np.where(sign[:, 0] == 0, self._leaving(G[:, 0], band), sign[:, 0])
-        first, hits = None, []
-        for k, slot in enumerate(self.slots):
-            if not watched[k]:
-                continue
-            force_start(sign[k], slot.direction)
-            j = first_crossing(sign[k], slot.direction)
-            if j is None:
-                continue
-            if first is None or j < first:
-                first, hits = j, [k]
-            elif j == first:
-                hits.append(k)
+            leaving = start_sides(self._leaving(G[:, 0], band),
+                                  [slot.direction for slot in self.slots], self._fired)
+            sign[:, 0] = np.where(sign[:, 0] == 0, leaving, sign[:, 0])
+        first, hits = earliest_crossings(sign, [slot.direction for slot in self.slots], watched)
         if first is None:
             return None
         return first, hits, G, sign, band
@@ -369,8 +361,7 @@ class EventLoop:
             check_start_gaps(state)
             for element in self.system.hybrid.elements:
                 element.initialize(state)
-            settle(state)
-            resolve(state, [])
+            resolve(state, [])   # the impacts initialize asked for, settle, projection
             self.x, self.p = state.x, state.p
         for sampler in self._due(self.t):
             self._sample(sampler)
