@@ -90,6 +90,9 @@ class System:
         self.quantity_names: list[str] = names.get("quantities", [])
         # driven coordinates (y indices) and speeds (z indices) of kinematic drivers
         self.driven_coordinates, self.driven_speeds = names.get("driven", ([], []))
+        # z indices of every driven speed (Accelerate's too): they have no equation of motion,
+        # so their rows of M are no mass to check (a driven joint may carry none)
+        self.prescribed_speeds: list[int] = names.get("prescribed", [])
         # outputs that read the dynamics (accelerations, drivers' reactions, cut sensors)
         self.dynamic_outputs: list[str] = names.get("dynamic", [])
         self.inputs = names["inputs"]

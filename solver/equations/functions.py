@@ -75,6 +75,7 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "s_default": mech.ctx.start_values(), "s_init": s_init,
             "quantities": [n for s in outputs for n in s.entry_names()] + quantity_terms(mech)[0],
             "quaternions": _quaternions(mech), "driven": _driven(mech, sp),
+            "prescribed": [driven_speed_index(mech, sp, d.speed) for d in mech.driven],
             "dynamic": dynamic_names(mech), "check_parameters": mech.params.check}
 
 
