@@ -1584,3 +1584,10 @@ def _():
       "cube.edge.ph")
 def _():
     jd.estimate(cube(), _samples(), parameters=[MASS], initial_states=["cube.edge.ph"])
+
+
+# ---- loops ----
+@case("four-bar locked stretched along one line", ModelError, "fb.pin", "vouched",
+      "link lengths")
+def _():
+    jd.compile(jd.Model.on_world(World(), fb=FourBar(l0=1.5, l1=0.2, l2=0.8, l3=0.5)))
