@@ -80,13 +80,9 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
                        method=method, progress=progress, stiff=stiff,
                        linear_solver=linear_solver)
-
-        def rerun(t_a, x_a, times):   # the singular watch's refinement (.singular)
-            return simulate(system, times[-1], inputs=inputs, params=params,
-                            t_out=np.append(t_a, times), rtol=rtol, atol=atol,
-                            max_steps=max_steps, x0=x_a, method=res.method, progress=False,
-                            linear_solver=linear_solver).x[:, 1:]
-        return _guarded(system, res, system.parameters(params), rtol, atol, rerun)
+        return _guarded(system, res, system.parameters(params), rtol, atol,
+                        _rerun(system, inputs, params, rtol, atol, max_steps, res.method,
+                               linear_solver))
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
     if system.method is ConstraintMethod.PARTITIONING:
@@ -105,11 +101,22 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     zs = np.array(sol["zf"])
     for i in range(zs.shape[0]):
         res.series[f"lambda[{i}]"] = zs[i]
+    return _guarded(system, res, p, rtol, atol,
+                    _rerun(system, inputs, params, rtol, atol, max_steps, Method.BDF,
+                           linear_solver))
 
-    def rerun(t_a, x_a, times):   # the singular watch's refinement (.singular)
-        return np.array(_idas(system, np.append(t_a, times), x_a, inputs, p, rtol, atol,
-                              max_steps, linear_solver, False, restart=True)[0]["xf"])[:, 1:]
-    return _guarded(system, res, p, rtol, atol, rerun)
+
+def _rerun(system, inputs, params, rtol, atol, max_steps, method, linear_solver):
+    """rerun(t_a, x_a, times) for the singular watch (:mod:`.singular`): the states at
+    ``times`` from (t_a, x_a) by the explicit-multiplier ODE f on CVODES, which both
+    multiplier methods carry (IDAS restarted from an output near a singular configuration
+    fails to find consistent initial conditions)."""
+    def rerun(t_a, x_a, times):
+        return simulate(system, times[-1], inputs=inputs, params=params,
+                        t_out=np.append(t_a, times), rtol=rtol, atol=atol,
+                        max_steps=max_steps, x0=x_a, method=method, progress=False,
+                        linear_solver=linear_solver).x[:, 1:]
+    return rerun
 
 
 def _u_function(system, inputs, grid) -> ca.Function:
@@ -117,12 +124,9 @@ def _u_function(system, inputs, grid) -> ca.Function:
     return ca.Function("u_of_t", [t], [_input_expressions(system, inputs or {}, grid, t)])
 
 
-def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, progress,
-          restart: bool = False):
+def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, progress):
     """(solution, stats) of IDAS on the DAE over ``grid`` from x0, λ0 from the
-    acceleration-level constraint at x0. ``restart``: from a state of an earlier run, λ0
-    used as it is (IDAS's own consistent-initial-condition search fails near a singular
-    configuration, where the watch of :mod:`.singular` restarts)."""
+    acceleration-level constraint at x0."""
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])
@@ -136,7 +140,7 @@ def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, pro
     # (8e3 steps, 8e3 error-test failures, 60 s CPU for 0.2 s at rtol 1e-10, and a worse
     # answer: 4e-7 from partitioning against 2e-10 without them; tests/test_properties.py).
     opts = {**integrator_options(rtol, atol, max_steps, Method.BDF, linear_solver),
-            "suppress_algebraic": True, **({"calc_ic": False} if restart else {})}
+            "suppress_algebraic": True}
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
     u0 = np.array(u_fn(grid[0])).ravel()
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()

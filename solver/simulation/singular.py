@@ -16,10 +16,13 @@ a few microseconds between two outputs. So after the run:
   (the largest change of D·A per change of y between outputs, times LIPSCHITZ_SAFETY) and
   S the path length (the output interval times the largest ‖ẏ‖ ≈ ‖w‖ at its ends, times
   PATH_SAFETY); an interval whose lower bound (σ_a + σ_b − L·S)/2 is above the crossing
-  level
-  cannot reach a singular configuration;
-* every other interval is integrated again from its first output on REFINE sub-intervals
-  (the same method and tolerances), recursively, down to MAX_DEPTH levels;
+  level cannot reach a singular configuration;
+* every other interval beside a local minimum of σ (a crossing between two samples leaves
+  one at either of them) is integrated again from its first sample on REFINE sub-intervals
+  (both intervals beside the minimum in one go; the same tolerances, by the
+  explicit-multiplier ODE that both methods carry, on CVODES), recursively, down to
+  MAX_DEPTH levels and MAX_RERUNS re-integrations in all; a re-integration that fails from
+  a sample with σ below RESTART_NEAR times the crossing level counts as a crossing;
 * σ below the crossing level at any sample is a crossing: a SimulationError names the
   constraints that lose rank, the joint speeds involved, the time and the configuration,
   and suggests the partitioned method.
@@ -47,6 +50,8 @@ REFINE = 16             # sub-intervals of a refined interval
 MAX_DEPTH = 6           # levels of refinement (an interval / 16⁶ = 6e-8 of it)
 LIPSCHITZ_SAFETY = 2.0  # on the largest change of D·A per change of y between samples
 PATH_SAFETY = 1.5       # on the output interval times the largest speed at its ends
+MAX_RERUNS = 200        # re-integrations per run at most (then the rest is not refined)
+RESTART_NEAR = 10.0     # a failed re-integration from σ below this × level is a crossing
 
 
 def crossing_level(rtol: float, atol: float) -> float:
@@ -91,29 +96,55 @@ def watch_singular(system, res, p: np.ndarray, rerun, level: float) -> None:
     DA = scaled(res.x)
     sig = sigmas(DA)
     L = [max(1e-3, lipschitz(res.x, DA))]   # raised by the refined samples
+    budget = [MAX_RERUNS]
 
     def check(t, X, DA, sig, depth):   # in time order: the first crossing is reported
-        for k in range(t.size):
-            if sig[k] < level:
-                raise_at(t[k], X[:, k], DA[:, :, k], sig[k])
-            if k == t.size - 1:
-                break
-            path = PATH_SAFETY * (t[k + 1] - t[k]) * max(speed_of(X[:, k]),
-                                                         speed_of(X[:, k + 1]))
-            if (sig[k] + sig[k + 1] - L[0] * path) / 2 > level or depth == MAX_DEPTH:
+        n = t.size
+        loose = [depth < MAX_DEPTH and (sig[k] + sig[k + 1] - L[0] * PATH_SAFETY *
+                                        (t[k + 1] - t[k]) *
+                                        max(speed_of(X[:, k]), speed_of(X[:, k + 1]))) / 2
+                 <= level for k in range(n - 1)]
+        # a crossing between two samples leaves a local minimum of σ at one of them: the
+        # loose intervals beside local minima are refined (one re-integration per pair)
+        minima = [k for k in range(n) if (k == 0 or sig[k] <= sig[k - 1]) and
+                  (k == n - 1 or sig[k] <= sig[k + 1])]
+        runs = []
+        for k in minima:
+            cut = [i for i in (k - 1, k) if 0 <= i < n - 1 and loose[i]]
+            if cut and runs and cut[0] <= runs[-1][1]:
+                runs[-1][1] = max(runs[-1][1], cut[-1])
+            elif cut:
+                runs.append([cut[0], cut[-1]])
+        done = 0
+        for first, last in runs:
+            low = np.flatnonzero(sig[done:first + 1] < level)
+            if low.size:
+                j = done + int(low[0])
+                raise_at(t[j], X[:, j], DA[:, :, j], sig[j])
+            done = last + 1
+            if budget[0] <= 0:
                 continue
-            times = np.linspace(t[k], t[k + 1], REFINE + 1)
+            budget[0] -= 1
+            times = np.concatenate([np.linspace(t[i], t[i + 1], REFINE + 1)[1:]
+                                    for i in range(first, last + 1)])
             try:
-                Xs = np.column_stack([X[:, k], rerun(t[k], X[:, k], times[1:])])
-            except SimulationError as exc:   # the integrator cannot even restart there
-                j = k if sig[k] <= sig[k + 1] else k + 1
-                raise _crossing_error(system, t[j], X[:ny, j], scaled(X[:, j:j + 1])[:, :, 0],
-                                      f"{sig[j]:.3g} at the closest output, the integration "
-                                      f"from there failing: {exc}") from exc
+                Xs = np.column_stack([X[:, first], rerun(t[first], X[:, first], times)])
+            except SimulationError as exc:   # the integrator cannot go on from there:
+                j = int(np.argmin(sig[first:last + 2])) + first   # near a crossing, that is one
+                if sig[j] < RESTART_NEAR * level:
+                    raise _crossing_error(system, t[j], X[:ny, j],
+                                          scaled(X[:, j:j + 1])[:, :, 0],
+                                          f"{sig[j]:.3g} at the closest output, the "
+                                          f"integration from there failing: {exc}") from exc
+                continue
             DAs = scaled(Xs)
             s = sigmas(DAs)
             L[0] = max(L[0], lipschitz(Xs, DAs))
-            check(times, Xs, DAs, s, depth + 1)
+            check(np.append(t[first], times), Xs, DAs, s, depth + 1)
+        low = np.flatnonzero(sig[done:] < level)
+        if low.size:
+            j = done + int(low[0])
+            raise_at(t[j], X[:, j], DA[:, :, j], sig[j])
 
     def speed_of(x):
         return float(np.linalg.norm(x[ny:ny + nw]))
