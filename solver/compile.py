@@ -11,7 +11,7 @@ import casadi as ca
 
 from jourdain.blocks.errors import ModelError
 
-from .constraints.analysis import analyze, check_generic_rank, integrability_of
+from .constraints.analysis import analyze, integrability_of
 from .constraints.loop_dynamics import supported as loops_supported
 from .constraints.methods import (
     ConstraintMethod,
@@ -140,7 +140,6 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
         raise ModelError(f"constraints must be a jd.ConstraintMethod, got {method!r}")
     check_baumgarte(baumgarte)
     eqs, part, A, G, mv, user_names = analyze(mech, speeds)
-    check_generic_rank(mech, eqs, part, mv)
     if method is not ConstraintMethod.PARTITIONING and user_names:
         raise ModelError("speeds: user-chosen speeds apply to ConstraintMethod.PARTITIONING; the "
                          "Baumgarte and DAE methods integrate all joint speeds")

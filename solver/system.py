@@ -96,6 +96,9 @@ class System:
         # every driver's speed (Accelerate's too) by name -> the driver's path: rigid motion
         # that impacts cannot change (solver/hybrid/state.py)
         self.driven_by: dict = names.get("driven_by", {})
+        # z indices of every driven speed (Accelerate's too): they have no equation of motion,
+        # so their rows of M are no mass to check (a driven joint may carry none)
+        self.prescribed_speeds: list[int] = names.get("prescribed", [])
         # outputs that read the dynamics (accelerations, drivers' reactions, cut sensors)
         self.dynamic_outputs: list[str] = names.get("dynamic", [])
         self.inputs = names["inputs"]

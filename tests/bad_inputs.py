@@ -2064,3 +2064,19 @@ def _():
     model.connect(model.slide.frame_b, model.ball.frame_a)
     model.connect(model.floor.flange_b, model.slide.axis)
     jd.compile(model)
+
+
+# ---- loops ----
+@case("four-bar locked stretched along one line", ModelError, "fb.pin", "vouched",
+      "link lengths")
+def _():
+    jd.compile(jd.Model.on_world(World(), fb=FourBar(l0=1.5, l1=0.2, l2=0.8, l3=0.5)))
+
+
+@case("Baumgarte parallelogram through its flat configuration", SimulationError, "fb.pin",
+      "singular configuration", "PARTITIONING")
+def _():
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar(l0=1.0, l1=0.5, l2=1.0, l3=0.5)),
+                        constraints=jd.ConstraintMethod.BAUMGARTE)
+    system.simulate(1.0, y0={"fb.crank.phi": 1.0, "fb.rocker.phi": 1.0 - np.pi / 2},
+                    z0={"fb.crank.w": 5.0})

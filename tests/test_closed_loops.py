@@ -220,3 +220,56 @@ def test_crank_slider_linearized_in_the_crank_angle(crank_slider):
     omega2 = G * 0.05 * (0.4 + 0.6) / m_gen
     assert np.sort(np.linalg.eigvals(lin.A).imag) == pytest.approx([-np.sqrt(omega2),
                                                                      np.sqrt(omega2)], rel=1e-7)
+
+
+def _flat_chain(n: int, r=(0.4, 0.6, 0.5, 0.7), d: float = 1.0) -> jd.Model:
+    """``n`` four-bars in a chain on ground pivots x = 0, d, …, n·d: the rocker of bar k is the
+    crank of bar k + 1 (one revolute j_k with one rod of length r_k), the coupler k of length
+    d + r_k − r_{k−1} runs from the tip of rod k − 1 to the tip of rod k. Every link lies
+    along its frame's x axis, so at the joints' zero the chain is assembled flat (each bar a
+    change-point linkage, s + l = p + q, folded along the ground line)."""
+    from jourdain.blocks import FixedTranslation, Revolute
+    from jourdain.library.linkages import rod
+    m = jd.Model(world=World())
+    for i in range(n + 1):
+        m.add(f"g{i}", FixedTranslation(r=(i * d, 0, 0)))
+        m.add(f"j{i}", Revolute(axis=(0, 0, 1)))
+        m.add(f"rod{i}", rod(0.5, r[i]))
+        m.add(f"tip{i}", FixedTranslation(r=(r[i], 0, 0)))
+        j = getattr(m, f"j{i}")
+        m.connect(m.world.frame_b, getattr(m, f"g{i}").frame_a)
+        m.connect(getattr(m, f"g{i}").frame_b, j.frame_a)
+        m.connect(j.frame_b, getattr(m, f"rod{i}").frame_a)
+        m.connect(j.frame_b, getattr(m, f"tip{i}").frame_a)
+    for k in range(1, n + 1):
+        length = d + r[k] - r[k - 1]
+        b, c = m.add(f"b{k}", Revolute(axis=(0, 0, 1))), m.add(f"c{k}", Revolute(axis=(0, 0, 1)))
+        bar, end = m.add(f"coupler{k}", rod(1.0, length)), \
+            m.add(f"end{k}", FixedTranslation(r=(length, 0, 0)))
+        m.connect(getattr(m, f"tip{k - 1}").frame_b, b.frame_a)
+        m.connect(b.frame_b, bar.frame_a)
+        m.connect(b.frame_b, end.frame_a)
+        m.connect(end.frame_b, c.frame_a)
+        m.connect(getattr(m, f"tip{k}").frame_b, c.frame_b)
+    return m
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_chain_of_four_bars_assembled_flat_has_one_dof(n):
+    """At the joints' zero the chain lies flat, where each loop's closure equations have
+    rank 1 instead of 2 (all lever arms along one line); compiled there it got f = n + 1.
+    The reference is now re-assembled at a regular configuration. References: Grübler's
+    count on a generic configuration, 3·(2n + 1 moving links) − 2·(3n + 1 revolutes) = 1,
+    i.e. the analytic mobility of a chain of four-bars (each rocker drives the next bar);
+    the closure residual at the new reference, and the rank 2n there equal to the rank at
+    random assembled configurations nearby."""
+    system = jd.compile(_flat_chain(n))
+    assert len(system.z_names) == 1 and system.integrability.f == 1
+    part = system.partition
+    assert len(part.holonomic_rows) == 2 * n and len(system.dependent_coordinates) == 2 * n
+    assert np.abs(np.array(system.c(system.y_ref, []))).max() < 1e-9
+    assert np.linalg.matrix_rank(np.array(system.A(system.y_ref, [])), tol=1e-6) == 2 * n
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        y = system.state({system.y_names[0]: system.y_ref[0] + rng.uniform(-0.05, 0.05)})
+        assert np.linalg.matrix_rank(np.array(system.A(y[:2 * n + 1], [])), tol=1e-6) == 2 * n

@@ -20,6 +20,21 @@ def test_loop_that_cannot_close():
         _compile(fb=FourBar(l0=2.0, l1=0.2, l2=0.8, l3=0.5))
 
 
+def test_loop_locked_stretched_cannot_be_vouched_for():
+    """A ground link exactly as long as the other three together (1.5 = 0.2 + 0.8 + 0.5):
+    the loop closes only stretched along one line, a singular position whose constraint rank
+    (1 there, 2 a hair away, where Gauss–Newton stops) would promise one freedom that the
+    locked linkage does not have. No re-assembly reaches another configuration, so the
+    degrees of freedom cannot be vouched for: a ModelError naming the loop and what to do.
+    Reference: the triangle inequality (a 1.4999 m ground link moves, by ±0.04 rad of the
+    crank: it compiles with one speed)."""
+    with pytest.raises(jd.ModelError, match=r"constraints of fb\.pin .*no other configuration "
+                                            r"could be assembled.*cannot be vouched for.*"
+                                            r"link lengths"):
+        _compile(fb=FourBar(l0=1.5, l1=0.2, l2=0.8, l3=0.5))
+    assert _compile(fb=FourBar(l0=1.4999, l1=0.2, l2=0.8, l3=0.5)).z_names == ["fb.crank.w"]
+
+
 def test_assembly_request_that_cannot_be_met():
     """A non-Grashof four-bar whose crank cannot point away from the rocker pivot: the
     message names the loop and the coordinate held fixed."""

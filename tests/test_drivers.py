@@ -164,3 +164,60 @@ def test_drivers_with_user_speeds_or_multiplier_methods_are_refused():
     res = jd.compile(loop).simulate(1.0, rtol=1e-10, atol=1e-10, n_out=11)
     phi = res["bar.crank.phi"]
     assert np.allclose(res["bar.crank.w"], 1.0) and np.allclose(phi - phi[0], res.t, atol=1e-8)
+
+
+def _idle_dial(driver, source, loop: bool = False):
+    """A driven dial that moves no mass (a point mass on its axis, no inertia) beside a body
+    falling on a vertical slider (or, ``loop``, beside the default four-bar)."""
+    m = jd.Model(world=World())
+    if loop:
+        from jourdain.library import FourBar
+        m.fb = FourBar()
+        m.connect(m.world.frame_b, m.fb.frame_a)
+    else:
+        m.slide, m.box = Prismatic(n=(0, 1, 0)), RigidBody(m=1.5)
+        m.connect(m.world.frame_b, m.slide.frame_a)
+        m.connect(m.slide.frame_b, m.box.frame_a)
+    m.dial, m.pointer = Revolute(), RigidBody(m=1.0, I=(0.0, 0.0, 0.0))
+    m.driver, m.source = driver, source
+    m.connect(m.world.frame_b, m.dial.frame_a)
+    m.connect(m.dial.frame_b, m.pointer.frame_a)
+    m.connect(m.driver.flange, m.dial.axis)
+    m.connect(m.source.y, getattr(m.driver, m.driver.REFERENCE))
+    return m
+
+
+@pytest.mark.parametrize("driver, source, phi", [
+    (rotational.Position(exact=True), Sine(amplitude=0.7, f=1.0),
+     lambda t: 0.7 * np.sin(2 * np.pi * t)),
+    (rotational.Speed(exact=True), Constant(k=3.0), lambda t: 3 * t),
+    (rotational.Accelerate(), Constant(k=2.0), lambda t: t**2),
+])
+def test_driven_joint_that_moves_no_mass_simulates(driver, source, phi):
+    """A driven joint whose motion moves no mass has a zero row and column of M, but its row
+    is dropped (the driver prescribes ż there), so it is no singular mass matrix; it used to
+    be refused at simulate ("the mass matrix is singular"). References: the driver's
+    prescribed motion (closed form), the free fall of the slider s = −g·t²/2 (closed form),
+    the energy balance (the driver moves no mass: power.supplied = 0 and the total energy is
+    conserved to the tolerance); linearize refuses the prescribed motion by name."""
+    system = jd.compile(_idle_dial(driver, source))
+    res = system.simulate(1.0, rtol=1e-11, atol=1e-11, n_out=101)
+    assert np.abs(res["dial.phi"] - phi(res.t)).max() < 1e-8
+    assert np.abs(res["slide.s"] + 9.81 / 2 * res.t**2).max() < 1e-8
+    assert np.abs(res["driver.tau"]).max() < 1e-9
+    assert np.abs(res["power.supplied"]).max() < 1e-9
+    assert np.ptp(res["energy.total"]) < 1e-8 * 9.81 * 1.5 * 9.81 / 2
+    with pytest.raises(jd.ModelError, match="linearize: this system has kinematic drivers"):
+        system.linearize()
+
+
+def test_driven_joint_that_moves_no_mass_beside_a_loop():
+    """The same through the partitioned simulation of a closed loop (its partition models
+    check M too). References: the prescribed dial angle 3·t (closed form) and the four-bar's
+    energy conservation (no dissipation) to the tolerance."""
+    system = jd.compile(_idle_dial(rotational.Speed(exact=True), Constant(k=3.0), loop=True))
+    res = system.simulate(1.0, y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 2.0},
+                          rtol=1e-10, atol=1e-10, n_out=51)
+    assert np.abs(res["dial.phi"] - 3 * res.t).max() < 1e-8
+    energy = res["energy.total"]
+    assert np.ptp(energy) < 1e-6 * max(1.0, abs(energy[0]))

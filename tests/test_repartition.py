@@ -174,3 +174,36 @@ def test_crank_driven_into_its_dead_point_is_a_named_error():
         system.simulate(1.0, y0={"fb.crank.phi": 0.3}, z0={"fb.crank.w": 2.0})
     t_stop = float(str(err.value).split("at t = ")[1].split(" s")[0])
     assert (np.arccos(0.04) - 0.3) / 2.0 - 0.01 < t_stop < (np.arccos(0.04) - 0.3) / 2.0
+
+
+PARALLELOGRAM = dict(l0=1.0, l1=0.5, l2=1.0, l3=0.5)
+
+
+@pytest.mark.parametrize("method", list(jd.ConstraintMethod))
+def test_parallelogram_through_its_flat_configuration_never_switches_branch(method):
+    """A parallelogram four-bar started on its parallelogram branch (rocker parallel to the
+    crank) turns through the flat configuration crank φ = π, where the parallelogram and
+    anti-parallelogram branches cross and the loop's constraints lose rank. Baumgarte and
+    the DAE used to go on silently on the other branch (one rocker flat, the other turning,
+    3 rad apart, residuals < 1e-6). Every method must either keep the rockers parallel
+    (reference: parallelogram kinematics, rocker angle from the vertical = φ − π/2, to 1e-6)
+    or stop with a SimulationError naming the loop, the time and the configuration of the
+    crossing (closed form: flat at φ = π; the DAE and Baumgarte stop where their closure
+    residual could cut across the branches, σ(D·A) < 1e-2, within 0.02 rad of it)."""
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar(**PARALLELOGRAM)),
+                        constraints=method)
+    start = dict(y0={"fb.crank.phi": 1.0, "fb.rocker.phi": 1.0 - np.pi / 2},
+                 z0={"fb.crank.w": 5.0})
+    try:
+        res = system.simulate(1.5, **start)
+    except jd.SimulationError as err:
+        text = str(err)
+        assert "singular configuration: the constraints of fb.pin" in text
+        assert text.startswith("at t = ")
+        phi = float(text.split("fb.crank.phi = ")[1].split(",")[0])
+        assert abs(phi - np.pi) < 0.02, text
+        if method is not jd.ConstraintMethod.PARTITIONING:
+            assert "ConstraintMethod.PARTITIONING" in text
+        return
+    gap = res["fb.crank.phi"] - res["fb.rocker.phi"] - np.pi / 2
+    assert np.abs(np.angle(np.exp(1j * gap))).max() < 1e-6

@@ -1,7 +1,8 @@
 """Stage 4 for a constrained model (DESIGN.md §3.4): collect the constraint equations, assemble
 the reference configuration, partition the coordinates and speeds (user-chosen speeds kept
-independent), check that the reference is not a singular position, and classify the velocity
-constraints (integrability, Frobenius; computed on first use).
+independent), make sure the reference is a regular configuration (the constraint rank there
+the generic one; a singular reference is replaced by a regular one nearby), and classify the
+velocity constraints (integrability, Frobenius; computed on first use).
 """
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from .closure import collect_constraints
 from .integrability import classify, holonomic_bound
 from .moves import Mover, mover
 from .partition import Partition, explicit_form, numeric_rank, partition
+
+GENERIC_TRIES = 4    # random re-assemblies near the reference that test its rank
+GENERIC_MOVE = 0.3   # their move of every free direction, uniform in ± this [m, rad]
+MOVED = 1e-3         # [m, rad] a re-assembly closer to y_ref found no other configuration
+#                      (Gauss–Newton stalls ~1e-5 off a singular root: a locked linkage)
 
 
 def kept_speeds(mech: Mechanics, spec: dict | None) -> tuple[list[int], list[str]]:
@@ -58,6 +64,7 @@ def analyze(mech: Mechanics, spec: dict | None):
                       for j in range(mech.kin.w_slices[jn].start, mech.kin.w_slices[jn].stop)]
     y_ref = _reference(mv, y_default, p0, names, eqs.c_owner, defined, junction_moves) \
         if eqs.n_holonomic else y_default
+    y_ref = regular_reference(mech, eqs, mv, y_ref, names, defined)
     keep, user_names = kept_speeds(mech, spec)
     keep += [d.speed for d in mech.driven if d.speed not in keep]   # driven: independent
     part = partition(mech, eqs, y_ref, p0, keep)
@@ -157,20 +164,68 @@ def integrability_of(mech: Mechanics, eqs, part: Partition, A, G, mv: Mover) -> 
                     [c.name for c in kin.coordinates], [r.name for r in kin.rates], bound=bound)
 
 
-def check_generic_rank(mech: Mechanics, eqs, part: Partition, mv: Mover) -> None:
-    """The rank found at y_ref must be the generic one: a larger rank at nearby assembled
-    configurations means y_ref is a singular position, where equations look redundant that
-    are not (a four-bar assembled flat, a disk lying on its face)."""
+def regular_reference(mech: Mechanics, eqs, mv: Mover, y_ref: np.ndarray, names: list[str],
+                      defined) -> np.ndarray:
+    """y_ref when the rank of the constraint Jacobian A there is the generic one, else a
+    regular configuration nearby. The generic rank is the largest at GENERIC_TRIES random
+    re-assemblies: every free direction moved by up to ±GENERIC_MOVE from y_ref and the loops
+    closed again with all directions free (minimum-norm Gauss–Newton, which lands on a
+    generic point of the constraint manifold). A smaller rank at y_ref means y_ref is a
+    singular position, where equations look redundant that are not (a four-bar whose links
+    lie along one line: rank 1 instead of 2, so one freedom too many): the re-assembly of
+    generic rank closest to y_ref becomes the reference. Refused by name when no re-assembly
+    reaches a configuration other than y_ref although the rank there leaves the mechanism
+    free to move (a mechanism locked at a singular position, links stretched to their full
+    reach): the rank cannot be vouched for."""
     A_fn = ca.Function("A_all", [mech.kin.y, mech.params.p], [eqs.A])
-    for y in _nearby(mech, eqs, part, mv, 2):
-        rank = numeric_rank(np.array(A_fn(y, mech.params.defaults)))
-        if rank > len(part.velocity_rows):
-            owners = ", ".join(dict.fromkeys(eqs.c_owner + eqs.b_owner))
-            raise ModelError(
-                f"the constraints of {owners} have rank {len(part.velocity_rows)} at the "
-                f"reference assembly but {rank} nearby: the reference is a singular position. "
-                "Change the joints' default geometry (e.g. a FixedRotation offset) so the "
-                "mechanism is not assembled in a dead-centre or flat position")
+    p = mech.params.defaults
+    rank = numeric_rank(np.array(A_fn(y_ref, p), dtype=float))
+    if rank == 0 or rank == mech.kin.w.numel():
+        return y_ref   # nothing constrained, or nothing free: no rank can rise
+    best, best_rank = y_ref, rank
+    others = []
+    for y in _reassembled(mech, eqs, mv, y_ref, names, defined):
+        if np.linalg.norm(y - y_ref) <= MOVED:
+            continue
+        others.append(y)
+        r = numeric_rank(np.array(A_fn(y, p), dtype=float))
+        if r > best_rank or (r == best_rank > rank and
+                             np.linalg.norm(y - y_ref) < np.linalg.norm(best - y_ref)):
+            best, best_rank = y, r
+    if not others:
+        owners = ", ".join(dict.fromkeys(eqs.c_owner + eqs.b_owner))
+        raise ModelError(
+            f"the constraints of {owners} have rank {rank} at the reference assembly (" +
+            ", ".join(f"{n} = {v:.6g}" for n, v in zip(names, y_ref)) + "), which leaves "
+            f"{mech.kin.w.numel() - rank} joint speed(s) free, but no other configuration "
+            f"could be assembled near it ({GENERIC_TRIES} random re-assemblies, moves of "
+            f"±{GENERIC_MOVE}), so the degrees of freedom cannot be vouched for: the "
+            "mechanism may be locked in a singular position (links stretched to their full "
+            "reach or folded flat). Check the link lengths, or change the joints' default "
+            "geometry (e.g. a FixedRotation offset) so the mechanism is assembled in a "
+            "configuration where it can move")
+    return best
+
+
+def _reassembled(mech: Mechanics, eqs, mv: Mover, y_ref: np.ndarray, names: list[str],
+                 defined) -> list:
+    """The successful re-assemblies of :func:`regular_reference` (reproducible)."""
+    rng = np.random.default_rng(11)
+    free = mv.free_directions(set())
+    p = mech.params.defaults
+    out = []
+    for _ in range(GENERIC_TRIES):
+        delta = np.zeros(len(mv.moved))
+        delta[free] = rng.uniform(-GENERIC_MOVE, GENERIC_MOVE, len(free))
+        y = np.array(mv.retract(y_ref, delta)).ravel()
+        if eqs.n_holonomic:
+            try:
+                y = assemble(mv, y, p, free, names, eqs.c_owner)
+            except ModelError:
+                continue
+        if defined(y, p):
+            out.append(y)
+    return out
 
 
 def _nearby(mech: Mechanics, eqs, part: Partition, mv: Mover, count: int) -> list:

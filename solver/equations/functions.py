@@ -81,6 +81,7 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "quaternions": _quaternions(mech), "driven": _driven(mech, sp),
             "driven_by": {sp.names[driven_speed_index(mech, sp, d.speed)]: d.path
                           for d in mech.driven},
+            "prescribed": [driven_speed_index(mech, sp, d.speed) for d in mech.driven],
             "dynamic": dynamic_names(mech), "check_parameters": mech.params.check}
 
 

@@ -21,6 +21,7 @@ from .integrators import LinearSolver, choose_method, run
 from .partitioned import simulate_partitioned
 from .progress import Watch, check_progress
 from .result import Result
+from .singular import crossing_level, watch_singular
 from .simulate import (
     Method,
     _grid,
@@ -79,7 +80,9 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
                        method=method, progress=progress, stiff=stiff,
                        linear_solver=linear_solver)
-        return _guarded(system, res, system.parameters(params), rtol, atol)
+        return _guarded(system, res, system.parameters(params), rtol, atol,
+                        _rerun(system, inputs, params, rtol, atol, max_steps, res.method,
+                               linear_solver))
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
     if system.method is ConstraintMethod.PARTITIONING:
@@ -88,6 +91,42 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                                    method, progress)
         res.method, res.stats = method, {"method_reason": reason}
         return _guarded(system, res, p, rtol, atol)
+    sol, stats = _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver,
+                       progress)
+    xs = np.array(sol["xf"])
+    us = np.array(_u_function(system, inputs, grid).map(len(grid))(grid))
+    res = Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+    res.method = Method.BDF
+    res.stats = dict(stats, method_reason="IDAS integrates the DAE with BDF")
+    zs = np.array(sol["zf"])
+    for i in range(zs.shape[0]):
+        res.series[f"lambda[{i}]"] = zs[i]
+    return _guarded(system, res, p, rtol, atol,
+                    _rerun(system, inputs, params, rtol, atol, max_steps, Method.BDF,
+                           linear_solver))
+
+
+def _rerun(system, inputs, params, rtol, atol, max_steps, method, linear_solver):
+    """rerun(t_a, x_a, times) for the singular watch (:mod:`.singular`): the states at
+    ``times`` from (t_a, x_a) by the explicit-multiplier ODE f on CVODES, which both
+    multiplier methods carry (IDAS restarted from an output near a singular configuration
+    fails to find consistent initial conditions)."""
+    def rerun(t_a, x_a, times):
+        return simulate(system, times[-1], inputs=inputs, params=params,
+                        t_out=np.append(t_a, times), rtol=rtol, atol=atol,
+                        max_steps=max_steps, x0=x_a, method=method, progress=False,
+                        linear_solver=linear_solver).x[:, 1:]
+    return rerun
+
+
+def _u_function(system, inputs, grid) -> ca.Function:
+    t = ca.SX.sym("t")
+    return ca.Function("u_of_t", [t], [_input_expressions(system, inputs or {}, grid, t)])
+
+
+def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, progress):
+    """(solution, stats) of IDAS on the DAE over ``grid`` from x0, λ0 from the
+    acceleration-level constraint at x0."""
     t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
     u = _input_expressions(system, inputs or {}, grid, t)
     u_fn = ca.Function("u_of_t", [t], [u])
@@ -107,19 +146,10 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
     try:
         with Watch(progress is not False, "simulate (IDAS)"):   # no pieces: elapsed time only
-            sol, stats = run(integ, x0=x0, z0=lam0, p=p)
+            return run(integ, x0=x0, z0=lam0, p=p)
     except RuntimeError as exc:
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc
-    xs = np.array(sol["xf"])
-    us = np.array(u_fn.map(len(grid))(grid))
-    res = Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
-    res.method = Method.BDF
-    res.stats = dict(stats, method_reason="IDAS integrates the DAE with BDF")
-    zs = np.array(sol["zf"])
-    for i in range(zs.shape[0]):
-        res.series[f"lambda[{i}]"] = zs[i]
-    return _guarded(system, res, p, rtol, atol)
 
 
 def _method(system, method, stiff, grid, x0, inputs, p, rtol) -> tuple:
@@ -130,10 +160,13 @@ def _method(system, method, stiff, grid, x0, inputs, p, rtol) -> tuple:
                          p, rtol)
 
 
-def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float) -> Result:
+def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float,
+             rerun=None) -> Result:
     """The drift guard (:mod:`.guard`): residuals within the accuracy, constraints of full
-    rank (partitioning checks the rank on the way, by its conditioning monitor)."""
+    rank (partitioning checks the rank on the way, by its conditioning monitor; the
+    multiplier methods at the outputs and, by ``rerun``, between them: :mod:`.singular`)."""
     check_drift(system, res, rtol, atol)
     if system.method is not ConstraintMethod.PARTITIONING:
         check_rank(system, res, p)
+        watch_singular(system, res, p, rerun, crossing_level(rtol, atol))
     return res

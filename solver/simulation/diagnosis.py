@@ -28,9 +28,9 @@ def check_initial_state(system, t0: float, x0: np.ndarray, u0: np.ndarray,
         raise ModelError(f"the speed definitions of {', '.join(dependent)} are singular {at}: "
                          "W(y) in z = W(y)·w loses rank there, so these speeds cannot describe "
                          "the motion; start elsewhere or choose speeds that stay independent")
-    mass = np.array(system.M(x0[:ny], p), dtype=float)
+    mass, names = free_mass(system, x0[:ny], p)
     if mass.size:
-        idle = _null_speeds(mass, system.z_names)
+        idle = _null_speeds(mass, names)
         if idle:
             raise ModelError(f"the mass matrix is singular {at}: speed(s) {', '.join(idle)} "
                              "move no mass or inertia there; choose another configuration")
@@ -43,6 +43,16 @@ def check_initial_state(system, t0: float, x0: np.ndarray, u0: np.ndarray,
         raise ModelError(f"the state derivative is not finite {at}: {bad}; an expression of "
                          "the model fails there (a division by zero, a square root of a "
                          "negative number); choose another initial state")
+
+
+def free_mass(system, y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """(M, names) over the speeds that keep an equation of motion: a kinematic driver's
+    speed is prescribed, its row of M·ż = q − k is dropped (it gives the driver's reaction),
+    so a driven joint that moves no mass (a pointer on a driven dial) is no singular M."""
+    mass = np.array(system.M(y, p), dtype=float)
+    driven = set(getattr(system, "prescribed_speeds", []))
+    free = [k for k in range(len(system.z_names)) if k not in driven]
+    return mass[np.ix_(free, free)], [system.z_names[k] for k in free]
 
 
 def singular_speeds(system, y: np.ndarray, limit: float = SINGULAR) -> list[str]:
@@ -125,7 +135,7 @@ def _cause(system, t: float, x: np.ndarray, u: np.ndarray, p: np.ndarray) -> str
     if bad:
         return (f"the state derivative is not finite there ({bad}): an expression of the "
                 "model fails (a division by zero, a square root of a negative number)")
-    mass = np.array(system.M(x[:ny], p), dtype=float)
+    mass, _ = free_mass(system, x[:ny], p)
     cond = np.linalg.cond(mass) if mass.size and np.all(np.isfinite(mass)) else 1.0
     if cond > SINGULAR:
         return f"the mass matrix is nearly singular there (condition number {cond:.3g})"

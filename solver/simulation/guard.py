@@ -10,7 +10,8 @@ max(1, the largest joint speed) [m/s, rad/s]. Measured on the library's loops ov
 Baumgarte and the DAE stay within 2–100 × the tolerance, partitioning at the Newton tolerance.
 Rank (Baumgarte, DAE; partitioning watches it on the way): the smallest singular value of the
 constraint Jacobian, rows scaled to unit length at the reference configuration, must stay
-above 1/NU_SINGULAR (:mod:`jourdain.solver.constraints.repartition`).
+above 1/NU_SINGULAR (:mod:`jourdain.solver.constraints.repartition`) at the outputs; between
+them the multiplier methods are watched by :mod:`.singular`.
 """
 from __future__ import annotations
 
