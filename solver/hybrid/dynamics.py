@@ -49,8 +49,14 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     t, y, z, u, p, s = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p, mech.ctx.s
     x = ca.vertcat(y, z, s)
 
+    drive = functions.get("drive")
+    x_driven = drive(t, x, u, p) if drive is not None else x
+
     def conv(expr):
-        return to_speeds(expr, mech, sp)
+        """In (t, y, z, u, p, s), exactly driven coordinates and speeds at their prescribed
+        values (as f and h read them): a guard behind a driver sees the driver's motion."""
+        expr = to_speeds(expr, mech, sp)
+        return ca.substitute(expr, x, x_driven) if drive is not None else expr
 
     out = {f"update:{name}": ca.Function("update_" + name.replace(".", "_"), [t, x, u, p],
                                          [conv(expr)], ["t", "x", "u", "p"], ["d"])
@@ -59,6 +65,16 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
         return out
     gamma, lam = conv(model.gamma), model.lam
     J = ca.jacobian(gamma, z)
+    driven = driven_speeds(mech, sp)
+    # a row that reads a driven speed pushes the free speeds only (the driver takes the rest
+    # of its force: M_FF·Δż_F = J_Fᵀ·λ); the driven part of γ, J_D·z_D, is known in time
+    J_D = ca.jacobian(to_speeds(model.gamma, mech, sp), z)[:, driven]
+    gamma_D = ca.substitute(ca.mtimes(J_D, z[driven]), x, x_driven) if driven else None
+    M_full, M = M, decoupled(M, driven)
+    J_driven = J[:, driven]   # filtered drivers' speeds are states: their ż_D is known
+    if driven:
+        J = ca.SX(J)
+        J[:, driven] = 0
     inert = [i for i in range(J.size1()) if J[i, :].nnz() == 0]
     active, force = _inert_rows(model, inert, conv)
     C = ca.jacobian(force, lam)
@@ -67,7 +83,11 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                          "forces (ctx.multiplier)")
     b = ca.substitute(force, lam, ca.SX.zeros(lam.numel()))
     gap = conv(model.gap)
-    bias = ca.jtimes(gamma, y, sp.ydot) + ca.jacobian(gamma, t)
+    ydot = sp.ydot if drive is None else ca.substitute(sp.ydot, x, x_driven)
+    zdot = zdot if drive is None else ca.substitute(zdot, x, x_driven)
+    bias = ca.jtimes(gamma, y, ydot) + ca.jacobian(gamma, t)
+    if driven:
+        bias += ca.mtimes(J_driven, zdot[driven])
     target = bias + 2 * OMEGA * gamma + OMEGA**2 * gap
     compliance = ca.DM([r.compliance for r in model.rows])
     groups = speed_groups(mech, sp)
@@ -80,6 +100,11 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                          [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr), active],
                          ["t", "x", "u", "p", "lambda"],
                          ["gamma", "gap", "guards", "monitors", "active"])
+    if driven:   # the rows change the drivers' reactions by M_DF·Δż_F − J_Dᵀ·λ
+        functions = dict(functions, driver_work=ca.Function(
+            "driver_work", [t, x, u, p, lam], [ca.substitute(
+                ca.mtimes(ca.transpose(M_full[driven, :]), z[driven]), x, x_driven),
+                gamma_D], ["t", "x", "u", "p", "lambda"], ["w", "gamma_D"]))
     out.update(_functions(functions, parts, others, y.numel(), z.numel()))
     # the pieces again, for the islands of independent bodies (:mod:`.islands`)
     out.update(hybrid_parts=parts, hybrid_others=others, f_smooth=functions["f"])
@@ -131,7 +156,16 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
     gamma_dot = J @ (zdot_s + dz) + bias
     sliding = (1 - active) * lam * gamma
     x_in = x0
+    extra = {}
+    if "supplied" in functions:
+        supplied = functions["supplied"](t, x_in, u, p)
+        if "driver_work" in functions:
+            work, gamma_D = functions["driver_work"](t, x, u, p, lam)
+            supplied += ca.dot(work, dz) - ca.dot(lam, gamma_D)
+        extra["supplied"] = ca.Function("supplied", [t, x_in, u, p], [supplied],
+                                        ["t", "x", "u", "p"], ["P"])
     return {
+        **extra,
         "f": ca.Function("f", [t, x_in, u, p], [xdot], ["t", "x", "u", "p"], ["xdot"]),
         "hybrid": ca.Function("hybrid", [t, x_in, u, p], [gamma, lam, gap, gamma_dot,
                                                            guards, monitors],
@@ -141,6 +175,25 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
                                    [dissipation(t, x_in, u, p) - ca.sum1(sliding)],
                                    ["t", "x", "u", "p"], ["P"]),
     }
+
+
+def driven_speeds(mech: Mechanics, sp: Speeds) -> list[int]:
+    """Indices in z of the speeds kinematic drivers prescribe."""
+    from ..equations.driven import driven_speed_index
+    return sorted(driven_speed_index(mech, sp, d.speed) for d in mech.driven)
+
+
+def decoupled(M: ca.SX, driven: list[int]) -> ca.SX:
+    """M with the entries coupling driven and free speeds removed: the rows' forces move the
+    free speeds by M_FF⁻¹·J_Fᵀ·λ (the driven ones follow their prescription)."""
+    if not driven:
+        return M
+    free = [k for k in range(M.size1()) if k not in driven]
+    M = ca.SX(M)
+    for k in driven:
+        M[k, free] = 0
+        M[free, k] = 0
+    return M
 
 
 def speed_groups(mech: Mechanics, sp: Speeds) -> np.ndarray:

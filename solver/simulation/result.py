@@ -13,6 +13,7 @@ from jourdain.blocks.errors import ModelError
 from ..visual import tables
 from ..visual.animate import animate
 from ..visual.plots import plot_result
+from .check import check
 from .export import series_units, to_csv, to_pandas, to_parquet
 
 
@@ -131,6 +132,14 @@ class Result:
         """The motion in 3-D: ``path`` .html (a self-contained three.js player), .gif or .mp4;
         see :func:`jourdain.solver.visual.animate.animate` for the options."""
         return animate(self, path, **options)
+
+    def check(self, rtol: float = 1e-3, constraint_tol: float = 1e-6):
+        """Recompute the energy balance E(t) − E(0) − ∫(P_supplied − P_dissipated) dt (less
+        the impacts' losses from the event log) and the constraint residuals of this Result;
+        returns a :class:`~jourdain.solver.simulation.check.Check` (printable, truthy when
+        both hold: the balance to ``rtol`` of the energy scale, the residuals within
+        ``constraint_tol``). See docs/domains.md, "Energy across domains"."""
+        return check(self, rtol, constraint_tol)
 
     def to_pandas(self):
         """A pandas DataFrame indexed by t [s], one column per series, units in
