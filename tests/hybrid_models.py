@@ -56,7 +56,7 @@ def slider(model: jd.Model, name: str, m: float, parent=None) -> Prismatic:
 
 def quarter_car(beside: bool = False, d_tire: float = 500.0) -> jd.Model:
     """A quarter car on a road moved by a prescribed-motion driver (translational.Position,
-    exact, 5 cm sine at 2 Hz): wheel 30 kg on an ElastoGap tyre (c = 2e5 N/m, lifts off),
+    exact, 5 cm sine at 5 Hz: the wheel lifts off): wheel 30 kg on an ElastoGap tyre (c = 2e5 N/m, lifts off),
     body 250 kg on a spring (2e4 N/m) and damper (1500 N·s/m), all vertical, absolute
     coordinates ``road.s``, ``wheel.s``, ``body.s``; ``beside``: a pendulum that shares no
     equation with it (an island of its own)."""
@@ -69,7 +69,7 @@ def quarter_car(beside: bool = False, d_tire: float = 500.0) -> jd.Model:
         mass = model.add(f"{name}_mass", RigidBody(m=m))
         model.connect(model.world.frame_b, joint.frame_a)
         model.connect(joint.frame_b, mass.frame_a)
-    model.drive, model.ref = translational.Position(exact=True), Sine(amplitude=0.05, f=2.0)
+    model.drive, model.ref = translational.Position(exact=True), Sine(amplitude=0.05, f=5.0)
     model.connect(model.drive.flange, model.road.axis)
     model.connect(model.ref.y, model.drive.s_ref)
     model.tire = ElastoGap(c=2e5, d=d_tire, s_rel0=0.3)
