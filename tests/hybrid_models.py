@@ -54,12 +54,13 @@ def slider(model: jd.Model, name: str, m: float, parent=None) -> Prismatic:
 # Each entry: a builder of a jd.Model and the simulate() options of a short run that meets
 # its elements' events (impacts, stick–slip, contact and release, engagement).
 
-def quarter_car(beside: bool = False, d_tire: float = 500.0) -> jd.Model:
+def quarter_car(beside: bool = False, d_tire: float = 500.0, driven: bool = True) -> jd.Model:
     """A quarter car on a road moved by a prescribed-motion driver (translational.Position,
     exact, 5 cm sine at 5 Hz: the wheel lifts off): wheel 30 kg on an ElastoGap tyre (c = 2e5 N/m, lifts off),
     body 250 kg on a spring (2e4 N/m) and damper (1500 N·s/m), all vertical, absolute
     coordinates ``road.s``, ``wheel.s``, ``body.s``; ``beside``: a pendulum that shares no
-    equation with it (an island of its own)."""
+    equation with it (an island of its own); not ``driven``: the road is a free body held by
+    a spring (5e4 N/m) instead."""
     from jourdain.blocks import Sine, TranslationalSpring, ViscousFriction
     from jourdain.blocks.drivers import translational
     from jourdain.blocks.hybrid import ElastoGap
@@ -69,9 +70,14 @@ def quarter_car(beside: bool = False, d_tire: float = 500.0) -> jd.Model:
         mass = model.add(f"{name}_mass", RigidBody(m=m))
         model.connect(model.world.frame_b, joint.frame_a)
         model.connect(joint.frame_b, mass.frame_a)
-    model.drive, model.ref = translational.Position(exact=True), Sine(amplitude=0.05, f=5.0)
-    model.connect(model.drive.flange, model.road.axis)
-    model.connect(model.ref.y, model.drive.s_ref)
+    if driven:
+        model.drive = translational.Position(exact=True)
+        model.ref = Sine(amplitude=0.05, f=5.0)
+        model.connect(model.drive.flange, model.road.axis)
+        model.connect(model.ref.y, model.drive.s_ref)
+    else:
+        model.ground = TranslationalSpring(c=5e4)
+        model.connect(model.ground.flange_b, model.road.axis)
     model.tire = ElastoGap(c=2e5, d=d_tire, s_rel0=0.3)
     model.connect(model.tire.flange_a, model.road.axis)
     model.connect(model.tire.flange_b, model.wheel.axis)
