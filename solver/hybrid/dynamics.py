@@ -68,7 +68,9 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     driven = driven_speeds(mech, sp)
     # a row that reads a driven speed pushes the free speeds only (the driver takes the rest
     # of its force: M_FF·Δż_F = J_Fᵀ·λ); the driven part of γ, J_D·z_D, is known in time
-    J_D = ca.jacobian(to_speeds(model.gamma, mech, sp), z)[:, driven]
+    J_raw = ca.jacobian(to_speeds(model.gamma, mech, sp), z)
+    J_D = J_raw[:, driven]
+    check_driven_rows(model, J_raw, driven)
     gamma_D = ca.substitute(ca.mtimes(J_D, z[driven]), x, x_driven) if driven else None
     M_full, M = M, decoupled(M, driven)
     J_driven = J[:, driven]   # filtered drivers' speeds are states: their ż_D is known
@@ -181,6 +183,23 @@ def driven_speeds(mech: Mechanics, sp: Speeds) -> list[int]:
     """Indices in z of the speeds kinematic drivers prescribe."""
     from ..equations.driven import driven_speed_index
     return sorted(driven_speed_index(mech, sp, d.speed) for d in mech.driven)
+
+
+def check_driven_rows(model: HybridModel, J: ca.SX, driven: list[int]) -> None:
+    """A row that moves only speeds kinematic drivers prescribe (a stop or a friction on a
+    driven joint alone) would put its force into the driver's reaction only — a stop the
+    driver pushes through, a friction the driver overrides: refused by name."""
+    if not driven:
+        return
+    free = [k for k in range(J.size2()) if k not in driven]
+    for i, row in enumerate(model.rows):
+        on_driven = ca.sparsify(J[i, driven]).nnz() > 0
+        if on_driven and (not free or ca.sparsify(J[i, free]).nnz() == 0):
+            raise ModelError(f"{row.owner.path}: its row {row.name} acts only on motion that a "
+                             "kinematic driver prescribes, so its force would go into the "
+                             "driver's reaction alone (a stop the driver pushes through, a "
+                             "friction it overrides), which is not supported; put it where the "
+                             "motion is free, or drive the joint with a torque or force")
 
 
 def decoupled(M: ca.SX, driven: list[int]) -> ca.SX:
