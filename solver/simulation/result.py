@@ -23,7 +23,9 @@ class Result:
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
     component states, inputs, outputs, and ``energy.kinetic``, ``energy.potential``,
     ``energy.stored`` (capacitors, inductors), ``energy.total`` [J], ``power.dissipated``,
-    ``power.supplied`` [W] (by sources). ``switches`` lists the partition switches of a
+    ``power.supplied`` [W] (sources, residual forces, drivers: docs/domains.md, "Energy
+    across domains"); ``check()`` verifies their balance and the constraint residuals.
+    ``switches`` lists the partition switches of a
     partitioned closed-loop simulation
     (:class:`~jourdain.solver.constraints.repartition.PartitionSwitch`).
 
