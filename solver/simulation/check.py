@@ -209,7 +209,7 @@ def event_points(result) -> list[_Event]:
         out.append(_Event(record.t, (sides[0][2][0], sides[1][2][0]),
                           (sides[0][2][1], sides[1][2][1]), record.energy_lost or 0.0,
                           user and record.energy_lost is None,
-                          _shows_after(result, i, record, sides, names)))
+                          _shows_after(result, record, sides)))
     return out
 
 
@@ -226,10 +226,11 @@ def _power_and_energy(fns: dict, t: float, x: np.ndarray, u: np.ndarray,
     return supplied - float(fns["dissipation"](t, x, u, p)), energy
 
 
-def _shows_after(result, i: int, record, sides, names) -> bool:
+def _shows_after(result, record, sides) -> bool:
     """True when the Result's sample at the event's instant (if there is one) holds the
     state after the event (the loop may report that sample before handling the event)."""
     t = result.t
+    i = int(np.argmin(np.abs(t - record.t)))
     if abs(t[i] - record.t) > 1e-12 * (1.0 + abs(record.t)):
         return True     # no sample there
     x = np.asarray(result.x, dtype=float)[:, i]
