@@ -180,7 +180,24 @@ def _sliding_block():
     return model
 
 
+def compliant_sphere(mu: float = 0.3) -> jd.Model:
+    """A sphere (r = 5 cm, 0.5 kg) on a FreeJoint above a compliant GroundContact
+    (Hunt–Crossley c = 1e4 N/m^1.5, d = 0.5 s/m, friction μ)."""
+    from jourdain.blocks import FreeJoint
+    from jourdain.blocks.hybrid import ContactLaw, GroundContact
+    model = jd.Model(world=World())
+    model.free, model.ball = FreeJoint(), RigidBody(m=0.5, I=(5e-4, 5e-4, 5e-4))
+    model.contact = GroundContact(radius=0.05, mu=mu, law=ContactLaw.COMPLIANT, c=1e4, d=0.5)
+    model.connect(model.world.frame_b, model.free.frame_a)
+    model.connect(model.free.frame_b, model.ball.frame_a)
+    model.connect(model.contact.frame_a, model.ball.frame_a)
+    return model
+
+
 HYBRID_CASES = {
+    # frictionless: the regularized Coulomb law of a compliant contact is stiff (16 s a run)
+    "compliant_contact": (lambda: compliant_sphere(mu=0.0), {"y0": {"free.y": 0.2},
+                                                            "z0": {"free.vx": 0.5}}),
     "bouncing_ball": (_bouncing_ball, {"y0": {"slide.s": 1.0}}),
     "compliant_ball": (_compliant_ball, {"y0": {"slide.s": 0.3}}),
     "pendulum_stop": (_pendulum_stop, {"z0": {"joint.w": 4.0}}),

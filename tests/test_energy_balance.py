@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hybrid_models import HYBRID_CASES, QUARTER_CAR_START, belt, quarter_car
+from hybrid_models import HYBRID_CASES, QUARTER_CAR_START, belt, compliant_sphere, quarter_car
 from test_library_formulations import FACTORIES, START
 
 import jourdain as jd
@@ -94,6 +94,21 @@ def test_elastogap_stores_its_spring_and_dissipates_its_damper():
         assert float(system.functions["supplied"](0.0, x, [], p)) == 0.0
 
 
+def test_a_compliant_contact_stores_its_spring():
+    """Reference: the Hunt–Crossley law f_n = c·δⁿ·(1 − d·v_n) ≥ 0 stores c·δⁿ⁺¹/(n + 1)
+    (in energy.potential) and dissipates the rest, ≥ 0 with d ≥ 0 and μ = 0; before, the
+    whole row power was counted as dissipated and turned negative on every rebound."""
+    system = jd.compile(compliant_sphere(mu=0.0))
+    res = system.simulate(1.0, y0={"free.y": 0.2}, n_out=4001, rtol=1e-10, atol=1e-10)
+    depth = np.maximum(0.05 - res["free.y"], 0.0)
+    gravity = 0.5 * 9.81 * res["free.y"]
+    assert np.allclose(res["energy.potential"] - gravity, 1e4 * depth**2.5 / 2.5, atol=1e-12)
+    assert depth.max() > 1e-3                            # it did press into the ground
+    P = res["power.dissipated"]
+    assert P.min() >= -1e-9 * P.max() and P.max() > 0
+    assert res.check(rtol=1e-5).ok
+
+
 def test_a_world_force_supplies_f_dot_v():
     """Reference: closed form P = f·v of a WorldForce on a sliding body (the load's power
     was missing from power.supplied); the balance then closes."""
@@ -134,7 +149,7 @@ def test_every_library_model_closes_its_energy_balance(name):
 # the box (24 rows) lands, slides and sticks within 0.4 s, and costs most per step; the
 # compliant ball's stiff contacts need a finer grid (as FINE above)
 RUNS = {"box_landing_sliding": {"t_end": 0.4, "n_out": 401, "rtol": 1e-8, "atol": 1e-8},
-        "compliant_ball": {"n_out": 8001}}
+        "compliant_ball": {"n_out": 8001}, "compliant_contact": {"t_end": 0.5, "n_out": 4001}}
 
 
 @pytest.mark.parametrize("name", sorted(HYBRID_CASES))

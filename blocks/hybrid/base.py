@@ -78,6 +78,9 @@ class Row:
         before a stuck friction); elsewhere iterative refinement makes its effect O(ε²).
     sign : the force's sign in the Result (``<path>.<name>`` shows sign·λ; MSL's friction
         torque, positive against w_rel, is −λ).
+    potential : the energy [J] an inactive row's force law stores (a compliant contact's
+        spring, c·δⁿ⁺¹/(n + 1)), in the coordinates: it is reported in ``energy.potential``
+        and the rest of the row's power λ·γ as dissipated.
     """
 
     name: str
@@ -89,6 +92,7 @@ class Row:
     friction_of: str | None = None
     compliance: float = 1e-8
     sign: float = 1.0
+    potential: Any = 0
 
 
 @dataclass(frozen=True)

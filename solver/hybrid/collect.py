@@ -58,6 +58,7 @@ class HybridModel:
     active: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     force: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     gap: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
+    potential: ca.SX = field(default_factory=lambda: ca.SX(0))   # stored by rows' force laws
     has_gap: list[bool] = field(default_factory=list)
     guard_expr: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     monitor_expr: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
@@ -139,6 +140,7 @@ def _rows(model: HybridModel, rows: list[Row], owners: list, hctx: HybridContext
     model.force = _stack([r.force for r in rows])
     model.gap = _stack([0 if r.gap is None else r.gap for r in rows])
     model.has_gap = [r.gap is not None for r in rows]
+    model.potential = sum((ca.SX(r.potential) for r in rows), ca.SX(0))
 
 
 def _guards(model: HybridModel, elements: list, mech: Mechanics, hctx) -> None:

@@ -107,6 +107,8 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
             "driver_work", [t, x, u, p, lam], [ca.substitute(
                 ca.mtimes(ca.transpose(M_full[driven, :]), z[driven]), x, x_driven),
                 gamma_D], ["t", "x", "u", "p", "lambda"], ["w", "gamma_D"]))
+    out.update(_row_storage(mech, sp, model, functions))
+    functions = dict(functions, **out)
     out.update(_functions(functions, parts, others, y.numel(), z.numel()))
     # the pieces again, for the islands of independent bodies (:mod:`.islands`)
     out.update(hybrid_parts=parts, hybrid_others=others, f_smooth=functions["f"])
@@ -114,6 +116,24 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                          ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
     out["impact"] = _projected(impact, functions.get("project"))
     return out
+
+
+def _row_storage(mech: Mechanics, sp: Speeds, model: HybridModel, functions: dict) -> dict:
+    """Where rows' force laws store energy (compliant contacts): ``energy`` with it in V, and
+    ``row_storage`` (t, x, u, p) -> dV_rows/dt, which the row power λ·γ less it leaves as
+    dissipated (:func:`_functions`)."""
+    V_rows = to_speeds(model.potential, mech, sp)
+    if not ca.depends_on(V_rows, mech.kin.y):
+        return {}
+    t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
+    x = ca.vertcat(y, z, mech.ctx.s)
+    energy = functions["energy"]
+    T, V, W = energy(x, p)
+    return {"energy": ca.Function("energy", [x, p], [T, V + V_rows, W], ["x", "p"],
+                                  ["T", "V", "W"]),
+            "row_storage": ca.Function("row_storage", [t, x, u, p],
+                                       [ca.jtimes(V_rows, y, sp.ydot)], ["t", "x", "u", "p"],
+                                       ["dV"])}
 
 
 def _projected(fn: ca.Function, project: ca.Function | None) -> ca.Function:
@@ -158,6 +178,7 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
     gamma_dot = J @ (zdot_s + dz) + bias
     sliding = (1 - active) * lam * gamma
     x_in = x0
+    stored = functions["row_storage"](t, x, u, p) if "row_storage" in functions else 0
     extra = {}
     if "supplied" in functions:
         supplied = functions["supplied"](t, x_in, u, p)
@@ -174,7 +195,7 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
                               ["t", "x", "u", "p"], ["gamma", "lambda", "gap", "gamma_dot",
                                                      "guards", "monitors"]),
         "dissipation": ca.Function("dissipation", [t, x_in, u, p],
-                                   [dissipation(t, x_in, u, p) - ca.sum1(sliding)],
+                                   [dissipation(t, x_in, u, p) - ca.sum1(sliding) - stored],
                                    ["t", "x", "u", "p"], ["P"]),
     }
 
