@@ -21,7 +21,10 @@ Named functions added to the System:
   hybrid(t, x, u, p) -> gamma, lambda, gap, gamma_dot, guards, monitors
   impact(t, x, u, p) -> M, J, gamma, active   (impact maps and velocity projections)
   update:<path>(t, x, u, p) -> d        (each sampled block's new discrete values)
-  dissipation(t, x, u, p) -> P          (adds the power −λ·γ of sliding rows)
+  dissipation(t, x, u, p) -> P          (adds the power −λ·γ of sliding rows, less what a
+                                        compliant row stores: ``row_storage``)
+  supplied(t, x, u, p) -> P             (adds the rows' share of the drivers' reactions)
+  energy(x, p) -> T, V, W               (V with the energy compliant rows store)
   hybrid_parts, hybrid_others, f_smooth (the pieces of f, SX: :mod:`.islands` restricts
                                         them to groups of bodies no equation couples)
 """
@@ -34,6 +37,7 @@ from scipy.sparse.csgraph import connected_components
 
 from jourdain.blocks.errors import ModelError
 
+from ..equations.driven import driven_speed_index
 from ..equations.projection import solve_spd, to_speeds
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
@@ -202,7 +206,6 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
 
 def driven_speeds(mech: Mechanics, sp: Speeds) -> list[int]:
     """Indices in z of the speeds kinematic drivers prescribe."""
-    from ..equations.driven import driven_speed_index
     return sorted(driven_speed_index(mech, sp, d.speed) for d in mech.driven)
 
 
