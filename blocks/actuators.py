@@ -1,7 +1,8 @@
 """Actuators: a torque or force on a flange pair, driven by a signal input.
 
 The input is a system input (named e.g. ``cube.motor.tau``) unless it is wired to a signal
-block such as a source or a controller.
+block such as a source or a controller. The power each delivers, τ·w_rel or f·v_rel, is the
+power of its residual force (FlangeForce.supplied_power): ``power.supplied`` of a Result.
 """
 from __future__ import annotations
 
@@ -9,12 +10,6 @@ from typing import ClassVar
 
 from .forces import FlangeForce
 from .ports import Motion, RealInput
-
-
-def _power(source, ctx, port):
-    """The power an ideal source delivers: its torque or force times the relative rate."""
-    rate = ctx.flange(source.flange_b).w - ctx.flange(source.flange_a).w
-    return ctx.value(port) * rate
 
 
 class Motor(FlangeForce):
@@ -29,9 +24,6 @@ class Motor(FlangeForce):
     def force(self, s_rel, w_rel, ctx):
         return ctx.value(self.tau)
 
-    def supplied_power(self, ctx):
-        return _power(self, ctx, self.tau)
-
 
 class LinearMotor(FlangeForce):
     """Ideal force source: f [N] on flange_b, −f on flange_a (input ``f``)."""
@@ -44,6 +36,3 @@ class LinearMotor(FlangeForce):
 
     def force(self, s_rel, w_rel, ctx):
         return ctx.value(self.f)
-
-    def supplied_power(self, ctx):
-        return _power(self, ctx, self.f)

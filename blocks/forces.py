@@ -43,6 +43,17 @@ class FlangeForce(Component):
         """Residual force or torque on flange_b along +s (the reaction acts on flange_a)."""
         return 0
 
+    def supplied_power(self, ctx):
+        """The power of the residual force, f·w_rel [W]: a residual force counts as a source
+        (a motor, a force law; negative where it brakes) unless the element says otherwise
+        (an element whose residual force dissipates reports it in ``dissipated_power`` and
+        returns 0 here; a converter passes power on from another domain). Stored energy
+        belongs in ``potential``, dissipation of a rate in ``dissipation``: both are
+        reported by the solver."""
+        a, b = ctx.flange(self.flange_a), ctx.flange(self.flange_b)
+        w_rel = b.w - a.w
+        return self.force(b.s - a.s, w_rel, ctx) * w_rel
+
     def _check_nonnegative(self, **values) -> None:
         for name, value in values.items():
             if not value >= 0:
@@ -197,11 +208,6 @@ class ForceLaw(FlangeForce):
 
     def force(self, s_rel, w_rel, ctx):
         return self.law(s_rel, w_rel)
-
-    def supplied_power(self, ctx):
-        s_rel = ctx.flange(self.flange_b).s - ctx.flange(self.flange_a).s
-        w_rel = ctx.flange(self.flange_b).w - ctx.flange(self.flange_a).w
-        return self.law(s_rel, w_rel) * w_rel
 
 
 class TableForce(ForceLaw):

@@ -2080,3 +2080,36 @@ def _():
                         constraints=jd.ConstraintMethod.BAUMGARTE)
     system.simulate(1.0, y0={"fb.crank.phi": 1.0, "fb.rocker.phi": 1.0 - np.pi / 2},
                     z0={"fb.crank.w": 5.0})
+
+
+# ---- energy ----
+@functools.cache
+def _pendulum_result():
+    system = jd.compile(jd.Model.on_world(World(), m=Pendulum(J=0.01)))
+    return system.simulate(0.1, y0={"m.joint.phi": 0.5}, n_out=11)
+
+
+@case("res.check with a negative rtol", ModelError, "check", "rtol")
+def _():
+    _pendulum_result().check(rtol=-1e-3)
+
+
+@case("res.check with a string constraint_tol", ModelError, "check", "constraint_tol")
+def _():
+    _pendulum_result().check(constraint_tol="1e-6")
+
+
+@case("a rigid stop on a joint a driver prescribes", ModelError, "stop", "driver")
+def _():
+    from jourdain.blocks.drivers import rotational
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.joint, model.bob = Revolute(), RigidBody(m=1.0, r_cm=(0.0, -0.5, 0.0))
+    model.connect(model.world.frame_b, model.joint.frame_a)
+    model.connect(model.joint.frame_b, model.bob.frame_a)
+    model.drive, model.ref = rotational.Speed(exact=True), Sine(amplitude=2.0, f=1.0)
+    model.connect(model.drive.flange, model.joint.axis)
+    model.connect(model.ref.y, model.drive.w_ref)
+    model.stop = Stop(lower=-0.3, upper=0.3)
+    model.connect(model.stop.flange_b, model.joint.axis)
+    jd.compile(model)

@@ -213,3 +213,41 @@ def test_speeds_given_where_the_partition_is_singular_are_a_named_error_at_once(
     assert switch.t == 0.0 and switch.conditioning_before > 1e6   # t: the start, not computed
     residual = max(np.abs(v).max() for k, v in rest.series.items() if k.startswith("residual"))
     assert residual <= 1e-9
+
+
+# ---- found by tests/test_compositions.py (issue 23) ----------------------------------------
+def test_an_impact_just_after_a_sample_counts_after_that_sample():
+    """Two shafts on a spring, a rigid stop on the second, both at 2 rad/s: the stop is hit
+    7e-14 s after the sample at 0.2 s, which shows the state before the impact. Reference:
+    the energy balance (res.check): the impact's 0.064 J were counted at that sample, a
+    0.32 relative error; now 1e-7."""
+    import compositions as cm
+    spec = cm.Composition((0.05, 0.05), ("spring",), ("none", "stop"), "none", (2.0, 2.0),
+                          False)
+    system = jd.compile(cm.build(spec))
+    res = system.simulate(1.0, n_out=2001, rtol=1e-9, atol=1e-9, **cm.start(spec, system))
+    impact = res.events[1]
+    assert abs(impact.t - 0.2) < 1e-12 and impact.energy_lost > 0.06
+    check = res.check(rtol=1e-6)
+    assert check.ok, check
+
+
+@pytest.mark.skipif(__import__("shutil").which("gcc") is None, reason="no C compiler")
+def test_codegen_of_a_closed_loop_with_friction_rows_keeps_the_rows(tmp_path):
+    """An ideal gear between two shafts (a closure equation, partitioning) with bearing
+    friction on one: codegen compiled the partition's smooth watch, so the compiled f lost
+    the friction's row force (ż = 0 instead of 1.6 rad/s² at a stuck state). Reference: the
+    virtual machine's f at random states, to 1e-12."""
+    import compositions as cm
+    spec = cm.Composition((0.05, 0.05), ("gear",), ("none", "bearing"), "none", (-3.0, -3.0),
+                          False)
+    system = jd.compile(cm.build(spec))
+    vm = system.functions["f"]
+    system.codegen(cache_dir=tmp_path)
+    assert system.library is not None
+    rng = np.random.default_rng(0)
+    for mode in (-1.0, 0.0, 1.0):
+        x = rng.normal(size=system.nx)
+        a, b = (np.array(fn(0.3, x, [], [mode]), dtype=float).ravel() for fn in (system.f, vm))
+        assert np.allclose(a, b, rtol=1e-12, atol=1e-12 * (1 + np.abs(b).max()))
+        assert np.abs(b[-1]) > 0.1     # the row's force moves the shafts

@@ -29,11 +29,7 @@ class SpeedDependentSource(FlangeForce):
         raise NotImplementedError
 
     def force(self, s_rel, w_rel, ctx):
-        return self.law(w_rel)
-
-    def supplied_power(self, ctx):
-        w_rel = ctx.flange(self.flange_b).w - ctx.flange(self.flange_a).w
-        return self.law(w_rel) * w_rel
+        return self.law(w_rel)   # its power law·w_rel is supplied (FlangeForce's default)
 
 
 def _positive(owner, name: str, value) -> None:

@@ -129,6 +129,9 @@ class _Converter(OnePort, FlangeForce):
     def force(self, s_rel, w_rel, ctx):
         return self.k * ctx.current(self)
 
+    def supplied_power(self, ctx):
+        return 0    # power conserving: the circuit's sources report what they deliver
+
 
 @dataclass(eq=False)
 class EMF(_Converter):

@@ -99,6 +99,9 @@ class Row:
         solver splits the holding force among them in proportion to their limits, so every
         one of them reaches its limit at once — when the load reaches their combined limit
         (MSL's friction elements on one shaft; :mod:`jourdain.solver.hybrid.dynamics`).
+    potential : the energy [J] an inactive row's force law stores (a compliant contact's
+        spring, c·δⁿ⁺¹/(n + 1)), in the coordinates: it is reported in ``energy.potential``
+        and the rest of the row's power λ·γ as dissipated.
     """
 
     name: str
@@ -111,6 +114,7 @@ class Row:
     compliance: float = 1e-8
     sign: float = 1.0
     limit: Any = None
+    potential: Any = 0
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,8 @@ class GroundContact(Component, Hybrid):
         depth = ca.fmax(-gap, 0)
         f_n = ca.fmax(self.c * depth**self.n * (1 - self.d * vn), 0)
         speed = ca.sqrt(v1**2 + v2**2 + self.v_eps**2)
-        return [Row("f_n", vn, 0, f_n, gap=gap, unilateral=True),
+        return [Row("f_n", vn, 0, f_n, gap=gap, unilateral=True,
+                    potential=self.c * depth ** (self.n + 1) / (self.n + 1)),
                 Row("f_t[0]", v1, 0, -self.mu * f_n * v1 / speed, friction_of="f_n"),
                 Row("f_t[1]", v2, 0, -self.mu * f_n * v2 / speed, friction_of="f_n")]
 

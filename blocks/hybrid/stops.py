@@ -116,16 +116,34 @@ class Stop(FlangeForce, Hybrid):
         a, b = ctx.flange(self.flange_a), ctx.flange(self.flange_b)
         return b.s - a.s, b.w - a.w
 
+    def potential(self, s_rel):
+        """The compliant law's spring energy Σ c·δⁿ⁺¹/(n + 1) [J] (the force's elastic part
+        c·δⁿ = −∂V/∂s); a rigid stop stores none."""
+        if self.law is StopLaw.RIGID:
+            return 0
+        return sum((self.c * ca.fmax(sign * (lim - s_rel), 0) ** (self.n + 1) / (self.n + 1)
+                    for _, lim, sign in self._sides()), 0)
+
     def force(self, s_rel, w_rel, ctx):
+        """The compliant law's damping part: c·δⁿ·(1 + d·δ̇) bounded to ≥ 0, less the
+        elastic part c·δⁿ that ``potential`` gives."""
         if self.law is StopLaw.RIGID:
             return 0
         total = 0
         for _, lim, sign in self._sides():
             depth = sign * (lim - s_rel)          # penetration δ ≥ 0 inside the limit
             rate = -sign * w_rel
-            push = self.c * ca.fmax(depth, 0) ** self.n * (1 + self.d * rate)
-            total += sign * ca.if_else(depth > 0, ca.fmax(push, 0), 0)
+            spring = self.c * ca.fmax(depth, 0) ** self.n
+            push = spring * (1 + self.d * rate)
+            total += sign * ca.if_else(depth > 0, ca.fmax(push, 0) - spring, 0)
         return total
+
+    def supplied_power(self, ctx):
+        return 0    # the residual force is the contact's damping: dissipated_power
+
+    def dissipated_power(self, ctx):
+        s, w = self._relative(ctx)
+        return -self.force(s, w, ctx) * w
 
     def rows(self, ctx):
         if self.law is not StopLaw.RIGID:
@@ -223,11 +241,27 @@ class ElastoGap(FlangeForce, Hybrid):
         if not self.n >= 1:
             raise ModelError(f"{self.path}: exponent n must be ≥ 1, got {self.n}")
 
+    def potential(self, s_rel):
+        """The spring's energy c·δⁿ⁺¹/(n + 1) in contact (δ = s_rel0 − s_rel > 0) [J]: its
+        force −f_c = c·δⁿ is −∂V/∂s_rel."""
+        return self.c * ca.fmax(self.s_rel0 - s_rel, 0) ** (self.n + 1) / (self.n + 1)
+
     def force(self, s_rel, w_rel, ctx):
+        """The damping part −f_d of MSL's force −(f_c + f_d) on flange_b (``potential``
+        gives −f_c)."""
         depth = self.s_rel0 - s_rel
         f_c = -self.c * ca.fabs(depth) ** self.n
         f_d = ca.fmin(ca.fmax(self.d * w_rel, f_c), -f_c)
-        return ca.if_else(depth > 0, -(f_c + f_d), 0)
+        return ca.if_else(depth > 0, -f_d, 0)
+
+    def supplied_power(self, ctx):
+        return 0    # the residual force is the damper's: dissipated_power
+
+    def dissipated_power(self, ctx):
+        """f_d·w_rel ≥ 0 (f_d has the sign of w_rel) [W]."""
+        a, b = ctx.flange(self.flange_a), ctx.flange(self.flange_b)
+        w = b.w - a.w
+        return -self.force(b.s - a.s, w, ctx) * w
 
     def guards(self, ctx):
         a, b = ctx.flange(self.flange_a), ctx.flange(self.flange_b)

@@ -87,6 +87,15 @@ class LineForce(Component):
         """Residual force [N] on frame_b along e (pushing frame_b away from frame_a)."""
         return 0
 
+    def supplied_power(self, ctx):
+        """The power of the residual force, f·ṡ [W]: a source unless the element says
+        otherwise (as for 1-D elements, FlangeForce.supplied_power)."""
+        a, b = ctx.frame(self.frame_a), ctx.frame(self.frame_b)
+        r = b.r - a.r
+        s = ca.sqrt(ca.dot(r, r))
+        v = ca.dot(r / ca.fmax(s, S_SMALL), b.v - a.v)
+        return self.force(s, v, ctx) * v
+
     def masses(self, r_a, r_b, e) -> list:
         """Point masses on the line: [(m [kg], position [m] in world coordinates)]."""
         return []
@@ -104,6 +113,15 @@ class FrameForce(Component):
         """{frame port: (f, t)}: force f [N] at the port frame's origin and torque t [N·m],
         both in world coordinates, as CasADi 3-vectors."""
         raise NotImplementedError
+
+    def supplied_power(self, ctx):
+        """Σ f·v + t·ω over the loaded frames [W] (v: the origin's velocity, ω: the angular
+        velocity, world coordinates): the power the forces and torques deliver."""
+        total = 0
+        for port, (f, t) in self.loads(ctx).items():
+            frame = ctx.frame(port)
+            total += ca.dot(ca.SX(f), frame.v) + ca.dot(ca.SX(t), frame.w)
+        return total
 
 
 class Mount(Component):

@@ -119,7 +119,7 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
     V = mech.potential_energy()
     W = _state_energy(mech, t, u)
     P = to_speeds(mech.dissipated_power(), mech, sp)
-    P_in = to_speeds(mech.supplied_power(), mech, sp)
+    P_in = to_speeds(mech.supplied_power(), mech, sp) + driver_power(mech, sp, drive)
     functions = {
         "f": ca.Function("f", [t, x, u, p], [apply(ca.vertcat(ydot, zdot, sdot))],
                          ["t", "x", "u", "p"], ["xdot"]),
@@ -140,6 +140,15 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
     if drive is not None:
         functions.update(drive_functions(t, x, u, p, drive))
     return functions
+
+
+def driver_power(mech: Mechanics, sp: Speeds, drive: Drive | None) -> ca.SX:
+    """Σ τ_D·w_D [W]: the power kinematic drivers deliver, their reaction (the generalized
+    force on the driven speed) times that speed (the support does not move)."""
+    if drive is None:
+        return ca.SX(0)
+    return sum((drive.reactions[d.path] * sp.z[driven_speed_index(mech, sp, d.speed)]
+                for d in mech.driven if d.path in drive.reactions), ca.SX(0))
 
 
 def quantity_terms(mech: Mechanics) -> tuple[list[str], list]:

@@ -60,6 +60,7 @@ class HybridModel:
     gap: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     limit: ca.SX = field(default_factory=lambda: ca.SX(0, 1))   # static limits (0: none)
     has_limit: list[bool] = field(default_factory=list)
+    potential: ca.SX = field(default_factory=lambda: ca.SX(0))   # stored by rows' force laws
     has_gap: list[bool] = field(default_factory=list)
     guard_expr: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     monitor_expr: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
@@ -143,6 +144,7 @@ def _rows(model: HybridModel, rows: list[Row], owners: list, hctx: HybridContext
     model.has_gap = [r.gap is not None for r in rows]
     model.limit = _stack([0 if r.limit is None else r.limit for r in rows])
     model.has_limit = [r.limit is not None for r in rows]
+    model.potential = sum((ca.SX(r.potential) for r in rows), ca.SX(0))
 
 
 def _guards(model: HybridModel, elements: list, mech: Mechanics, hctx) -> None:

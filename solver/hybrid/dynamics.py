@@ -21,7 +21,10 @@ Named functions added to the System:
   hybrid(t, x, u, p) -> gamma, lambda, gap, gamma_dot, guards, monitors
   impact(t, x, u, p) -> M, J, gamma, active   (impact maps and velocity projections)
   update:<path>(t, x, u, p) -> d        (each sampled block's new discrete values)
-  dissipation(t, x, u, p) -> P          (adds the power −λ·γ of sliding rows)
+  dissipation(t, x, u, p) -> P          (adds the power −λ·γ of sliding rows, less what a
+                                        compliant row stores: ``row_storage``)
+  supplied(t, x, u, p) -> P             (adds the rows' share of the drivers' reactions)
+  energy(x, p) -> T, V, W               (V with the energy compliant rows store)
   hybrid_parts, hybrid_others, f_smooth (the pieces of f, SX: :mod:`.islands` restricts
                                         them to groups of bodies no equation couples)
 """
@@ -34,6 +37,7 @@ from scipy.sparse.csgraph import connected_components
 
 from jourdain.blocks.errors import ModelError
 
+from ..equations.driven import driven_speed_index
 from ..equations.projection import solve_spd, to_speeds
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
@@ -50,8 +54,14 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     t, y, z, u, p, s = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p, mech.ctx.s
     x = ca.vertcat(y, z, s)
 
+    drive = functions.get("drive")
+    x_driven = drive(t, x, u, p) if drive is not None else x
+
     def conv(expr):
-        return to_speeds(expr, mech, sp)
+        """In (t, y, z, u, p, s), exactly driven coordinates and speeds at their prescribed
+        values (as f and h read them): a guard behind a driver sees the driver's motion."""
+        expr = to_speeds(expr, mech, sp)
+        return ca.substitute(expr, x, x_driven) if drive is not None else expr
 
     out = {f"update:{name}": ca.Function("update_" + name.replace(".", "_"), [t, x, u, p],
                                          [conv(expr)], ["t", "x", "u", "p"], ["d"])
@@ -60,6 +70,18 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
         return out
     gamma, lam = conv(model.gamma), model.lam
     J = ca.jacobian(gamma, z)
+    driven = driven_speeds(mech, sp)
+    # a row that reads a driven speed pushes the free speeds only (the driver takes the rest
+    # of its force: M_FF·Δż_F = J_Fᵀ·λ); the driven part of γ, J_D·z_D, is known in time
+    J_raw = ca.jacobian(to_speeds(model.gamma, mech, sp), z)
+    J_D = J_raw[:, driven]
+    check_driven_rows(model, J_raw, driven)
+    gamma_D = ca.substitute(ca.mtimes(J_D, z[driven]), x, x_driven) if driven else None
+    M_full, M = M, decoupled(M, driven)
+    J_driven = J[:, driven]   # filtered drivers' speeds are states: their ż_D is known
+    if driven:
+        J = ca.SX(J)
+        J[:, driven] = 0
     inert = [i for i in range(J.size1()) if J[i, :].nnz() == 0]
     active, force = _inert_rows(model, inert, conv)
     C = ca.jacobian(force, lam)
@@ -68,7 +90,11 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                          "forces (ctx.multiplier)")
     b = ca.substitute(force, lam, ca.SX.zeros(lam.numel()))
     gap = conv(model.gap)
-    bias = ca.jtimes(gamma, y, sp.ydot) + ca.jacobian(gamma, t)
+    ydot = sp.ydot if drive is None else ca.substitute(sp.ydot, x, x_driven)
+    zdot = zdot if drive is None else ca.substitute(zdot, x, x_driven)
+    bias = ca.jtimes(gamma, y, ydot) + ca.jacobian(gamma, t)
+    if driven:
+        bias += ca.mtimes(J_driven, zdot[driven])
     target = bias + 2 * OMEGA * gamma + OMEGA**2 * gap
     compliance = ca.DM([r.compliance for r in model.rows])
     groups = speed_groups(mech, sp)
@@ -82,6 +108,13 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                          [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr), active],
                          ["t", "x", "u", "p", "lambda"],
                          ["gamma", "gap", "guards", "monitors", "active"])
+    if driven:   # the rows change the drivers' reactions by M_DF·Δż_F − J_Dᵀ·λ
+        functions = dict(functions, driver_work=ca.Function(
+            "driver_work", [t, x, u, p, lam], [ca.substitute(
+                ca.mtimes(ca.transpose(M_full[driven, :]), z[driven]), x, x_driven),
+                gamma_D], ["t", "x", "u", "p", "lambda"], ["w", "gamma_D"]))
+    out.update(_row_storage(mech, sp, model, functions))
+    functions = dict(functions, **out)
     out.update(_functions(functions, parts, others, y.numel(), z.numel()))
     # the pieces again, for the islands of independent bodies (:mod:`.islands`)
     out.update(hybrid_parts=parts, hybrid_others=others, f_smooth=functions["f"])
@@ -89,6 +122,24 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                          ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
     out["impact"] = _projected(impact, functions.get("project"))
     return out
+
+
+def _row_storage(mech: Mechanics, sp: Speeds, model: HybridModel, functions: dict) -> dict:
+    """Where rows' force laws store energy (compliant contacts): ``energy`` with it in V, and
+    ``row_storage`` (t, x, u, p) -> dV_rows/dt, which the row power λ·γ less it leaves as
+    dissipated (:func:`_functions`)."""
+    V_rows = to_speeds(model.potential, mech, sp)
+    if not ca.depends_on(V_rows, mech.kin.y):
+        return {}
+    t, y, z, u, p = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p
+    x = ca.vertcat(y, z, mech.ctx.s)
+    energy = functions["energy"]
+    T, V, W = energy(x, p)
+    return {"energy": ca.Function("energy", [x, p], [T, V + V_rows, W], ["x", "p"],
+                                  ["T", "V", "W"]),
+            "row_storage": ca.Function("row_storage", [t, x, u, p],
+                                       [ca.jtimes(V_rows, y, sp.ydot)], ["t", "x", "u", "p"],
+                                       ["dV"])}
 
 
 def _projected(fn: ca.Function, project: ca.Function | None) -> ca.Function:
@@ -133,16 +184,61 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
     gamma_dot = J @ (zdot_s + dz) + bias
     sliding = (1 - active) * lam * gamma
     x_in = x0
+    stored = functions["row_storage"](t, x, u, p) if "row_storage" in functions else 0
+    extra = {}
+    if "supplied" in functions:
+        supplied = functions["supplied"](t, x_in, u, p)
+        if "driver_work" in functions:
+            work, gamma_D = functions["driver_work"](t, x, u, p, lam)
+            supplied += ca.dot(work, dz) - ca.dot(lam, gamma_D)
+        extra["supplied"] = ca.Function("supplied", [t, x_in, u, p], [supplied],
+                                        ["t", "x", "u", "p"], ["P"])
     return {
+        **extra,
         "f": ca.Function("f", [t, x_in, u, p], [xdot], ["t", "x", "u", "p"], ["xdot"]),
         "hybrid": ca.Function("hybrid", [t, x_in, u, p], [gamma, lam, gap, gamma_dot,
                                                            guards, monitors],
                               ["t", "x", "u", "p"], ["gamma", "lambda", "gap", "gamma_dot",
                                                      "guards", "monitors"]),
         "dissipation": ca.Function("dissipation", [t, x_in, u, p],
-                                   [dissipation(t, x_in, u, p) - ca.sum1(sliding)],
+                                   [dissipation(t, x_in, u, p) - ca.sum1(sliding) - stored],
                                    ["t", "x", "u", "p"], ["P"]),
     }
+
+
+def driven_speeds(mech: Mechanics, sp: Speeds) -> list[int]:
+    """Indices in z of the speeds kinematic drivers prescribe."""
+    return sorted(driven_speed_index(mech, sp, d.speed) for d in mech.driven)
+
+
+def check_driven_rows(model: HybridModel, J: ca.SX, driven: list[int]) -> None:
+    """A row that moves only speeds kinematic drivers prescribe (a stop or a friction on a
+    driven joint alone) would put its force into the driver's reaction only — a stop the
+    driver pushes through, a friction the driver overrides: refused by name."""
+    if not driven:
+        return
+    free = [k for k in range(J.size2()) if k not in driven]
+    for i, row in enumerate(model.rows):
+        on_driven = ca.sparsify(J[i, driven]).nnz() > 0
+        if on_driven and (not free or ca.sparsify(J[i, free]).nnz() == 0):
+            raise ModelError(f"{row.owner.path}: its row {row.name} acts only on motion that a "
+                             "kinematic driver prescribes, so its force would go into the "
+                             "driver's reaction alone (a stop the driver pushes through, a "
+                             "friction it overrides), which is not supported; put it where the "
+                             "motion is free, or drive the joint with a torque or force")
+
+
+def decoupled(M: ca.SX, driven: list[int]) -> ca.SX:
+    """M with the entries coupling driven and free speeds removed: the rows' forces move the
+    free speeds by M_FF⁻¹·J_Fᵀ·λ (the driven ones follow their prescription)."""
+    if not driven:
+        return M
+    free = [k for k in range(M.size1()) if k not in driven]
+    M = ca.SX(M)
+    for k in driven:
+        M[k, free] = 0
+        M[free, k] = 0
+    return M
 
 
 def speed_groups(mech: Mechanics, sp: Speeds) -> np.ndarray:

@@ -251,8 +251,10 @@ def _island_functions(system, island: Island, sym: _Symbols) -> dict:
     t, x, u, p = sym.t, sym.x[[int(i) for i in xi]], sym.u, sym.p
     f_smooth = ca.Function("f_island", [t, x, u, p], [sym.f[[int(i) for i in xi]]],
                            ["t", "x", "u", "p"], ["xdot"])
-    if not R:
+    if not island.elements:   # the smooth island: no events of its own
         return {"f": f_smooth}
+    # an island of guard-only elements (ElastoGap, a compliant stop) has no rows: the pieces
+    # below are then empty, and ``hybrid`` still gives its guards and monitors
     P = sym.parts
     pieces = [P["K"][R, R], P["K_reg"][R, R], P["r"][R], P["MinvJT"][zs, R], P["J"][R, zs],
               P["bias"][R], P["zdot"][zs], P["S"][R, R]]

@@ -32,7 +32,7 @@ class Change:
     """One recorded change at an event: a discrete value, or an impact."""
 
     element: str
-    kind: str                  # "mode" (a discrete value changed) or "impact"
+    kind: str                  # "mode" (a discrete value changed), "impact" or "projection"
     detail: str
     energy_lost: float | None = None
 
@@ -294,8 +294,17 @@ def _project(state: EventState) -> None:
         return
     z_slice = _z_slice(state)
     x = state.x.copy()
+    z = x[z_slice].copy()
     x[z_slice] += project_velocities(M, J, gamma, rows)
     state.set_x(x)
+    # the projection takes kinetic energy (the M-orthogonal part of z across the rows): in
+    # the log with the impacts', so the energy balance of the Result closes (res.check)
+    before = kinetic_energy(M, z)
+    lost = before - kinetic_energy(M, x[z_slice])
+    if abs(lost) > GAIN_TOL * (1.0 + before):
+        owners = ", ".join(dict.fromkeys(state.info.rows[i].owner.path for i in rows))
+        state.changes.append(Change(owners, "projection", f"kinetic energy lost {lost:.3g} J "
+                                    "(speeds projected onto the closed rows)", lost))
 
 
 def _impact_data(state: EventState, full: bool = False):

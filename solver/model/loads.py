@@ -97,7 +97,7 @@ def gravity_terms(world, bodies: list[BodyTerms], y: ca.SX, p: ca.SX, p0: np.nda
         U = world.field_potential(body.r_cm)
         loads.append(LoadTerms(f"{body.path}.gravity", ca.mtimes(body.R, body.v),
                                ca.mtimes(body.R, body.w), body.m * world.field(body.r_cm),
-                               ca.SX.zeros(3), conservative=U is not None))
+                               ca.SX.zeros(3), conservative=U is not None, field=True))
         if U is not None:
             energy += body.m * ca.SX(U)
     if world.potential is not None:

@@ -73,8 +73,11 @@ class Mechanics:
         return self.ctx.total("stored_energy")
 
     def supplied_power(self) -> ca.SX:
-        """Σ power delivered by sources [W] (in t, y, ẏ, u, s, p)."""
-        return self.ctx.total("supplied_power")
+        """Σ power delivered by sources [W] (in t, y, ẏ, u, s, p): the components' own
+        (sources, residual forces and loads) and the work of a gravity field without a
+        potential."""
+        return self.ctx.total("supplied_power") + \
+            sum((ld.power() for ld in self.loads if ld.field and not ld.conservative), ca.SX(0))
 
     def potential_energy(self) -> ca.SX:
         """V = gravity's potential energy (Σ −m·g·r_cm when uniform) + Σ spring potentials

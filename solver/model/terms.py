@@ -56,7 +56,8 @@ class LoadTerms:
     """A force f [N] applied at a point moving with the world velocity v and a torque t [N·m]
     on axes turning with the world angular velocity w, all in world coordinates (y, w).
     ``conservative`` loads (gravity of a field with a potential) are already in the potential
-    energy: the Lagrange formulation takes them from V, the projection from f."""
+    energy: the Lagrange formulation takes them from V, the projection from f. A gravity
+    field without a potential does work: its power is supplied power (``field``)."""
 
     path: str
     v: ca.SX
@@ -64,6 +65,11 @@ class LoadTerms:
     f: ca.SX
     t: ca.SX
     conservative: bool = False
+    field: bool = False     # a gravity field's load (components report their own power)
+
+    def power(self) -> ca.SX:
+        """f·v + t·w [W], the power the load delivers."""
+        return ca.dot(self.f, self.v) + ca.dot(self.t, self.w)
 
     def generalized(self, speeds: ca.SX, v=None, w=None) -> ca.SX:
         """(∂v/∂speeds)ᵀ·f + (∂w/∂speeds)ᵀ·t: the load's generalized force on ``speeds``

@@ -418,8 +418,10 @@ def attach(system, compiler: str = "gcc", flags=None, cache_dir=None, timeout=No
     options = CodegenOptions(compiler, _flags(flags), None if cache_dir is None
                              else str(cache_dir), _timeout(timeout))
     # a partitioned closed loop compiles its watch (ẋ with everything the simulation checks
-    # per step) instead; f is then its leading rows (:func:`_leading`)
-    f = system.functions.get("watch", system.functions["f"])
+    # per step) instead; f is then its leading rows (:func:`_leading`). Not with hybrid rows:
+    # the watch holds the smooth ẋ, their forces are in f only (the event loop integrates f)
+    rows = "hybrid_parts" in system.functions
+    f = system.functions["f"] if rows else system.functions.get("watch", system.functions["f"])
     x_ref = _reference_state(system, f)
     compiled, path = None, None
     for path in cached_libraries(f, options):

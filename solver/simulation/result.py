@@ -15,6 +15,7 @@ from ..model.signatures import delegates_to
 from ..visual import tables
 from ..visual.animate import animate
 from ..visual.plots import plot_result, warn_if_coarse
+from .check import check
 from .eventlog import EventLog
 from .export import series_units, to_csv, to_pandas, to_parquet
 
@@ -39,7 +40,9 @@ class Result(Mapping):
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
     component states, inputs, outputs, and ``energy.kinetic``, ``energy.potential``,
     ``energy.stored`` (capacitors, inductors), ``energy.total`` [J], ``power.dissipated``,
-    ``power.supplied`` [W] (by sources). ``switches`` lists the partition switches of a
+    ``power.supplied`` [W] (sources, residual forces, drivers: docs/domains.md, "Energy
+    across domains"); ``check()`` verifies their balance and the constraint residuals.
+    ``switches`` lists the partition switches of a
     partitioned closed-loop simulation
     (:class:`~jourdain.solver.constraints.repartition.PartitionSwitch`).
 
@@ -166,6 +169,14 @@ class Result(Mapping):
         """The motion in 3-D: ``path`` .html (a self-contained three.js player), .gif or .mp4;
         see :func:`jourdain.solver.visual.animate.animate` for the options."""
         return animate(self, path, **options)
+
+    def check(self, rtol: float = 1e-3, constraint_tol: float = 1e-6):
+        """Recompute the energy balance E(t) − E(0) − ∫(P_supplied − P_dissipated) dt (less
+        the impacts' losses from the event log) and the constraint residuals of this Result;
+        returns a :class:`~jourdain.solver.simulation.check.Check` (printable, truthy when
+        both hold: the balance to ``rtol`` of the energy scale, the residuals within
+        ``constraint_tol``). See docs/domains.md, "Energy across domains"."""
+        return check(self, rtol, constraint_tol)
 
     def to_pandas(self):
         """A pandas DataFrame indexed by t [s], one column per series, units in
