@@ -1857,7 +1857,7 @@ def _():
     _ball_run(events=[jd.TimeEvent([0.2], reset=lambda v: {"slide.s": -0.3}, name="sink")])
 
 
-@case("Position driver into a rigid Stop", SimulationError, "floor", "drive", "slide.v")
+@case("Position driver into a rigid Stop", ModelError, "floor", "kinematic driver")
 def _():
     from jourdain.blocks.drivers import translational
     from jourdain.blocks.hybrid import Stop
