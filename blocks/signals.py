@@ -104,6 +104,11 @@ class Table(_Source):
         t_held = ca.fmin(ca.fmax(ctx.t, self.t_samples[0]), self.t_samples[-1])
         return {self.y: ca.pw_lin(t_held, ca.DM(self.t_samples), ca.DM(self.y_samples))}
 
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """The sample times in (t0, t_end), where the slope jumps (a steep segment is a
+        jump the integrator must not step over)."""
+        return [float(t) for t in self.t_samples if t0 < t < t_end]
+
 
 @dataclass(eq=False)
 class Pulse(_Source):
@@ -177,3 +182,10 @@ class KinematicPTP(SignalBlock):
         moving = ca.logic_and(ctx.t - self.start_time > 0, ctx.t - self.start_time < te)
         qdd = ca.if_else(moving, ca.if_else(tau < ta, a, ca.if_else(tau < te - ta, 0, -a)), 0)
         return {self.q: self.q_begin + sign * q, self.qd: sign * qd, self.qdd: sign * qdd}
+
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """Where the acceleration qdd jumps: the start, the ends of the acceleration and
+        cruise phases, the end."""
+        times = self.start_time + np.array([0.0, self.t_acc, self.t_end - self.t_acc,
+                                            self.t_end])
+        return sorted({float(t) for t in times if t0 < t < t_end})
