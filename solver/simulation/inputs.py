@@ -2,11 +2,11 @@
 
 * a **constant** enters as a number;
 * a **table** becomes a clamped piecewise-linear interpolant of t (CasADi ``interpolant``,
-  binary search) inside the integrated equations; its times are breakpoints where the event
-  loop restarts the integrator. A table whose values zig-zag at the rate of its own samples
+  binary search) inside the integrated equations; its times are restarts of the integrator
+  (:mod:`.discontinuities`). A table whose values zig-zag at the rate of its own samples
   cannot represent the signal it was sampled from (aliasing): :func:`check_table` warns with
-  the numbers (aliasing at a whole number of periods per sample cannot be seen in the samples:
-a table is the signal as given);
+  the numbers (aliasing at a whole number of periods per sample cannot be seen in the
+  samples: a table is the signal as given);
 * a **callable** ``u(t)`` is called exactly where the integrator asks, through a CasADi
   ``Callback`` in an MX graph (as a Python controller is, :mod:`.loop`), so CVODES's error
   control sees the true signal whatever the horizon. (Before, callables were sampled at

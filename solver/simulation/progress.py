@@ -50,6 +50,7 @@ class Options:
 
     @property
     def progress(self) -> bool:
+        """True when progress displays are shown (see the class docstring)."""
         if self._progress is not None:
             return self._progress
         value = os.environ.get(ENVIRONMENT, "").strip().lower()
