@@ -21,10 +21,13 @@ for a smooth model, the event loop's time events for a hybrid one), from three s
 """
 from __future__ import annotations
 
+import copy
+
 import casadi as ca
 import numpy as np
 
 from jourdain.blocks.base import Component
+from jourdain.blocks.ports import Port
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import number
@@ -45,8 +48,21 @@ def check_max_step(max_step) -> float | None:
 
 
 def time_sources(components) -> list:
-    """The components that override the ``time_events`` hook (compile time)."""
-    return [c for c in components if type(c).time_events is not Component.time_events]
+    """The components that override the ``time_events`` hook (compile time), detached: a
+    shallow copy with its path but without its ports and its parent, so a pickled System
+    (sweeps in other processes) does not carry the whole model with it (a ForceLaw's lambda
+    elsewhere in the model would not pickle)."""
+    out = []
+    for comp in components:
+        if type(comp).time_events is Component.time_events:
+            continue
+        copy_ = copy.copy(comp)
+        for name, value in list(vars(copy_).items()):
+            if isinstance(value, Port):
+                delattr(copy_, name)
+        copy_._path, copy_._parent = comp.path, None
+        out.append(copy_)
+    return out
 
 
 def declared_times(system, t0: float, t_end: float) -> list[float]:
@@ -212,7 +228,8 @@ def integrate_pieces(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, times) -
     out = [x.reshape(-1, 1)]
     for a, b in zip(bounds[:-1], bounds[1:]):
         outs = grid[(grid > a) & (grid <= b)]
-        rel = np.unique(np.append(outs, b)) - a
+        ends_at_b = outs.size and outs[-1] == b
+        rel = (outs if ends_at_b else np.append(outs, b)) - a
         key = tuple(np.round(rel, 12))
         if key not in cache:
             cache[key] = ca.integrator(f"piece_{len(cache)}", "cvodes", shifted, 0.0,
@@ -222,8 +239,6 @@ def integrate_pieces(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, times) -
             stats[name] = stats.get(name, 0) + value
         xs = np.array(sol["xf"], dtype=float).reshape(x.size, -1)
         x = xs[:, -1]
-        if outs.size:
-            keep = np.isin(np.round(rel, 12), np.round(outs - a, 12))
-            out.append(xs[:, keep])
+        out.append(xs[:, :outs.size])   # the outputs come first; b last unless one of them
     stats["restarts"] = len(bounds) - 2
     return np.hstack(out), stats

@@ -29,6 +29,7 @@ import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
+from jourdain.blocks.signals import table_events
 
 from ..model.checks import finite, mapping, number
 from ..model.names import unknown
@@ -58,8 +59,10 @@ class InputSignals:
         self.names = list(system.u_names)
         self.specs = [_spec(name, inputs.get(name, 0.0)) for name in self.names]
         self.callables = [k for k, s in enumerate(self.specs) if s[0] == "callable"]
-        self.breakpoints = sorted({float(t) for s in self.specs if s[0] == "table"
-                                   for t in s[1]})
+        # where a table restarts the integrator (the blocks' Table rule: every time of a
+        # short table, the steep segments' ends of a long one)
+        self.breakpoints = sorted({t for s in self.specs if s[0] == "table"
+                                   for t in table_events(s[1], s[2], -np.inf, np.inf)})
         self.error: Exception | None = None
         self._callback = None
 
@@ -177,8 +180,8 @@ def call(name: str, fn, t: float) -> float:
     try:
         value = fn(t)
     except Exception as exc:  # the user's callable failed: say which input
-        raise ModelError(f"inputs: calling the function given for '{name}' at t = {t:.6g} s "
-                         f"failed: {type(exc).__name__}: {exc}") from exc
+        raise ModelError(f"inputs: calling the function given for '{name}' failed at "
+                         f"t = {t:.6g} s: {type(exc).__name__}: {exc}") from exc
     try:
         number_ = float(value)   # the common case first: the call is per CVODES evaluation
     except (TypeError, ValueError):
