@@ -5,9 +5,8 @@ sin(ωt) turns at ψ̇ = (1 − cos ωt)/(J·ω); an undamped mass–spring (m, 
 force F during [t1, t1 + d] moves as x = F/c·(1 − cos ω(t − t1)) during the pulse and
 x = F/c·(cos ω(t − t1 − d) − cos ω(t − t1)) after it (ω² = c/m) — and the agreement of the
 compiled code with CasADi's virtual machine on the same run."""
-import os
-import sys
 import time
+import warnings
 
 import casadi as ca
 import numpy as np
@@ -125,7 +124,6 @@ def test_a_zigzag_table_warns_with_numbers():
     ts = np.linspace(0, 1, 101)
     with pytest.warns(UserWarning, match=r"motor\.tau.*local extremum at 100 %"):
         system.simulate(1.0, inputs={"motor.tau": (ts, np.cos(np.pi * 100 * ts))}, n_out=3)
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         system.simulate(1.0, inputs={"motor.tau": (ts, np.sin(2 * np.pi * 5 * ts))}, n_out=3)
@@ -191,13 +189,15 @@ def test_a_short_bump_is_never_stepped_over(declare, stop):
         assert res.stats["jumps_found"] == pytest.approx([1.0, 1.05], abs=1e-9)
 
 
-def test_max_step_resolves_a_pulse_too_short_for_the_scan():
+@pytest.mark.parametrize("stop", [False, True])
+def test_max_step_resolves_a_pulse_too_short_for_the_scan(stop):
     """A 2 ms pulse with 11 outputs over 3 s (the scan's spacing, 19 ms, misses it; so does
-    CVODES): max_step = 0.5 ms makes CVODES see it — the closed form to 1e-3 of its peak."""
-    system = _bumped(Bump(width=2e-3, height=1000.0))
+    CVODES: the mass stays at rest): max_step = 0.5 ms makes CVODES see it, in a smooth run
+    and in the event loop's segments — the closed form to 1e-3 of its peak."""
+    system = _bumped(Bump(width=2e-3, height=1000.0), stop)
     peak = np.abs(_pulse_response(np.linspace(1, 3, 2001), 1000.0, 1.0, 2e-3)).max()
     res = system.simulate(3.0, n_out=11, max_step=5e-4)
-    assert "jumps_found" not in res.stats
+    assert "jumps_found" not in res.stats or stop
     ref = _pulse_response(res.t, 1000.0, 1.0, 2e-3)
     assert np.abs(res["slider.s"] - ref).max() < 1e-3 * peak
 
@@ -290,6 +290,8 @@ def test_global_progress_switch(monkeypatch, capsys):
     jd.options.progress = False
     system.simulate(1.0, inputs={"motor.tau": 1.0}, progress=True, n_out=5)
     assert capsys.readouterr().err == ""
+    from jourdain.solver.studies.sweep import _progress
+    assert type(_progress(3, True)).__name__ == "Silent"   # sweeps too
     jd.options.progress = None
     monkeypatch.setenv("JOURDAIN_PROGRESS", "0")
     assert jd.options.progress is False

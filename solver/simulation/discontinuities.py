@@ -114,8 +114,11 @@ def _merged(times) -> list[float]:
 # ---- the scan ----------------------------------------------------------------------------
 def time_signals(system):
     """(F(t, p) -> the outputs of h that depend on time alone, their names), cached on the
-    System; None when there are none (or h is not an SX function)."""
+    System; None when there are none (or h is not an SX function). An island's view reads
+    its System's; a System with a controller folded in (:mod:`.loop`, whose h may be MX) its
+    plant's, whose outputs come first in the same order."""
     owner = getattr(system, "parent", system)
+    owner = getattr(owner, "plant", owner)
     cached = owner.__dict__.get("_time_signals", False)
     if cached is not False:
         return cached

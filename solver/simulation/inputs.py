@@ -270,9 +270,10 @@ def _spec(name: str, spec) -> tuple:
 def check_table(name: str, ts: np.ndarray, vs: np.ndarray) -> None:
     """Warn (InputWarning) when the table's values zig-zag: a local extremum at more than
     ZIGZAG of its interior samples means the sampled signal oscillates within about four
-    samples (a sine sampled at 4 points per period has one at half of them), which a
-    piecewise-linear interpolant cannot represent (aliasing: a 50 Hz sine sampled at 2001
-    points over 40 s reads as a slow wave of 6 % of its amplitude)."""
+    samples (a sine sampled at 4 points per period has one at half of them, at 2 points
+    at all of them), which a piecewise-linear interpolant cannot represent. Aliasing at
+    about a whole number of periods per sample shows no zig-zag and is not seen (a 50 Hz
+    sine sampled at 2001 points over 40 s reads as a slow wave)."""
     if vs.size < 8:
         return
     d = np.diff(vs)
