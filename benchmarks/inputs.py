@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import jourdain as jd  # noqa: E402
-from jourdain.blocks import Constant, Motor, Pulse, Revolute, RigidBody, Sine, Step, World  # noqa: E402,E501
+from jourdain.blocks import (  # noqa: E402
+    Constant, Motor, Pulse, Revolute, RigidBody, Sine, Step, World)
 from jourdain.library import CubeOnEdge  # noqa: E402
 
 J, OMEGA = 0.1, 2 * np.pi * 50.0

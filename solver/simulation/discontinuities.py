@@ -12,10 +12,10 @@ for a smooth model, the event loop's time events for a hybrid one), from three s
 * the times of the inputs' tables (:mod:`.inputs`);
 * **found** by a scan (:func:`scan_jumps`): the outputs that depend on time alone (signal
   sources, custom signal blocks) and the callable inputs are sampled SCAN_SAMPLES times per
-  output interval, and every increment that stands out from its neighbours is bisected down
-  to 1e-12·(1 + |t|) s; what still jumps there by more than JUMP_TOL of the signal's range
-  is a jump. A pulse shorter than the scan's spacing is not seen: declare it, or give
-  ``max_step``.
+  output interval (at most MAX_SCAN besides the outputs), and every increment that stands
+  out from its neighbours is bisected down to 1e-12·(1 + |t|) s; what still jumps there by
+  more than JUMP_TOL of the signal's range is a jump. A pulse shorter than the scan's
+  spacing is not seen: declare it, or give ``max_step``.
 
 ``max_step`` [s] bounds CVODES's (IDAS's) step everywhere (:func:`check_max_step`).
 """
@@ -34,6 +34,7 @@ from ..model.checks import number
 from .integrators import run
 
 SCAN_SAMPLES = 16     # scan samples per output interval
+MAX_SCAN = 100_001    # ... and at most this many besides the outputs (long output grids)
 STANDOUT = 2.0        # an increment this many times its neighbours' is bisected
 MAX_BISECTIONS = 200  # candidate increments bisected at most (the largest first)
 JUMP_TOL = 1e-6       # a jump over 1e-12·(1 + |t|) s larger than this (of the range)
@@ -154,7 +155,7 @@ def scan_jumps(system, grid: np.ndarray, p: np.ndarray, signals=None) -> list[fl
         fns.append(lambda ts: signals.on(ts)[signals.callables])
     if not fns:
         return []
-    n = SCAN_SAMPLES * (len(grid) - 1) + 1
+    n = min(SCAN_SAMPLES * (len(grid) - 1) + 1, MAX_SCAN)
     ts = np.unique(np.concatenate([grid, np.linspace(grid[0], grid[-1], n)]))
     jumps = []
     for values_of in fns:
@@ -178,7 +179,8 @@ def _mapped(fn: ca.Function, p: np.ndarray):
 
 def _jumps(ts: np.ndarray, y: np.ndarray, value) -> list[float]:
     """The jumps of one sampled signal: increments that stand out (STANDOUT times the smaller
-    of their neighbours': a one-sample spike has one quiet neighbour), the largest MAX_BISECTIONS of them bisected (:func:`_bisect`)."""
+    of their neighbours': a one-sample spike has one quiet neighbour), the largest
+    MAX_BISECTIONS of them bisected (:func:`_bisect`)."""
     d = np.abs(np.diff(y))
     scale = float(np.ptp(y))
     if scale == 0.0 or not np.isfinite(scale):

@@ -14,9 +14,10 @@ record goes to the event log, and the integrator restarts from the new state.
 Time events are segment ends: samples of the sampled callbacks (model blocks such as a
 ZeroOrderHold, or Python callbacks), the user's TimeEvents, the times blocks declare through
 their ``time_events`` hook (a Step's step time), the input tables' times, and the jumps of
-time-only signals a scan finds (:mod:`.discontinuities`). Chattering — ``chatter[0]`` events in a row, each within ``chatter[1]`` s of the
-previous — ends in a :class:`~jourdain.solver.hybrid.state.ChatteringError` with the time,
-the state and the elements involved.
+time-only signals a scan finds (:mod:`.discontinuities`). Chattering — ``chatter[0]``
+events in a row, each within ``chatter[1]`` s of the previous — ends in a
+:class:`~jourdain.solver.hybrid.state.ChatteringError` with the time, the state and the
+elements involved.
 """
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Progress displays for simulations and sweeps: tqdm on a terminal (a widget in Jupyter),
 plain lines elsewhere (a log file, CI), and a global switch.
 
-``progress=None`` (the default) costs next to nothing: the integrator runs in one call as always, and
-only when that call has lasted ``DELAY`` seconds does a display appear that counts the elapsed
-time (CasADi releases the GIL while CVODES runs, so a watcher thread can draw it).
+``progress=None`` (the default) costs next to nothing: the integrator runs in one call as
+always, and only when that call has lasted ``DELAY`` seconds does a display appear that
+counts the elapsed time (CasADi releases the GIL while CVODES runs, so a watcher thread can
+draw it).
 ``progress=True`` integrates the output grid in ``CHUNKS`` pieces with one time-shifted
 integrator and shows the fraction done; CVODES restarts at every piece, which costs 33–57 %
 on runs of 5 ms to 0.8 s (benchmarks/visual.py: chains of 5 to 60 links, the cube on a
