@@ -163,7 +163,7 @@ def scan_jumps(system, grid: np.ndarray, p: np.ndarray, signals=None) -> list[fl
         for row in range(Y.shape[0]):
             def value(t, values_of=values_of, row=row):
                 return float(values_of(np.array([t]))[row, 0])
-            jumps += _jumps(ts, Y[row], value)
+            jumps += jumps_of(ts, Y[row], value)
     return _merged(jumps)
 
 
@@ -177,7 +177,7 @@ def _mapped(fn: ca.Function, p: np.ndarray):
     return values_of
 
 
-def _jumps(ts: np.ndarray, y: np.ndarray, value) -> list[float]:
+def jumps_of(ts: np.ndarray, y: np.ndarray, value) -> list[float]:
     """The jumps of one sampled signal: increments that stand out (STANDOUT times the smaller
     of their neighbours': a one-sample spike has one quiet neighbour), the largest
     MAX_BISECTIONS of them bisected (:func:`_bisect`)."""
