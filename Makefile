@@ -48,7 +48,7 @@ lock:
 	{ echo "# Exact versions known to pass 'make test' (Python $$(.lock-venv/bin/python -c \
 	'import platform; print(platform.python_version(), platform.machine())')); pip install"; \
 	  echo "# -c constraints.txt -e \".[test]\". Regenerate with 'make lock' (extras: $(LOCK_EXTRAS))."; \
-	  .lock-venv/bin/python -m pip freeze --exclude-editable; } > $(LOCK)
+	  .lock-venv/bin/python -m pip freeze --all --exclude-editable | grep -v '^pip=='; } > $(LOCK)
 	rm -rf .lock-venv
 
 # the HTML animation in a real browser: headless Chromium from Debian (root on our machines)

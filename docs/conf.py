@@ -60,6 +60,9 @@ sphinx_gallery_conf = {
     "within_subsection_order": "FileNameSortKey",
     "min_reported_time": 1e9,
     "write_computation_times": False,
+    # the printed output of a block only, not the repr of its last expression (a plot's
+    # Figure, an animation's path would show as stray "<Figure size …>" lines)
+    "capture_repr": (),
 }
 
 

@@ -25,7 +25,8 @@ h, e, m, g = 1.0, 0.8, 0.5, 9.81
 OUT = Path("out")   # relative to where the example runs
 OUT.mkdir(exist_ok=True)
 
-# %% The model: a slider along y, the floor a one-sided stop at s = 0
+# %%
+# The model: a slider along y, the floor a one-sided stop at s = 0
 model = jd.Model(world=World(g=(0.0, -g, 0.0)))
 model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=m)
 model.floor = Stop(lower=0.0, e=e, v_rest=1e-3)
@@ -34,12 +35,14 @@ model.connect(model.slide.frame_b, model.ball.frame_a)
 model.connect(model.floor.flange_b, model.slide.axis)
 system = jd.compile(model)
 
-# %% Simulate with an apex event (the speed crosses zero falling)
+# %%
+# Simulate with an apex event (the speed crosses zero falling)
 apex = jd.Event(lambda v: v["slide.v"], jd.Direction.FALLING, name="apex")
 res = system.simulate(6.0, y0={"slide.s": h}, events=[apex], n_out=1201, rtol=1e-12,
                       atol=1e-12)
 
-# %% Compare with the closed form
+# %%
+# Compare with the closed form
 hits = res.events.select("floor", "hit_lower")
 times = np.array([r.t for r in hits])
 v0 = np.sqrt(2 * g * h)

@@ -1,4 +1,5 @@
-"""Swing-up of the double inverted pendulum on a cart: plan, track with time-varying LQR.
+"""Swing-up of the double inverted pendulum on a cart: plan, track with time-varying LQR
+=====================================================================================
 
 What: a cart (1 kg) carries two uniform poles in series (0.3 kg, 0.5 m each). Both hang down
 at rest; in 2.5 s they must stand upright at rest above the cart's starting point, with the
@@ -17,7 +18,8 @@ radians), the closed-loop final angles (within 1e-2 rad of upright, 1 s after th
 ends), the same from a start 0.05 rad off, and out/cart_double_pendulum.png with the plan,
 the open-loop replay and the tracked motion.
 """
-# %% The plant and the swing-up problem
+# %%
+# The plant and the swing-up problem
 import matplotlib
 
 matplotlib.use("Agg")
@@ -43,13 +45,15 @@ plan = ocp.solve(jd.Collocation(3), guess={PHI1: lambda t: np.pi * (1 - t / T)})
 print(f"plan: cost {plan.cost:.2f} N²·s, {plan.stats['iterations']} iterations, "
       f"{plan.stats['solve_time']:.2f} s")
 
-# %% Open-loop replay: the optimal force alone
+# %%
+# Open-loop replay: the optimal force alone
 replay = plan.check()
 end = replay.simulated.final()
 print(f"open-loop replay: phi1(T) = {end[PHI1]:+.3f} rad, phi2(T) = {end[PHI2]:+.3f} rad "
       f"(max deviation from the plan {replay.max_open_loop:.2f})")
 
-# %% Tracking: time-varying LQR along the plan, then 1 s more at the upright equilibrium
+# %%
+# Tracking: time-varying LQR along the plan, then 1 s more at the upright equilibrium
 Q = {S: 10.0, PHI1: 100.0, PHI2: 100.0, V: 1.0, W1: 1.0, W2: 1.0}
 tracker = plan.tracking_controller(Q, R=0.01)
 print(f"TVLQR: {len(tracker.t)} gains along the plan; final cost: {tracker.final_cost}")
@@ -62,7 +66,8 @@ end = perturbed.simulated.final()
 print(f"tracked from phi1(0) = pi + 0.05: phi1 = {end[PHI1]:+.2e} rad, "
       f"phi2 = {end[PHI2]:+.2e} rad at t = {T + 1:g} s")
 
-# %% Figure: plan, open-loop replay, tracked (nominal and perturbed start)
+# %%
+# Figure: plan, open-loop replay, tracked (nominal and perturbed start)
 fig, axes = plt.subplots(3, 1, sharex=True, figsize=(7, 7))
 for ax, name in zip(axes, (S, PHI1, PHI2)):
     ax.plot(plan.t, plan[name], "k.", ms=3, label="plan (nodes)")

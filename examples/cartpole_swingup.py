@@ -10,7 +10,8 @@ with CVODES to check the plan. You will see the cost, iterations and solve times
 transcriptions, the re-simulation deviation, and two figures in out/: the trajectories and a
 stroboscopic picture of the motion.
 """
-# %% The plant: compile the model once
+# %%
+# The plant: compile the model once
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -23,7 +24,8 @@ print(system)
 S, PHI, V, W = system.x_names
 F = "cartpole.motor.f"
 
-# %% The problem statement, independent of the transcription
+# %%
+# The problem statement, independent of the transcription
 ocp = jd.TrajectoryProblem(system, horizon=2.0, intervals=60)
 ocp.initial({S: 0.0, PHI: np.pi, V: 0.0, W: 0.0})   # hanging down (φ = π), at rest
 ocp.final({S: 0.0, PHI: 0.0, V: 0.0, W: 0.0})       # upright, at rest, back at the start
@@ -31,12 +33,14 @@ ocp.bound(F, -20.0, 20.0)
 ocp.bound(S, -1.0, 1.0)
 ocp.integral_cost(lambda v: v[F] ** 2)
 
-# %% Direct collocation (Radau, degree 3), with IPOPT's progress every 5 iterations
+# %%
+# Direct collocation (Radau, degree 3), with IPOPT's progress every 5 iterations
 sol = ocp.solve(jd.Collocation(degree=3, scheme=jd.Scheme.RADAU), progress=5)
 check = sol.check()
 print(check)
 
-# %% The same statement by multiple shooting (RK4), warm-started from the collocation plan
+# %%
+# The same statement by multiple shooting (RK4), warm-started from the collocation plan
 shoot = ocp.solve(jd.MultipleShooting(jd.Integrator.RK4, steps=4), guess=sol)
 print(f"\ncollocation:       cost {sol.cost:.4f} N²·s, {sol.stats['iterations']} iterations, "
       f"{sol.stats['solve_time']:.3f} s")
@@ -47,7 +51,8 @@ print(f"re-simulation of the optimal force: max deviation {check.max_open_loop:.
 print(f"peak force {np.abs(sol[F]).max():.2f} N, farthest cart excursion "
       f"{np.abs(sol[S]).max():.3f} m")
 
-# %% Figures: trajectories (plan and re-simulation) and a stroboscopic picture
+# %%
+# Figures: trajectories (plan and re-simulation) and a stroboscopic picture
 sol.plot(path="out/cartpole_swingup.png", title="cart-pole swing-up: plan and re-simulation")
 fig, ax = plt.subplots(figsize=(6.5, 4.2))
 for k in range(0, len(sol.t), 3):
@@ -62,7 +67,8 @@ ax.set_title("cart-pole swing-up, every third node (light: early, dark: late)")
 fig.tight_layout()
 fig.savefig("out/cartpole_swingup_motion.png", dpi=120)
 
-# %% The plan in 3-D (open the file in a browser): the optimal motion, the nodes interpolated
+# %%
+# The plan in 3-D (open the file in a browser): the optimal motion, the nodes interpolated
 sol.animate("out/cartpole_swingup.html", title="cart-pole swing-up (collocation plan)")
 print("figures: out/cartpole_swingup.png, out/cartpole_swingup_motion.png; "
       "animation: out/cartpole_swingup.html")

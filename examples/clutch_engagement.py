@@ -27,7 +27,8 @@ J1, J2, tau_e, tau_l, mu, fn = 1.0, 2.0, 2.0, -1.0, 0.3, 20.0
 OUT = Path("out")   # relative to where the example runs
 OUT.mkdir(exist_ok=True)
 
-# %% Model: two inertias, an engine torque, a load torque, the clutch between them
+# %%
+# Model: two inertias, an engine torque, a load torque, the clutch between them
 model = jd.Model(world=World())
 model.engine, model.load = Inertia(J=J1), Inertia(J=J2)
 model.drive, model.brake_load = Motor(), Motor()
@@ -40,7 +41,8 @@ model.connect(model.clutch.flange_b, model.load.flange_a)
 model.connect(model.engage.y, model.clutch.f_normalized)
 system = jd.compile(model)
 
-# %% Simulate
+# %%
+# Simulate
 res = system.simulate(3.0, z0={"engine.w": 10.0}, n_out=601, rtol=1e-11, atol=1e-11,
                       inputs={"drive.tau": tau_e, "brake_load.tau": tau_l})
 lock = res.events.select("clutch", "stop_backward")[0]

@@ -28,7 +28,8 @@ from jourdain.library import (BalancedCubeOnCorner, BalancedCubeOnEdge, CubeOnCo
 
 TAU_MAX = 0.1  # [N·m] motor torque limit, each motor
 
-# %% Cube on an edge: linearize about the upright position, design LQR
+# %%
+# Cube on an edge: linearize about the upright position, design LQR
 edge = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
 edge_lin = jd.linearize(edge)
 print(edge_lin)
@@ -38,13 +39,15 @@ edge_fb = jd.lqr(edge_lin.select(edge_states),
                  R=[[1e3]])
 print(edge_fb)
 
-# %% The closed loop is one model: compile and simulate from a 0.1 rad tilt
+# %%
+# The closed loop is one model: compile and simulate from a 0.1 rad tilt
 edge_cl = jd.compile(jd.Model.on_world(World(), bal=BalancedCubeOnEdge(edge_fb.K, TAU_MAX)))
 edge_res = edge_cl.simulate(4.0, y0={"bal.cube.edge.phi": 0.1}, n_out=401)
 print(f"edge: phi(0) = 0.1 rad, phi(4 s) = {edge_res['bal.cube.edge.phi'][-1]:.2e} rad, "
       f"max |tau| = {np.abs(edge_res['bal.limit.y']).max():.3f} N·m (limit {TAU_MAX})")
 
-# %% Cube on a corner: two choices of generalized speeds
+# %%
+# Cube on a corner: two choices of generalized speeds
 # With the housing's body-fixed ω both choices give a constant M. Seed 000's choice of the
 # wheels' absolute spin rates makes M block-diagonal (each wheel row reads
 # J_w·Ẇ_i = T_i − C_w·ψ̇_i), so solving for ż is cheaper and f shrinks. The compiler writes
@@ -62,7 +65,8 @@ for label, system in (("default speeds (ω, ψ̇_i)", corner),
           f"max |M coupling housing–wheels| = {np.abs(M[:3, 3:]).max():.2e} kg·m²")
 print(corner_abs.report())
 
-# %% Linearize the corner about the upright equilibrium and design LQR
+# %%
+# Linearize the corner about the upright equilibrium and design LQR
 corner_lin = jd.linearize(corner)
 print(corner_lin)
 corner_states = [f"cube.{s}" for s in BalancedCubeOnCorner.STATES]
@@ -71,7 +75,8 @@ corner_fb = jd.lqr(corner_lin.select(corner_states), Q, 1e3 * np.eye(3))
 print(corner_fb)
 print("uncontrollable (conserved vertical angular momentum):", corner_fb.uncontrollable)
 
-# %% Balance the corner from a tilt of about 3.3° with the torque limit
+# %%
+# Balance the corner from a tilt of about 3.3° with the torque limit
 # (gravity's moment m·g·l·sin θ grows with the tilt; near 0.08 rad it exceeds what three
 # 0.1 N·m motors can counter and the cube falls over)
 corner_cl = jd.compile(jd.Model.on_world(World(),
@@ -90,7 +95,8 @@ Path("out").mkdir(exist_ok=True)
 corner_res.animate("out/cube_balance_corner.html",
                    title="cube on a corner: LQR balancing from a 0.06 rad tilt")
 
-# %% Figure: angles, wheel speeds, torques
+# %%
+# Figure: angles, wheel speeds, torques
 fig, ax = plt.subplots(3, 2, sharex="col", figsize=(10, 7))
 t = edge_res.t
 ax[0, 0].plot(t, edge_res["bal.cube.edge.phi"])

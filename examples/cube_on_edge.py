@@ -18,7 +18,8 @@ You will see: the structure report, both sets of equations, the landing time, th
 compared with the linearized value √(m·g·l_C / I_K), the event log of the landing with the
 energy each impact took, two figures and the animation out/cube_on_edge_fall.html.
 """
-# %% Imports
+# %%
+# Imports
 from pathlib import Path
 
 import numpy as np
@@ -30,12 +31,14 @@ from jourdain.library import CubeOnEdge
 
 OUT = Path("out")   # relative to where the example runs (make demo: the repository)
 
-# %% Build the model from blocks (default parameters: the 1-D Cubli, see library/cube.py)
+# %%
+# Build the model from blocks (default parameters: the 1-D Cubli, see library/cube.py)
 model = jd.Model.on_world(World(g=(0.0, -9.81, 0.0)), cube=CubeOnEdge())
 system = jd.compile(model)
 print(system.report())
 
-# %% The equations in textbook notation, for both speed choices
+# %%
+# The equations in textbook notation, for both speed choices
 symbols = {
     "cube.edge.phi": "phi", "cube.bearing.phi": "psi", "cube.motor.tau": "T_M",
     "cube.edge.w": "ut1", "cube.bearing.w": "ut2",
@@ -55,7 +58,8 @@ for title, speeds in (("u = (phi', phi' + psi'), the wheel's absolute speed", wh
 print("(I_K = I_Kc + m_K*l_K**2 + m_R*l_MO**2 is the inertia about the edge; "
       "m*l_C = m_K*l_K + m_R*l_MO)")
 
-# %% 1. Fall from near upright, motor off, onto the floor
+# %%
+# 1. Fall from near upright, motor off, onto the floor
 phi0 = 0.01
 # The floor is a rigid stop on the edge joint at φ = ±45° (a face on the ground), with a
 # coefficient of restitution of 0.3: the cube lands, bounces and rests on its face.
@@ -84,13 +88,15 @@ print("  event log:\n    " + fall.events.table(6).replace("\n", "\n    "))
 fall.plot("cube.edge.phi", "cube.edge.w", "cube.bearing.w", "energy.total",
           path=OUT / "cube_on_edge_fall.png", title="Cube on an edge: fall onto the floor")
 
-# %% The fall in 3-D: open out/cube_on_edge_fall.html in a browser (play, pause, time slider,
+# %%
+# The fall in 3-D: open out/cube_on_edge_fall.html in a browser (play, pause, time slider,
 # speed, orbit with the mouse): the cube tips over, lands on a face and rests there (the jump
 # back up: examples/cubli_jump.py).
 fall.animate(OUT / "cube_on_edge_fall.html",
              title="Cube on an edge: fall with the motor off, onto the floor")
 
-# %% 2. Motor-torque profile: spin the wheel up, then brake it (a torque table)
+# %%
+# 2. Motor-torque profile: spin the wheel up, then brake it (a torque table)
 profile = ([0.0, 0.1, 0.11, 0.3, 0.31, 0.5, 0.51, 0.6],
            [0.0, 0.0, 0.02, 0.02, -0.02, -0.02, 0.0, 0.0])
 run = floored.simulate(0.6, y0={"cube.edge.phi": 0.0}, inputs={"cube.motor.tau": profile},

@@ -16,7 +16,8 @@ BalancedCubeOnEdge of the library, same 0.4 N·m limit) takes over from the plan
 balances the cube while it slows the wheel down; out/cube_swingup_balance.png shows the whole
 manoeuvre.
 """
-# %% The plant
+# %%
+# The plant
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -30,7 +31,8 @@ TAU = "cube.motor.tau"
 print(system, system.x_names)
 
 
-# %% The problem: minimum time from a face to the edge under torque and wheel-speed limits
+# %%
+# The problem: minimum time from a face to the edge under torque and wheel-speed limits
 def swing_up(wheel_limit: float, torque_limit: float = 0.4) -> jd.TrajectoryProblem:
     ocp = jd.TrajectoryProblem(system, jd.FreeTime(guess=1.0, lower=0.05, upper=4.0),
                                intervals=60)
@@ -48,13 +50,15 @@ sol = swing_up(wheel_limit=150.0).solve(jd.Collocation(degree=3, scheme=jd.Schem
 check = sol.check()
 print(sol.report())
 
-# %% The same statement with a wheel limit too low to get up: a named report, not a crash
+# %%
+# The same statement with a wheel limit too low to get up: a named report, not a crash
 try:
     swing_up(wheel_limit=100.0).solve(jd.Collocation(degree=3))
 except jd.OptimizationError as failure:
     print("\nwith a 100 rad/s wheel limit:\n" + str(failure))
 
-# %% At the top, LQR balancing takes over from the state the re-simulation reached
+# %%
+# At the top, LQR balancing takes over from the state the re-simulation reached
 lin = jd.linearize(system)
 states = [f"cube.{s}" for s in BalancedCubeOnEdge.STATES]  # the wheel angle is cyclic
 feedback = jd.lqr(lin.select(states), Q={PHI: 100.0, W_EDGE: 1.0, W_WHEEL: 1e-3}, R=[[1e3]])
@@ -66,7 +70,8 @@ print(f"LQR from the top: phi {top[PHI]:.1e} → {balance['bal.' + PHI][-1]:.1e}
       f"{top[W_WHEEL]:.1f} → {balance['bal.' + W_WHEEL][-1]:.1f} rad/s in 3 s, max |tau| "
       f"{np.abs(balance['bal.limit.y']).max():.3f} N·m")
 
-# %% Key numbers and the figures
+# %%
+# Key numbers and the figures
 print(f"\nupright after T = {sol.T:.3f} s, peak motor torque {np.abs(sol[TAU]).max():.3f} N·m, "
       f"wheel speed at the top {sol[W_WHEEL][-1]:.1f} rad/s")
 print(f"re-simulation of the optimal torque: max deviation {check.max_open_loop:.2e} open loop, "

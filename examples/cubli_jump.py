@@ -32,11 +32,13 @@ from jourdain.library import CubeOnEdge, CubliJumpUp, jump_speed  # noqa: E402
 
 FACE = -np.pi / 4
 
-# %% The least wheel speed: the closed form of the paper (instant braking)
+# %%
+# The least wheel speed: the closed form of the paper (instant braking)
 closed = jump_speed()
 print(f"least wheel speed for the jump, angular momentum about the edge: {closed:.2f} rad/s")
 
-# %% ... and by simulation: the brake closes at t = 20 ms and holds (no controller)
+# %%
+# ... and by simulation: the brake closes at t = 20 ms and holds (no controller)
 coast = jd.compile(jd.Model.on_world(World(), cubli=CubliJumpUp(
     np.zeros((1, 3)), sample_period=10.0, catch_angle=-1.0)))   # catch never: brake held
 
@@ -55,14 +57,16 @@ print(f"least wheel speed by simulation (brake torque 50 N·m, bearing friction)
       f"{high:.2f} rad/s, {100 * (high / closed - 1):+.2f} % (gravity acts during the "
       "0.7 ms of braking, the bearing slows the wheel before)")
 
-# %% The LQR design on the cube without floor (the linearization about upright)
+# %%
+# The LQR design on the cube without floor (the linearization about upright)
 edge = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
 linear = jd.linearize(edge).select([f"cube.{s}" for s in CubliJumpUp.STATES])
 gain = jd.lqr(linear, Q={"cube.edge.phi": 100.0, "cube.edge.w": 1.0, "cube.bearing.w": 1e-3},
               R=[[1e3]])
 print("LQR gain on (φ, φ̇, ψ̇):", np.round(gain.K, 4))
 
-# %% The whole jump: spin up with 0.1 N·m for 0.42 s, brake at 0.5 s, catch, balance
+# %%
+# The whole jump: spin up with 0.1 N·m for 0.42 s, brake at 0.5 s, catch, balance
 cubli = jd.compile(jd.Model.on_world(World(), cubli=CubliJumpUp(
     gain.K, tau_max=0.2, sample_period=1e-3, spin_torque=0.1, spin_time=0.42,
     brake_at=0.5)))
@@ -80,7 +84,8 @@ print(f"tilt at t = 2.5 s: {phi[-1]:.2e} rad, largest motor torque "
       f"{len(res.events)} events logged, {res.segments} integration segments")
 print("event log:\n  " + res.events.table(8).replace("\n", "\n  "))
 
-# %% Figure
+# %%
+# Figure
 fig, ax = plt.subplots(4, 1, sharex=True, figsize=(7, 8))
 ax[0].plot(res.t, np.degrees(phi))
 ax[0].axhline(-45, color="k", lw=0.5, ls="--")
@@ -103,7 +108,8 @@ out.parent.mkdir(exist_ok=True)
 fig.savefig(out, dpi=120)
 print(f"figure saved to {out}")
 
-# %% The jump in 3-D: open out/cubli_jump.html in a browser (play, pause, time slider, speed,
+# %%
+# The jump in 3-D: open out/cubli_jump.html in a browser (play, pause, time slider, speed,
 # orbit with the mouse): the wheel spins up, the brake stops it, the cube rises onto its edge
 # and the controller holds it there.
 res.animate(Path("out") / "cubli_jump.html", title="The Cubli jumps up onto its edge and balances")

@@ -1,4 +1,5 @@
-"""Monte Carlo robustness of the Cubli's balancing controller on a local Dask cluster.
+"""Monte Carlo robustness of the Cubli's balancing controller on a local Dask cluster
+==================================================================================
 
 What: the reaction-wheel cube on its corner (the 3-D Cubli, three wheels driven by DC motors
 on H-bridges that clip at ±24 V) balances with one LQR gain designed for the nominal

@@ -19,7 +19,8 @@ motor's inertia appears reflected (r²·J) at the joint.
 You will see: the closed forms next to the simulated values, the reflected inertia in the mass
 matrix, the energy-balance residual, and out/dc_motor.png.
 """
-# %% Imports
+# %%
+# Imports
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -46,7 +47,8 @@ from jourdain.library import DCMotor
 OUT = Path("out")
 
 
-# %% 1. RLC series circuit: source → R → L → C → ground
+# %%
+# 1. RLC series circuit: source → R → L → C → ground
 class RLC(jd.Composite):
     def __init__(self, R=2.0, L=0.1, C=1e-3):
         super().__init__()
@@ -68,7 +70,8 @@ print(f"RLC: damped resonance {abs(modes.imag).max():.4f} rad/s, closed form "
 rlc_run = rlc.simulate(0.3, inputs={"rlc.source.v": 1.0}, n_out=601)
 
 
-# %% 2. DC motor on a voltage step, free and locked
+# %%
+# 2. DC motor on a voltage step, free and locked
 class FreeMotor(jd.Composite):
     def __init__(self, **motor):
         super().__init__()
@@ -102,7 +105,8 @@ print(f"locked rotor: torque {stall['m.sensor.tau'][-1]:.4f} N·m (closed form k
       f"(closed form (1 − 1/e)·V/R = {(1 - np.exp(-1)) * V / MOTOR['R']:.4f})")
 
 
-# %% 3. The motor behind a gear on a pendulum arm, torque measured and filtered
+# %%
+# 3. The motor behind a gear on a pendulum arm, torque measured and filtered
 class GearedArm(FreeMotor):
     def __init__(self, ratio=20.0, **motor):
         super().__init__(**motor)
@@ -134,7 +138,8 @@ print(f"energy balance over 3 s: max |E(t) − E(0) − ∫(P_supplied − P_dis
 print(f"torque at the joint: peak {np.abs(arm_run['arm.sensor.tau']).max():.3f} N·m, "
       f"filtered peak {np.abs(arm_run['arm.filter.y']).max():.3f} N·m")
 
-# %% Figure
+# %%
+# Figure
 fig, ax = plt.subplots(2, 2, figsize=(10, 6))
 ax[0, 0].plot(rlc_run.t, rlc_run["rlc.C.v"], label="capacitor voltage [V]")
 ax[0, 0].plot(rlc_run.t, rlc_run["rlc.L.i"], label="current [A]")

@@ -20,11 +20,13 @@ from jourdain.library import DifferentialDrive
 
 R, b = 0.1, 0.2
 
-# %% Compile and classify.
+# %%
+# Compile and classify.
 system = jd.compile(jd.Model.on_world(World(), car=DifferentialDrive(R=R, b=b)))
 print(system.constraint_report())
 
-# %% Drive: constant torque on the left wheel, an oscillating one added on the right.
+# %%
+# Drive: constant torque on the left wheel, an oscillating one added on the right.
 res = system.simulate(10.0, inputs={"car.motor_left.tau": 0.02,
                                     "car.motor_right.tau": lambda t: 0.02 + 0.01 * np.sin(t)},
                       rtol=1e-10, atol=1e-10)
@@ -35,7 +37,8 @@ print(f"max no-slip residual {residual:.2e}; final position "
       f"({res['car.x_s.s'][-1]:.3f}, {res['car.y_s.s'][-1]:.3f}) m, "
       f"heading {res['car.heading.phi'][-1]:.3f} rad")
 
-# %% Figure: the path and the wheel speeds.
+# %%
+# Figure: the path and the wheel speeds.
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
 ax1.plot(res["car.x_s.s"], res["car.y_s.s"])
 ax1.set(xlabel="x_s [m]", ylabel="y_s [m]", title="chassis path", aspect="equal")

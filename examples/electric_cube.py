@@ -19,7 +19,8 @@ You will see: the LQR gain and closed-loop eigenvalues (the electrical pole near
 balancing run, the minimum swing-up time against the torque-limited one (0.5 N·m = k·I_max),
 the re-simulation check, and out/electric_cube.png.
 """
-# %% Imports
+# %%
+# Imports
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -30,7 +31,8 @@ from jourdain.blocks import VoltageLimit, World
 from jourdain.library import BalancedElectricCubeOnEdge, ElectricCubeOnEdge
 from jourdain.library.electric_cubes import CUBE_MOTOR, I_MAX, V_SUPPLY
 
-# %% 1. LQR on the voltage
+# %%
+# 1. LQR on the voltage
 plant = jd.compile(jd.Model.on_world(World(), cube=ElectricCubeOnEdge()))
 print(plant.report())
 lin = jd.linearize(plant)
@@ -46,7 +48,8 @@ print(f"balancing: phi(0) = 0.1 rad, phi(4 s) = {balance['bal.cube.edge.phi'][-1
       f"peak voltage {np.abs(balance['bal.controller.u']).max():.2f} V, peak current "
       f"{np.abs(balance['bal.cube.drive.ammeter.i']).max():.2f} A")
 
-# %% 2. Swing-up in minimum time on voltage, with voltage, current and wheel-speed limits
+# %%
+# 2. Swing-up in minimum time on voltage, with voltage, current and wheel-speed limits
 system = jd.compile(jd.Model.on_world(
     World(), cube=ElectricCubeOnEdge(limit=VoltageLimit.SMOOTH, motor={"L": 0.0})))
 PHI, PSI, W_EDGE, W_WHEEL = system.x_names
@@ -68,7 +71,8 @@ print(f"swing-up on voltage: T = {sol.T:.3f} s, peak current {np.abs(sol[AMP]).m
       f"{sol[W_WHEEL][-1]:.1f} rad/s; re-simulation deviation {check.max_open_loop:.2e}")
 tau_max = CUBE_MOTOR["k"] * I_MAX
 
-# %% The same swing-up with an ideal torque source limited to k·I_max, for comparison
+# %%
+# The same swing-up with an ideal torque source limited to k·I_max, for comparison
 from jourdain.library import CubeOnEdge
 
 torque_system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()))
@@ -85,7 +89,8 @@ ideal_sol = ideal.solve(jd.Collocation(degree=3, scheme=jd.Scheme.RADAU))
 print(f"ideal torque source limited to k·I_max = {tau_max:.3f} N·m: T = {ideal_sol.T:.3f} s "
       "(the motor's back-EMF and voltage limit cost the difference)")
 
-# %% Figure
+# %%
+# Figure
 fig, ax = plt.subplots(3, 2, sharex="col", figsize=(10, 7))
 for a, name, unit in zip(ax[:, 0], ("bal.cube.edge.phi", "bal.cube.drive.ammeter.i",
                                     "bal.controller.u"), ("rad", "A", "V")):

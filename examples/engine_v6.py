@@ -24,7 +24,8 @@ import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import EngineV6
 
-# %% Compile: six loops on one node of the articulated-body algorithm, one speed.
+# %%
+# Compile: six loops on one node of the articulated-body algorithm, one speed.
 start = time.process_time()
 system = jd.compile(jd.Model.on_world(World(), engine=EngineV6()))
 print(f"compiled in {time.process_time() - start:.2f} s CPU: {len(system.y_names)} "
@@ -33,14 +34,16 @@ print(f"dependent coordinates: {len(system.dependent_coordinates)} "
       f"({', '.join(system.dependent_coordinates[:2])}, ...)")
 print(f"f: {system.functions['f'].n_instructions()} instructions")
 
-# %% The MSL experiment: 1.01 s from load.w = 10 rad/s (the load turns with the bearing).
+# %%
+# The MSL experiment: 1.01 s from load.w = 10 rad/s (the load turns with the bearing).
 start_state = dict(y0={"engine.bearing.phi": 0.0}, z0={"engine.bearing.w": 10.0})
 options = dict(rtol=1e-8, atol=1e-8, n_out=1011, method=jd.Method.ADAMS, progress=False)
 begin = time.process_time()
 res = system.simulate(1.01, **start_state, **options)
 vm_cpu = time.process_time() - begin
 
-# %% The same on compiled C (cached on disk: the second run loads it).
+# %%
+# The same on compiled C (cached on disk: the second run loads it).
 begin = time.time()
 system.codegen()
 build = time.time() - begin
@@ -59,7 +62,8 @@ print(f"max closure residual: {residual:.1e}")
 print(f"C against the virtual machine: the speed at 1.01 s differs by "
       f"{abs(res_c['engine.bearing.w'][-1] - w[-1]):.1e} rad/s")
 
-# %% Figure: speed and torques, as the MSL's documentation plots them (the 1 ms output grid
+# %%
+# Figure: speed and torques, as the MSL's documentation plots them (the 1 ms output grid
 # samples the torque's firing pulses, three per revolution, coarsely at the end: the beats in
 # the thin line are the sampling's, not the engine's).
 fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
@@ -74,6 +78,7 @@ Path("out").mkdir(exist_ok=True)
 fig.savefig("out/engine_v6.png", dpi=120)
 print("saved out/engine_v6.png")
 
-# %% Animation of the first 0.2 s (three.js player in the browser).
+# %%
+# Animation of the first 0.2 s (three.js player in the browser).
 res.animate("out/engine_v6.html", title="EngineV6 (MSL), the first 0.2 s", t_range=(0.0, 0.2))
 print("saved out/engine_v6.html")

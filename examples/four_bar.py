@@ -19,12 +19,14 @@ import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import FourBar
 
-# %% Compile: the report says what the constraint stage found.
+# %%
+# Compile: the report says what the constraint stage found.
 model = jd.Model.on_world(World(), fb=FourBar())
 system = jd.compile(model)
 print(system.report())
 
-# %% Simulate 10 s from an assembled state: only the crank angle and speed are given.
+# %%
+# Simulate 10 s from an assembled state: only the crank angle and speed are given.
 res = system.simulate(10.0, y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 2.0},
                       rtol=1e-10, atol=1e-10)
 residual = max(np.abs(v).max() for k, v in res.series.items() if k.startswith("residual"))
@@ -32,7 +34,8 @@ energy = res["energy.total"]
 print(f"max closure residual over 10 s: {residual:.2e}")
 print(f"energy drift over 10 s: {np.ptp(energy):.2e} J (E0 = {energy[0]:.4f} J)")
 
-# %% The same mechanism with the Baumgarte ODE and the index-1 DAE (IDAS), all at 1e-12.
+# %%
+# The same mechanism with the Baumgarte ODE and the index-1 DAE (IDAS), all at 1e-12.
 runs = {}
 for method in jd.ConstraintMethod:
     other = jd.compile(model, constraints=method)
@@ -44,7 +47,8 @@ for name, run in runs.items():
     print(f"{name:13s}: crank angle vs partitioning over 5 s {gap:.1e} rad, "
           f"max residual {resid:.1e}")
 
-# %% Figure: angles, closure residual, pin force.
+# %%
+# Figure: angles, closure residual, pin force.
 fig, axes = plt.subplots(3, 1, figsize=(8, 8), sharex=True)
 for name in ("fb.crank.phi", "fb.coupler.phi", "fb.rocker.phi"):
     axes[0].plot(res.t, res[name], label=name)

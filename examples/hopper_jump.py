@@ -34,7 +34,8 @@ from jourdain.blocks.hybrid import Stop, StopMode  # noqa: E402
 OUT = Path("out")   # relative to where the example runs
 OUT.mkdir(exist_ok=True)
 
-# %% The hopper: foot on the ground (a floor stop), body on a telescopic leg with a thrust
+# %%
+# The hopper: foot on the ground (a floor stop), body on a telescopic leg with a thrust
 model = jd.Model(world=World())
 model.foot, model.foot_mass = Prismatic(axis=(0, 1, 0)), RigidBody(m=1.0)
 model.leg, model.body = Prismatic(axis=(0, 1, 0)), RigidBody(m=10.0)
@@ -57,7 +58,8 @@ def phase(modes: dict, duration: float) -> jd.TrajectoryProblem:
     return problem
 
 
-# %% Four phases, one impact
+# %%
+# Four phases, one impact
 push, ascent, descent, landing = (phase(stance, 0.2), phase(flight, 0.2), phase(flight, 0.2),
                                   phase(stance, 0.3))
 push.initial({"foot.s": 0.0, "foot.v": 0.0, "leg.s": 0.3, "leg.v": 0.0})
@@ -83,7 +85,8 @@ print(f"landing impact: foot speed {before[2]:+.4f} → {after[2]:+.4f} m/s, leg
       f"{before[3]:+.4f} → {after[3]:+.4f} m/s (the foot stops dead, the body's absolute speed "
       "is kept)")
 
-# %% Check: the planned thrust, open loop through the event loop of the hybrid model
+# %%
+# Check: the planned thrust, open loop through the event loop of the hybrid model
 def planned(t: float) -> float:
     """The plan's piecewise-constant thrust at t (on the common clock)."""
     k = min(np.searchsorted(t_plan, t, side="right") - 1, t_plan.size - 1)
@@ -99,7 +102,8 @@ print(f"simulated: lift-off at t = {lifts[0].t:.4f} s (plan {lift_off:.4f}), tou
       f"t = {lands[0].t:.4f} s (plan {touch_down:.4f}), foot clearance "
       f"{sim['foot.s'].max():.3f} m (plan {foot.max():.3f})")
 
-# %% Figure
+# %%
+# Figure
 fig, ax = plt.subplots(3, 1, sharex=True, figsize=(7, 7))
 for name, a in (("foot.s", ax[0]), ("leg.s", ax[1])):
     t, v = plan.series(name)

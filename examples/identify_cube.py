@@ -1,4 +1,5 @@
-"""Identifying the Cubli's wheel: inertia and bearing friction from a noisy experiment.
+"""Identifying the Cubli's wheel: inertia and bearing friction from a noisy experiment
+===================================================================================
 
 What: the reaction-wheel cube of seed 000 hangs from its edge (a stable pendulum, φ = π).
 The motor drives the wheel with torque steps of ±0.04 N·m for 4 s, then lets it coast for
@@ -37,11 +38,13 @@ def torque(t):
     return 0.04 * np.tanh(np.sin(np.pi * t / 2.0) / 0.05) * on
 
 
-# %% The plant with the two unknowns symbolic; the "true" wheel is the published one
+# %%
+# The plant with the two unknowns symbolic; the "true" wheel is the published one
 system = jd.compile(jd.Model.on_world(World(), cube=CubeOnEdge()), parameters=[J, C])
 truth = dict(zip(system.p_names, system.p_default))
 
-# %% The experiment: simulate with the truth, sample at 40 Hz, add sensor noise
+# %%
+# The experiment: simulate with the truth, sample at 40 Hz, add sensor noise
 t = np.linspace(0.0, 8.0, 321)
 experiment = system.simulate(8.0, y0={PHI: np.pi}, inputs={TAU: torque}, t_out=t,
                              rtol=1e-10, atol=1e-10)
@@ -52,7 +55,8 @@ data.update({name: experiment[name] + sigma * rng.normal(size=t.size)
 print(f"wheel speed up to {np.abs(experiment[WHEEL]).max():.0f} rad/s, housing swing "
       f"±{np.abs(experiment[PHI] - np.pi).max():.3f} rad")
 
-# %% The fit: weights 1/σ per signal, the known torque and initial state given
+# %%
+# The fit: weights 1/σ per signal, the known torque and initial state given
 estimate = jd.estimate(system, data, parameters=[J, C], inputs={TAU: torque},
                        y0={PHI: np.pi}, weights={n: 1 / s for n, s in NOISE.items()},
                        guess={J: 0.4e-3, C: 0.2e-3}, bounds={J: (1e-5, 1e-2), C: (0.0, 1e-2)},
@@ -67,6 +71,7 @@ for name, sigma in NOISE.items():
     spread = np.std(estimate.residuals[name]) * sigma   # residuals are weighted by 1/σ
     print(f"residual spread of {name}: {spread:.3g} (sensor noise {sigma:g})")
 
-# %% Figure: data and fitted trajectory
+# %%
+# Figure: data and fitted trajectory
 estimate.plot(path="out/identify_cube.png", title="Cubli wheel identification: data and fit")
 print("figure saved to out/identify_cube.png")

@@ -19,12 +19,14 @@ from jourdain.blocks import World
 from jourdain.library import Wheel
 from jourdain.solver.constraints.integrability import field_bracket, kinematic_flow, switching_displacement
 
-# %% Compile the wheel and classify its constraints (nonholonomic constraints; Murray, Li and Sastry 1994).
+# %%
+# Compile the wheel and classify its constraints (nonholonomic constraints; Murray, Li and Sastry 1994).
 system = jd.compile(jd.Model.on_world(World(), wheel=Wheel(R=0.3)))
 print(system.integrability)
 print("speeds z:", system.z_names)
 
-# %% The switching sequence g1, g2, −g1, −g2 for shrinking steps h.
+# %%
+# The switching sequence g1, g2, −g1, −g2 for shrinking steps h.
 flow = kinematic_flow(system)
 bracket = field_bracket(system)
 y0 = np.array([0.0, 0.0, 0.0, 0.4])           # x_s, y_s, φ, γ
@@ -39,7 +41,8 @@ for h in (0.4, 0.2, 0.1, 0.05):
 orders = [np.log2(rows[k][2] / rows[k + 1][2]) for k in range(len(rows) - 1)]
 print("observed order of the error when halving h:", np.round(orders, 3), "(3 expected)")
 
-# %% The path of one maneuver (h = 0.4), in the ground plane.
+# %%
+# The path of one maneuver (h = 0.4), in the ground plane.
 h, path, y = 0.4, [y0], y0.copy()
 for z in ([1, 0], [0, 1], [-1, 0], [0, -1]):
     for _ in range(20):

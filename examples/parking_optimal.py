@@ -13,7 +13,8 @@ sideways line is a useless initial guess (at rest the sideways direction is not 
 first order), so the guess wiggles the heading. You will see the constraint classification,
 IPOPT's progress, the re-simulation check, and the path in out/parking_optimal.png.
 """
-# %% The plant: a nonholonomic vehicle, compiled in minimal form
+# %%
+# The plant: a nonholonomic vehicle, compiled in minimal form
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -29,7 +30,8 @@ X, Y, HEADING = "car.x_s.s", "car.y_s.s", "car.heading.phi"
 TORQUES = ("car.motor_left.tau", "car.motor_right.tau")
 T, SIDEWAYS, HEADING_MAX, SLOT = 8.0, 0.4, 0.3, 0.5
 
-# %% The problem
+# %%
+# The problem
 ocp = jd.TrajectoryProblem(system, horizon=T, intervals=50)
 at_rest = {name: 0.0 for name in system.z_names}
 ocp.initial({X: 0.0, Y: 0.0, HEADING: 0.0, "car.left.phi": 0.0, "car.right.phi": 0.0,
@@ -41,7 +43,8 @@ ocp.bound(HEADING, -HEADING_MAX, HEADING_MAX)
 ocp.bound(X, -SLOT, SLOT)
 ocp.integral_cost(lambda v: v[TORQUES[0]] ** 2 + v[TORQUES[1]] ** 2)
 
-# %% Solve from a wiggling guess, with progress every 20 iterations
+# %%
+# Solve from a wiggling guess, with progress every 20 iterations
 wiggle = {HEADING: lambda t: HEADING_MAX * np.sin(4 * np.pi * t / T),
           "car.left.w": lambda t: 3 * np.sin(2 * np.pi * t / T),
           "car.right.w": lambda t: 3 * np.sin(2 * np.pi * t / T)}
@@ -49,7 +52,8 @@ sol = ocp.solve(jd.Collocation(degree=3), guess=wiggle, progress=20, codegen=Tru
 check = sol.check()
 print(check)
 
-# %% Key numbers: the moves, and the path with the chassis drawn every few nodes
+# %%
+# Key numbers: the moves, and the path with the chassis drawn every few nodes
 forward = sol["car.left.w"] + sol["car.right.w"]          # ∝ the speed along the heading
 driving = np.sign(forward[np.abs(forward) > 0.05 * np.abs(forward).max()])
 moves = int(np.sum(np.diff(driving) != 0))

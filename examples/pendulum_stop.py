@@ -41,7 +41,8 @@ def pendulum(stop: Stop) -> jd.System:
     return jd.compile(model)
 
 
-# %% 1. Rigid stop at 0.3 rad, e = 0.5: bounces, then rests against it
+# %%
+# 1. Rigid stop at 0.3 rad, e = 0.5: bounces, then rests against it
 rigid = pendulum(Stop(lower=0.3, e=0.5, v_rest=1e-3)).simulate(
     3.0, y0={"joint.phi": 1.2}, n_out=601, rtol=1e-10, atol=1e-10)
 hits = rigid.events.select("stop", "hit_lower")
@@ -54,14 +55,16 @@ print(f"  resting against the stop from t = {hits[-1].t:.4f} s: φ = "
       f"{rigid['joint.phi'][-1]:.9f} rad, reaction {rigid['stop.lower'][-1]:.6f} N·m = "
       f"m·g·l·sin(0.3) = {m * 9.81 * l * np.sin(0.3):.6f} N·m")
 
-# %% 2. Elastic stops at ±0.3 rad (e = 1): no energy lost however many impacts
+# %%
+# 2. Elastic stops at ±0.3 rad (e = 1): no energy lost however many impacts
 elastic = pendulum(Stop(lower=-0.3, upper=0.3, e=1.0, v_rest=0.0)).simulate(
     4.0, z0={"joint.w": 3.0}, n_out=801, rtol=1e-11, atol=1e-11)
 energy = elastic["energy.total"]
 print(f"elastic stops: {len(elastic.events.select('stop'))} impacts in 4 s, energy drift "
       f"{np.abs(energy - energy[0]).max():.1e} J of {energy[0]:.4f} J")
 
-# %% 3. Compliant stop at 0.3 rad: Hunt–Crossley contact (c = 200 N·m/rad^1.5, d = 0.5 s/rad)
+# %%
+# 3. Compliant stop at 0.3 rad: Hunt–Crossley contact (c = 200 N·m/rad^1.5, d = 0.5 s/rad)
 soft = pendulum(Stop(lower=0.3, law=StopLaw.COMPLIANT, c=200.0, d=0.5, n=1.5)).simulate(
     3.0, y0={"joint.phi": 1.2}, n_out=3001, rtol=1e-10, atol=1e-10)
 contacts = soft.events.select("stop")
@@ -72,7 +75,8 @@ print(f"compliant stop: {len(contacts)} contact events (each contact begins and 
       f"at {w_out:+.4f} rad/s (effective restitution {abs(w_out / w_in):.3f}), "
       f"{contacts[1].t - contacts[0].t:.4f} s long")
 
-# %% Figure
+# %%
+# Figure
 fig, ax = plt.subplots(3, 1, sharex=True, figsize=(7, 6))
 for a, res, title in zip(ax, (rigid, elastic, soft), ("rigid, e = 0.5", "elastic, e = 1",
                                                       "compliant (Hunt–Crossley)")):

@@ -23,7 +23,8 @@ You will see the gravity torques, the drift of the held arm, the plan's cost and
 the tracking errors with and without the PID, the FMU's size and its drift in FMPy, and
 out/robot_arm.png.
 """
-# %% The arm from its URDF file
+# %%
+# The arm from its URDF file
 import warnings
 from pathlib import Path
 
@@ -57,7 +58,8 @@ TAU = [f"panda.{j}_motor.tau" for j in JOINTS]
 assert system.y_names == Q and system.u_names == TAU
 print(system)
 
-# %% 1. Gravity compensation: the torques that hold the arm at rest
+# %%
+# 1. Gravity compensation: the torques that hold the arm at rest
 q_a = np.array([0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785])    # "ready" pose [rad]
 q_b = np.array([0.8, -0.3, 0.3, -1.8, 0.2, 1.9, 0.5])            # goal [rad]
 p = system.p_default
@@ -74,7 +76,8 @@ drift = max(np.abs(held[n] - v).max() for n, v in zip(Q, q_a))
 print("gravity torques at the ready pose [N·m]:", np.round(tau_g, 3) + 0.0)
 print(f"held for 2 s with them: largest joint drift {drift:.1e} rad")
 
-# %% 2. Point-to-point motion under the URDF's limits
+# %%
+# 2. Point-to-point motion under the URDF's limits
 T = 1.2
 ocp = jd.TrajectoryProblem(system, horizon=T, intervals=20)
 ocp.initial({**dict(zip(Q, q_a)), **dict.fromkeys(W, 0.0)})
@@ -92,7 +95,8 @@ Path("out").mkdir(exist_ok=True)
 plan.animate("out/robot_arm.html", title="Panda point-to-point plan (minimum torque)")
 
 
-# %% 3. Tracking the plan: feedforward of the planned torques plus a PID, from signal blocks
+# %%
+# 3. Tracking the plan: feedforward of the planned torques plus a PID, from signal blocks
 def tracking_model(kp, ki, kd) -> jd.Model:
     """The arm, its motors driven by τ = τ_plan(t) + PID(q_plan − q) + kd·(w_plan − w)."""
     robot = panda()
@@ -137,7 +141,8 @@ for label, gains, payload in (("feedforward only", (0 * inertia,) * 3, 0.0),
 print("(open loop, the arm drifts off the plan: the pose is an unstable equilibrium and the "
       "plan is exact only to its discretization)")
 
-# %% 4. The actuated arm as an FMU
+# %%
+# 4. The actuated arm as an FMU
 fmu = system.export_fmu("out/panda.fmu", y0=dict(zip(Q, q_a)))
 print(f"FMU {fmu} ({fmu.stat().st_size / 1024:.0f} kB): {system.nx} states, "
       f"{len(TAU)} inputs, model exchange and co-simulation")
@@ -153,7 +158,8 @@ else:
     print(f"the FMU in FMPy (co-simulation), held by the gravity torques for 2 s: largest "
           f"drift {fmu_drift:.1e} rad")
 
-# %% Figure
+# %%
+# Figure
 fig, axes = plt.subplots(2, 1, sharex=True, figsize=(8, 6))
 tracked = runs["feedforward + PID, +1 kg in the hand"]
 for i, name in enumerate(Q[:4]):

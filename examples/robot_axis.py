@@ -14,7 +14,8 @@ signal blocks, simulated as one model.
 You will see: the tracking error, the peak current and voltage, the final position error, the
 rigid-gear mass matrix against J_load + ratio²·J_motor, timing, and out/robot_axis.png.
 """
-# %% Imports
+# %%
+# Imports
 import time
 from pathlib import Path
 
@@ -25,7 +26,8 @@ import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import RobotAxis
 
-# %% The axis with OneAxis' elastic gear (c = 8 N·m/rad, cd = 0.01 N·m·s/rad on the motor side)
+# %%
+# The axis with OneAxis' elastic gear (c = 8 N·m/rad, cd = 0.01 N·m·s/rad on the motor side)
 start = time.perf_counter()
 axis = jd.compile(jd.Model.on_world(World(), axis=RobotAxis()))
 compiled = time.perf_counter() - start
@@ -41,7 +43,8 @@ print(f"tracking: max |q − q_ref| = {np.degrees(np.abs(q - q_ref).max()):.3f}�
 print(f"drive: peak current {np.abs(current).max():.2f} A, peak voltage command "
       f"{np.abs(voltage).max():.1f} V (supply 300 V)")
 
-# %% A rigid gear: the motor inertia appears reflected at the joint
+# %%
+# A rigid gear: the motor inertia appears reflected at the joint
 rigid = jd.compile(jd.Model.on_world(World(), axis=RobotAxis(c=None)))
 M = float(np.array(rigid.M(rigid.y_default, []))[0, 0])
 print(f"rigid gear: {len(rigid.y_names)} coordinate(s) {rigid.y_names}, mass matrix {M:.4f} "
@@ -50,7 +53,8 @@ rigid_run = rigid.simulate(1.6, n_out=801)
 print(f"rigid gear tracking: max |q − q_ref| = "
       f"{np.degrees(np.abs(rigid_run['axis.joint.phi'] - q_ref).max()):.3f}°")
 
-# %% Figure
+# %%
+# Figure
 fig, ax = plt.subplots(3, 1, sharex=True, figsize=(7, 7))
 ax[0].plot(run.t, np.degrees(q_ref), "k--", label="reference")
 ax[0].plot(run.t, np.degrees(q), label="elastic gear")

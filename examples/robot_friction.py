@@ -45,7 +45,8 @@ def released(friction: bool):
     return robot, system, system.simulate(1.5, y0=y0, n_out=301)
 
 
-# %% With stiction: the event log of stick, slip and impacts
+# %%
+# With stiction: the event log of stick, slip and impacts
 robot, system, res = released(friction=True)
 print(robot.report().splitlines()[2])          # one joint line: limits and friction
 print(f"{len(res.events)} events:")
@@ -63,13 +64,15 @@ tau = np.abs(res["z1.joint3_friction.tau"][sliding])
 print(f"joint3 sliding: friction torque {tau.min():.12f} … {tau.max():.12f} N·m "
       f"(file: {robot.joint_info['joint3'].friction} N·m)")
 
-# %% Damping only: the same arm without its dry friction
+# %%
+# Damping only: the same arm without its dry friction
 _, _, free = released(friction=False)
 for j in ("joint1", "joint2", "joint3", "joint4", "joint5"):
     print(f"{j}: final angle {res[f'z1.{j}.phi'][-1]:+.4f} rad with stiction, "
           f"{free[f'z1.{j}.phi'][-1]:+.4f} rad with damping only")
 
-# %% Figure
+# %%
+# Figure
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
 for ax, run, title in ((axes[0], res, "friction=True (stiction)"),
                        (axes[1], free, "damping only")):

@@ -22,7 +22,8 @@ from jourdain.library.wheel import disk_lean, upright_quaternion
 
 R, m, g = 0.25, 1.0, 9.81
 
-# %% Compile and classify.
+# %%
+# Compile and classify.
 system = jd.compile(jd.Model.on_world(World(), disk=RollingDisk(R=R, m=m)))
 print(system.constraint_report())
 
@@ -31,7 +32,8 @@ def lean(res):
     return disk_lean(*(res[f"disk.joint.q{i}"] for i in range(4)))
 
 
-# %% A leaning disk (0.3 rad) rolling and turning for 10 s.
+# %%
+# A leaning disk (0.3 rad) rolling and turning for 10 s.
 y0 = upright_quaternion(heading=0.0, lean=0.3, prefix="disk.joint.")
 res = system.simulate(10.0, y0=y0, z0={"disk.joint.wz": -12.0, "disk.joint.wy": 1.0},
                       rtol=1e-10, atol=1e-10, n_out=2001)
@@ -40,7 +42,8 @@ E = res["energy.total"]
 print(f"10 s of rolling: energy drift {np.ptp(E):.2e} J of {E[0]:.4f} J, "
       f"max contact residual {residual:.2e}")
 
-# %% Critical speed of upright rolling: a small lean-rate kick below and above Ω_c.
+# %%
+# Critical speed of upright rolling: a small lean-rate kick below and above Ω_c.
 Omega_c = np.sqrt(g / (3 * R))
 print(f"closed-form critical spin Ω_c = √(g/(3R)) = {Omega_c:.4f} rad/s "
       f"(speed {Omega_c * R:.4f} m/s)")
@@ -51,7 +54,8 @@ for ratio in (0.6, 0.9, 1.1, 1.5):
     sweep[ratio] = run
     print(f"  Ω = {ratio:.1f}·Ω_c: max lean over 1.5 s {np.abs(lean(run)).max():.4f} rad")
 
-# %% Figure: the path on the ground, energy, lean under the critical-speed sweep.
+# %%
+# Figure: the path on the ground, energy, lean under the critical-speed sweep.
 fig, axes = plt.subplots(1, 3, figsize=(13, 4))
 axes[0].plot(res["disk.joint.x"], -res["disk.joint.z"])
 axes[0].set(xlabel="x [m]", ylabel="−z [m]", title="center path (0.3 rad lean)", aspect="equal")

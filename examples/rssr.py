@@ -22,11 +22,13 @@ from jourdain.library import RSSR
 
 a, l, b, d = 0.15, 0.7, 0.4, (0.4, 0.3, 0.3)   # crank, coupler, rocker [m], rocker pivot
 
-# %% Compile: the report names the ball joint's rotation directions solved by Newton.
+# %%
+# Compile: the report names the ball joint's rotation directions solved by Newton.
 system = jd.compile(jd.Model.on_world(World(), m=RSSR(a=a, l=l, b=b, d=d)))
 print(system.report())
 
-# %% Simulate 10 s: only the crank angle and speed are given, the rest is assembled.
+# %%
+# Simulate 10 s: only the crank angle and speed are given, the rest is assembled.
 res = system.simulate(10.0, y0={"m.crank.phi": 0.5}, z0={"m.crank.w": 8.0},
                       rtol=1e-12, atol=1e-12, n_out=1001)
 residual = max(np.abs(v).max() for k, v in res.series.items() if k.startswith("residual"))
@@ -34,7 +36,9 @@ energy = res["energy.total"]
 print(f"max closure residual over 10 s: {residual:.2e}")
 print(f"energy drift over 10 s: {np.ptp(energy):.2e} J (E0 = {energy[0]:.4f} J)")
 
-# %% Closed form: |C(ψ) − B(φ)| = l gives P·cos ψ + Q·sin ψ + R = 0 (tests/test_spatial_loops.py).
+# %%
+# Closed form: :math:`\lVert C(\psi) - B(\varphi) \rVert = l` gives
+# :math:`P \cos\psi + Q \sin\psi + R = 0` (tests/test_spatial_loops.py).
 phi, psi = res["m.crank.phi"], res["m.rocker.phi"]
 P = -2 * b * d[2]
 Q = 2 * b * (d[1] - a * np.sin(phi))
@@ -43,7 +47,8 @@ psi_closed = np.arctan2(Q, P) - np.arccos(-R / np.hypot(P, Q))
 gap = np.abs((psi - psi_closed + np.pi) % (2 * np.pi) - np.pi).max()
 print(f"rocker angle vs spatial Freudenstein equation: {gap:.2e} rad")
 
-# %% Figure: input–output relation and closure residual.
+# %%
+# Figure: input–output relation and closure residual.
 fig, axes = plt.subplots(2, 1, figsize=(8, 7))
 order = np.argsort(np.mod(phi, 2 * np.pi))
 axes[0].plot(np.mod(phi, 2 * np.pi)[order], psi_closed[order], "k-", lw=3, alpha=0.3,

@@ -29,7 +29,8 @@ m, k, F_k, F_s, v_b = 1.0, 100.0, 2.0, 3.0, 0.1
 OUT = Path("out")   # relative to where the example runs
 OUT.mkdir(exist_ok=True)
 
-# %% Model: belt and block on horizontal sliders, spring from the wall, friction between
+# %%
+# Model: belt and block on horizontal sliders, spring from the wall, friction between
 model = jd.Model(world=World())
 for name, mass in (("belt", 1e11), ("block", m)):
     joint = model.add(name, Prismatic(axis=(1, 0, 0)))
@@ -43,7 +44,8 @@ model.connect(model.friction.support, model.belt.axis)
 model.connect(model.friction.flange_b, model.block.axis)
 system = jd.compile(model)
 
-# %% Simulate: the block starts at the spring's rest length, moving with the belt
+# %%
+# Simulate: the block starts at the spring's rest length, moving with the belt
 res = system.simulate(6.0, z0={"belt.v": v_b, "block.v": v_b}, n_out=1201, rtol=1e-11,
                       atol=1e-12)
 breaks = res.events.times("friction", "break_backward")

@@ -26,7 +26,8 @@ from jourdain.blocks.drivers import rotational
 from jourdain.library import JansenLinkage, JansenWalker
 
 
-# %% One leg, its crank driven at 2π rad/s (an exact speed source on the crank's axis).
+# %%
+# One leg, its crank driven at 2π rad/s (an exact speed source on the crank's axis).
 class DrivenLeg(Composite):
     """A Jansen leg whose crank turns at ``w`` rad/s."""
 
@@ -55,7 +56,8 @@ torque = res["beast.drive.tau"]
 print(f"crank torque against gravity over a revolution: {torque.min():.2f} … "
       f"{torque.max():.2f} N·m")
 
-# %% Walkers: the cost per leg stays flat (one node of the articulated-body algorithm).
+# %%
+# Walkers: the cost per leg stays flat (one node of the articulated-body algorithm).
 rows = []
 for legs in (1, 4, 12):
     begin = time.process_time()
@@ -74,7 +76,8 @@ energy = walker12["energy.total"]
 print(f"12 legs, free: energy drift {np.ptp(energy):.1e} J of {energy[0]:.2f} J, max closure "
       f"residual {max(np.abs(v).max() for k, v in walker12.series.items() if 'residual' in k):.1e}")
 
-# %% Figure: the foot path and the 12-leg walker's crank speed.
+# %%
+# Figure: the foot path and the 12-leg walker's crank speed.
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 axes[0].plot(foot[0], foot[1])
 axes[0].plot(foot[0][ground], foot[1][ground], ".", ms=3, label="stride")
@@ -87,6 +90,7 @@ Path("out").mkdir(exist_ok=True)
 fig.savefig("out/strandbeest.png", dpi=120)
 print("saved out/strandbeest.png")
 
-# %% Animation of the driven leg (three.js player in the browser).
+# %%
+# Animation of the driven leg (three.js player in the browser).
 res.animate("out/strandbeest.html", title="Jansen's leg, crank at 1 rev/s")
 print("saved out/strandbeest.html")

@@ -12,10 +12,12 @@ from pathlib import Path
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="jourdain", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"jourdain {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("report", help="print the structure report of a library model")
     rep.add_argument("model", help="library class name, e.g. CubeOnEdge or DoublePendulum")
-    sub.add_parser("demo", help="run examples/cube_on_edge.py (from a source checkout)")
+    sub.add_parser("demo", help="run the cube-on-edge demo (examples/cube_on_edge.py); "
+                                "figures go to ./out")
     _cache_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "cache":
@@ -38,12 +40,33 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{args.model} cannot be built with default arguments: {exc}")
         print(jd.compile(jd.Model.on_world(World(), model=mechanism)).report())
         return 0
-    script = Path(__file__).resolve().parents[1] / "examples" / "cube_on_edge.py"
-    if not script.exists():
-        print("the demo script ships with the source checkout (examples/cube_on_edge.py)")
+    script = demo_script()
+    if script is None:
+        print("jourdain demo: examples/cube_on_edge.py was not found next to the package nor "
+              f"in {Path(sys.prefix) / DEMO_DATA}; reinstall jourdain (pip install jourdain)",
+              file=sys.stderr)
         return 1
     runpy.run_path(str(script), run_name="__main__")
     return 0
+
+
+# where the wheel installs the demo script ([tool.setuptools.data-files] in pyproject.toml)
+DEMO_DATA = Path("share") / "jourdain" / "examples" / "cube_on_edge.py"
+
+
+def demo_script() -> Path | None:
+    """The demo script: the source checkout's examples/ (editable installs, make demo), else
+    the copy a wheel installs under ``sys.prefix``."""
+    for candidate in (Path(__file__).resolve().parents[1] / "examples" / "cube_on_edge.py",
+                      Path(sys.prefix) / DEMO_DATA, Path(sys.base_prefix) / DEMO_DATA):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _version() -> str:
+    from jourdain import __version__
+    return __version__
 
 
 def _cache_parser(sub) -> None:

@@ -28,8 +28,11 @@ from .equations.report import equations_text, structure_report, sympy_equations
 from .exchange.fmu import export_fmu
 from .model.names import by_name, check_quaternions, unknown
 from .model.parameters import parameter_vector
+from .model.signatures import delegates_to
 from .simulation.codegen import attach
 from .simulation.controlled import run
+from .simulation.dae import simulate_constrained
+from .simulation.simulate import simulate as simulate_plain
 from .simulation.numeric import NumericFunction
 from .simulation.portable import restore_system, system_state
 from .visual.graph import draw_graph
@@ -91,6 +94,9 @@ class System:
         self.quantity_names: list[str] = names.get("quantities", [])
         # driven coordinates (y indices) and speeds (z indices) of kinematic drivers
         self.driven_coordinates, self.driven_speeds = names.get("driven", ([], []))
+        # every driver's speed (Accelerate's too) by name -> the driver's path: rigid motion
+        # that impacts cannot change (solver/hybrid/state.py)
+        self.driven_by: dict = names.get("driven_by", {})
         # outputs that read the dynamics (accelerations, drivers' reactions, cut sensors)
         self.dynamic_outputs: list[str] = names.get("dynamic", [])
         self.inputs = names["inputs"]
@@ -116,6 +122,13 @@ class System:
         if is_function:
             self.functions[name] = value
         return value
+
+    @property
+    def parameter_names(self) -> list[str]:
+        """Every parameter by name: the symbolic ones (``p_names``, values by ``params=`` at
+        run time), then the constants compiled into the equations (``report()`` lists their
+        values and units; ``jd.compile(..., parameters=[name])`` makes one symbolic)."""
+        return list(self.p_names) + list(self.structure.constants)
 
     @property
     def x_names(self) -> list[str]:
@@ -198,17 +211,20 @@ class System:
             raise ModelError(unknown("numeric", name, sorted(self.functions)))
         return NumericFunction(getattr(self, name))
 
+    @delegates_to(simulate_plain, run)
     def simulate(self, t_end: float, **options):
         """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`;
         ``controller=`` (and ``period=``) put a controller in the loop, see
         :func:`jourdain.solver.simulation.controlled.run`."""
         return run(self, t_end, **options)
 
+    @delegates_to(export_fmu)
     def export_fmu(self, path, **options):
         """Write an FMI 2.0 FMU (model exchange and/or co-simulation) and return its path;
         see :func:`jourdain.solver.exchange.fmu.export_fmu`."""
         return export_fmu(self, path, **options)
 
+    @delegates_to(linearize)
     def linearize(self, **options):
         """A, B, C, D about an operating point; see
         :func:`jourdain.solver.control.linearize.linearize`."""
@@ -307,6 +323,7 @@ class ConstrainedSystem(System):
         """A ModelError if the state x violates the constraints by more than ``tol``."""
         check_consistent(self, x, p, tol)
 
+    @delegates_to(simulate_constrained, run)
     def simulate(self, t_end: float, **options):
         """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method; see
         :func:`jourdain.solver.simulation.dae.simulate_constrained` (a controller in the loop:

@@ -1586,6 +1586,486 @@ def _():
     jd.estimate(cube(), _samples(), parameters=[MASS], initial_states=["cube.edge.ph"])
 
 
+# ---- fmu ------------------------------------------------------------------------------------
+@functools.cache
+def _scratch() -> str:
+    """One scratch folder for the FMU cases (none of them writes an FMU)."""
+    import tempfile
+    return tempfile.mkdtemp(prefix="jd-bad-fmu-")
+
+
+@case("export_fmu to an existing directory as the file", ModelError, "export_fmu", "path",
+      "directory")
+def _():
+    import os
+    folder = os.path.join(_scratch(), "folder.fmu")
+    os.makedirs(folder, exist_ok=True)
+    cube().export_fmu(folder)
+
+
+@case("export_fmu to a path under an existing file", ModelError, "export_fmu", "path",
+      "is a file")
+def _():
+    import os
+    with open(os.path.join(_scratch(), "notes"), "w") as f:
+        f.write("x")
+    cube().export_fmu(os.path.join(_scratch(), "notes", "cube.fmu"))
+
+
+@case("export_fmu with path None", ModelError, "export_fmu", "path")
+def _():
+    cube().export_fmu(None)
+
+
+@case("export_fmu with model_name=123", ModelError, "export_fmu", "model_name", "123")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), model_name=123)
+
+
+@case("export_fmu with an empty model_name", ModelError, "export_fmu", "model_name")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), model_name="")
+
+
+@case("export_fmu with NaN in x0", ModelError, "export_fmu", "x0", "cube.edge.phi")
+def _():
+    import os
+    x0 = np.zeros(cube().nx)
+    x0[cube().x_names.index(PHI)] = NAN
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), x0=x0)
+
+
+@case("export_fmu with x0 of the wrong length", ModelError, "export_fmu", "x0", "entries")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), x0=[0.1])
+
+
+@case("export_fmu with a misspelt keyword modelname", ModelError, "export_fmu", "modelname",
+      "model_name")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), modelname="cube")
+
+
+@case("export_fmu with a misspelt keyword tolerence", ModelError, "export_fmu", "tolerence",
+      "tolerance")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), tolerence=1e-6)
+
+
+@case("export_fmu with step=True", ModelError, "export_fmu", "step")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), step=True)
+
+
+@case("export_fmu with flags as one string", ModelError, "export_fmu", "flags")
+def _():
+    import os
+    cube().export_fmu(os.path.join(_scratch(), "cube.fmu"), flags="-O2")
+
+
+@case("export_fmu of a bouncing ball (a Stop: state events)", ModelError, "export_fmu",
+      "floor", "Stop")
+def _():
+    import os
+
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, e=0.9)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    jd.compile(model).export_fmu(os.path.join(_scratch(), "ball.fmu"))
+
+
+# ---- zeno ----------------------------------------------------------------------------------
+# events, samplers, resets and drivers of hybrid simulation (issue 30)
+@functools.cache
+def _bouncing_ball():
+    """A 0.5 kg ball on a vertical slide over a rigid floor (Stop lower = 0, e = 0.5)."""
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, e=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    return jd.compile(model)
+
+
+@functools.cache
+def _pushed_mass():
+    """A 1 kg mass on a horizontal slide pushed by a LinearMotor (input motor.f)."""
+    model = jd.Model(world=World())
+    model.slide, model.mass = Prismatic(axis=(1, 0, 0)), RigidBody(m=1.0)
+    model.motor = jd.blocks.LinearMotor()
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.mass.frame_a)
+    model.connect(model.motor.flange_b, model.slide.axis)
+    return jd.compile(model)
+
+
+def _ball_run(**options):
+    return _bouncing_ball().simulate(1.0, y0={"slide.s": 1.0}, n_out=11, **options)
+
+
+def _mass_run(**options):
+    return _pushed_mass().simulate(1.0, y0={"slide.s": 1.0}, n_out=11, **options)
+
+
+def _control(callback, period=0.1, label="ctl"):
+    return jd.SampledCallback(period, callback, ["motor.f"], label=label)
+
+
+@case("Event guard with math.sin", ModelError, "Event 'wave'", "guard", "CasADi")
+def _():
+    import math
+    _ball_run(events=[jd.Event(lambda v: math.sin(v["slide.s"]), name="wave")])
+
+
+@case("Event guard with a Python if", ModelError, "Event 'branch'", "guard", "if_else")
+def _():
+    def guard(v):
+        return v["slide.s"] - 0.5 if v["slide.s"] > 0.2 else v["slide.v"]
+    _ball_run(events=[jd.Event(guard, name="branch")])
+
+
+@case("Event reset with math.fabs", ModelError, "Event 'up'", "reset", "CasADi")
+def _():
+    import math
+    _ball_run(events=[jd.Event(lambda v: v["slide.s"] - 0.5, name="up",
+                               reset=lambda v: {"slide.v": math.fabs(v["slide.v"])})])
+
+
+@case("simulate events= a single Event, not a list", ModelError, "simulate: events", "list")
+def _():
+    _ball_run(events=jd.Event(lambda v: v["slide.s"] - 0.5))
+
+
+@case("simulate samplers= a single callback, not a list", ModelError, "simulate: samplers",
+      "list")
+def _():
+    _mass_run(samplers=_control(lambda t, x, u, p: [0.0]))
+
+
+@case("TimeEvent('soon')", ModelError, "TimeEvent", "times")
+def _():
+    jd.TimeEvent("soon")
+
+
+@case("Event terminal='no'", ModelError, "Event", "terminal")
+def _():
+    jd.Event(lambda v: v["slide.s"], terminal="no")
+
+
+@case("Event name=3", ModelError, "Event", "name")
+def _():
+    jd.Event(lambda v: v["slide.s"], name=3)
+
+
+@case("simulate event_step=1e-12 (MemoryError)", ModelError, "event_step", "guard samples")
+def _():
+    _bouncing_ball().simulate(20.0, y0={"slide.s": 1.0}, event_step=1e-12)
+
+
+@case("sampled callback period=1e-9 (hang)", ModelError, "ctl", "period")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0], period=1e-9)])
+
+
+@case("sampled callback period making 1e8 samples (hang)", ModelError, "ctl", "period",
+      "samples")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0], period=1e-8)])
+
+
+@case("ZeroOrderHold sample_period=1e-9 (hang)", ModelError, "zoh", "sample_period")
+def _():
+    from jourdain.blocks.hybrid import ZeroOrderHold
+    model = jd.Model(world=World())
+    model.slide, model.mass = Prismatic(axis=(1, 0, 0)), RigidBody(m=1.0)
+    model.motor, model.zoh = jd.blocks.LinearMotor(), ZeroOrderHold(sample_period=1e-9)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.mass.frame_a)
+    model.connect(model.motor.flange_b, model.slide.axis)
+    model.connect(model.zoh.y, model.motor.f)
+    jd.compile(model).simulate(1.0)
+
+
+@case("sampled controller period=1e-9 (hang)", ModelError, "simulate: period")
+def _():
+    _pushed_mass().simulate(1.0, controller=lambda t, x: {"motor.f": -x[0]}, period=1e-9)
+
+
+@case("DiscretePID y_max='big'", ModelError, "DiscretePID", "y_max")
+def _():
+    from jourdain.blocks.hybrid import DiscretePID
+    DiscretePID(y_max="big")
+
+
+@case("DiscretePID y_min=NaN", ModelError, "DiscretePID", "y_min")
+def _():
+    from jourdain.blocks.hybrid import DiscretePID
+    DiscretePID(y_min=NAN)
+
+
+@case("sampled callback that raises", SimulationError, "ctl", "t = 0.1", "ZeroDivisionError")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0] if t < 0.05 else [1 / 0])])
+
+
+@case("sampled callback that returns NaN", SimulationError, "ctl", "motor.f", "t = 0.2")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0] if t < 0.15 else [NAN])])
+
+
+@case("sampled callback that returns a string", SimulationError, "ctl", "t = 0")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: ["push"])])
+
+
+@case("TimeEvent before t0 (silently dropped)", ModelError, "TimeEvent 'early'", "t0")
+def _():
+    _ball_run(events=[jd.TimeEvent([-0.5, 0.5], name="early")])
+
+
+@case("sampler overriding inputs=", ModelError, "ctl", "motor.f", "inputs")
+def _():
+    _mass_run(inputs={"motor.f": 1.0}, samplers=[_control(lambda t, x, u, p: [0.0])])
+
+
+@case("two samplers on one input", ModelError, "other", "motor.f", "ctl")
+def _():
+    _mass_run(samplers=[_control(lambda t, x, u, p: [0.0]),
+                        _control(lambda t, x, u, p: [1.0], 0.2, "other")])
+
+
+@case("Event reset into a rigid Stop", ModelError, "Event 'sink'", "floor", "0.3 m")
+def _():
+    _ball_run(events=[jd.Event(lambda v: v["slide.s"] - 0.5, jd.Direction.FALLING,
+                               reset=lambda v: {"slide.s": -0.3}, name="sink")])
+
+
+@case("TimeEvent reset into a rigid Stop", ModelError, "TimeEvent 'sink'", "floor")
+def _():
+    _ball_run(events=[jd.TimeEvent([0.2], reset=lambda v: {"slide.s": -0.3}, name="sink")])
+
+
+@case("Position driver into a rigid Stop", SimulationError, "floor", "drive", "slide.v")
+def _():
+    from jourdain.blocks.drivers import translational
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=1.0)
+    model.drive, model.ref = translational.Position(exact=True), Sine(amplitude=1.0, f=0.5)
+    model.floor = Stop(lower=-0.5, e=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    model.connect(model.drive.flange, model.slide.axis)
+    model.connect(model.ref.y, model.drive.s_ref)
+    jd.compile(model).simulate(2.0)
+
+
+@case("Zeno user Event (a bounce as a reset)", jd.ChatteringError, "Event 'bounce'", "Zeno")
+def _():
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    jd.compile(model).simulate(
+        10.0, y0={"slide.s": 1.0}, events=[jd.Event(
+            lambda v: v["slide.s"], jd.Direction.FALLING, name="bounce",
+            reset=lambda v: {"slide.v": -0.8 * v["slide.v"]})])
+
+
+# ---- friction ----------------------------------------------------------------------------------
+# Stick–slip seams and physical checks of the hybrid elements (issues 23 and 30).
+def _hybrid_ball(**compile_options):
+    """A ball on a vertical slider above a rigid floor Stop (tests/hybrid_models.ball)."""
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, e=0.5)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    return jd.compile(model, **compile_options)
+
+
+@functools.cache
+def hybrid_ball():
+    return _hybrid_ball(parameters=["floor.e"])
+
+
+def _clutch_shafts(symbolic=()):
+    """Two 1-D shafts joined by a Clutch engaged by a constant normal force."""
+    from jourdain.blocks import Constant, Inertia
+    from jourdain.blocks.hybrid import Clutch
+    model = jd.Model(world=World())
+    model.a, model.b = Inertia(J=1.0), Inertia(J=2.0)
+    model.clutch = Clutch(mu_pos=[[0.0, 0.4]], fn_max=10.0)
+    model.f = Constant(k=1.0)
+    model.connect(model.clutch.flange_a, model.a.flange_b)
+    model.connect(model.clutch.flange_b, model.b.flange_a)
+    model.connect(model.f.y, model.clutch.f_normalized)
+    return jd.compile(model, parameters=list(symbolic))
+
+
+@functools.cache
+def clutch_shafts():
+    return _clutch_shafts(["clutch.fn_max", "clutch.peak"])
+
+
+@case("simulate with params of a stop mode that is not a mode (floor.mode = 7)", ModelError,
+      "floor.mode", "7", "LOWER", "FREE", "UPPER")
+def _():
+    hybrid_ball().simulate(1.0, y0={"slide.s": 1.0}, params={"floor.mode": 7})
+
+
+@case("linearize with params of a stop mode between modes (floor.mode = 0.5)", ModelError,
+      "floor.mode", "0.5", "LOWER")
+def _():
+    jd.linearize(hybrid_ball(), params={"floor.mode": 0.5})
+
+
+@case("trajectory problem with params of a stop mode that is not a mode", ModelError,
+      "floor.mode", "-2", "UPPER")
+def _():
+    jd.TrajectoryProblem(hybrid_ball(), 1.0, 10, params={"floor.mode": -2})
+
+
+@case("simulate with params of a friction mode that is not a mode (clutch.mode = 5)",
+      ModelError, "clutch.mode", "5", "STUCK", "FREE")
+def _():
+    clutch_shafts().simulate(1.0, params={"clutch.mode": 5})
+
+
+@case("simulate with params of a contact mode that is not a mode", ModelError, "contact.mode",
+      "OPEN", "STICK", "SLIDE")
+def _():
+    from jourdain.blocks.hybrid import GroundContact
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.contact = GroundContact(radius=0.1)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.ball.frame_a, model.contact.frame_a)
+    jd.compile(model).simulate(0.5, y0={"slide.s": 1.0}, params={"contact.mode": 3})
+
+
+@case("simulate with params of a stop restitution e = 2", ModelError, "params", "floor",
+      "restitution", "2")
+def _():
+    hybrid_ball().simulate(1.0, y0={"slide.s": 1.0}, params={"floor.e": 2.0})
+
+
+@case("simulate with params of a clutch fn_max < 0", ModelError, "params", "clutch", "fn_max")
+def _():
+    clutch_shafts().simulate(1.0, params={"clutch.fn_max": -5.0})
+
+
+@case("simulate with params of a clutch peak < 1", ModelError, "params", "clutch", "peak")
+def _():
+    clutch_shafts().simulate(1.0, params={"clutch.peak": 0.5})
+
+
+def _across_motions(element):
+    """``element`` between a revolute's axis and a prismatic's axis."""
+    model = jd.Model(world=World())
+    model.hinge, model.wheel = Revolute(axis=(0, 0, 1)), RigidBody(m=1.0, I=(1, 1, 1))
+    model.slide, model.block = Prismatic(axis=(1, 0, 0)), RigidBody(m=1.0)
+    model.connect(model.world.frame_b, model.hinge.frame_a)
+    model.connect(model.hinge.frame_b, model.wheel.frame_a)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.block.frame_a)
+    model.el = element
+    model.connect(model.el.flange_a, model.hinge.axis)
+    model.connect(model.el.flange_b, model.slide.axis)
+    jd.compile(model)
+
+
+@case("compile a Stop between a rotational and a translational axis", ModelError, "el",
+      "hinge.axis", "slide.axis", "rotational", "translational")
+def _():
+    from jourdain.blocks.hybrid import Stop
+    _across_motions(Stop(lower=-1.0, upper=1.0))
+
+
+@case("compile a Brake between a rotational and a translational axis", ModelError, "el",
+      "hinge.axis", "slide.axis")
+def _():
+    from jourdain.blocks.hybrid import Brake
+    _across_motions(Brake())
+
+
+@case("compile an Inertia locked by a gear to a Fixed flange, with a friction", ModelError,
+      "gear", "a", "no freedom of motion")
+def _():
+    from jourdain.blocks import Fixed, IdealGear, Inertia
+    from jourdain.blocks.hybrid import BearingFriction
+    model = jd.Model(world=World())
+    model.a, model.gear, model.fix = Inertia(J=1.0), IdealGear(ratio=2.0), Fixed()
+    model.fric = BearingFriction()
+    model.connect(model.a.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.fix.flange)
+    model.connect(model.fric.flange_b, model.a.flange_a)
+    jd.compile(model)
+
+
+@case("compile an Inertia geared back onto its own flange", ModelError, "gear",
+      "no freedom of motion")
+def _():
+    from jourdain.blocks import IdealGear, Inertia
+    model = jd.Model(world=World())
+    model.a, model.gear = Inertia(J=1.0), IdealGear(ratio=2.0)
+    model.connect(model.a.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.a.flange_a)
+    jd.compile(model)
+
+
+@case("BoxContact with an edge of size 0", ModelError, "BoxContact", "size", "positive")
+def _():
+    from jourdain.blocks.hybrid import BoxContact
+    BoxContact(size=(0.1, 0.0, 0.1))
+
+
+@case("BoxContact with a negative edge", ModelError, "BoxContact", "size", "positive")
+def _():
+    from jourdain.blocks.hybrid import BoxContact
+    BoxContact(size=(0.1, -0.2, 0.1))
+
+
+@case("compile a compliant GroundContact with c = 0", ModelError, "contact", "c > 0")
+def _():
+    from jourdain.blocks.hybrid import ContactLaw, GroundContact
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.contact = GroundContact(law=ContactLaw.COMPLIANT, c=0.0)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.ball.frame_a, model.contact.frame_a)
+    jd.compile(model)
+
+
+@case("compile a compliant Stop with c = 0", ModelError, "floor", "c > 0")
+def _():
+    from jourdain.blocks.hybrid import Stop, StopLaw
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, law=StopLaw.COMPLIANT, c=0.0)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    jd.compile(model)
+
+
 # ---- inputs ----
 @case("simulate with max_step 0", ModelError, "simulate", "max_step")
 def _():

@@ -351,7 +351,7 @@ def test_export_refusals(cube, tmp_path):
         system.export_fmu(tmp_path / "a.fmu", fmi="3.0")
     with pytest.raises(jd.ModelError, match="must end in .fmu"):
         system.export_fmu(tmp_path / "a.zip")
-    with pytest.raises(jd.ModelError, match="step must be a positive number"):
+    with pytest.raises(jd.ModelError, match="step: must be > 0"):
         system.export_fmu(tmp_path / "a.fmu", step=0.0)
     with pytest.raises(jd.ModelError, match="no C compiler 'no-such-cc'"):
         system.export_fmu(tmp_path / "a.fmu", compiler="no-such-cc", cache_dir=tmp_path)

@@ -161,3 +161,92 @@ def test_readme_visual_example_runs(tmp_path, monkeypatch):
     html = (tmp_path / "out" / "cube.html").read_text(encoding="utf-8")
     assert html.count('"kind":') == len(scope["cube"].visual)
     assert scope["df"].attrs["units"]["cube.pivot.wx"] == "rad/s"
+
+
+def test_result_is_a_read_only_mapping_of_its_series(cube_run):
+    """Reference: the Result's own series dict (names in order, the same arrays); a missing
+    name raises one error that both a mapping user (KeyError) and a jourdain user (ModelError)
+    catch, with the closest names."""
+    _, res = cube_run
+    assert "cube.edge.phi" in res and "cube.edge.phy" not in res
+    assert list(res) == list(res.keys()) == res.names
+    assert len(res) == len(res.names) and len(res.t) == 81
+    assert dict(res.items())["energy.total"] is res["energy.total"]
+    assert res.get("nope") is None and res.get("nope", 0.0) == 0.0
+    for family in (KeyError, jd.ModelError):
+        with pytest.raises(family, match="did you mean cube.edge.phi"):
+            res["cube.edge.phy"]
+    assert res != dict(res)   # equality is identity: no element-wise array comparison
+
+
+def test_constant_parameters_are_listed_with_values_units_and_suggestions():
+    """Reference: the component's own parameter values and units (a Pendulum's bob mass,
+    damper coefficient and gravity); a misspelt constant's name is answered with the constant
+    and how to make it symbolic, not with 'known names: none'."""
+    from jourdain.library import Pendulum
+
+    system = jd.compile(jd.Model.on_world(World(), p=Pendulum(d=0.25)))
+    report = system.report()
+    assert "p.damper.d = 0.25 [N.m.s/rad]" in report
+    assert "world.g = (0, -9.81, 0) [m/s2]" in report
+    assert "p.bob.m" in system.parameter_names and system.p_names == []
+    html = system._repr_html_()
+    assert "constant parameters" in html and "p.damper.d" in html
+    with pytest.raises(jd.ModelError, match=r"did you mean p\.damper\.d \(a constant: "
+                       r"jd\.compile\(\.\.\., parameters=\['p\.damper\.d'\]\)"):
+        system.simulate(0.1, params={"p.damper.dd": 1.0})
+    with pytest.raises(jd.ModelError, match="compiled as a constant"):
+        system.simulate(0.1, params={"p.bob.I.zz": 1.0})
+
+
+def test_plot_into_user_axes_in_display_units_grouped_by_unit(cube_run):
+    """Reference: the Result's own numbers times the exact unit factors (180/π for deg,
+    30/π for rpm); series of one unit share a panel; the user's axes and figure size are
+    used as given."""
+    import matplotlib.pyplot as plt
+
+    _, res = cube_run
+    fig, axes = plt.subplots(2, 1)
+    out = res.plot("cube.edge.phi", "cube.bearing.phi", "cube.edge.w", ax=axes,
+                   units={"rad": "deg", "cube.edge.w": "rpm"})
+    assert out is fig and [len(a.lines) for a in axes] == [2, 1]
+    np.testing.assert_allclose(axes[0].lines[0].get_ydata(),
+                               np.degrees(res["cube.edge.phi"]), rtol=1e-12)
+    np.testing.assert_allclose(axes[1].lines[0].get_ydata(),
+                               res["cube.edge.w"] * 30 / np.pi, rtol=1e-12)
+    assert axes[0].get_ylabel() == "[deg]" and axes[1].get_ylabel() == "cube.edge.w [rpm]"
+    big = res.plot("cube.edge.phi", figsize=(9, 3))
+    assert tuple(big.get_size_inches()) == pytest.approx((9, 3))
+    for bad, match in (({"ax": axes[0]}, "1 axes for 2 panels"),
+                       ({"units": {"rad": "furlong"}}, "choose from deg"),
+                       ({"units": {"nope": "deg"}}, "neither a plotted series"),
+                       ({"figsize": (0, 3)}, "figsize")):
+        with pytest.raises(jd.ModelError, match=match):
+            res.plot("cube.edge.phi", "cube.edge.w", **bad)
+    plt.close("all")
+
+
+def test_plot_warns_where_the_output_grid_is_coarser_than_the_integrator():
+    """Reference: a 50 Hz oscillator (k/m = (2π·50)²) sampled at 20 Hz aliases to beats
+    (the integrator needs many steps per period, the grid has fewer than one sample per
+    period); the same run sampled finely draws without a warning."""
+    from jourdain.solver.visual.plots import CoarseGridWarning
+    import matplotlib.pyplot as plt
+    from jourdain.blocks import Prismatic, RigidBody, TranslationalSpring
+
+    model = jd.Model(world=World(g=(0.0, 0.0, 0.0)))
+    model.slide, model.mass = Prismatic(axis=(1, 0, 0)), RigidBody(m=1.0)
+    model.spring = TranslationalSpring(c=(2 * np.pi * 50) ** 2)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.mass.frame_a)
+    model.connect(model.spring.flange_b, model.slide.axis)
+    system = jd.compile(model)
+    coarse = system.simulate(2.0, y0={"slide.s": 0.01}, n_out=41)
+    with pytest.warns(CoarseGridWarning, match="n_out="):
+        coarse.plot("slide.s")
+    fine = system.simulate(2.0, y0={"slide.s": 0.01}, n_out=20001)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CoarseGridWarning)
+        fine.plot("slide.s")
+    plt.close("all")

@@ -45,11 +45,27 @@ class Direction(Enum):
 
 @dataclass(frozen=True)
 class Discrete:
-    """A discrete variable of a hybrid element: its name, initial value and meaning."""
+    """A discrete variable of a hybrid element: its name, initial value and meaning, and the
+    values it may take (``values``: an IntEnum of modes or a tuple of numbers; None: any
+    finite number, a held controller output). A value outside them given in ``params``
+    (simulate, linearize, TrajectoryProblem) is a ModelError naming the element and the valid
+    values: a mode no transition knows would silently switch the element off."""
 
     name: str
     initial: float = 0.0
     doc: str = ""
+    values: Any = None
+
+    def check(self, value: float, owner: str) -> None:
+        """A ModelError unless ``value`` is one of ``values``."""
+        if self.values is None:
+            return
+        valid = [int(v) for v in self.values]
+        if not any(value == v for v in valid):
+            names = [f"{int(v)} ({v.name})" if hasattr(v, "name") else f"{v:g}"
+                     for v in self.values]
+            raise ModelError(f"params: {owner}.{self.name} = {value:g} is not a valid value "
+                             f"of {owner}'s {self.name}; valid: {', '.join(names)}")
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,11 @@ class Row:
         before a stuck friction); elsewhere iterative refinement makes its effect O(ε²).
     sign : the force's sign in the Result (``<path>.<name>`` shows sign·λ; MSL's friction
         torque, positive against w_rel, is −λ).
+    limit : the static limit of a friction row (|λ| it can hold while a constraint; an
+        expression ≥ 0), or None. Where several stuck friction rows hold one motion, the
+        solver splits the holding force among them in proportion to their limits, so every
+        one of them reaches its limit at once — when the load reaches their combined limit
+        (MSL's friction elements on one shaft; :mod:`jourdain.solver.hybrid.dynamics`).
     """
 
     name: str
@@ -89,6 +110,7 @@ class Row:
     friction_of: str | None = None
     compliance: float = 1e-8
     sign: float = 1.0
+    limit: Any = None
 
 
 @dataclass(frozen=True)

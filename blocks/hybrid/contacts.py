@@ -78,7 +78,8 @@ class GroundContact(Component, Hybrid):
     d: float = param(0.0, "s/m", "Hunt–Crossley damping (compliant law)")
     n: float = param(1.5, "1", "exponent of the contact stiffness (compliant law)")
     v_eps: float = param(1e-4, "m/s", "friction regularization speed")
-    DISCRETE: ClassVar = (Discrete("mode", ContactMode.OPEN, "0 open, 1 stick, 2 slide"),
+    DISCRETE: ClassVar = (Discrete("mode", ContactMode.OPEN, "0 open, 1 stick, 2 slide",
+                                   tuple(ContactMode)),
                           Discrete("slip[0]", 1.0, "slip direction (t1 component)"),
                           Discrete("slip[1]", 0.0, "slip direction (t2 component)"))
 
@@ -104,6 +105,11 @@ class GroundContact(Component, Hybrid):
                              f"({self.mu})")
         if not self.v_eps > 0 or not self.n >= 1:
             raise ModelError(f"{self.path}: need v_eps > 0 and n ≥ 1")
+        check_restitution(self.e, self.path)     # again: params= may change it at run time
+        if self.law is ContactLaw.COMPLIANT and not self.c > 0:
+            raise ModelError(f"{self.path}: a compliant contact needs a stiffness c > 0, got "
+                             f"{self.c} (with c = 0 nothing holds the body: it falls through "
+                             "the ground)")
 
     def _kinematics(self, ctx):
         """Gap g, normal velocity and the two tangential velocities of the contact point."""
@@ -243,7 +249,12 @@ class GroundContact(Component, Hybrid):
 
 def box_corners(size) -> np.ndarray:
     """The 8 corners (±a/2, ±b/2, ±c/2) of a box of edge lengths size = (a, b, c) [m]."""
-    a, b, c = as_vector3(size, "box_corners", "size") / 2
+    edges = as_vector3(size, "BoxContact", "size")
+    if not np.all(edges > 0):
+        raise ModelError(f"BoxContact: the edge lengths size = {[float(v) for v in edges]} "
+                         "must all be positive [m] (a box with a zero or negative edge has no "
+                         "corners to stand on)")
+    a, b, c = edges / 2
     return np.array([(sx * a, sy * b, sz * c) for sx in (-1, 1) for sy in (-1, 1)
                      for sz in (-1, 1)])
 

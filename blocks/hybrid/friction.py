@@ -78,7 +78,8 @@ class PartialFriction(FlangeForce, Hybrid):
     and the normal force ``_normal(ctx)`` (> 0: engaged; ≤ 0: FREE)."""
 
     DISCRETE: ClassVar = (Discrete("mode", FrictionMode.STUCK,
-                                   "friction mode: -1 backward, 0 stuck, 1 forward, 2 free"),)
+                                   "friction mode: -1 backward, 0 stuck, 1 forward, 2 free",
+                                   tuple(FrictionMode)),)
     BACKWARD_SLIDING: ClassVar[bool] = True
 
     def _sliding(self, ctx, w):
@@ -102,7 +103,8 @@ class PartialFriction(FlangeForce, Hybrid):
         force = ca.if_else(mode == FrictionMode.FORWARD, -self._sliding(ctx, ca.fmax(w, 0)),
                            ca.if_else(mode == FrictionMode.BACKWARD,
                                       self._sliding(ctx, ca.fmax(-w, 0)), 0))
-        return [Row("tau", w, mode == FrictionMode.STUCK, force, sign=-1.0)]
+        return [Row("tau", w, mode == FrictionMode.STUCK, force, sign=-1.0,
+                    limit=self._tau0_max(ctx))]
 
     def guards(self, ctx):
         w, lam = self._w_rel(ctx), ctx.multiplier(self, "tau")
@@ -193,10 +195,14 @@ class _Bearing:
 
 def _peak(value, owner: str) -> float:
     peak = as_scalar(value, owner, "peak")
+    _check_peak(peak, owner)
+    return peak
+
+
+def _check_peak(peak: float, owner: str) -> None:
     if not peak >= 1:
         raise ModelError(f"{owner}: peak must be ≥ 1 (static limit = peak × sliding friction "
                          f"at w = 0), got {peak}")
-    return peak
 
 
 @dataclass(eq=False)
@@ -215,6 +221,9 @@ class BearingFriction(_Bearing, PartialFriction):
         self.peak = _peak(self.peak, type(self).__name__)
         self._make_flanges()
         self._make_support()
+
+    def validate(self) -> None:
+        _check_peak(self.peak, self.path)   # again: params= may change it at run time
 
     def _sliding(self, ctx, w):
         return interpolate(self.tau_pos, w)
@@ -305,6 +314,7 @@ class Clutch(PartialFriction):
 
     def validate(self) -> None:
         self._check_nonnegative(cgeo=self.cgeo, fn_max=self.fn_max)
+        _check_peak(self.peak, self.path)   # again: params= may change it at run time
 
     def _normal(self, ctx):
         return self.fn_max * ctx.value(self.f_normalized)
@@ -335,10 +345,14 @@ class OneWayClutch(Clutch):
     (STUCK) whenever w_rel would turn negative, forward sliding with the clutch's torque; it
     breaks away forward when the locked torque exceeds peak·τ0 (or a tiny limit
     eps0·mu0·cgeo·fn_max when the clutch is released). There is no backward sliding and no
-    FREE mode: released, the freewheel still locks. Start with w_rel ≥ 0."""
+    FREE mode: released, the freewheel still locks. Started with w_rel < 0 it locks at
+    t = 0 by a plastic impact (momentum kept), which the event log's initial record shows
+    with its kinetic-energy loss."""
 
     BACKWARD_SLIDING: ClassVar[bool] = False
     EPS0: ClassVar[float] = 1.0e-4
+    DISCRETE: ClassVar = (Discrete("mode", FrictionMode.STUCK, "0 stuck (locked), 1 forward",
+                                   (FrictionMode.STUCK, FrictionMode.FORWARD)),)
 
     def _tau0_max(self, ctx):
         mu0 = float(interpolate(self.mu_pos, 0.0))
@@ -356,4 +370,12 @@ class OneWayClutch(Clutch):
         return {"fn": 1.0, "tau0_max": self._tau0_max(ctx)}
 
     def initialize(self, state):
+        # started turning backward (w_rel < 0) the freewheel locks at once: a plastic impact
+        # at t = 0 (momentum kept, the kinetic energy it takes in the event log), as a rigid
+        # stop started moving into its limit — never a silent change of the initial state
+        if state.row(self, "tau").velocity < -SPEED_TOL:
+            state.impact(self, "tau", restitution=0.0)
+        self._engage(state)
+
+    def after_impact(self, state):
         self._engage(state)

@@ -23,7 +23,7 @@ class Latch(SignalBlock, Hybrid):
     ``state`` (0 before, 1 after the crossing: the discrete variable ``on``). ``start_on``
     starts it closed."""
 
-    DISCRETE: ClassVar = (Discrete("on", 0.0, "1 once the trigger has crossed"),)
+    DISCRETE: ClassVar = (Discrete("on", 0.0, "1 once the trigger has crossed", (0, 1)),)
 
     def __init__(self, threshold: float, direction: Direction = Direction.RISING,
                  size: int = 1, start_on: bool = False):
@@ -36,7 +36,7 @@ class Latch(SignalBlock, Hybrid):
         self.y = RealOutput(self, "y", size)
         self.state = RealOutput(self, "state")
         if start_on:
-            self.DISCRETE = (Discrete("on", 1.0, "1 once the trigger has crossed"),)
+            self.DISCRETE = (Discrete("on", 1.0, "1 once the trigger has crossed", (0, 1)),)
 
     def outputs(self, ctx) -> dict:
         on = ctx.discrete(self)["on"]

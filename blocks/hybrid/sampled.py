@@ -104,8 +104,8 @@ class DiscretePID(SignalBlock, Sampled):
         if self.T_f < 0:
             raise ModelError(f"DiscretePID: the derivative filter time T_f must be ≥ 0, got "
                              f"{self.T_f} s")
-        self.y_max = float(y_max)
-        self.y_min = -self.y_max if y_min is None else float(y_min)
+        self.y_max = _bound(y_max, "y_max")
+        self.y_min = -self.y_max if y_min is None else _bound(y_min, "y_min")
         if not self.y_min < self.y_max:
             raise ModelError(f"DiscretePID: y_min ({self.y_min}) must be below y_max "
                              f"({self.y_max})")
@@ -123,3 +123,17 @@ class DiscretePID(SignalBlock, Sampled):
         y = ca.fmin(ca.fmax(raw, self.y_min), self.y_max)
         integral = ca.if_else(raw == y, integral, d["integral"])   # no wind-up
         return {"integral": integral, "e_last": e, "derivative": derivative, "y": y}
+
+
+def _bound(value, name: str) -> float:
+    """An output limit of DiscretePID: a number (±inf allowed), not NaN, not a string."""
+    try:
+        if isinstance(value, (str, bytes, bool)):
+            raise TypeError
+        num = float(value)
+    except (TypeError, ValueError):
+        raise ModelError(f"DiscretePID: {name} must be a number (±inf for no limit), got "
+                         f"{value!r}") from None
+    if np.isnan(num):
+        raise ModelError(f"DiscretePID: {name} must not be NaN")
+    return num

@@ -84,7 +84,8 @@ class Stop(FlangeForce, Hybrid):
     c: float = param(1e6, "N/m", "contact stiffness (compliant law)")
     d: float = param(0.0, "s/m", "Hunt–Crossley damping (compliant law)")
     n: float = param(1.0, "1", "exponent of the contact stiffness (compliant law)")
-    DISCRETE: ClassVar = (Discrete("mode", StopMode.FREE, "contact state (StopMode)"),)
+    DISCRETE: ClassVar = (Discrete("mode", StopMode.FREE, "contact state (StopMode)",
+                                   tuple(StopMode)),)
 
     def __post_init__(self):
         self.lower, self.upper = _limit(self.lower, "lower"), _limit(self.upper, "upper")
@@ -101,6 +102,10 @@ class Stop(FlangeForce, Hybrid):
         self._check_nonnegative(v_rest=self.v_rest, c=self.c, d=self.d)
         if not self.n >= 1:
             raise ModelError(f"{self.path}: exponent n must be ≥ 1, got {self.n}")
+        check_restitution(self.e, self.path)     # again: params= may change it at run time
+        if self.law is StopLaw.COMPLIANT and not self.c > 0:
+            raise ModelError(f"{self.path}: a compliant stop needs a stiffness c > 0, got "
+                             f"{self.c} (with c = 0 nothing holds the limit)")
 
     def _sides(self):
         """(name, limit, sign) of the finite limits: sign = +1 where the stop pushes +s."""

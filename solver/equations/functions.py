@@ -47,6 +47,8 @@ class Structure:
     input_units: list[str] = field(default_factory=list)    # per entry of u
     output_units: list[str] = field(default_factory=list)   # per entry of the outputs
     stiff: list = field(default_factory=list)  # paths of components declaring stiffness
+    constant_units: dict = field(default_factory=dict)    # constant parameter -> unit
+    constant_entries: dict = field(default_factory=dict)  # entry name -> constant parameter
 
 
 def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
@@ -61,7 +63,9 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [c.path for c in mech.flat.electrical],
         input_units=[s.unit for s in mech.ctx.inputs for _ in s.entry_names()],
         output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()],
-        stiff=[c.path for c in mech.flat.components if getattr(c, "stiff", False) is True])
+        stiff=[c.path for c in mech.flat.components if getattr(c, "stiff", False) is True],
+        constant_units=mech.params.constant_units,
+        constant_entries=mech.params.constant_entries)
 
 
 def names_of(mech: Mechanics, sp: Speeds) -> dict:
@@ -75,6 +79,8 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "s_default": mech.ctx.start_values(), "s_init": s_init,
             "quantities": [n for s in outputs for n in s.entry_names()] + quantity_terms(mech)[0],
             "quaternions": _quaternions(mech), "driven": _driven(mech, sp),
+            "driven_by": {sp.names[driven_speed_index(mech, sp, d.speed)]: d.path
+                          for d in mech.driven},
             "dynamic": dynamic_names(mech), "check_parameters": mech.params.check}
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import casadi as ca
+import numpy as np
 import sympy as sp
 
 from ..model import checks
@@ -32,7 +33,9 @@ def structure_report(system) -> str:
     lines.append(f"  symbolic parameters p ({len(system.p_names)}): " +
                  (", ".join(f"{n}={v:g}" for n, v in zip(system.p_names, system.p_default))
                   or "none"))
-    lines.append(f"  constant parameters: {len(s.constants)}")
+    constants = constant_rows(s)
+    lines.append(f"  constant parameters ({len(constants)})" + (":" if constants else ": none"))
+    lines += [f"    {n} = {v}" + (f" [{u}]" if u else "") for n, u, v in constants]
     lines.append(f"  outputs ({len(system.output_names)}): " +
                  (", ".join(system.output_names) or "none"))
     ops = {k: system.functions[k].n_instructions() for k in ("M", "k", "f")}
@@ -78,3 +81,22 @@ def equations_text(system, symbols: dict, simplify: bool) -> str:
     M, k, q = sympy_equations(system, symbols, simplify)
     zdots = [sp.Symbol(str(_symbol_map(system, symbols)[n]) + "'") for n in system.z_names]
     return format_equations(M, k, q, zdots)
+
+
+def constant_rows(structure) -> list[tuple[str, str, str]]:
+    """(name, unit, value as text) of every constant parameter, in declaration order: a
+    scalar as a number, a vector as a tuple, an inertia tensor as diag(...) when diagonal."""
+    units = getattr(structure, "constant_units", {}) or {}
+    return [(name, units.get(name, ""), _value_text(value))
+            for name, value in structure.constants.items()]
+
+
+def _value_text(value) -> str:
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0:
+        return f"{float(arr):g}"
+    if arr.shape == (3, 3) and not np.any(arr - np.diag(np.diag(arr))):
+        return "diag(" + ", ".join(f"{v:g}" for v in np.diag(arr)) + ")"
+    if arr.ndim == 1:
+        return "(" + ", ".join(f"{v:g}" for v in arr) + ")"
+    return "[" + "; ".join(", ".join(f"{v:g}" for v in row) for row in arr) + "]"

@@ -2,9 +2,13 @@
  *
  * Model exchange and co-simulation in one binary. The model-specific parts come from two
  * generated files: jd_model.h (CasADi functions jd_f(t, x, u, p) -> xdot,
- * jd_h(t, x, u, p) -> out, jd_energy(x, p) -> (T, V), jd_init(t, x, u, p) -> (x0,
- * residual): the start state from the drivers and the initial equations, solved in
- * fmi2ExitInitializationMode with the inputs and parameters set then) and jd_config.h
+ * jd_h(t, x, u, p) -> out, jd_energy(x, p) -> (T, V), and for the start state, computed in
+ * fmi2ExitInitializationMode with the inputs and parameters set then: jd_drive0(t, x, u, p)
+ * -> x0 (the drivers), jd_assemble(y, p) -> (y_next, residual) (one Newton step of the
+ * closed loops' dependent coordinates; the continuation loop is here), jd_speeds(x, p) -> x0
+ * (dependent speeds through G) and jd_init(t, x, u, p) -> (x0, residual) (the initial
+ * equations of component states), jd_sample(t, x, u, p, active) -> p_next (the sampled
+ * blocks due, in signal order: FMI time events)) and jd_config.h
  * (sizes, value references, start values, GUID, co-simulation integrator). No Python, no allocation
  * during a step; all work memory is allocated in fmi2Instantiate.
  *
@@ -79,6 +83,7 @@ enum { MODE_INSTANTIATED, MODE_INITIALIZATION, MODE_RUNNING, MODE_TERMINATED };
 typedef struct {
     double t, h;
     double x[N1(JD_NX)], u[N1(JD_NU)], p[N1(JD_NP)];
+    double k[N1(JD_NSAMPLED)]; /* next sample of each sampled block: t = start + k·period */
     int mode;
 } Snapshot;
 
@@ -96,7 +101,7 @@ typedef struct {
     casadi_real **res;
     casadi_int *iw;
     casadi_real *w;
-    int mem_f, mem_h, mem_e, mem_i;
+    int mem_f, mem_h, mem_e, mem_i, mem_d, mem_a, mem_s, mem_p;
 } Instance;
 
 static void logf_(Instance *c, fmi2Status status, const char *category, const char *fmt, ...) {
@@ -146,6 +151,54 @@ static void work_size(int (*work)(casadi_int *, casadi_int *, casadi_int *, casa
     if (r > sz[1]) sz[1] = r;
     if (i > sz[2]) sz[2] = i;
     if (w > sz[3]) sz[3] = w;
+}
+
+/* ---- sampled blocks: time events ------------------------------------------------------ */
+static double sample_time(const Instance *c, int i) {
+    return jd_sample_start[i] + c->s.k[i] * jd_sample_period[i];
+}
+
+/* The counters at the start: each block's first instant at or after t0 (within the eps of
+ * simulate's sampling.due), so a sample at t0 is due. */
+static void sample_start(Instance *c) {
+    for (int i = 0; i < JD_NSAMPLED; i++)
+        c->s.k[i] = fmax(0.0, ceil((c->s.t - JD_SAMPLE_EPS - jd_sample_start[i]) /
+                                   jd_sample_period[i]));
+}
+
+/* The next sample instant of any block (INFINITY without sampled blocks). */
+static double next_sample(const Instance *c) {
+    double next = INFINITY;
+    for (int i = 0; i < JD_NSAMPLED; i++) next = fmin(next, sample_time(c, i));
+    return next;
+}
+
+/* Apply the samples due at the current time (blocks in signal order, jd_sample) and advance
+ * their counters; nothing when none is due. */
+static fmi2Status sample_due(Instance *c) {
+    double active[N1(JD_NSAMPLED)], p[N1(JD_NP)];
+    int any = 0;
+    for (int i = 0; i < JD_NSAMPLED; i++) {
+        active[i] = fabs(sample_time(c, i) - c->s.t) <= JD_SAMPLE_EPS;
+        if (active[i]) { any = 1; c->s.k[i] += 1; }
+    }
+    if (!any) return fmi2OK;
+    c->arg[0] = &c->s.t; c->arg[1] = c->s.x; c->arg[2] = c->s.u; c->arg[3] = c->s.p;
+    c->arg[4] = active; c->res[0] = p;
+    if (jd_sample(c->arg, c->res, c->iw, c->w, c->mem_p)) {
+        logf_(c, fmi2Error, "logStatusError", "the sampled blocks' update failed at t = %g",
+              c->s.t);
+        return fmi2Error;
+    }
+    for (int i = 0; i < JD_NP; i++)
+        if (!isfinite(p[i])) {
+            logf_(c, fmi2Error, "logStatusError", "a sampled block's held value is not "
+                  "finite after its sample at t = %g", c->s.t);
+            return fmi2Error;
+        }
+    memcpy(c->s.p, p, sizeof(double) * N1(JD_NP));
+    c->fresh = 0;
+    return fmi2OK;
 }
 
 /* ---- co-simulation integrators ------------------------------------------------------ */
@@ -201,7 +254,24 @@ static int dopri_step(Instance *c, double t, double h, double *err) {
     return 0;
 }
 
+static fmi2Status integrate_to(Instance *c, double t_end);
+
+/* Co-simulation over [t, t_end]: integrate from sample instant to sample instant and apply
+ * the samples there (one reached at t_end too, so the outputs read after the step hold the
+ * new values, as simulate's right-continuous results do). */
 static fmi2Status integrate(Instance *c, double t_end) {
+    if (sample_due(c) != fmi2OK) return fmi2Error;
+    while (c->s.t < t_end - 1e-13 * fmax(1.0, fabs(t_end))) {
+        double next = next_sample(c), target = t_end;
+        if (next < t_end - JD_SAMPLE_EPS) target = next;
+        if (integrate_to(c, target) != fmi2OK) return fmi2Error;
+        c->s.t = target;
+        if (sample_due(c) != fmi2OK) return fmi2Error;
+    }
+    return fmi2OK;
+}
+
+static fmi2Status integrate_to(Instance *c, double t_end) {
     long steps = 0;
     c->fresh = 0;
     while (c->s.t < t_end - 1e-13 * fmax(1.0, fabs(t_end))) {
@@ -285,6 +355,10 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2St
     work_size(jd_h_work, sz);
     work_size(jd_energy_work, sz);
     work_size(jd_init_work, sz);
+    work_size(jd_drive0_work, sz);
+    work_size(jd_assemble_work, sz);
+    work_size(jd_speeds_work, sz);
+    work_size(jd_sample_work, sz);
     c->arg = (const casadi_real **)calloc(N1(sz[0]) + 4, sizeof(casadi_real *));
     c->res = (casadi_real **)calloc(N1(sz[1]) + 2, sizeof(casadi_real *));
     c->iw = (casadi_int *)calloc(N1(sz[2]), sizeof(casadi_int));
@@ -294,8 +368,11 @@ FMI2_Export fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2St
         return NULL;
     }
     jd_f_incref(); jd_h_incref(); jd_energy_incref(); jd_init_incref();
+    jd_drive0_incref(); jd_assemble_incref(); jd_speeds_incref(); jd_sample_incref();
     c->mem_f = jd_f_checkout(); c->mem_h = jd_h_checkout(); c->mem_e = jd_energy_checkout();
-    c->mem_i = jd_init_checkout();
+    c->mem_i = jd_init_checkout(); c->mem_d = jd_drive0_checkout();
+    c->mem_a = jd_assemble_checkout(); c->mem_s = jd_speeds_checkout();
+    c->mem_p = jd_sample_checkout();
     reset(c);
     return c;
 }
@@ -304,8 +381,10 @@ FMI2_Export void fmi2FreeInstance(fmi2Component comp) {
     Instance *c = (Instance *)comp;
     if (c == NULL) return;
     jd_f_release(c->mem_f); jd_h_release(c->mem_h); jd_energy_release(c->mem_e);
-    jd_init_release(c->mem_i);
+    jd_init_release(c->mem_i); jd_drive0_release(c->mem_d); jd_assemble_release(c->mem_a);
+    jd_speeds_release(c->mem_s); jd_sample_release(c->mem_p);
     jd_f_decref(); jd_h_decref(); jd_energy_decref(); jd_init_decref();
+    jd_drive0_decref(); jd_assemble_decref(); jd_speeds_decref(); jd_sample_decref();
     free(c->name); free(c->arg); free(c->res); free(c->iw); free(c->w); free(c);
 }
 
@@ -327,14 +406,70 @@ FMI2_Export fmi2Status fmi2EnterInitializationMode(fmi2Component comp) {
     return fmi2OK;
 }
 
-/* The start state for the current t, x, u, p: drivers' prescribed values, initial equations
- * of component states solved by Newton (jd_init, generated). */
+/* The closed loops assembled in x (coordinates first), as system.initialize does: the
+ * coordinates jd_held are kept at their values in x, the dependent ones solved by Newton
+ * (jd_assemble, one step per call) by continuation from the reference assembly jd_y_ref in
+ * steps of at most JD_CONTINUATION of the held coordinates (the reference's branch). */
+static fmi2Status assemble(Instance *c, double *x) {
+#if JD_LOOPS
+    double target[N1(JD_NY)], y[N1(JD_NY)], next[N1(JD_NY)], residual = NAN, span = 0,
+        scale = 1;
+    int n;
+    memcpy(target, x, sizeof(double) * JD_NY);
+    memcpy(y, jd_y_ref, sizeof(double) * JD_NY);
+    for (int i = 0; i < JD_NY; i++) {
+        if (jd_held[i]) span = fmax(span, fabs(target[i] - jd_y_ref[i]));
+        scale = fmax(scale, fabs(target[i]));
+    }
+    if (!isfinite(span)) goto failed;
+    n = (int)ceil(span / JD_CONTINUATION);
+    if (n < 1) n = 1;
+    for (int k = 1; k <= n; k++) {
+        for (int i = 0; i < JD_NY; i++) /* the last step lands on the given values */
+            if (jd_held[i])
+                y[i] = k == n ? target[i]
+                              : jd_y_ref[i] + (double)k / n * (target[i] - jd_y_ref[i]);
+        for (int it = 0;; it++) {
+            c->arg[0] = y; c->arg[1] = c->s.p;
+            c->res[0] = next; c->res[1] = &residual;
+            if (jd_assemble(c->arg, c->res, c->iw, c->w, c->mem_a)) residual = NAN;
+            if (residual <= JD_ASSEMBLY_TOL * scale) break;
+            if (!(residual == residual) || it == JD_MAX_NEWTON) {
+                if (residual <= 1e3 * JD_ASSEMBLY_TOL * scale) break; /* round-off floor */
+                goto failed;
+            }
+            memcpy(y, next, sizeof(double) * JD_NY);
+        }
+    }
+    memcpy(x, y, sizeof(double) * JD_NY);
+    return fmi2OK;
+failed:
+    logf_(c, fmi2Error, "logStatusError", "the closed loops cannot be assembled at t = %g "
+          "with %s held at their start values (closure residual %g): give start values the "
+          "loops can close at, or check the parameters set before initialization", c->s.t,
+          JD_HELD_NAMES, residual);
+    return fmi2Error;
+#else
+    (void)c; (void)x;
+    return fmi2OK;
+#endif
+}
+
+/* The start state for the current t, x, u, p: drivers' prescribed values (jd_drive0), closed
+ * loops assembled and their dependent speeds completed (jd_speeds), initial equations of
+ * component states solved by Newton (jd_init), in simulate's order. */
 static fmi2Status initialize(Instance *c) {
-    double x0[N1(JD_NX)], residual = 0, scale = 1;
+    double a[N1(JD_NX)], b[N1(JD_NX)], residual = 0, scale = 1;
     c->arg[0] = &c->s.t; c->arg[1] = c->s.x; c->arg[2] = c->s.u; c->arg[3] = c->s.p;
-    c->res[0] = x0; c->res[1] = &residual;
+    c->res[0] = a;
+    if (jd_drive0(c->arg, c->res, c->iw, c->w, c->mem_d)) goto not_finite;
+    if (assemble(c, a) != fmi2OK) return fmi2Error;
+    c->arg[0] = a; c->arg[1] = c->s.p; c->res[0] = b;
+    if (jd_speeds(c->arg, c->res, c->iw, c->w, c->mem_s)) goto not_finite;
+    c->arg[0] = &c->s.t; c->arg[1] = b; c->arg[2] = c->s.u; c->arg[3] = c->s.p;
+    c->res[0] = a; c->res[1] = &residual;
     if (jd_init(c->arg, c->res, c->iw, c->w, c->mem_i)) residual = NAN;
-    for (int i = 0; i < JD_NX; i++) scale = fmax(scale, fabs(x0[i]));
+    for (int i = 0; i < JD_NX; i++) scale = fmax(scale, fabs(a[i]));
     if (!(residual <= JD_INIT_TOL * scale)) { /* NaN too: Newton diverged */
         logf_(c, fmi2Error, "logStatusError", "the initial equations have no solution near "
               "the start values at t = %g (residual %g): check the inputs and parameters set "
@@ -342,14 +477,13 @@ static fmi2Status initialize(Instance *c) {
         return fmi2Error;
     }
     for (int i = 0; i < JD_NX; i++)
-        if (!isfinite(x0[i])) {
-            logf_(c, fmi2Error, "logStatusError", "the start state is not finite at t = %g",
-                  c->s.t);
-            return fmi2Error;
-        }
-    memcpy(c->s.x, x0, sizeof(double) * N1(JD_NX));
+        if (!isfinite(a[i])) goto not_finite;
+    memcpy(c->s.x, a, sizeof(double) * N1(JD_NX));
     c->fresh = 0;
     return fmi2OK;
+not_finite:
+    logf_(c, fmi2Error, "logStatusError", "the start state is not finite at t = %g", c->s.t);
+    return fmi2Error;
 }
 
 FMI2_Export fmi2Status fmi2ExitInitializationMode(fmi2Component comp) {
@@ -357,6 +491,10 @@ FMI2_Export fmi2Status fmi2ExitInitializationMode(fmi2Component comp) {
     if (c == NULL) return fmi2Error;
     if (JD_NX > 0 && initialize(c) != fmi2OK) return fmi2Error;
     c->s.mode = MODE_RUNNING;
+    sample_start(c);
+    /* model exchange samples at t0 in the event iteration that follows (fmi2NewDiscreteStates);
+     * co-simulation now, so the outputs read before the first step hold them */
+    if (c->type == fmi2CoSimulation && sample_due(c) != fmi2OK) return fmi2Error;
     return refresh(c);
 }
 
@@ -404,6 +542,13 @@ FMI2_Export fmi2Status fmi2SetReal(fmi2Component comp, const fmi2ValueReference 
     for (size_t i = 0; i < n; i++) {
         unsigned r = vr[i];
         int initial = c->s.mode != MODE_RUNNING;
+        for (int k = 0; k < JD_NCALC; k++)
+            if (r < JD_VR_DX && (int)(r - JD_VR_X) == jd_calculated[k]) {
+                logf_(c, fmi2Error, "logStatusError", "fmi2SetReal: %s is calculated from the "
+                      "closed loops' closure equations at initialization and cannot be set; "
+                      "set the independent coordinates and speeds instead", jd_calculated_names[k]);
+                return fmi2Error;
+            }
         if (r < JD_VR_DX && initial) c->s.x[r - JD_VR_X] = value[i];
         else if (r >= JD_VR_U && r < JD_VR_P) c->s.u[r - JD_VR_U] = value[i];
         else if (r >= JD_VR_P && r < JD_VR_OUT && initial) c->s.p[r - JD_VR_P] = value[i];
@@ -497,9 +642,16 @@ FMI2_Export fmi2Status fmi2GetDirectionalDerivative(fmi2Component c,
 /* ---- model exchange --------------------------------------------------------------------- */
 FMI2_Export fmi2Status fmi2EnterEventMode(fmi2Component c) { return c ? fmi2OK : fmi2Error; }
 
-FMI2_Export fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info) {
+/* Time events of the sampled blocks: the samples due now, and the next instant. */
+FMI2_Export fmi2Status fmi2NewDiscreteStates(fmi2Component comp, fmi2EventInfo *info) {
+    Instance *c = (Instance *)comp;
     if (c == NULL || info == NULL) return fmi2Error;
     memset(info, 0, sizeof *info);
+    if (sample_due(c) != fmi2OK) return fmi2Error;
+    if (JD_NSAMPLED > 0) {
+        info->nextEventTimeDefined = fmi2True;
+        info->nextEventTime = next_sample(c);
+    }
     return fmi2OK;
 }
 

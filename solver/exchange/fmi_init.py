@@ -1,10 +1,11 @@
-"""The FMU's initialization as C: ``jd_init(t, x, u, p) -> (x0, residual)`` runs in
-``fmi2ExitInitializationMode`` with the start time, states, inputs and parameters the
-importer has set, so the FMU starts where ``simulate`` starts for the same values:
+"""The FMU's initialization as C, run in ``fmi2ExitInitializationMode`` with the start time,
+states, inputs and parameters the importer has set, so the FMU starts where ``simulate``
+starts for the same values:
 
-1. the kinematic drivers' prescribed coordinates and speeds at t0 (``drive0``, which may read
-   inputs: a driver's reference left open is an input);
-2. the initial equations of component states (a filter settled on its input at t0,
+1. ``jd_drive0(t, x, u, p) -> x0``: the kinematic drivers' prescribed coordinates and speeds
+   at t0 (``drive0``, which may read inputs: a driver's reference left open is an input);
+   then the wrapper assembles closed loops (:mod:`.fmi_assembly`);
+2. ``jd_init(t, x, u, p) -> (x0, residual)``: the initial equations of component states (a filter settled on its input at t0,
    ``Init.STEADY_STATE``) solved by Newton with the other states held, as
    :func:`~jourdain.solver.constraints.initial_equations.solve_initial_states` does, but with
    CasADi's ``fast_newton`` rootfinder, which CasADi writes as C (its ``newton`` plugin has
@@ -29,10 +30,11 @@ NEWTON_ITER = 50
 
 @dataclass
 class Initialization:
-    """jd_init and what it does to the states: ``overwritten`` (indices in x) are set by the
-    drivers whatever their start values (FMI initial="calculated"), ``solved`` are Newton
-    unknowns whose start values are first guesses (initial="approx")."""
+    """jd_drive0, jd_init and what they do to the states: ``overwritten`` (indices in x) are
+    set by the drivers whatever their start values (FMI initial="calculated"), ``solved`` are
+    Newton unknowns whose start values are first guesses (initial="approx")."""
 
+    drive: ca.Function
     function: ca.Function
     overwritten: list[int] = field(default_factory=list)
     solved: list[int] = field(default_factory=list)
@@ -43,13 +45,15 @@ def initialization(system, held=(), solve: bool = True) -> Initialization:
     fns, nx = system.functions, system.nx
     T, X = ca.MX.sym("t"), ca.MX.sym("x", nx)
     U, P = ca.MX.sym("u", len(system.u_names)), ca.MX.sym("p", len(system.p_names))
-    start = fns["drive0"](T, X, U, P) if "drive0" in fns else X
-    pattern = ca.jacobian(start, X).sparsity()
+    driven = fns["drive0"](T, X, U, P) if "drive0" in fns else X
+    pattern = ca.jacobian(driven, X).sparsity()
     overwritten = [i for i in range(nx) if not pattern.has_nz(i, i)]
+    drive = ca.Function("jd_drive0", [T, X, U, P], [driven], ["t", "x", "u", "p"], ["x0"])
+    start = X   # after the drivers and the assembly of closed loops (the wrapper's order)
     cols, rows = _unknowns(system, held) if solve else ([], [])
     if not cols:
-        return Initialization(ca.Function("jd_init", [T, X, U, P], [start, ca.MX(0)],
-                                          ["t", "x", "u", "p"], ["x0", "residual"]),
+        return Initialization(drive, ca.Function("jd_init", [T, X, U, P], [start, ca.MX(0)],
+                                                 ["t", "x", "u", "p"], ["x0", "residual"]),
                               overwritten)
     residual = _residual(fns["init"], nx, cols, rows)
     newton = ca.rootfinder("jd_init_newton", "fast_newton", residual,
@@ -61,8 +65,8 @@ def initialization(system, held=(), solve: bool = True) -> Initialization:
         place[i, k], keep[i] = 1.0, 0.0
     x0 = ca.mtimes(ca.diag(ca.DM(keep)), start) + ca.mtimes(place, root)
     left = ca.norm_inf(residual(root, T, start, U, P))
-    return Initialization(ca.Function("jd_init", [T, X, U, P], [x0, left],
-                                      ["t", "x", "u", "p"], ["x0", "residual"]),
+    return Initialization(drive, ca.Function("jd_init", [T, X, U, P], [x0, left],
+                                             ["t", "x", "u", "p"], ["x0", "residual"]),
                           overwritten, cols)
 
 

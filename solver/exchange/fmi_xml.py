@@ -32,19 +32,25 @@ class Variable:
     unit: str = ""
     description: str = ""
     derivative: int | None = None   # 1-based index of the state this is the derivative of
+    hidden: bool = False   # keeps its value reference but is not described (a held output)
 
 
-def variables(system, x0, u0, p0, init=None) -> list[Variable]:
+def variables(system, x0, u0, p0, init=None, calculated=(), discrete=()) -> list[Variable]:
     """The FMU's variables in value-reference order (fmi_build.Layout). ``init``
     (:class:`.fmi_init.Initialization`): states the drivers overwrite at initialization are
-    "calculated" (no start value), states the initial equations solve "approx" (the start
-    value is Newton's first guess); the others "exact"."""
+    "calculated" (no start value), as are the dependent coordinates and speeds of closed
+    loops (``calculated``, indices in x: :mod:`.fmi_assembly`); states the initial equations
+    solve "approx" (the start value is Newton's first guess); the others "exact". Entries of
+    p in ``discrete`` (indices) are held values of sampled blocks: discrete locals, or the
+    output of the same name alone (:mod:`.fmi_sampled`)."""
     st = system.structure
     units = list(st.coordinate_units) + list(st.speed_units)
     units += [""] * (system.nx - len(units))
     kinds = (["coordinate"] * len(system.y_names) + ["generalized speed"] * len(system.z_names)
              + ["component state"] * len(system.s_names))
-    overwritten = set(init.overwritten) if init is not None else set()
+    for i in calculated:   # a closed loop's dependent coordinate or speed
+        kinds[i] = f"dependent {kinds[i]}, solved from the closure equations at initialization"
+    overwritten = set(init.overwritten if init is not None else ()) | set(calculated)
     solved = set(init.solved) if init is not None else set()
     out = [Variable(n, "local", "continuous", "calculated", None, u, k) if i in overwritten
            else Variable(n, "local", "continuous", "approx" if i in solved else "exact",
@@ -56,9 +62,13 @@ def variables(system, x0, u0, p0, init=None) -> list[Variable]:
     signal = signal_units(system)
     out += [Variable(n, "input", "continuous", None, float(v), signal[n], "input")
             for n, v in zip(system.u_names, u0)]
-    out += [Variable(n, "parameter", "fixed", "exact", float(v),
+    held = set(discrete)
+    out += [Variable(n, "local", "discrete", "exact", float(v), st.parameter_units.get(n, ""),
+                     "held value of a sampled block", hidden=n in system.output_names)
+            if i in held else
+            Variable(n, "parameter", "fixed", "exact", float(v),
                      st.parameter_units.get(n, ""), "parameter")
-            for n, v in zip(system.p_names, p0)]
+            for i, (n, v) in enumerate(zip(system.p_names, p0))]
     out += [Variable(n, "output", "continuous", unit=signal[n], description="output")
             for n in system.output_names]
     out += [Variable("energy.kinetic", "local", "continuous", unit="J",
@@ -133,6 +143,8 @@ def _units(root, vars_: list) -> None:
 def _model_variables(root, vars_: list) -> None:
     group = ET.SubElement(root, "ModelVariables")
     for vr, v in enumerate(vars_):
+        if v.hidden:
+            continue
         attrs = {"name": v.name, "valueReference": str(vr), "causality": v.causality,
                  "variability": v.variability}
         if v.description:
@@ -152,6 +164,7 @@ def _model_variables(root, vars_: list) -> None:
 
 def _structure(root, vars_: list) -> None:
     structure = ET.SubElement(root, "ModelStructure")
+    vars_ = [v for v in vars_ if not v.hidden]   # indices count the described variables
     outputs = [i + 1 for i, v in enumerate(vars_) if v.causality == "output"]
     derivatives = [i + 1 for i, v in enumerate(vars_) if v.derivative is not None]
     computed = [i + 1 for i, v in enumerate(vars_)     # states set at initialization

@@ -9,7 +9,9 @@ Dormand–Prince 5(4) with error control at the experiment's tolerance (the impo
 Constrained systems export when their f is explicit: coordinate partitioning (f solves the
 dependent coordinates by a fixed number of Newton steps, plain C; the FMU keeps the compiled
 partition, with no switching at the partition's dead points) and Baumgarte stabilization do;
-the DAE method has no explicit ẋ (refused by name).
+the DAE method has no explicit ẋ (refused by name). Their loops are assembled at
+initialization for the start values set then; sampled blocks are time events; hybrid elements
+with modes are refused by name (no state events).
 """
 from __future__ import annotations
 
@@ -24,8 +26,15 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.initial_equations import solve_initial_states
-from ..constraints.methods import ConstraintMethod
+from ..model.checks import keywords
 from ..model.names import require_system
+from .fmi_checks import (
+    check_exportable,
+    checked_build,
+    checked_name,
+    checked_path,
+    checked_x0,
+)
 from .fmi_build import (
     Layout,
     build_library,
@@ -35,7 +44,9 @@ from .fmi_build import (
     write_model,
     write_wrapper,
 )
+from .fmi_assembly import assembly_config, loop_start
 from .fmi_init import initialization
+from .fmi_sampled import sampling, sampling_config
 from .fmi_xml import model_description, variables
 
 
@@ -57,6 +68,7 @@ _KIND_NAMES = {"model-exchange": FMUKind.MODEL_EXCHANGE, "co-simulation": FMUKin
                "both": FMUKind.MODEL_EXCHANGE | FMUKind.CO_SIMULATION}
 
 
+@keywords
 def export_fmu(system, path, fmi: str = "2.0",
                kind: FMUKind = FMUKind.MODEL_EXCHANGE | FMUKind.CO_SIMULATION, *,
                model_name: str | None = None, y0: dict | None = None, z0: dict | None = None,
@@ -73,7 +85,13 @@ def export_fmu(system, path, fmi: str = "2.0",
         initial equations (states in z0 held; none with x0) are applied again when the FMU
         leaves initialization, with the start time, inputs and parameters set then, as
         simulate does at t0 (:mod:`.fmi_init`); the description's start values are those for
-        zero inputs.
+        zero inputs. Closed loops are assembled again there too, with the independent
+        coordinates and the parameters the importer set held (:mod:`.fmi_assembly`); their
+        dependent coordinates and speeds are calculated, not settable.
+
+    Sampled blocks become FMI time events (:mod:`.fmi_sampled`). Hybrid elements with modes
+    (stops, impacts, stick–slip friction, contacts, latches) and the DAE method are refused
+    by name (:mod:`.fmi_checks`), as are bad arguments.
     solver, step : co-simulation integrator (FMUSolver.DOPRI5: largest step [s];
         FMUSolver.RK4: fixed step [s]); tolerance : DefaultExperiment tolerance and the
         co-simulation error tolerance when the importer gives none.
@@ -86,30 +104,30 @@ def export_fmu(system, path, fmi: str = "2.0",
                          f"{fmi!r}")
     if not isinstance(solver, FMUSolver):
         raise ModelError(f"export_fmu: solver must be a jd.FMUSolver, got {solver!r}")
-    for name, value in (("step", step), ("tolerance", tolerance)):
-        if not (isinstance(value, (int, float)) and np.isfinite(value) and value > 0):
-            raise ModelError(f"export_fmu: {name} must be a positive number, got {value!r}")
-    _check_exportable(system)
-    path = Path(path).expanduser()
-    if path.suffix != ".fmu":
-        raise ModelError(f"export_fmu: the file name must end in .fmu, got {path.name}")
-    identifier = _identifier(model_name or path.stem)
+    step, tolerance, compiler, flags = checked_build(step, tolerance, compiler, flags)
+    path = checked_path(path)
+    identifier = _identifier(checked_name(model_name) or path.stem)
+    x0 = checked_x0(system, x0)
+    check_exportable(system)
     p = system.parameters(params)
-    x = _start(system, y0, z0, p) if x0 is None else np.asarray(x0, dtype=float).ravel()
-    if x.size != system.nx:
-        raise ModelError(f"export_fmu: x0 has {x.size} entries, the System {system.nx} states")
+    x = _start(system, y0, z0, p) if x0 is None else x0
     starts = {"x": x, "u": np.zeros(len(system.u_names)), "p": p}
     layout = Layout(system.nx, len(system.u_names), len(system.p_names),
                     len(system.output_names))
     init = initialization(system, held=list(z0 or {}), solve=x0 is None)
-    vars_ = variables(system, starts["x"], starts["u"], starts["p"], init)
+    loops, sampled = loop_start(system), sampling(system)
+    vars_ = variables(system, starts["x"], starts["u"], starts["p"], init, loops.dependent,
+                      sampled.discrete)
     with tempfile.TemporaryDirectory(prefix="jourdain-fmu-") as tmp:
         folder = Path(tmp)
-        code = write_model(system, folder, init.function)
+        code = write_model(system, folder, init, loops, sampled.function)
         names = "\n".join(v.name for v in vars_)
         values = np.concatenate([starts["x"], starts["p"]]).tobytes().hex()
-        guid = guid_of(code, names, identifier, values, repr((solver, step, tolerance)))
-        config = config_header(layout, guid, starts, tolerance, solver.value, step)
+        extra = assembly_config(loops, len(system.y_names)) + sampling_config(sampled)
+        # the extra lines carry what the C code does not (a hold's sample period, y_ref)
+        guid = guid_of(code, names, identifier, values, repr((solver, step, tolerance)),
+                       "\n".join(extra))
+        config = config_header(layout, guid, starts, tolerance, solver.value, step, extra)
         sources = write_wrapper(folder, config)
         library = build_library(sources, identifier, compiler, tuple(flags), cache_dir)
         xml = model_description(identifier, guid, kinds, vars_, _description(system),
@@ -140,14 +158,6 @@ def _kind(kind) -> tuple[bool, bool]:
     if not isinstance(kind, FMUKind) or not kind:
         raise ModelError(f"export_fmu: kind must be a jd.FMUKind, got {kind!r}")
     return FMUKind.MODEL_EXCHANGE in kind, FMUKind.CO_SIMULATION in kind
-
-
-def _check_exportable(system) -> None:
-    method = getattr(system, "method", None)
-    if method is ConstraintMethod.DAE:
-        raise ModelError("export_fmu: a System compiled with ConstraintMethod.DAE is a DAE "
-                         "(IDAS) without an explicit ẋ = f; compile with "
-                         "constraints=jd.ConstraintMethod.BAUMGARTE to export it")
 
 
 def _identifier(name: str) -> str:

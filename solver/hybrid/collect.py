@@ -58,6 +58,8 @@ class HybridModel:
     active: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     force: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     gap: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
+    limit: ca.SX = field(default_factory=lambda: ca.SX(0, 1))   # static limits (0: none)
+    has_limit: list[bool] = field(default_factory=list)
     has_gap: list[bool] = field(default_factory=list)
     guard_expr: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
     monitor_expr: ca.SX = field(default_factory=lambda: ca.SX(0, 1))
@@ -139,6 +141,8 @@ def _rows(model: HybridModel, rows: list[Row], owners: list, hctx: HybridContext
     model.force = _stack([r.force for r in rows])
     model.gap = _stack([0 if r.gap is None else r.gap for r in rows])
     model.has_gap = [r.gap is not None for r in rows]
+    model.limit = _stack([0 if r.limit is None else r.limit for r in rows])
+    model.has_limit = [r.limit is not None for r in rows]
 
 
 def _guards(model: HybridModel, elements: list, mech: Mechanics, hctx) -> None:

@@ -38,6 +38,7 @@ from ..equations.projection import solve_spd, to_speeds
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from .collect import HybridModel
+from .split import split_matrix
 
 OMEGA = 20.0  # [rad/s] Baumgarte rate of the active rows (γ̇ + 2ωγ + ω²g = 0)
 SX_ROWS = 8   # up to this many rows the linear algebra is symbolic (f stays SX)
@@ -73,9 +74,10 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     groups = speed_groups(mech, sp)
     K, K_reg, r, MinvJT = _linear_system(M, J, J @ zdot + target, active, C, b, compliance,
                                          groups)
-    parts = ca.Function("hybrid_parts", [t, x, u, p], [K, K_reg, r, MinvJT, J, bias, zdot],
+    S = split_matrix(J, C, active, conv(model.limit), model.has_limit)
+    parts = ca.Function("hybrid_parts", [t, x, u, p], [K, K_reg, r, MinvJT, J, bias, zdot, S],
                         ["t", "x", "u", "p"], ["K", "K_reg", "r", "MinvJT", "J", "bias",
-                                               "zdot"])
+                                               "zdot", "S"])
     others = ca.Function("hybrid_others", [t, x, u, p, lam],
                          [gamma, gap, conv(model.guard_expr), conv(model.monitor_expr), active],
                          ["t", "x", "u", "p", "lambda"],
@@ -122,8 +124,8 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
     xdot_s = f_smooth(t, x, u, p)
     if "project" in functions:   # partitioning: the terms at the projected coordinates
         x = functions["project"](x, p)
-    K, K_reg, r, MinvJT, J, bias, zdot_s = parts(t, x, u, p)
-    lam = multipliers(K, K_reg, r)
+    K, K_reg, r, MinvJT, J, bias, zdot_s, S = parts(t, x, u, p)
+    lam = S @ multipliers(K, K_reg, r)
     dz = MinvJT @ lam
     nx = x0.numel()
     xdot = xdot_s + ca.vertcat(sym(ny, 1), dz, sym(nx - ny - nz, 1))

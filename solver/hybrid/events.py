@@ -48,6 +48,10 @@ class Event:
                              f"{self.direction!r}")
         if self.reset is not None and not callable(self.reset):
             raise ModelError(f"Event '{self.name}': reset must be a callable v -> dict")
+        if not isinstance(self.terminal, (bool, np.bool_)):
+            raise ModelError(f"Event '{self.name}': terminal must be True or False, got "
+                             f"{self.terminal!r}")
+        _check_name(self.name, "Event")
 
 
 @dataclass
@@ -60,7 +64,16 @@ class TimeEvent:
     name: str = "time event"
 
     def __post_init__(self):
-        times = np.atleast_1d(np.asarray(self.times, dtype=float)).ravel()
+        _check_name(self.name, "TimeEvent")
+        try:
+            if isinstance(self.times, (str, bytes)) or \
+                    any(isinstance(v, (str, bytes, bool)) for v in np.ravel(self.times)):
+                raise TypeError
+            times = np.atleast_1d(np.asarray(self.times, dtype=float)).ravel()
+        except (TypeError, ValueError):
+            times = np.array([np.nan])
+        if self.reset is not None and not callable(self.reset):
+            raise ModelError(f"TimeEvent '{self.name}': reset must be a callable v -> dict")
         if times.size == 0 or not np.all(np.isfinite(times)):
             raise ModelError(f"TimeEvent '{self.name}': times must be finite numbers, got "
                              f"{self.times!r}")
@@ -117,13 +130,39 @@ def named_view(system, t, x, u, p, where: str) -> Named:
     return Named(t, values, where)
 
 
+def _check_name(name, kind: str) -> None:
+    if not isinstance(name, str) or not name:
+        raise ModelError(f"{kind}: name must be a non-empty string, got {name!r}")
+
+
+def _traced(fn, view: Named, where: str, what: str):
+    """fn(view) on CasADi symbols; a ModelError naming the event where Python cannot trace
+    it (math.sin of a symbol, an ``if`` on a symbolic comparison, numpy functions)."""
+    try:
+        return fn(view)
+    except ModelError:
+        raise
+    except Exception as exc:
+        raise ModelError(
+            f"{where}: its {what} cannot be traced with CasADi symbols ({type(exc).__name__}: "
+            f"{str(exc).splitlines()[0][:120] if str(exc) else ''}); v['name'] are symbols, "
+            "not numbers: write the expression with CasADi functions (ca.sin, ca.fabs, "
+            "ca.fmax, ca.if_else(cond, a, b) instead of math.* and Python if/and/or)") \
+            from exc
+
+
 def trace_guards(system, events: list[Event]) -> ca.Function:
     """g(t, x, u, p): the user events' guards stacked (MX)."""
     t, x, u, p = _symbols(system)
     rows = []
     for event in events:
-        expr = event.guard(named_view(system, t, x, u, p, f"Event '{event.name}'"))
-        expr = ca.MX(expr) if not isinstance(expr, ca.MX) else expr
+        where = f"Event '{event.name}'"
+        expr = _traced(event.guard, named_view(system, t, x, u, p, where), where, "guard")
+        try:
+            expr = ca.MX(expr) if not isinstance(expr, ca.MX) else expr
+        except (TypeError, NotImplementedError, RuntimeError):
+            raise ModelError(f"{where}: the guard must return one CasADi expression or "
+                             f"number, got {expr!r:.60}") from None
         if expr.numel() != 1:
             raise ModelError(f"Event '{event.name}': the guard must be one scalar expression, "
                              f"got {expr.numel()} entries")
@@ -135,7 +174,7 @@ def trace_guards(system, events: list[Event]) -> ca.Function:
 def trace_reset(system, reset: Callable, where: str) -> ca.Function:
     """x⁺(t, x, u, p): the states named by ``reset(v)`` replaced, the others kept."""
     t, x, u, p = _symbols(system)
-    new = reset(named_view(system, t, x, u, p, where))
+    new = _traced(reset, named_view(system, t, x, u, p, where), where, "reset")
     if not isinstance(new, dict):
         raise ModelError(f"{where}: reset must return a dict {{state name: value}}, got "
                          f"{new!r:.60}")
@@ -144,7 +183,15 @@ def trace_reset(system, reset: Callable, where: str) -> ca.Function:
         if name not in system.x_names:
             raise ModelError(unknown(f"{where} reset", name, system.x_names) +
                              " (only states can be reset)")
-        entries[system.x_names.index(name)] = ca.MX(value)
+        try:
+            value = ca.MX(value)
+        except (TypeError, NotImplementedError, RuntimeError):
+            raise ModelError(f"{where} reset: the value of '{name}' must be a CasADi "
+                             f"expression or number, got {value!r:.60}") from None
+        if value.numel() != 1:
+            raise ModelError(f"{where} reset: the value of '{name}' must be a scalar, got "
+                             f"{value.numel()} entries")
+        entries[system.x_names.index(name)] = value
     return ca.Function("reset", [t, x, u, p], [ca.vertcat(*entries)], ["t", "x", "u", "p"],
                        ["x_plus"])
 

@@ -39,6 +39,15 @@ class HybridInfo:
         """True when the equations of motion depend on the modes (rows exist)."""
         return bool(self.rows)
 
+    def check_discrete(self, p: np.ndarray, given) -> None:
+        """A ModelError for a discrete value in ``given`` (names set by ``params``) that is
+        not one its element declares valid (``Discrete.values``: a Stop's mode 7)."""
+        for element in self.elements:
+            index = self.discrete_index.get(element.path, {})
+            for d in element.DISCRETE:
+                if f"{element.path}.{d.name}" in given:
+                    d.check(float(p[index[d.name]]), element.path)
+
     def discrete_values(self, element, p: np.ndarray) -> dict:
         return {name: float(p[i]) for name, i in self.discrete_index.get(element.path,
                                                                           {}).items()}

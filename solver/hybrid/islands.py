@@ -209,6 +209,7 @@ class IslandSystem:
         self.z_names = [names[i] for i in island.x if ny <= i < ny + nz]
         self.s_names = [names[i] for i in island.x if i >= ny + nz]
         self.u_names, self.p_names = system.u_names, system.p_names
+        self.driven_by = getattr(system, "driven_by", {})
         self.functions = _island_functions(system, island, sym)
         self.f = self.functions["f"]
         self.hybrid = _island_info(system.hybrid, island) if island.elements else None
@@ -254,9 +255,9 @@ def _island_functions(system, island: Island, sym: _Symbols) -> dict:
         return {"f": f_smooth}
     P = sym.parts
     pieces = [P["K"][R, R], P["K_reg"][R, R], P["r"][R], P["MinvJT"][zs, R], P["J"][R, zs],
-              P["bias"][R], P["zdot"][zs]]
+              P["bias"][R], P["zdot"][zs], P["S"][R, R]]
     parts = ca.Function("hybrid_parts", [t, x, u, p], pieces, ["t", "x", "u", "p"],
-                        ["K", "K_reg", "r", "MinvJT", "J", "bias", "zdot"])
+                        ["K", "K_reg", "r", "MinvJT", "J", "bias", "zdot", "S"])
     lam = sym.lam[R]
     O = sym.others
     others = ca.Function("hybrid_others", [t, x, u, p, lam],

@@ -48,6 +48,7 @@ class EventState(HybridState):
     p: np.ndarray
     changes: list[Change] = field(default_factory=list)
     requests: list = field(default_factory=list)      # (element, normal, tangents, e, μ)
+    plastic: set = field(default_factory=set)   # paths of elements in their Zeno limit
 
     def __post_init__(self):
         info: HybridInfo = self.system.hybrid
@@ -83,7 +84,10 @@ class EventState(HybridState):
 
     def impact(self, element, normal: str, tangents: tuple = (), restitution: float = 0.0,
                mu: float = 0.0) -> None:
-        self.requests.append((element, normal, tuple(tangents), float(restitution),
+        # in the Zeno limit (bounces accumulating faster than the loop resolves them, see
+        # solver/simulation/zeno.py) the rest of the geometric series is one plastic impact
+        self.requests.append((element, normal, tuple(tangents),
+                              0.0 if element.path in self.plastic else float(restitution),
                               float(mu)))
 
     # ---- numbers -----------------------------------------------------------------------
@@ -107,9 +111,11 @@ class EventState(HybridState):
         return [i for i, a in enumerate(act) if a > 0.5]
 
 
-def resolve(state: EventState, fired: list) -> None:
+def resolve(state: EventState, fired: list, plastic=()) -> None:
     """Run one event instant: transitions of the fired guards (GuardInfo, in order), the
-    impacts they ask for, the event iteration and the velocity projection."""
+    impacts they ask for, the event iteration and the velocity projection; the impacts that
+    the elements in ``plastic`` (paths) ask for take e = 0 (the Zeno limit of a bounce)."""
+    state.plastic = set(plastic)
     for guard in fired:
         guard.owner.on_event(guard.name, state)
     if state.requests:
@@ -196,6 +202,7 @@ def _impacts(state: EventState) -> None:
             rows.bilateral = [r for r in rows.bilateral if r not in tangent_rows]
             rows.tangents[i] = (tangent_rows, mu)
     _bounded_friction(state, rows)
+    _check_driven(state, [index[(r[0].path, r[1])] for r in state.requests], J)
     rows = _coupled(rows, [index[(r[0].path, r[1])] for r in state.requests], M, J)
     z_slice = _z_slice(state)
     z = state.x[z_slice]
@@ -291,15 +298,46 @@ def _project(state: EventState) -> None:
     state.set_x(x)
 
 
-def _impact_data(state: EventState):
+def _impact_data(state: EventState, full: bool = False):
+    """M and J on the free speeds (a kinematic driver's speed is rigid motion: no impulse
+    changes it), γ on all rows; ``full``: J on every speed."""
     M, J, gamma, _ = state.system.functions["impact"](state.t, state.x, state.u, state.p)
-    return (np.array(M, dtype=float), np.array(ca.densify(J), dtype=float),
+    free = _free(state)
+    J = np.array(ca.densify(J), dtype=float)
+    return (np.array(M, dtype=float)[np.ix_(free, free)], J if full else J[:, free],
             np.array(gamma, dtype=float).ravel())
 
 
-def _z_slice(state: EventState) -> slice:
-    ny, nz = len(state.system.y_names), len(state.system.z_names)
-    return slice(ny, ny + nz)
+def _free(state: EventState) -> np.ndarray:
+    """Indices into z of the speeds no driver prescribes."""
+    driven = getattr(state.system, "driven_by", {})
+    return np.array([k for k, name in enumerate(state.system.z_names) if name not in driven],
+                    dtype=int)
+
+
+def _z_slice(state: EventState) -> np.ndarray:
+    """Indices into x of the free speeds."""
+    return len(state.system.y_names) + _free(state)
+
+
+def _check_driven(state: EventState, rows: list[int], J: np.ndarray) -> None:
+    """A SimulationError when an impacting row moves by drivers only: a driver is rigid
+    motion, and no impulse on the free speeds can stop it."""
+    full = _impact_data(state, full=True)[1]
+    driven = getattr(state.system, "driven_by", {})
+    for i in rows:
+        if np.any(J[i] != 0.0):
+            continue
+        names = [n for k, n in enumerate(state.system.z_names)
+                 if n in driven and full[i, k] != 0.0]
+        row, gamma = state.info.rows[i], state.numbers()["gamma"][i]
+        drivers = ", ".join(dict.fromkeys(driven[n] for n in names)) or "nothing"
+        raise SimulationError(
+            f"{row.owner.path}: the kinematic driver {drivers} moves its limit's row {row.name} "
+            f"into the stop at t = {state.t:.9g} s (approaching at {-gamma:.3g} m/s or rad/s, "
+            f"driven speed {', '.join(names)}); a driver is rigid motion and cannot be "
+            "stopped. Keep the driver's reference within the stop's limits, or drive through "
+            "a compliant element (a spring) instead")
 
 
 def _fmt(value) -> str:
@@ -310,18 +348,35 @@ def _fmt(value) -> str:
 START_PENETRATION = 1e-8   # [m or rad] how far a rigid row may start beyond its surface
 
 
+def _penetrated(state: EventState) -> list:
+    """(row, gap) of the rigid unilateral rows beyond their limit by more than
+    START_PENETRATION."""
+    if not any(row.unilateral for row in state.info.rows):
+        return []
+    gaps = state.numbers()["gap"]
+    return [(row, float(gaps[i])) for i, row in enumerate(state.info.rows)
+            if row.unilateral and float(gaps[i]) < -START_PENETRATION]
+
+
 def check_start_gaps(state: EventState) -> None:
     """A ModelError when a rigid stop or contact starts penetrated (gap below
     −START_PENETRATION): no impact law applies there, and the motion would silently pass
     through the limit."""
-    if not any(row.unilateral for row in state.info.rows):
-        return
-    gaps = state.numbers()["gap"]
-    for i, row in enumerate(state.info.rows):
-        if row.unilateral and float(gaps[i]) < -START_PENETRATION:
-            raise ModelError(
-                f"{row.owner.path}: the start is {-float(gaps[i]):.3g} m or rad beyond its "
-                f"limit (row {row.name}, gap {float(gaps[i]):.3g}); a rigid stop or contact "
-                "cannot start penetrated: give initial coordinates within its limits, or use "
-                "a compliant law")
+    for row, gap in _penetrated(state):
+        raise ModelError(
+            f"{row.owner.path}: the start is {-gap:.3g} m or rad beyond its limit (row "
+            f"{row.name}, gap {gap:.3g}); a rigid stop or contact cannot start penetrated: "
+            "give initial coordinates within its limits, or use a compliant law")
 
+
+def check_reset_gaps(before: EventState, after: EventState, where: str) -> None:
+    """A ModelError when a reset (``where``: the event) puts a rigid stop or contact beyond
+    its limit: as at the start, no impact law applies there and the body would fall through."""
+    was = {(row.owner.path, row.name) for row, _ in _penetrated(before)}
+    for row, gap in _penetrated(after):
+        if (row.owner.path, row.name) not in was:
+            raise ModelError(
+                f"{where}: its reset at t = {after.t:.9g} s puts {row.owner.path} {-gap:.3g} m "
+                f"or rad beyond its limit (row {row.name}, gap {gap:.3g}); a rigid stop or "
+                "contact cannot be penetrated: reset the states to values within its limits, "
+                "or use a compliant law")

@@ -106,6 +106,17 @@ def mapping(values, where: str, kind: str = "name") -> dict:
     return dict(values)
 
 
+def listing(values, where: str, kind: str) -> list:
+    """None → [], a list or tuple → a list; anything else (a single object, a string) is a
+    ModelError asking for a list of ``kind``."""
+    if values is None:
+        return []
+    if not isinstance(values, (list, tuple)):
+        raise ModelError(f"{where} must be a list of {kind}, got {values!r:.60} (wrap a "
+                         "single one in a list: [...])")
+    return list(values)
+
+
 def entry(value, where: str, what: str) -> float:
     """One value of a dictionary by name: a finite number, named ``what`` in the message."""
     return number(value, f"{where}: '{what}'")

@@ -59,4 +59,6 @@ def with_discrete(params: ParameterSet, discrete: DiscreteSet) -> ParameterSet:
     units.update({name: "1" for name in discrete.names})
     return ParameterSet(params.names + discrete.names, ca.vertcat(params.p, discrete.sym),
                         np.concatenate([params.defaults, discrete.defaults]), params.constants,
-                        units)
+                        units, params.owners,   # owners: params= is validated at run time
+                        constant_units=params.constant_units,
+                        constant_entries=params.constant_entries)

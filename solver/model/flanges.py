@@ -145,7 +145,30 @@ def plan_flanges(flat: FlatModel, tree_joints, inst: dict, p: ca.SX,
     sensors = [r.sensor for r in relations if r.sensor is not None]
     plan = FlangePlan(given, unknown, relations, solved, dependent, closure, dofs, sensors)
     _check_massless(flat, plan, C)
+    _check_locked(flat, plan, tree_joints)
     return plan
+
+
+def _check_locked(flat: FlatModel, plan: FlangePlan, tree_joints) -> None:
+    """A model whose every Inertia and Mass the couplings hold at fixed positions (a gear
+    from an Inertia to a Fixed, or back onto its own net) and that has no joint to move and
+    no state of its own (a motor's current against a locked rotor is a stall test) cannot
+    change at all: refused, as the constraint stage refuses a joint locked the same way
+    (a mechanism with no freedom of motion is a wiring mistake, and has nothing to
+    simulate). A locked part beside parts that move is accepted in both cases: it stays at
+    its position, and a friction on it carries nothing."""
+    if plan.dofs or not flat.inertias or not plan.relations or \
+            any(j.COORDINATES for j in tree_joints) or \
+            any(getattr(c, "STATES", ()) for c in flat.components):
+        return   # something moves, or a circuit runs against a locked rotor (a stall test)
+    owners = list(dict.fromkeys(r.owner.path for r in plan.relations))
+    bodies = ", ".join(m.path for m in flat.inertias)
+    raise ModelError(f"{', '.join(owners)}: the couplings hold {bodies} at fixed positions "
+                     "and nothing else can move: the mechanism has no freedom of motion (a "
+                     "rigid structure, refused as a joint locked by a gear to a Fixed flange "
+                     "is); check the gear's connections (a flange on the wrong net, or a Fixed "
+                     "where a free shaft was meant); to hold a shaft on purpose, connect its "
+                     "Inertia to a Fixed directly")
 
 
 def _parts(relations: list[Relation], unknown: list[int]) -> list[tuple[list, list]]:

@@ -14,7 +14,7 @@ from jourdain.blocks.forces import FlangeForce
 from jourdain.blocks.hybrid.base import Hybrid
 from jourdain.blocks.joints import Joint
 from jourdain.blocks.multibody.interfaces import FrameForce, LineForce, Mount
-from jourdain.blocks.ports import Flange, Frame, Port, RealOutput
+from jourdain.blocks.ports import Flange, Frame, Motion, Port, RealOutput
 from jourdain.blocks.signals import SignalBlock
 from jourdain.blocks.world import World
 
@@ -71,7 +71,41 @@ def flatten(model: Component) -> FlatModel:
         _validate(comp)
     _check_world(flat)
     _check_ports(flat)
+    _check_motions(flat)
     return flat
+
+
+def _check_motions(flat: FlatModel) -> None:
+    """Force elements of either motion (a Stop, a Brake, a spring: Motion.ANY) take the
+    kind of the flanges they touch (couplings such as LinearCoupling relate the kinds); one that touches a rotational and a translational flange
+    (directly or through other such elements) would add an angle to a length. A ModelError
+    naming the elements and a flange of each kind."""
+    parent: dict = {}
+
+    def find(net):
+        while parent.setdefault(net, net) != net:
+            net = parent[net]
+        return net
+    members: dict = {}
+    for comp in flat.forces:   # couplings (LinearCoupling) may relate the two kinds
+        nets = [flat.net_of[p] for p in comp.ports()
+                if isinstance(p, Flange) and p.motion is Motion.ANY and p in flat.net_of]
+        for net in nets[1:]:
+            parent[find(net)] = find(nets[0])
+        if nets:
+            members.setdefault(comp, nets[0])
+    kinds: dict = {}
+    for net in {n for n in parent} | set(members.values()):
+        for port in flat.net_ports_of(net):
+            if isinstance(port, Flange) and port.motion is not Motion.ANY:
+                kinds.setdefault(find(net), {}).setdefault(port.motion, port)
+    for root, found in kinds.items():
+        if len(found) > 1:
+            comps = [c.path for c, n in members.items() if find(n) == root]
+            ports = " and ".join(f"{p.path} ({m.value})" for m, p in found.items())
+            raise ModelError(f"{', '.join(comps)}: connects {ports}; an element acts along one "
+                             "kind of motion: give each axis its own element, or couple a "
+                             "rotation to a translation with IdealGearR2T")
 
 
 def _check_world(flat: FlatModel) -> None:

@@ -33,6 +33,8 @@ class ParameterSet:
     units: dict[str, str]
     # component -> [(field, shape, entry names, compiled value)] of its symbolic parameters
     owners: dict = field(default_factory=dict)
+    constant_units: dict[str, str] = field(default_factory=dict)    # constant name -> unit
+    constant_entries: dict[str, str] = field(default_factory=dict)  # entry -> constant name
 
     def __getstate__(self) -> dict:
         """Pickle without the symbols p (an SX needs a CasADi pickle context, and a compiled
@@ -120,6 +122,7 @@ def instantiate(components: list[Component], symbolic=()) -> tuple[dict, Paramet
     owners: dict = {}
     all_names: list[str] = []
     instances, names, syms, defaults, constants, units = {}, [], [], [], {}, {}
+    constant_units, constant_entries = {}, {}
     for comp in components:
         values = {}
         for fld in parameter_fields(comp):
@@ -143,11 +146,13 @@ def instantiate(components: list[Component], symbolic=()) -> tuple[dict, Paramet
             else:
                 values[fld.name] = _numeric(value, shape)
                 constants[name] = value
+                constant_units[name] = fld.metadata["unit"]
+                constant_entries.update({e: name for e in entries})
         instances[comp] = comp.with_parameters(values)
     _check_unknown(wanted - used, all_names)
     p = ca.vertcat(*syms) if syms else ca.SX(0, 1)
     return instances, ParameterSet(names, p, np.array(defaults, dtype=float), constants, units,
-                                   owners)
+                                   owners, constant_units, constant_entries)
 
 
 def _symbolic_names(symbolic) -> list[str]:
@@ -177,15 +182,36 @@ def parameter_vector(system, params) -> np.ndarray:
     for key, value in params.items():
         if key in system.p_names:
             p[system.p_names.index(key)] = entry(value, "params", key)
-        elif key in system.structure.constants:
+        elif key in system.structure.constants or key in constant_entries(system):
             raise ModelError(f"params: '{key}' was compiled as a constant; declare it "
                              f"symbolic with jd.compile(..., parameters=['{key}'])")
         else:
-            raise ModelError(unknown("params", key, system.p_names))
+            raise ModelError(unknown_parameter(system, key))
     check = getattr(system, "check_parameters", None)
     if params and check is not None:
         check(p)
+    hybrid = getattr(system, "hybrid", None)
+    if params and hybrid is not None:
+        hybrid.check_discrete(p, params)   # a mode no transition knows (floor.mode = 7)
     return p
+
+
+def constant_entries(system) -> dict[str, str]:
+    """Entry name (``p.bob.I.zz``, ``world.g[1]``) -> the constant parameter it belongs to."""
+    return getattr(system.structure, "constant_entries", {}) or {}
+
+
+def unknown_parameter(system, key: str) -> str:
+    """A name that is neither a symbolic nor a constant parameter, with the closest names of
+    both kinds (a misspelt constant is told it is one, and how to make it symbolic)."""
+    known = dict.fromkeys([*system.p_names, *system.structure.constants,
+                           *constant_entries(system)])
+    close = difflib.get_close_matches(str(key), list(known), n=3)
+    if not close:
+        return unknown("params", key, system.p_names)
+    said = [f"{c} (a constant: jd.compile(..., parameters=['{c}']) makes it symbolic)"
+            if c not in system.p_names else c for c in close]
+    return f"params: unknown name '{key}'; did you mean {', '.join(said)}?"
 
 
 def _check_unknown(unknown: set, known: list[str]) -> None:

@@ -81,5 +81,6 @@ def element_terms(path: str, s, w, elem, ctx) -> FlangeTerms:
     V, D = ca.SX(elem.potential(s_sym)), ca.SX(elem.dissipation(w_sym))
     parts = [V, D, ca.SX(elem.force(s_sym, w_sym, ctx)), -ca.jacobian(V, s_sym),
              -ca.jacobian(D, w_sym)]
-    values = [ca.substitute(e, ca.vertcat(s_sym, w_sym), ca.vertcat(s, w)) for e in parts]
+    values = [ca.substitute(e, ca.vertcat(s_sym, w_sym), ca.densify(ca.vertcat(s, w)))
+              for e in parts]
     return FlangeTerms(path, s, w, *values)

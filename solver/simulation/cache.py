@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
 from jourdain.blocks.errors import ModelError
 
 BUILD_PREFIX = "jd-build-"      # temporary build directories inside the cache
@@ -31,9 +33,11 @@ _fallback: Path | None = None
 
 
 def default_dir() -> Path:
-    """``$JOURDAIN_CACHE``, else ``~/.cache/jourdain``."""
+    """``$JOURDAIN_CACHE``, else the platform's user cache directory (platformdirs:
+    ``~/.cache/jourdain`` on Linux, ``~/Library/Caches/jourdain`` on macOS,
+    ``%LOCALAPPDATA%\\jourdain\\Cache`` on Windows)."""
     env = os.environ.get("JOURDAIN_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "jourdain"
+    return Path(env) if env else Path(platformdirs.user_cache_dir("jourdain", appauthor=False))
 
 
 def fallback_dir() -> Path:

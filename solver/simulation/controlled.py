@@ -29,6 +29,7 @@ from .diagnosis import check_initial_state
 from .loop import Law, fold, resolve
 from .result import Result
 from .inputs import InputSignals
+from .sampling import check_period
 from .simulate import (
     _grid,
     given_state,
@@ -70,6 +71,8 @@ def run(system, t_end: float, controller=None, period: float | None = None, **op
                          "a dict by name)")
     if period is not None:
         period = number(period, "simulate: period", 0.0, open_low=True, unit="s")
+        grid = _grid(t0, t_end, settings["n_out"], settings["t_out"])
+        check_period(period, grid[0], grid[-1], "simulate: period")   # 1e-9 s hung
         if "dae" in system.functions:
             raise ModelError("simulate: a sampled controller needs an ODE; compile with "
                              "ConstraintMethod.PARTITIONING or BAUMGARTE (not DAE)")

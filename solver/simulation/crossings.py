@@ -73,3 +73,33 @@ def bracket_start(sign: np.ndarray, j: int) -> int:
         if sign[a] == -sign[j]:
             return a
     return 0
+
+
+def start_sides(leaving: np.ndarray, directions: list, fired: set) -> np.ndarray:
+    """The side each guard at zero at a segment start is put on (``leaving``: the side it
+    moves to, 0 where it stays). A directional guard at zero that leaves to its crossed side
+    crosses now (a clutch's normal force rising from exactly 0 at the start): it is left at
+    0, and :func:`force_start` puts it on the side before the crossing; leaving to the other
+    side it has not crossed, nor has a guard that fired at the event the segment starts at
+    (``fired``, their indices)."""
+    side = {Direction.RISING: 1, Direction.FALLING: -1}
+    crossed = np.array([0 if k in fired else side.get(d, 0) for k, d in enumerate(directions)])
+    return np.where((crossed != 0) & (leaving == crossed), 0, leaving)
+
+
+def earliest_crossings(sign: np.ndarray, directions: list, watched: np.ndarray):
+    """(first sample index, guards crossing there) over the watched guards' sign rows (each
+    row's start forced by :func:`force_start`), or (None, [])."""
+    first, hits = None, []
+    for k, direction in enumerate(directions):
+        if not watched[k]:
+            continue
+        force_start(sign[k], direction)
+        j = first_crossing(sign[k], direction)
+        if j is None:
+            continue
+        if first is None or j < first:
+            first, hits = j, [k]
+        elif j == first:
+            hits.append(k)
+    return first, hits

@@ -8,6 +8,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..hybrid.state import ChatteringError
 from ..model.checks import count, number
 
 
@@ -83,3 +84,24 @@ def chatter_limits(chatter, span: float) -> tuple[int, float]:
     within = 1e-9 * max(1.0, span) if within is None else \
         number(within, "simulate: chatter span", 0.0, open_low=True, unit="s")
     return n, within
+
+
+def check_chatter(log: EventLog, record: EventRecord, max_events: int, chatter: tuple,
+                  run: int, state: str) -> int:
+    """A ChatteringError past ``max_events`` guard events or after ``chatter[0]`` in a row,
+    each within ``chatter[1]`` s of the previous; the length of the present run."""
+    guards = [r for r in log if r.kind == "guard"]
+    if len(guards) > max_events:
+        raise ChatteringError(f"more than {max_events} events by t = {record.t:.9g} s "
+                              f"(raise max_events=); last: {record}")
+    if record.kind != "guard" or len(guards) < 2:
+        return run
+    run = run + 1 if record.t - guards[-2].t <= chatter[1] else 0
+    if run >= chatter[0]:
+        elements = ", ".join(dict.fromkeys(r.element for r in guards[-chatter[0]:]))
+        raise ChatteringError(
+            f"chattering: {chatter[0]} events in a row, each within {chatter[1]:.3g} s of "
+            f"the previous, at t = {record.t:.12g} s (elements: {elements}; state: {state}). "
+            "Typical causes: a mode that switches back and forth, or a chatter window wider "
+            "than the last bounces before a contact rests; see docs/hybrid.md")
+    return run

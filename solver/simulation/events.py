@@ -30,15 +30,18 @@ from jourdain.blocks.errors import ModelError, SimulationError
 from jourdain.blocks.hybrid.base import Direction
 
 from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, trace_reset
-from ..hybrid.state import ChatteringError, EventState, check_start_gaps, resolve, settle
+from ..hybrid.state import EventState, check_reset_gaps, check_start_gaps, resolve
 from ..model.checks import count, number
-from .crossings import bracket_start, crossing_sign, first_crossing, force_start
+from .crossings import bracket_start, crossing_sign, earliest_crossings, start_sides
 from .discontinuities import restart_times
-from .eventlog import EventLog, EventRecord, chatter_limits
+from .eventlog import EventLog, EventRecord, chatter_limits, check_chatter
 from .localize import Trajectory, earliest
 from .numeric import NumericFunction, chunk_sizes
-from .sampling import check_samplers, due, model_samplers
-from .segments import Segments
+from .sampling import (all_samplers, check_event_step, check_time_events, due,
+                       sample_values)
+from .segments import Segments, segment_times
+from .zeno import (ZenoWatch, bounce_slots, element_zeno_error, rate_function,
+                   user_zeno_error)
 
 SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
 ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event times
@@ -46,6 +49,7 @@ SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire toge
 BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
 AT_EVENT = 1e-9            # right after an event, |guard| ≤ AT_EVENT·(1 + scale) is zero
 PREFIX = 64                # samples whose guards are evaluated first (_first_crossing)
+SEGMENT_SAMPLES = 65536    # guard samples in one segment at most (memory of its time grid)
 
 
 @dataclass
@@ -81,7 +85,9 @@ class EventLoop:
         if bad:
             raise ModelError(f"simulate: events must be jd.Event or jd.TimeEvent objects, got "
                              f"{bad[0]!r:.60}")
-        self.samplers = self._samplers(samplers)
+        self.samplers = all_samplers(system, samplers, self.held_mask,
+                                     getattr(u_expr_of, "given", []), grid)
+        check_time_events(self.time_events, self.t)
         dae_spec = None
         if dae:   # IDAS on the constrained DAE; λ at each start from the explicit formula
             dae_spec = (system.dae, system.dae.size1_in(2),
@@ -98,7 +104,10 @@ class EventLoop:
         self.event_step = float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT \
             if event_step is None else number(event_step, "simulate: event_step", 0.0,
                                                open_low=True, unit="s")
+        check_event_step(self.event_step, span)
         self.chatter = chatter_limits(chatter, span)
+        self._zeno_watch = ZenoWatch(max(self.event_step, 1e-3 * span))
+        self._scales, self._gdot = np.ones(len(self.slots)), None
         self.max_events = count(max_events, "simulate: max_events")
         info = system.hybrid
         # the blocks' declared time events, the input tables' times and the jumps a scan
@@ -109,19 +118,12 @@ class EventLoop:
             t for t in getattr(u_expr_of, "breakpoints", []) if grid[0] < t < grid[-1]})
         self.log = EventLog()
         self._after_event, self._offsets = True, np.zeros(0)
+        self._fired: set = set()   # the guards that fired at the event the segment starts at
         self._run_length, self._chatter_run = 0, 0
         self._maps: dict = {}
-        self.stopped = False
+        self.stopped, self._impacted = False, set()
 
     # ---- set-up ------------------------------------------------------------------------
-    def _samplers(self, extra) -> list[SampledCallback]:
-        """The model's sampled blocks as callbacks (dependency order), then the user's."""
-        out = model_samplers(self.system)
-        for sampler in check_samplers(self.system, extra, self.held_mask):
-            sampler.order = len(out)
-            out.append(sampler)
-        return out
-
     def _guards(self, user: list[Event]):
         """One function of all guards, G(t, x, u, p) (MX), and the slots describing them."""
         slots, parts = [], []
@@ -199,7 +201,7 @@ class EventLoop:
         while k_out < n and not self.stopped:
             eps = 1e-12 * (1 + abs(self.t))
             t_hard, kind = self._next_hard(eps)
-            t_b = min(t_hard, self.t + length)
+            t_b = min(t_hard, self.t + min(length, SEGMENT_SAMPLES * self.event_step))
             if t_b < t_hard and t_hard - t_b < 0.25 * length:
                 t_b = t_hard             # no sliver segments before a time event
             times, Xs = self._integrate(k_out, t_b)
@@ -210,9 +212,9 @@ class EventLoop:
                 k_out = self._record(X, P, U, times, Xs, k_out, t_e, inclusive=True)
                 length = max(4 * self.event_step, 2 * (t_e - self.t))
                 self._guard_event(t_e, x_e, fired)
-                self._after_event = True
+                self._after_event, self._fired = True, set(fired)
                 continue
-            self._after_event = t_b == t_hard and kind != "end"
+            self._after_event, self._fired = t_b == t_hard and kind != "end", set()
             k_out = self._record(X, P, U, times, Xs, k_out, t_b, not self._after_event)
             self.t, self.x = float(t_b), Xs[:, -1].copy()
             length = min(2 * length, span)
@@ -242,16 +244,7 @@ class EventLoop:
                               "mode; try a looser tolerance or a smaller event_step")
 
     def _segment_times(self, k_out: int, t_b: float) -> np.ndarray:
-        """Output times in (t, t_b], guard samples at most event_step apart, and t_b."""
-        outs = self.grid[k_out:]
-        outs = outs[(outs > self.t) & (outs <= t_b)]
-        m = max(1, int(np.ceil((t_b - self.t) / self.event_step)))
-        samples = self.t + (t_b - self.t) * np.arange(1, m + 1) / m
-        times = np.union1d(outs, samples)
-        keep = np.concatenate([[True], np.diff(times) > 1e-14 * (1 + abs(t_b))])
-        times = times[keep]
-        times[-1] = t_b
-        return times
+        return segment_times(self.grid[k_out:], self.t, t_b, self.event_step)
 
     def _record(self, X, P, U, times, Xs, k_out, t_stop, inclusive) -> int:
         """Copy the grid outputs up to t_stop (included or not) from the segment's samples."""
@@ -309,7 +302,7 @@ class EventLoop:
     def _crossing_in(self, G: np.ndarray):
         """:meth:`_first_crossing` on the guard values G at the first samples."""
         self._offsets = np.zeros(len(self.slots))
-        scale = 1 + np.abs(G).max(axis=1)
+        scale = self._scales = 1 + np.abs(G).max(axis=1)
         if self._after_event:
             self._offsets = np.where(np.abs(G[:, 0]) <= AT_EVENT * scale, G[:, 0], 0.0)
             G = G - self._offsets[:, None]
@@ -317,19 +310,10 @@ class EventLoop:
         sign = np.where(G > band[:, None], 1, np.where(G < -band[:, None], -1, 0))
         watched = self._watched()
         if np.any((sign[:, 0] == 0) & watched & np.any(sign != 0, axis=1)):
-            sign[:, 0] = np.where(sign[:, 0] == 0, self._leaving(G[:, 0], band), sign[:, 0])
-        first, hits = None, []
-        for k, slot in enumerate(self.slots):
-            if not watched[k]:
-                continue
-            force_start(sign[k], slot.direction)
-            j = first_crossing(sign[k], slot.direction)
-            if j is None:
-                continue
-            if first is None or j < first:
-                first, hits = j, [k]
-            elif j == first:
-                hits.append(k)
+            leaving = start_sides(self._leaving(G[:, 0], band),
+                                  [slot.direction for slot in self.slots], self._fired)
+            sign[:, 0] = np.where(sign[:, 0] == 0, leaving, sign[:, 0])
+        first, hits = earliest_crossings(sign, [slot.direction for slot in self.slots], watched)
         if first is None:
             return None
         return first, hits, G, sign, band
@@ -383,8 +367,7 @@ class EventLoop:
             check_start_gaps(state)
             for element in self.system.hybrid.elements:
                 element.initialize(state)
-            settle(state)
-            resolve(state, [])
+            resolve(state, [])   # the impacts initialize asked for, settle, projection
             self.x, self.p = state.x, state.p
         for sampler in self._due(self.t):
             self._sample(sampler)
@@ -398,14 +381,24 @@ class EventLoop:
     def _guard_event(self, t_e: float, x_e: np.ndarray, fired: list[int]) -> None:
         x_before, d_before = x_e.copy(), self._discrete()
         self.t, self.x = float(t_e), np.array(x_e, dtype=float)
+        bouncing = bounce_slots(self.slots, fired)
+        zeno = self._zeno(bouncing) if bouncing else []
         user = [self.slots[k] for k in fired if self.slots[k].owner is None]
         element = [self.slots[k].info for k in fired if self.slots[k].owner is not None]
         changes = []
         for slot in user:
             changes += self._reset(slot.info)
             self.stopped |= slot.info.terminal
-        more, lost = self._resolve(element)
-        changes += more
+        more, lost = self._resolve(element, {self.slots[z.slot].owner.path for z in zeno})
+        # an element that made no impact is not bouncing: left to the chatter check
+        zeno = [z for z in zeno if self.slots[z.slot].owner.path in self._impacted]
+        changes += [z.words() for z in zeno] + more
+        rates = self._guard_rates() if bouncing else []
+        for k in bouncing:   # the rates after the event: the next flight's rise
+            self._zeno_watch.record(k, self.t, rates[k])
+        still = [z for z in zeno if self._watched()[z.slot]]
+        if still:   # the plastic impact did not close the element: no rest to be had
+            raise element_zeno_error(still[0], self.t, self._state_words())
         labels = [self.slots[k].label for k in fired]
         owner = ", ".join(dict.fromkeys(label.rsplit(".", 1)[0] if self.slots[k].owner
                                         is not None else label
@@ -433,11 +426,7 @@ class EventLoop:
         return due(self.samplers, t)
 
     def _sample(self, sampler: SampledCallback) -> None:
-        values = np.atleast_1d(np.asarray(sampler.callback(self.t, self.x, self._u(self.t),
-                                                            self.p), dtype=float)).ravel()
-        if values.size != len(sampler.targets):
-            raise SimulationError(f"{sampler.label}: the sampled callback returned "
-                                  f"{values.size} values for {len(sampler.targets)} targets")
+        values = sample_values(sampler, self.t, self.x, self._u(self.t), self.p)
         for name, value in zip(sampler.targets, values):
             if name in self.system.u_names:
                 self.u_held[self.system.u_names.index(name)] = value
@@ -451,15 +440,43 @@ class EventLoop:
             return []
         before = self.x
         self.x = np.array(fn(self.t, self.x, self._u(self.t), self.p), dtype=float).ravel()
+        if self.system.hybrid is not None:   # a reset must not place a body in a rigid stop
+            check_reset_gaps(self._state(self.t, before), self._state(self.t, self.x),
+                             f"{type(event).__name__} '{event.name}'")
         return [f"{name} {a:.6g} → {b:.6g}" for name, a, b in
                 zip(self.system.x_names, before, self.x) if a != b]
 
-    def _resolve(self, fired_guards: list) -> tuple[list[str], float | None]:
+    def _zeno(self, bouncing: list[int]) -> list:
+        """The fired guards in their Zeno limit (:mod:`.zeno`): a user event with a reset is
+        a ChatteringError; element guards that ask for impacts get a plastic impact."""
+        found, rates = [], self._guard_rates()
+        for k in bouncing:
+            zeno = self._zeno_watch.check(k, self.slots[k].label, self.t, rates[k],
+                                          AT_EVENT * self._scales[k])
+            if zeno is not None and self.slots[k].owner is None:
+                raise user_zeno_error(zeno, self.t, self._state_words())
+            if zeno is not None:
+                found.append(zeno)
+        return found
+
+    def _guard_rates(self) -> np.ndarray:
+        if self._gdot is None:
+            self._gdot = NumericFunction(rate_function(self.G_full))
+        xdot = self._rate(self.t, self.x)
+        return np.asarray(self._gdot(self.t, self.x, self.p, self.u_held, xdot),
+                          dtype=float).ravel()
+
+    def _state_words(self) -> str:
+        return ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
+
+    def _resolve(self, fired_guards: list, plastic=()) -> tuple[list[str], float | None]:
         state = self._state(self.t, self.x)
         if state is None:
             return [], None
-        resolve(state, fired_guards)
+        resolve(state, fired_guards, plastic)
         self.x, self.p = state.x, state.p
+        self._impacted = {path for c in state.changes if c.kind == "impact"
+                          for path in c.element.split(", ")}
         lost = [c.energy_lost for c in state.changes if c.energy_lost is not None]
         return ([f"{c.element}: {c.detail}" for c in state.changes],
                 float(sum(lost)) if lost else None)
@@ -475,23 +492,5 @@ class EventLoop:
         record = EventRecord(self.t, element, kind, cause, changes, x_before, self.x.copy(),
                              d_before, self._discrete(), lost)
         self.log.append(record)
-        self._check_chatter(record)
-
-    def _check_chatter(self, record: EventRecord) -> None:
-        guards = [r for r in self.log if r.kind == "guard"]
-        if len(guards) > self.max_events:
-            raise ChatteringError(f"more than {self.max_events} events by t = {record.t:.9g} s "
-                                  f"(raise max_events=); last: {record}")
-        if record.kind != "guard" or len(guards) < 2:
-            return
-        self._chatter_run = self._chatter_run + 1 \
-            if record.t - guards[-2].t <= self.chatter[1] else 0
-        if self._chatter_run >= self.chatter[0]:
-            state = ", ".join(f"{n}={v:.6g}" for n, v in zip(self.system.x_names, self.x))
-            elements = ", ".join(dict.fromkeys(r.element for r in guards[-self.chatter[0]:]))
-            raise ChatteringError(
-                f"chattering: {self.chatter[0]} events in a row, each within "
-                f"{self.chatter[1]:.3g} s of the previous, at t = {record.t:.12g} s "
-                f"(elements: {elements}; state: {state}). Typical causes: a bounce that never "
-                "comes to rest (give the stop or contact a rest speed v_rest > 0) or a mode "
-                "that switches back and forth; see docs/hybrid.md")
+        self._chatter_run = check_chatter(self.log, record, self.max_events, self.chatter,
+                                          self._chatter_run, self._state_words())

@@ -59,6 +59,7 @@ class InputSignals:
                                  (" (the model has no free inputs)" if not system.u_names
                                   else ""))
         self.names = list(system.u_names)
+        self.given = list(inputs)   # set by the caller (a sampler must not override them)
         self.specs = [_spec(name, inputs.get(name, 0.0)) for name in self.names]
         self.callables = [k for k, s in enumerate(self.specs) if s[0] == "callable"]
         # where a table restarts the integrator (the blocks' Table rule: every time of a
@@ -136,6 +137,7 @@ class InputSignals:
         def build(t):
             return self.expression(t)
         build.breakpoints, build.needs_mx, build.signals = self.breakpoints, self.needs_mx, self
+        build.given = self.given
         return build
 
     def raise_recorded(self, exc: BaseException) -> None:

@@ -4,20 +4,37 @@ summaries for notebooks, each delegated to the wing that implements it."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.signatures import delegates_to
 from ..visual import tables
 from ..visual.animate import animate
-from ..visual.plots import plot_result
+from ..visual.plots import plot_result, warn_if_coarse
+from .eventlog import EventLog
 from .export import series_units, to_csv, to_pandas, to_parquet
 
 
-class Result:
+class UnknownSeriesError(ModelError, KeyError):
+    """A Result has no series of that name: a ModelError like every jourdain error about a
+    name, and a KeyError as a mapping's missing key is (``dict(res)``, ``res.get``)."""
+
+    def __str__(self) -> str:   # the message as written (KeyError would quote it)
+        return str(self.args[0]) if self.args else ""
+
+
+class Result(Mapping):
     """Time series on the output grid ``t``; ``res[name]`` returns one series.
+
+    A Result is a read-only mapping from series names to arrays: ``"x" in res``,
+    ``res.keys()``, ``res.items()``, ``for name in res``, ``len(res)`` (the number of series;
+    the number of samples is ``len(res.t)``), ``res.get(name)``; an unknown name raises
+    :class:`UnknownSeriesError` (a :class:`~jourdain.ModelError` and a ``KeyError``) with the
+    closest names.
 
     Names: coordinates (``cube.edge.phi``), speeds (``cube.edge.w`` or user speeds),
     component states, inputs, outputs, and ``energy.kinetic``, ``energy.potential``,
@@ -32,7 +49,6 @@ class Result:
     this method) and, with BDF on a large or compiled f, the Jacobian form (``jacobian``).
     """
 
-    events = None   # EventLog of a hybrid simulation (jourdain.solver.simulation.eventlog)
     method = None       # the jd.Method used by simulate
     stats: dict = {}    # integrator statistics (class docstring); replaced per Result
 
@@ -45,6 +61,9 @@ class Result:
         self.p = p              # the parameter vector p of the run
         self._units = None
         self.switches: list = []
+        # the event log (jourdain.solver.simulation.eventlog): filled by a hybrid
+        # simulation, empty for a smooth one (was None, which len() and loops refused)
+        self.events = EventLog()
 
     @classmethod
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,
@@ -96,11 +115,21 @@ class Result:
         if name not in self.series:
             close = difflib.get_close_matches(name, self.names, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise ModelError(f"Result: no series named '{name}'{hint}")
+            raise UnknownSeriesError(f"Result: no series named '{name}'{hint}")
         return self.series[name]
 
+    def __iter__(self):
+        return iter(self.series)
+
     def __len__(self) -> int:
-        return len(self.t)
+        return len(self.series)
+
+    def __contains__(self, name) -> bool:
+        return name in self.series
+
+    # a Result holds arrays: equality is identity (Mapping's == would compare arrays)
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def __repr__(self) -> str:
         return summary_text(self)
@@ -113,20 +142,26 @@ class Result:
         return {name: float(v[-1]) for name, v in self.series.items()}
 
     def plot(self, *names: str, x: str | None = None, t_range=None, title: str | None = None,
-             path: str | Path | None = None):
+             path: str | Path | None = None, ax=None, figsize=None, units: dict | None = None):
         """Plot the named series (default: coordinates and speeds) against time or against
-        the series ``x``, over ``t_range`` = (t0, t1) [s]; y labels carry the units, many
-        series are grouped one panel per unit. Saved to ``path`` if given (a file name with
-        a suffix matplotlib knows: .png, .pdf, .svg, …; ``~`` is expanded). Returns the
-        matplotlib figure; the backend is left alone."""
+        the series ``x``, over ``t_range`` = (t0, t1) [s]; y labels carry the units;
+        series that share a unit share a panel (one legend). ``units`` shows series in other
+        units, by series name or by unit: ``units={"rad": "deg", "cube.bearing.w": "rpm"}``
+        (the choices: ``jourdain.solver.visual.plots.DISPLAY_UNITS``). ``ax`` draws into your
+        matplotlib Axes (one per panel), else a new figure of ``figsize`` (inches). Saved to
+        ``path`` if given (a file name with a suffix matplotlib knows: .png, .pdf, .svg, …;
+        ``~`` is expanded). Returns the matplotlib figure; the backend is left alone."""
         names = names or tuple(n for n in self.names if n in self._state_names())
-        return plot_result(self.t, self.series, self.units, names, x, t_range, title, path)
+        warn_if_coarse(self.t, self.stats, "plot")
+        return plot_result(self.t, self.series, self.units, names, x, t_range, title, path,
+                           ax, figsize, units)
 
     def _state_names(self) -> set:
         if self.system is None:
             return {n for n in self.names if not n.startswith(("energy", "power"))}
         return set(self.system.x_names)
 
+    @delegates_to(animate)
     def animate(self, path=None, **options):
         """The motion in 3-D: ``path`` .html (a self-contained three.js player), .gif or .mp4;
         see :func:`jourdain.solver.visual.animate.animate` for the options."""

@@ -156,3 +156,15 @@ class Segments:
             return np.array(x0, dtype=float), None
         X, Z = self.run(t_a, np.array([t_a + dt]), x0, p, u_held)
         return X[:, -1], (None if Z is None else Z[:, -1])
+
+
+def segment_times(outs: np.ndarray, t: float, t_b: float, event_step: float) -> np.ndarray:
+    """Output times ``outs`` in (t, t_b], guard samples at most event_step apart, and t_b."""
+    outs = outs[(outs > t) & (outs <= t_b)]
+    m = max(1, int(np.ceil((t_b - t) / event_step)))
+    samples = t + (t_b - t) * np.arange(1, m + 1) / m
+    times = np.union1d(outs, samples)
+    keep = np.concatenate([[True], np.diff(times) > 1e-14 * (1 + abs(t_b))])
+    times = times[keep]
+    times[-1] = t_b
+    return times

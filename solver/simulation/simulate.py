@@ -16,7 +16,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.initial_equations import solve_initial_states
-from ..model.checks import count, flag, keywords, number, option, vector
+from ..model.checks import count, flag, keywords, listing, number, option, vector
 from ..model.names import check_quaternions, require_system
 from ..model.numerics import SUNDIALS
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
@@ -104,6 +104,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     check_progress(progress)
     progress = wanted(progress)   # the global switch jd.options.progress
     flag(islands, "simulate: islands")
+    events = listing(events, "simulate: events", "jd.Event / jd.TimeEvent objects")
+    samplers = listing(samplers, "simulate: samplers", "jd.SampledCallback objects")
     if stiff is not None:
         flag(stiff, "simulate: stiff")
     given = x0 is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..equations.report import constant_rows
 from ..model.names import signal_units
 from . import tables
 
@@ -28,12 +29,15 @@ def system_html(system) -> str:
     signals += [[n, "output", tables.unit(units[n])] for n in system.output_names]
     params = [[n, tables.unit(s.parameter_units.get(n, "")), v]
               for n, v in zip(system.p_names, system.p_default)]
+    constants = [[n, tables.unit(u), v] for n, u, v in constant_rows(s)]
     parts = [tables.table("states x", ["name", "kind", "unit", "default"], states, (3,))]
     if signals:
         parts.append(tables.table("inputs and outputs", ["name", "kind", "unit"], signals))
     if params:
         parts.append(tables.table("symbolic parameters p", ["name", "unit", "default"],
                                   params, (2,)))
+    if constants:
+        parts.append(tables.table("constant parameters", ["name", "unit", "value"], constants))
     title = f"System ({system.formulation.value} formulation)"
     return tables.section(title, lines, parts)
 
