@@ -108,6 +108,12 @@ class Component:
       whose zero fixes the initial states at t0, e.g. ``self.derivatives(ctx)`` for a steady
       state (Modelica's ``initial equation``), solved by Newton before simulating.
 
+    Time events. A component whose equations jump at known instants (a step, a pulse's
+    edges, a road bump written with ``ca.if_else`` on ``ctx.t``) returns those instants from
+    ``time_events(t0, t_end)`` (the ones in the open interval (t0, t_end), in seconds):
+    simulate stops the integrator there and restarts it, so it is never stepped over
+    (docs/domains.md, "Time events").
+
     Energy. ``stored_energy(ctx)`` [J] (in the states only: ½·C·v², ½·L·i²),
     ``dissipated_power(ctx)`` [W] (≥ 0: R·i²) and ``supplied_power(ctx)`` [W] (what a source
     delivers) enter the System's energy and power functions, so the balance
@@ -154,6 +160,10 @@ class Component:
     def initial_equations(self, ctx) -> list | None:
         """Residuals fixing the initial STATES at t0 (e.g. a steady state), or None."""
         return None
+
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """The instants in (t0, t_end) [s] where the component's equations jump (none)."""
+        return []
 
     def stored_energy(self, ctx):
         """Energy stored in the component's states [J] (a function of the states only)."""

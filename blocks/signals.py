@@ -86,6 +86,24 @@ class Sine(_Source):
                                                                + self.phase)}
 
 
+TABLE_EVENTS = 200   # a table with at most this many times declares all of them
+STEEP = 0.1          # else the ends of segments carrying over this fraction of its range
+
+
+def table_events(ts: np.ndarray, ys: np.ndarray, t0: float, t_end: float) -> list[float]:
+    """The times in (t0, t_end) where a piecewise-linear table should restart an integrator:
+    all of them for a short table (its kinks), else the ends of its steep segments (over
+    STEEP of the table's range in one segment: a step sampled as a ramp). A dense measured
+    table's kinks are harmless to error control; a restart at each would cost an integrator
+    start per sample."""
+    inside = (ts > t0) & (ts < t_end)
+    if np.count_nonzero(inside) <= TABLE_EVENTS:
+        return [float(t) for t in ts[inside]]
+    steep = np.flatnonzero(np.abs(np.diff(ys)) > STEEP * float(np.ptp(ys)))
+    ends = np.union1d(ts[steep], ts[steep + 1])
+    return [float(t) for t in ends if t0 < t < t_end]
+
+
 class Table(_Source):
     """Piecewise-linear interpolation of (t [s], y) samples; y is held outside the table."""
 
@@ -103,6 +121,11 @@ class Table(_Source):
     def outputs(self, ctx) -> dict:
         t_held = ca.fmin(ca.fmax(ctx.t, self.t_samples[0]), self.t_samples[-1])
         return {self.y: ca.pw_lin(t_held, ca.DM(self.t_samples), ca.DM(self.y_samples))}
+
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """Where the slope jumps (:func:`table_events`: every sample time of a short table,
+        the ends of the steep segments of a long one)."""
+        return table_events(self.t_samples, self.y_samples, t0, t_end)
 
 
 @dataclass(eq=False)
@@ -177,3 +200,10 @@ class KinematicPTP(SignalBlock):
         moving = ca.logic_and(ctx.t - self.start_time > 0, ctx.t - self.start_time < te)
         qdd = ca.if_else(moving, ca.if_else(tau < ta, a, ca.if_else(tau < te - ta, 0, -a)), 0)
         return {self.q: self.q_begin + sign * q, self.qd: sign * qd, self.qdd: sign * qdd}
+
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """Where the acceleration qdd jumps: the start, the ends of the acceleration and
+        cruise phases, the end."""
+        times = self.start_time + np.array([0.0, self.t_acc, self.t_end - self.t_acc,
+                                            self.t_end])
+        return sorted({float(t) for t in times if t0 < t < t_end})

@@ -50,6 +50,7 @@ from jourdain.solver import (
                              from_urdf,
                              linearize,
                              lqr,
+                             options,
                              place,
                              sweep,
 )
@@ -64,4 +65,4 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "close_loop", "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",
            "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
            "Impact", "MultiPhaseProblem",
-           "LinearSolver"]
+           "LinearSolver", "options"]

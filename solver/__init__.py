@@ -43,6 +43,7 @@ from .optimal.transcription import (
            Scheme,
 )
 from .simulation.integrators import LinearSolver
+from .simulation.progress import options
 from .simulation.result import Result
 from .simulation.simulate import Method
 from .studies import Estimate, Normal, Task, Uniform, estimate, sweep
@@ -58,4 +59,5 @@ __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "F
            "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",
            # hybrid simulation (issue 13)
            "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
+           "options",
            "Impact", "MultiPhaseProblem", "PhaseSolution"]

@@ -51,6 +51,7 @@ from .hybrid import build_hybrid
 from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds, speed_matrix, speed_spec
+from .simulation.discontinuities import time_sources
 from .system import ConstrainedSystem, System
 from .visual.graph import component_graph
 from .visual.scene import build_visual
@@ -105,6 +106,7 @@ def compile(model, speeds: dict | None = None, parameters=(),
     system = System(formulation, names_of(mech, sp), functions, p_default, structure)
     system.backend = used
     system.hybrid = hybrid
+    system.time_sources = time_sources(mech.flat.components)
     system._lazy.update(quantities=(lambda: quantity_function(mech, sp, system.h, drive), True),
                         mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False))
     attach_visual(system, mech, system.y_default)
@@ -177,6 +179,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
             structure_of(mech, sp))
     system = ConstrainedSystem(base, method, info)
     system.hybrid = hybrid
+    system.time_sources = time_sources(mech.flat.components)
     system.backend = used
     system._lazy["quantities"] = (lambda: quantity_function(mech, sp, system.h, drive), True)
     attach_visual(system, mech, part.y_ref)

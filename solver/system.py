@@ -72,6 +72,7 @@ class System:
     backend: Backend = Backend.PROJECTION  # the back end compile() used
     library = None  # path of the compiled C library after codegen(), else None
     hybrid = None   # HybridInfo of the hybrid elements (jourdain.solver.hybrid), else None
+    time_sources = ()   # components declaring time events (simulation.discontinuities)
 
     def __init__(self, formulation: Formulation, names: dict, functions: dict,
                  p_default: np.ndarray, structure: Structure):

@@ -2113,3 +2113,69 @@ def _():
     model.stop = Stop(lower=-0.3, upper=0.3)
     model.connect(model.stop.flange_b, model.joint.axis)
     jd.compile(model)
+
+
+# ---- inputs ----
+@case("simulate with max_step 0", ModelError, "simulate", "max_step")
+def _():
+    cube().simulate(1.0, max_step=0.0)
+
+
+@case("simulate with a NaN max_step", ModelError, "simulate", "max_step")
+def _():
+    cube().simulate(1.0, max_step=NAN)
+
+
+@case("simulate with max_step as a string", ModelError, "simulate", "max_step")
+def _():
+    cube().simulate(1.0, max_step="1e-3")
+
+
+@case("an input function returning a list", ModelError, "inputs", TAU, "one number")
+def _():
+    cube().simulate(1.0, inputs={TAU: lambda t: [t, t]})
+
+
+@case("an input function returning NaN inside the integration", ModelError, "inputs", TAU,
+      "finite")
+def _():
+    cube().simulate(1.0, inputs={TAU: lambda t: 0.0 if t < 0.5 else NAN}, n_out=3)
+
+
+@case("estimate with an input function its samples cannot follow", ModelError, "inputs",
+      TAU, "sampled")
+def _():
+    jd.estimate(cube(), _samples(), parameters=[MASS],
+                inputs={TAU: lambda t: np.sin(2 * np.pi * 997.0 * t)})
+
+
+@case("jd.options.progress as a string", ModelError, "jd.options.progress")
+def _():
+    jd.options.progress = "no"
+
+
+@case("JOURDAIN_PROGRESS not a switch", ModelError, "JOURDAIN_PROGRESS")
+def _():
+    import os
+    old = os.environ.get("JOURDAIN_PROGRESS")
+    os.environ["JOURDAIN_PROGRESS"] = "maybe"
+    try:
+        cube().simulate(0.1, n_out=3)
+    finally:
+        if old is None:
+            del os.environ["JOURDAIN_PROGRESS"]
+        else:
+            os.environ["JOURDAIN_PROGRESS"] = old
+
+
+class _BadTimes(jd.blocks.Constant):
+    def time_events(self, t0, t_end):
+        return [float("nan")]
+
+
+@case("a block whose time_events returns NaN", ModelError, "late", "time_events")
+def _():
+    model = cube_model()
+    model.late = _BadTimes(k=0.0)
+    model.connect(model.late.y, model.cube.motor.tau)
+    jd.compile(model).simulate(0.1, n_out=3)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from jourdain.blocks.base import Component
 from jourdain.blocks.errors import ModelError
 
 from ..model.mechanics import Mechanics
@@ -72,6 +73,8 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
         own = {d.name: names.index(f"{comp.path}.{d.name}") for d in comp.DISCRETE}
         if own:
             index[comp.path] = own
-    sources = [c for c in mech.flat.components if callable(getattr(c, "time_events", None))]
+    # the components overriding the time_events hook (every component has the default)
+    sources = [c for c in mech.flat.components
+               if type(c).time_events is not Component.time_events]
     return HybridInfo(model.elements, model.rows, model.guards, model.monitors,
                       list(mech.discrete.names), index, model.samplers, sources)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import inspect
 from types import SimpleNamespace
 
-import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError, SimulationError
@@ -29,10 +28,10 @@ from .dae import simulate_constrained
 from .diagnosis import check_initial_state
 from .loop import Law, fold, resolve
 from .result import Result
+from .inputs import InputSignals
 from .sampling import check_period
 from .simulate import (
     _grid,
-    _input_expressions,
     given_state,
     simulate,
     start_states,
@@ -168,9 +167,7 @@ def _sampled_segments(system, t_end: float, law: Law, period: float, x0: np.ndar
     switch inside it), the controller's output held."""
     grid = _grid(options["t0"], t_end, options["n_out"], options["t_out"])
     keep = [n for n in system.u_names if n not in law.names]
-    t_sym = ca.SX.sym("t")
-    u_rest = ca.Function("u_rest", [t_sym], [_input_expressions(
-        SimpleNamespace(u_names=keep), options["inputs"] or {}, grid, t_sym)])
+    u_rest = InputSignals(SimpleNamespace(u_names=keep), options["inputs"]).numbers
     segment = _segment(system, law, p, options)
     times, is_output, is_sample = _breakpoints(grid, period)
     x = np.asarray(x0, dtype=float)
@@ -216,8 +213,8 @@ def _segment(system, law: Law, p: np.ndarray, options: dict):
 
 
 def _full_inputs(system, driven: list[str], keep: list[str], held: np.ndarray,
-                 u_rest: ca.Function, t: float) -> np.ndarray:
+                 u_rest, t: float) -> np.ndarray:
     """All inputs in system.u_names order from the held and the open-loop ones at t."""
-    rest = np.array(u_rest(t), dtype=float).ravel()
+    rest = np.asarray(u_rest(t), dtype=float).ravel()
     parts = dict(zip(driven, held)) | dict(zip(keep, rest))
     return np.array([parts[n] for n in system.u_names])

@@ -17,6 +17,7 @@ from ..model.checks import flag, keywords
 from .events import needs_events
 from .guard import check_drift, check_rank
 from .hybrid import simulate_events
+from .inputs import InputSignals
 from .integrators import LinearSolver, choose_method, run
 from .partitioned import simulate_partitioned
 from .progress import Watch, check_progress
@@ -26,7 +27,6 @@ from .simulate import (
     Method,
     _grid,
     _input_builder,
-    _input_expressions,
     given_state,
     integrator_options,
     simulate,
@@ -44,16 +44,17 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                          linear_solver: LinearSolver = LinearSolver.AUTO, events=None,
                          samplers=None, event_step: float | None = None,
                          chatter: tuple | None = None, max_events: int | None = None,
-                         islands: bool = True) -> Result:
+                         islands: bool = True, max_step: float | None = None) -> Result:
     """Integrate a ConstrainedSystem (see ``simulate``): from y0, z0 assembled by
     ``system.state`` or from a complete x0 checked against the constraints. Partitioning and
     Baumgarte run on CVODES (``method``, ``stiff``, ``linear_solver`` as in ``simulate``),
     the DAE method on IDAS (BDF); events, samplers, event_step, chatter, max_events and
-    islands as for ``simulate`` (the event loop, docs/hybrid.md)."""
+    islands as for ``simulate`` (the event loop, docs/hybrid.md); max_step [s] bounds every
+    integrator's step."""
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
               "chatter": chatter, "max_events": max_events, "islands": islands}
     check_progress(progress)
-    integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
+    integrator_options(rtol, atol, max_steps, method, linear_solver, None, max_step)  # checks
     if stiff is not None:
         flag(stiff, "simulate: stiff")
     if x0 is None:
@@ -67,35 +68,36 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
         if system.method is not ConstraintMethod.DAE:
             res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                            t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                           method=method, stiff=stiff, linear_solver=linear_solver, **hybrid)
+                           method=method, stiff=stiff, linear_solver=linear_solver,
+                           max_step=max_step, **hybrid)
         else:
             grid, p = _grid(t0, t_end, n_out, t_out), system.parameters(params)
             res = simulate_events(system, grid, x0, p,
                                   _input_builder(system, inputs or {}, grid),
-                                  integrator_options(rtol, atol, max_steps), dae=True, **hybrid)
+                                  integrator_options(rtol, atol, max_steps, max_step=max_step),
+                                  dae=True, **hybrid)
         check_drift(system, res, rtol, atol)   # the drift guard holds between events too
         return res
     if system.method is ConstraintMethod.BAUMGARTE:
         res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
                        method=method, progress=progress, stiff=stiff,
-                       linear_solver=linear_solver)
+                       linear_solver=linear_solver, max_step=max_step)
         return _guarded(system, res, system.parameters(params), rtol, atol,
                         _rerun(system, inputs, params, rtol, atol, max_steps, res.method,
-                               linear_solver))
+                               linear_solver, max_step))
     grid = _grid(t0, t_end, n_out, t_out)
     p = system.parameters(params)
     if system.method is ConstraintMethod.PARTITIONING:
         method, reason = _method(system, method, stiff, grid, x0, inputs, p, rtol)
         res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
-                                   method, progress)
+                                   method, progress, max_step)
         res.method, res.stats = method, {"method_reason": reason}
         return _guarded(system, res, p, rtol, atol)
-    sol, stats = _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver,
-                       progress)
+    sol, stats, signals = _idas(system, grid, x0, inputs, p, rtol, atol, max_steps,
+                                linear_solver, progress, max_step)
     xs = np.array(sol["xf"])
-    us = np.array(_u_function(system, inputs, grid).map(len(grid))(grid))
-    res = Result.from_states(system, grid, xs, us.reshape(len(system.u_names), len(grid)), p)
+    res = Result.from_states(system, grid, xs, signals.on(grid), p)
     res.method = Method.BDF
     res.stats = dict(stats, method_reason="IDAS integrates the DAE with BDF")
     zs = np.array(sol["zf"])
@@ -103,10 +105,10 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
         res.series[f"lambda[{i}]"] = zs[i]
     return _guarded(system, res, p, rtol, atol,
                     _rerun(system, inputs, params, rtol, atol, max_steps, Method.BDF,
-                           linear_solver))
+                           linear_solver, max_step))
 
 
-def _rerun(system, inputs, params, rtol, atol, max_steps, method, linear_solver):
+def _rerun(system, inputs, params, rtol, atol, max_steps, method, linear_solver, max_step):
     """rerun(t_a, x_a, times) for the singular watch (:mod:`.singular`): the states at
     ``times`` from (t_a, x_a) by the explicit-multiplier ODE f on CVODES, which both
     multiplier methods carry (IDAS restarted from an output near a singular configuration
@@ -115,23 +117,21 @@ def _rerun(system, inputs, params, rtol, atol, max_steps, method, linear_solver)
         return simulate(system, times[-1], inputs=inputs, params=params,
                         t_out=np.append(t_a, times), rtol=rtol, atol=atol,
                         max_steps=max_steps, x0=x_a, method=method, progress=False,
-                        linear_solver=linear_solver).x[:, 1:]
+                        linear_solver=linear_solver, max_step=max_step).x[:, 1:]
     return rerun
 
 
-def _u_function(system, inputs, grid) -> ca.Function:
-    t = ca.SX.sym("t")
-    return ca.Function("u_of_t", [t], [_input_expressions(system, inputs or {}, grid, t)])
-
-
-def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, progress):
-    """(solution, stats) of IDAS on the DAE over ``grid`` from x0, λ0 from the
-    acceleration-level constraint at x0."""
-    t, x = ca.SX.sym("t"), ca.SX.sym("x", system.nx)
-    u = _input_expressions(system, inputs or {}, grid, t)
-    u_fn = ca.Function("u_of_t", [t], [u])
-    lam = ca.SX.sym("lambda", system.dae.size1_in(2))
-    pp = ca.SX.sym("p", len(p))
+def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, progress,
+          max_step):
+    """(solution, stats, input signals) of IDAS on the DAE over ``grid`` from x0, λ0 from
+    the acceleration-level constraint at x0."""
+    signals = InputSignals(system, inputs)
+    sym = ca.MX if signals.needs_mx else ca.SX   # a callable input is a Callback call
+    t, x = sym.sym("t"), sym.sym("x", system.nx)
+    u_fn = signals.function(sym)
+    u = u_fn(t)
+    lam = sym.sym("lambda", system.dae.size1_in(2))
+    pp = sym.sym("p", len(p))
     ode, alg = system.dae(t, x, lam, u, pp)
     dae = {"t": t, "x": x, "z": lam, "p": pp, "ode": ode, "alg": alg}
     # The multipliers are excluded from IDAS's local error test: they are algebraic functions
@@ -139,25 +139,26 @@ def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, pro
     # states'. Kept in the test they made IDAS reject nearly every step on a spatial loop
     # (8e3 steps, 8e3 error-test failures, 60 s CPU for 0.2 s at rtol 1e-10, and a worse
     # answer: 4e-7 from partitioning against 2e-10 without them; tests/test_properties.py).
-    opts = {**integrator_options(rtol, atol, max_steps, Method.BDF, linear_solver),
+    opts = {**integrator_options(rtol, atol, max_steps, Method.BDF, linear_solver, None,
+                                 max_step),
             "suppress_algebraic": True}
     integ = ca.integrator("simulate_dae", "idas", dae, grid[0], grid, opts)
-    u0 = np.array(u_fn(grid[0])).ravel()
+    u0 = signals.numbers(grid[0])
     lam0 = np.array(system.multipliers(grid[0], x0, u0, p)).ravel()
     try:
         with Watch(progress is not False, "simulate (IDAS)"):   # no pieces: elapsed time only
-            return run(integ, x0=x0, z0=lam0, p=p)
+            sol, stats = run(integ, x0=x0, z0=lam0, p=p)
     except RuntimeError as exc:
+        signals.raise_recorded(exc)
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc
+    return sol, stats, signals
 
 
 def _method(system, method, stiff, grid, x0, inputs, p, rtol) -> tuple:
     """:func:`.integrators.choose_method` at the start of a partitioned run."""
-    t = ca.SX.sym("t")
-    u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
-    return choose_method(system, method, stiff, grid, x0, np.array(u0, dtype=float).ravel(),
-                         p, rtol)
+    u0 = InputSignals(system, inputs).numbers(grid[0])
+    return choose_method(system, method, stiff, grid, x0, u0, p, rtol)
 
 
 def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float,

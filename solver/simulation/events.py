@@ -12,10 +12,12 @@ impacts, Modelica's event iteration, the projection onto the constraints that ho
 record goes to the event log, and the integrator restarts from the new state.
 
 Time events are segment ends: samples of the sampled callbacks (model blocks such as a
-ZeroOrderHold, or Python callbacks), the user's TimeEvents and the step times of signal
-sources. Chattering — ``chatter[0]`` events in a row, each within ``chatter[1]`` s of the
-previous — ends in a :class:`~jourdain.solver.hybrid.state.ChatteringError` with the time,
-the state and the elements involved.
+ZeroOrderHold, or Python callbacks), the user's TimeEvents, the times blocks declare through
+their ``time_events`` hook (a Step's step time), the input tables' times, and the jumps of
+time-only signals a scan finds (:mod:`.discontinuities`). Chattering — ``chatter[0]``
+events in a row, each within ``chatter[1]`` s of the previous — ends in a
+:class:`~jourdain.solver.hybrid.state.ChatteringError` with the time, the state and the
+elements involved.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from ..hybrid.events import Event, SampledCallback, TimeEvent, trace_guards, tra
 from ..hybrid.state import EventState, check_reset_gaps, check_start_gaps, resolve
 from ..model.checks import count, number
 from .crossings import bracket_start, crossing_sign, earliest_crossings, start_sides
+from .discontinuities import restart_times
 from .eventlog import EventLog, EventRecord, chatter_limits, check_chatter
 from .localize import Trajectory, earliest
 from .numeric import NumericFunction, chunk_sizes
@@ -107,8 +110,11 @@ class EventLoop:
         self._scales, self._gdot = np.ones(len(self.slots)), None
         self.max_events = count(max_events, "simulate: max_events")
         info = system.hybrid
-        self.source_times = info.time_events(grid[0], grid[-1]) if info is not None else []
-        self.source_times = sorted(set(self.source_times) | {
+        # the blocks' declared time events, the input tables' times and the jumps a scan
+        # finds (:mod:`.discontinuities`)
+        found, _ = restart_times(system, grid, p, getattr(u_expr_of, "signals", None))
+        self.source_times = sorted(set(found) | set(
+            info.time_events(grid[0], grid[-1]) if info is not None else []) | {
             t for t in getattr(u_expr_of, "breakpoints", []) if grid[0] < t < grid[-1]})
         self.log = EventLog()
         self._after_event, self._offsets = True, np.zeros(0)

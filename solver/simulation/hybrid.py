@@ -26,7 +26,8 @@ def simulate_events(system, grid: np.ndarray, x0: np.ndarray, p: np.ndarray, u_e
                     open_opts: dict | None = None) -> Result:
     """Run the event loop from x0 over ``grid`` and collect the Result (``open_opts``: the
     integrator options of segments where no row is active, :mod:`.segments`)."""
-    t = ca.SX.sym("t")
+    # a callable input is a Callback call (:mod:`.inputs`): MX
+    t = (ca.MX if getattr(u_expr_of, "needs_mx", False) else ca.SX).sym("t")
     u_numeric = ca.Function("u_of_t", [t], [u_expr_of(t)])
     extra = {}
     if chatter is not None:

@@ -62,7 +62,10 @@ def fold(system, law: ca.Function, driven: list[str], keep_alive=None):
     new = copy.copy(system)
     new.functions = functions
     for key, fn in functions.items():
-        setattr(new, key, fn)
+        # the attributes that are the functions (f, h, ...); not ``hybrid``, the HybridInfo
+        # beside the function of the same name (a controller on a hybrid model broke there)
+        if isinstance(system.__dict__.get(key, fn), ca.Function):
+            setattr(new, key, fn)
     new.library = None          # a plant's compiled f is not the folded f: codegen() anew
     new.u_names = keep
     new.output_names = list(system.output_names) + list(driven)

@@ -37,7 +37,8 @@ from ..constraints.repartition import NU_SINGULAR, PartitionSwitch
 from .diagnosis import _values, check_initial_state
 from .progress import Watch
 from .result import Result
-from .simulate import Method, _input_expressions, integrator_options
+from .inputs import InputSignals
+from .simulate import Method, integrator_options
 
 DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
 LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
@@ -48,14 +49,15 @@ PROJECT_ROUNDS = 10    # rounds of Newton's fixed steps when re-projecting at a 
 
 def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
                          p: np.ndarray, rtol: float, atol: float, max_steps: int,
-                         method: Method, progress: bool | None = None) -> Result:
+                         method: Method, progress: bool | None = None,
+                         max_step: float | None = None) -> Result:
     """Integrate a partitioned ConstrainedSystem over ``grid`` from x0 (module docstring);
     ``progress`` other than False shows an elapsed-time bar on long segments (no pieces:
     the segments are the watch's own)."""
     bank = system.partitions
-    t = ca.SX.sym("t")   # inputs enter as SX call nodes (simulate.py)
-    u_fn = ca.Function("u_of_t", [t], [_input_expressions(system, inputs, grid, t)])
-    opts = integrator_options(rtol, atol, max_steps, method)
+    u_fn = InputSignals(system, inputs).function()   # SX call nodes unless a callable
+
+    opts = integrator_options(rtol, atol, max_steps, method, max_step=max_step)
     t_a = float(grid[0])
     model, x_a, switches = _start(system, t_a, _projected(bank.initial, x0, p), p)
     check_initial_state(model, t_a, x_a, np.array(u_fn(t_a), dtype=float).ravel(), p)
@@ -201,8 +203,9 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     ny, nx = len(model.y_names), len(model.x_names)
     n_det = model.conditioning.size1_out(1)
     watch = _watch_function(system, model)
-    # SX (about 3× faster for CVODES, simulate.py) unless compiled C is called
-    sym = ca.SX if watch.is_a("SXFunction") else ca.MX
+    # SX (about 3× faster for CVODES, simulate.py) unless compiled C or a callable input
+    # (a Callback, :mod:`.inputs`) is called
+    sym = ca.SX if watch.is_a("SXFunction") and u_fn.is_a("SXFunction") else ca.MX
     t, xa = sym.sym("t"), sym.sym("x", nx + 1)
     pa = sym.sym("p", n_p + 2 + n_det)
     x, tau, p, level, signs = xa[:nx], t - xa[nx], pa[:n_p], pa[n_p], pa[n_p + 2:]

@@ -24,6 +24,8 @@ from collections import OrderedDict
 import casadi as ca
 import numpy as np
 
+from .integrators import Method, right_hand_side
+
 CACHE_SIZE = 64   # integrator objects kept per simulation
 STALL_STEPS = 5000   # CVODES steps between two samples at most (the caller's max_steps if less)
 
@@ -46,6 +48,12 @@ class Segments:
         # would switch every later segment to BDF
         opts = dict(opts, max_num_steps=min(opts.get("max_num_steps", STALL_STEPS),
                                             STALL_STEPS))
+        # simulate's max_step [s] is a step in τ of max_step/h, which depends on the segment's
+        # length h: rounded down to a power of two (at most twice as tight as asked), so a
+        # few integrator objects serve every segment length
+        self.max_step = opts.pop("max_step_size", None)
+        if open_opts is not None:
+            open_opts = {k: v for k, v in open_opts.items() if k != "max_step_size"}
         # a failed segment is handled here (retried shorter, on BDF, or a named
         # SimulationError): SUNDIALS' own messages on stderr would only alarm
         opts["disable_internal_warnings"] = True
@@ -54,7 +62,15 @@ class Segments:
             dict(open_opts, disable_internal_warnings=True)
         self._open: dict = {}   # modes (p) -> True when no row is active
         f = system.f if dae is None else dae[0]
-        sym = ca.SX if f.is_a("SXFunction") else ca.MX
+        if dae is None and not (f.is_a("SXFunction") or f.is_a("MXFunction")):
+            # compiled C (System.codegen) has no derivatives unless its library holds jac_f
+            # (small f only); BDF's Newton iterations need ∂f/∂x ("Derivatives cannot be
+            # calculated for f" at t = 0 on a compiled model with a sampled block): the
+            # wrapper simulate runs, with the Jacobian chosen by :mod:`.jacobian`
+            f = right_hand_side(system, Method.BDF)[1]
+        # MX where f is compiled or a callable input is a Callback call (:mod:`.inputs`)
+        sym = ca.SX if f.is_a("SXFunction") and not getattr(u_expr_of, "needs_mx", False) \
+            else ca.MX
         tau, ta, h = sym.sym("tau"), sym.sym("t_a"), sym.sym("h")
         x = sym.sym("x", f.size1_in(1))
         p = sym.sym("p", f.size1_in(4 if dae is not None else 3))
@@ -75,10 +91,18 @@ class Segments:
         self._cache: OrderedDict = OrderedDict()
         self.calls = 0
 
-    def _integrator(self, taus: tuple, open_mode: bool = False):
-        key = (taus, open_mode)
+    def _tau_step(self, h: float) -> float | None:
+        """The longest step in τ for a segment of length h (``max_step``), or None."""
+        if self.max_step is None or self.max_step >= h:
+            return None
+        return float(2.0 ** np.floor(np.log2(self.max_step / h)))
+
+    def _integrator(self, taus: tuple, open_mode: bool = False, tau_step=None):
+        key = (taus, open_mode, tau_step)
         if key not in self._cache:
             opts = self.open_opts if open_mode else self.opts
+            if tau_step is not None:
+                opts = dict(opts, max_step_size=tau_step)
             self._cache[key] = ca.integrator(f"segment_{len(self._cache)}", self.solver,
                                              self.problem, 0.0, list(taus), opts)
             if len(self._cache) > CACHE_SIZE:
@@ -112,13 +136,14 @@ class Segments:
         if self.z0_of is not None:
             z0 = args["z0"] = self.z0_of(t_a, x0, p, u_held)
         self.calls += 1
+        step = self._tau_step(h)
         try:
-            sol = self._integrator(taus, open_mode)(**args)
+            sol = self._integrator(taus, open_mode, step)(**args)
         except RuntimeError:
             if not open_mode:
                 raise
             self.open_opts = None   # Adams failed here (stiff after all): BDF from now on
-            sol = self._integrator(taus)(**args)
+            sol = self._integrator(taus, False, step)(**args)
         X = np.array(sol["xf"], dtype=float).reshape(len(x0), -1)
         Z = np.array(sol["zf"], dtype=float).reshape(-1, X.shape[1]) if z0 is not None \
             else None

@@ -1,10 +1,10 @@
 """Consumer: simulation with CVODES (SUNDIALS, through CasADi's integrator).
 
-Inputs are given by name as constants, callables of time or time tables (t, values); tables
-and callables become piecewise-linear interpolants of t (CasADi ``interpolant``, binary
-search) inside the integrated ODE, so CVODES steps freely and nothing calls back into Python
-during integration. The method (Adams or BDF), BDF's linear solver and Jacobian are chosen
-in :mod:`.integrators` and :mod:`.jacobian`.
+Inputs are given by name as constants, callables of time or time tables (t, values)
+(:mod:`.inputs`): tables become piecewise-linear interpolants of t inside the integrated ODE,
+callables are called where CVODES asks (a CasADi Callback), so the result is right for any
+horizon. The method (Adams or BDF), BDF's linear solver and Jacobian are chosen in
+:mod:`.integrators` and :mod:`.jacobian`.
 """
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.initial_equations import solve_initial_states
-from ..model.checks import (count, finite, flag, keywords, listing, mapping, number, option,
-                            vector)
-from ..model.names import check_quaternions, require_system, unknown
+from ..model.checks import count, flag, keywords, listing, number, option, vector
+from ..model.names import check_quaternions, require_system
 from ..model.numerics import SUNDIALS
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
+from .discontinuities import check_max_step, integrate_pieces, restart_times
 from .events import needs_events
 from .hybrid import simulate_events
+from .inputs import InputSignals
 from .integrators import (
     LinearSolver,
     Method,
@@ -32,13 +33,10 @@ from .integrators import (
     run,
     solver_options,
 )
-from .progress import Watch, check_progress, chunked
+from .progress import Watch, check_progress, chunked, wanted
 from .result import Result
 
 __all__ = ["LinearSolver", "Method", "given_state", "integrator_options", "simulate"]
-
-
-INPUT_SAMPLES = 2001  # samples of a callable input over the horizon (piecewise-linear)
 
 
 @keywords
@@ -51,16 +49,19 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
              linear_solver: LinearSolver = LinearSolver.AUTO, events=None,
              samplers=None, event_step: float | None = None,
              chatter: tuple | None = None, max_events: int | None = None,
-             islands: bool = True) -> Result:
+             islands: bool = True, max_step: float | None = None) -> Result:
     """Integrate the system from t0 to t_end and return a Result on the output grid.
 
     y0, z0 : initial coordinates and speeds by name (missing ones are 0).
     inputs : {input name: constant | callable(t) | (t_samples, values)}; unset inputs are 0.
-        A callable is sampled at INPUT_SAMPLES points and interpolated linearly.
+        A callable is called where the integrator asks (exact for any horizon); a table is
+        interpolated linearly, and the integrator restarts at its times (:mod:`.inputs`).
     params : values of the symbolic parameters by name (others keep their defaults).
     n_out / t_out : number of equally spaced output times, or the output times themselves.
     rtol, atol : CVODES's relative (0 < rtol < 1) and absolute (> 0) tolerances.
     max_steps : the most steps CVODES may take between two output times (≥ 1).
+    max_step : [s] the longest step CVODES (IDAS) may take (None: no bound), e.g. below the
+        width of a short pulse that no block declares (:mod:`.discontinuities`).
     method : Method.AUTO (default): ADAMS for non-stiff mechanisms (chains, pendulums: no
         Jacobian, no Newton iterations), BDF when components declare stiffness or the
         eigenvalues of ∂f/∂x at x0 show fast decaying modes (:mod:`.integrators`);
@@ -81,6 +82,11 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     event_step : [s] spacing of the guard samples (default: a quarter of the output interval).
     chatter : (n, span): n events in a row, each within span [s] of the previous, end in a
         ChatteringError (default (100, 1e-9·horizon)). max_events : total limit.
+    Time events: the integrator stops and restarts where a signal jumps — at the times blocks
+    declare through their ``time_events(t0, t_end)`` hook (Step, Pulse, Table, a user's
+    block), at the times of input tables, and where a scan of the time-only outputs and the
+    callable inputs finds a jump (:mod:`.discontinuities`); ``result.stats["restarts"]``
+    counts them.
     islands : True (default) runs bodies that no equation couples (balls that meet the walls,
         not each other) in event loops of their own, each between its own events; False
         integrates the model as one system (docs/hybrid.md, "Independent bodies").
@@ -94,8 +100,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     """
     require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
-    integrator_options(rtol, atol, max_steps, method, linear_solver)   # checks them
+    integrator_options(rtol, atol, max_steps, method, linear_solver, None, max_step)  # checks
     check_progress(progress)
+    progress = wanted(progress)   # the global switch jd.options.progress
     flag(islands, "simulate: islands")
     events = listing(events, "simulate: events", "jd.Event / jd.TimeEvent objects")
     samplers = listing(samplers, "simulate: samplers", "jd.SampledCallback objects")
@@ -104,12 +111,10 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     given = x0 is not None
     x0 = system.state(y0, z0) if x0 is None else given_state(system, x0, y0, z0)
     p = system.parameters(params)
+    signals = InputSignals(system, inputs)
     if not given:   # initial equations of component states (steady-state filters)
-        x0 = start_states(system, x0, grid, inputs, p, z0)
-    time_ = ca.SX.sym("t")
-    u_expr = _input_expressions(system, inputs or {}, grid, time_)
-    u_of_t = ca.Function("u_of_t", [time_], [u_expr])
-    us = np.array(u_of_t.map(len(grid))(grid)).reshape(len(system.u_names), len(grid))
+        x0 = start_states(system, x0, grid, signals, p, z0)
+    us = signals.on(grid)
     if system.nx == 0:   # nothing to integrate: outputs and energies of the fixed model
         return Result.from_states(system, grid, np.zeros((0, grid.size)), us, p)
     if "drive0" in system.functions:  # driven coordinates start at their references
@@ -117,15 +122,16 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     check_initial_state(system, grid[0], x0, us[:, 0], p)
     given = method
     method, reason = choose_method(system, method, stiff, grid, x0, us[:, 0], p, rtol)
-    opts = integrator_options(rtol, atol, max_steps, method, linear_solver, system)
+    opts = integrator_options(rtol, atol, max_steps, method, linear_solver, system, max_step)
     if needs_events(system, events, samplers):   # hybrid elements, events, samplers
-        plain = integrator_options(rtol, atol, max_steps, method, linear_solver)
+        plain = integrator_options(rtol, atol, max_steps, method, linear_solver, None,
+                                   max_step)
         adams, why = open_mode_adams(system, given, stiff, grid, x0, us[:, 0], p, rtol)
-        result = simulate_events(system, grid, x0, p,
-                                 _input_builder(system, inputs or {}, grid), plain, events,
+        result = simulate_events(system, grid, x0, p, signals.builder(), plain, events,
                                  samplers, event_step, chatter, max_events,
                                  islands=islands, open_opts=integrator_options(
-                                     rtol, atol, max_steps, Method.ADAMS) if adams else None)
+                                     rtol, atol, max_steps, Method.ADAMS, max_step=max_step)
+                                 if adams else None)
         result.method, result.stats = method, {"method_reason": reason + why}
         return result
     # SX when f is small (the interpolants enter as call nodes): CVODES then runs the
@@ -133,25 +139,36 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     # MX when f embeds a rootfinder (closed loops), which SX cannot hold, is compiled C code
     # (System.codegen), which is called, not expanded, or is large (integrators.INLINE_OPS).
     sym, rhs = right_hand_side(system, method)
+    if signals.needs_mx:   # a callable input is a Callback call: an MX graph
+        sym = ca.MX
     t, x, pp = sym.sym("t"), sym.sym("x", system.nx), sym.sym("p", len(p))
-    if sym is ca.MX:   # a call CasADi may inline into the MX graph costs 0.5 s at creation
-        u_of_t = ca.Function("u_of_t", [time_], [u_expr], {"never_inline": True})
+    # an MX call CasADi may inline costs 0.5 s at creation: u_of_t is never inlined there
+    u_of_t = signals.function(sym)
     dae = {"t": t, "x": x, "p": pp, "ode": rhs(t, x, u_of_t(t), pp)}
+    restarts, found = restart_times(system, grid, p, signals)
     try:
-        xs, stats = _integrate(dae, t, grid, x0, p, opts, progress)
+        xs, stats = _integrate(dae, t, grid, x0, p, opts, progress, restarts)
     except RuntimeError as exc:
+        signals.raise_recorded(exc)
         raise diagnose(system, dae, grid, x0, opts, p, us) from exc
     result = Result.from_states(system, grid, xs, us, p)
     result.method, result.stats = method, dict(stats, method_reason=reason)
+    if found:
+        result.stats["jumps_found"] = found
     if method is Method.BDF and sym is ca.MX:
         result.stats["jacobian"] = str(getattr(system, "jacobian_choice", ""))
     check_speed_definitions(system, result, p)
     return result
 
 
-def _integrate(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, progress) -> tuple:
-    """(states on the grid, integrator statistics): in one CVODES run, or in pieces with a
-    progress bar (``progress=True``: the statistics then hold the times only)."""
+def _integrate(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, progress,
+               restarts=()) -> tuple:
+    """(states on the grid, integrator statistics): in one CVODES run, in pieces with a
+    progress bar (``progress=True``: the statistics then hold the times only), or from
+    restart to restart at time events (:func:`.discontinuities.integrate_pieces`)."""
+    if restarts:
+        with Watch(progress is not False, "simulate"):
+            return integrate_pieces(dae, t, grid, x0, p, opts, restarts)
     if progress:
         cpu, wall = time.process_time(), time.perf_counter()
         xs = chunked(dae, t, grid, x0, p, opts, "simulate")
@@ -164,13 +181,16 @@ def _integrate(dae: dict, t, grid: np.ndarray, x0, p, opts: dict, progress) -> t
 
 
 def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF,
-                       linear_solver: LinearSolver = LinearSolver.AUTO, system=None) -> dict:
+                       linear_solver: LinearSolver = LinearSolver.AUTO, system=None,
+                       max_step: float | None = None) -> dict:
     """CVODES/IDAS options from checked tolerances, step limit, method and BDF's linear
     solver (for ``system``'s Jacobian pattern; an unresolved Method.AUTO gets BDF's options:
-    resolve it first with :func:`.integrators.choose_method`)."""
+    resolve it first with :func:`.integrators.choose_method`), and the longest step."""
     opts = {"reltol": number(rtol, "simulate: rtol", 0.0, 1.0, open_low=True, open_high=True),
             "abstol": number(atol, "simulate: atol", 0.0, open_low=True),
             "max_num_steps": count(max_steps, "simulate: max_steps"), **SUNDIALS}
+    if check_max_step(max_step) is not None:
+        opts["max_step_size"] = float(max_step)
     linear_solver = option(linear_solver, LinearSolver, "simulate: linear_solver")
     if option(method, Method, "simulate: method") is Method.ADAMS:
         opts.update(linear_multistep_method="adams", nonlinear_solver_iteration="functional")
@@ -189,33 +209,22 @@ def given_state(system, x0, y0=None, z0=None) -> np.ndarray:
     return x0
 
 
-def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs: dict | None, p,
+def start_states(system, x0: np.ndarray, grid: np.ndarray, inputs, p,
                  z0: dict | None) -> np.ndarray:
     """x0 with the component states of initial equations solved at t0 (states given in z0
-    held), for the inputs' values at t0."""
+    held), for the inputs' values at t0 (``inputs``: a dict or InputSignals)."""
     if not getattr(system, "s_init", None):
         return x0
-    t = ca.SX.sym("t")
-    u0 = ca.Function("u0", [t], [_input_expressions(system, inputs or {}, grid, t)])(grid[0])
-    u0 = np.array(u0).ravel()
+    signals = inputs if isinstance(inputs, InputSignals) else InputSignals(system, inputs)
+    u0 = signals.numbers(grid[0])
     if "drive0" in system.functions:   # the states start with the driven coordinates set
         x0 = np.array(system.functions["drive0"](grid[0], x0, u0, p)).ravel()
     return solve_initial_states(system, x0, grid[0], u0, p, (z0 or {}))
 
 
 def _input_builder(system, inputs: dict, grid: np.ndarray):
-    """t ↦ u(t) as expressions (the event loop builds them in its own time variable); its
-    attribute ``breakpoints`` lists the times of the inputs' tables, where the event loop
-    restarts the integrator (a short pulse in a table is never stepped over)."""
-    _input_expressions(system, inputs, grid, ca.SX.sym("t"))   # checks names and values now
-
-    def build(t):
-        return _input_expressions(system, inputs, grid, t)
-    build.given = list(inputs)   # inputs set by the caller (a sampler must not override)
-    build.breakpoints = sorted({float(t) for spec in inputs.values()
-                                if isinstance(spec, (tuple, list)) and len(spec) == 2
-                                for t in np.ravel(spec[0])})
-    return build
+    """t ↦ u(t) as expressions for the event loop (:meth:`.inputs.InputSignals.builder`)."""
+    return InputSignals(system, inputs).builder()
 
 
 def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
@@ -236,51 +245,6 @@ def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
 
 
 def _input_expressions(system, inputs: dict, grid: np.ndarray, t):
-    """u(t): constants as numbers, tables and callables as clamped linear interpolants."""
-    inputs = mapping(inputs, "inputs", "input name")
-    for name in inputs:
-        if name not in system.u_names:
-            raise ModelError(unknown("inputs", name, system.u_names) +
-                             (" (the model has no free inputs)" if not system.u_names else ""))
-    entries = []
-    for name in system.u_names:
-        ts, vs = _samples(name, inputs.get(name, 0.0), grid)
-        if ts is None:
-            entries.append(vs + 0 * t)
-            continue
-        table = ca.interpolant(f"input_{len(entries)}", "linear", [ts], vs)
-        entries.append(table(ca.fmin(ca.fmax(t, ts[0]), ts[-1])))
-    return ca.vertcat(*entries) if entries else type(t)(0, 1)
-
-
-def _samples(name: str, spec, grid: np.ndarray):
-    """(times, values) of one input, or (None, constant); every value finite."""
-    if callable(spec):
-        ts = np.linspace(grid[0], grid[-1], max(INPUT_SAMPLES, 2 * grid.size))
-        try:
-            vs = np.array([float(spec(t)) for t in ts])
-        except Exception as exc:  # the user's callable failed: say which input
-            raise ModelError(f"inputs: calling the function given for '{name}' failed: {exc}") \
-                from exc
-        bad = np.flatnonzero(~np.isfinite(vs))
-        if bad.size:
-            raise ModelError(f"inputs: the function given for '{name}' returns {vs[bad[0]]} at "
-                             f"t = {ts[bad[0]]:.6g} s; inputs must be finite")
-        return ts, vs
-    if isinstance(spec, (tuple, list)) and len(spec) == 2:
-        try:
-            ts, vs = (np.asarray(a, dtype=float).ravel() for a in spec)
-        except (TypeError, ValueError):
-            ts = vs = np.zeros(0)
-        if ts.size < 2 or ts.size != vs.size or np.any(np.diff(ts) <= 0):
-            raise ModelError(f"inputs: the table for '{name}' needs increasing times and as many "
-                             "values as times")
-        finite(np.concatenate([ts, vs]), [f"{name} table time"] * ts.size +
-               [f"{name} table value"] * vs.size, "inputs")
-        return ts, vs
-    value = None if isinstance(spec, (str, bytes)) else spec  # float('1') takes a string
-    try:
-        return None, number(value, f"inputs: '{name}'")
-    except ModelError:
-        raise ModelError(f"inputs: '{name}' must be a finite number, a callable of t or a "
-                         f"(t, values) table, got {spec!r}") from None
+    """u(t): constants as numbers, tables as clamped linear interpolants, callables called
+    (MX ``t``) or sampled over ``grid`` and checked (SX ``t``; :mod:`.inputs`)."""
+    return InputSignals(system, inputs).expression(t, grid)

@@ -24,6 +24,7 @@ from jourdain.blocks.errors import ModelError
 from ..model.checks import count, flag, keywords, mapping, number, option
 from ..model.names import require_system
 from ..simulation.controlled import SIMULATE_KEYWORDS
+from ..simulation.progress import display, options
 from .executors import default_workers, run_dask, run_processes, run_serial
 from .runs import build_runs
 from .tasks import Job, Task
@@ -74,11 +75,12 @@ def _job(system, task, t_end, options, metrics, series) -> Job:
 
 
 def _progress(total: int, show: bool):
-    """A tqdm bar (stderr) when asked for and installed; otherwise a silent counter."""
-    if show:
+    """A progress display (tqdm on a terminal, lines in a log: :mod:`..simulation.progress`)
+    when asked for, the global switch jd.options.progress is on and tqdm is installed;
+    otherwise a silent counter."""
+    if show and options.progress:
         try:
-            from tqdm.auto import tqdm
-            return tqdm(total=total, desc="sweep", unit="run")
+            return display("sweep", total, "run")
         except ImportError:
             pass
 
