@@ -55,7 +55,10 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
     ``progress`` other than False shows an elapsed-time bar on long segments (no pieces:
     the segments are the watch's own)."""
     bank = system.partitions
-    u_fn = InputSignals(system, inputs).function()   # SX call nodes unless a callable
+    # kept for the whole run: a callable input's Callback lives in it (CasADi holds only a
+    # reference that dies with the Python object)
+    signals = InputSignals(system, inputs)
+    u_fn = signals.function()   # SX call nodes unless a callable
 
     opts = integrator_options(rtol, atol, max_steps, method, max_step=max_step)
     t_a = float(grid[0])
