@@ -1584,3 +1584,30 @@ def _():
       "cube.edge.ph")
 def _():
     jd.estimate(cube(), _samples(), parameters=[MASS], initial_states=["cube.edge.ph"])
+
+
+# ---- matrix ----
+def _pendulum_on_a_stop():
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model.on_world(World(), p=Pendulum())
+    model.limit = Stop(lower=-0.3, upper=0.3)
+    model.connect(model.limit.flange_b, model.p.joint.axis)
+    return jd.compile(model)
+
+
+@case("TrajectoryProblem on a model with a stop, its mode not stated", ModelError,
+      "TrajectoryProblem", "limit", "limit.mode", "params")
+def _():
+    jd.TrajectoryProblem(_pendulum_on_a_stop(), 1.0, intervals=5)
+
+
+@case("close_loop with a sampling period", ModelError, "close_loop", "sampled", "period")
+def _():
+    gain = jd.lqr(jd.linearize(cube()), 1.0, 1.0)
+    jd.close_loop(cube(), gain, period=0.01)
+
+
+@case("linearize of a model with a stop, its mode not stated", ModelError, "linearize",
+      "limit", "limit.mode", "params")
+def _():
+    jd.linearize(_pendulum_on_a_stop(), y0={"p.joint.phi": 0.1})

@@ -49,6 +49,7 @@ from ..constraints.initial_equations import solve_initial_states
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
 from ..constraints.repartition import assess
+from ..hybrid.info import refuse_unstated_modes
 from ..model.checks import keywords, number, vector
 from ..model.names import by_name, require_system
 from .linear import LinearSystem
@@ -225,6 +226,7 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     """
     require_system(system, "linearize")
     _check_minimal(system)
+    refuse_unstated_modes(system, params, "linearize", "a linearization")
     t = number(t, "linearize: t", unit="s")
     p = system.parameters(params)
     x_full = _operating_state(system, x0, y0, z0, params)
