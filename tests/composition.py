@@ -125,13 +125,14 @@ EXPECTED = {
     ("contact", "codegen"): Seam("inputs", "codegen of a model simulated by the event loop "
                                  "fails at t = 0 (Derivatives cannot be calculated for f)"),
     ("contact", "FMU"): _modal_fmu("touch (GroundContact)"),
-    ("sampled", "FMU"): Seam("fmu", "an FMU of a sampled block is invalid (duplicate "
-                             "variable pid.y), its output frozen"),
-    ("sampled", "linearize"): Refuses(jd.ModelError, ("linearize", "pid (DiscretePID",
-                                                      "pid.y", "params"),
+    ("sampled", "FMU"): Seam("fmu", "an FMU of sampled blocks is invalid (duplicate "
+                             "variables zoh.y, pid.y), their outputs frozen"),
+    ("sampled", "linearize"): Refuses(jd.ModelError, ("linearize", "zoh (ZeroOrderHold",
+                                                      "pid (DiscretePID", "pid.y", "params"),
                                       "held outputs of sampled blocks are parameters: state "
                                       "them (the plant in one sample interval) or simulate"),
     ("sampled", "TrajectoryProblem"): Refuses(jd.ModelError, ("TrajectoryProblem",
+                                                              "zoh (ZeroOrderHold",
                                                               "pid (DiscretePID", "pid.y",
                                                               "params"),
                                               "a plan holds the held outputs fixed: state "

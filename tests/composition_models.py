@@ -33,7 +33,14 @@ from jourdain.blocks import (
 )
 from jourdain.blocks.drivers import translational
 from jourdain.blocks.forces import ForceLaw
-from jourdain.blocks.hybrid import Clutch, DiscretePID, ElastoGap, GroundContact, Stop
+from jourdain.blocks.hybrid import (
+    Clutch,
+    DiscretePID,
+    ElastoGap,
+    GroundContact,
+    Stop,
+    ZeroOrderHold,
+)
 from jourdain.blocks.hybrid.contacts import ContactMode
 from jourdain.blocks.hybrid.friction import FrictionMode
 from jourdain.blocks.hybrid.stops import StopMode
@@ -197,13 +204,16 @@ def contact() -> Case:
 
 
 def sampled() -> Case:
-    """A pendulum held near its bottom by a DiscretePID (period 20 ms) on its angle."""
+    """A pendulum held near its bottom by a DiscretePID (period 20 ms) on its angle, read
+    through a ZeroOrderHold (period 10 ms)."""
     m = _model()
     joint, _ = pendulum(m, "arm", m=1.0, l=0.5)
     m.sensor, m.neg, m.motor = AngleSensor(), Gain([[-1.0]]), Motor()
+    m.zoh = ZeroOrderHold(sample_period=0.01)
     m.pid = DiscretePID(k_p=5.0, k_i=1.0, k_d=0.5, T_f=0.02, sample_period=0.02)
     m.connect(m.sensor.flange, joint.axis)
-    m.connect(m.sensor.phi, m.neg.u)
+    m.connect(m.sensor.phi, m.zoh.u)
+    m.connect(m.zoh.y, m.neg.u)
     m.connect(m.neg.y, m.pid.e)
     m.connect(m.pid.y, m.motor.tau)
     m.connect(m.motor.flange_b, joint.axis)
