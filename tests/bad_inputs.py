@@ -1611,3 +1611,14 @@ def _():
       "limit", "limit.mode", "params")
 def _():
     jd.linearize(_pendulum_on_a_stop(), y0={"p.joint.phi": 0.1})
+
+
+@case("animate a circuit (nothing to draw)", ModelError, "animate", "nothing to draw")
+def _():
+    from jourdain.blocks import ConstantVoltage, Ground, Resistor
+    model = jd.Model(world=World())
+    model.src, model.R, model.ground = ConstantVoltage(V=1.0), Resistor(R=1.0), Ground()
+    model.connect(model.src.p, model.R.p)
+    model.connect(model.R.n, model.src.n)
+    model.connect(model.ground.p, model.src.n)
+    jd.compile(model).simulate(0.1, n_out=3).animate()

@@ -114,6 +114,8 @@ EXPECTED = {
     ("driver", "linearize"): Refuses(jd.ModelError, ("linearize", "kinematic drivers"),
                                      "prescribed motion of time has no operating point"),
     ("driver", "energy"): Seam("energy", "the drivers' work is missing from power.supplied"),
+    ("circuit", "animation"): Refuses(jd.ModelError, ("animate", "nothing to draw"),
+                                      "a circuit has no bodies or shapes: plot its series"),
     ("stop", "FMU"): _modal_fmu("limit (Stop)"),
     ("elastogap", "TrajectoryProblem"): Works(
         "the contact's onset (a kink of the force) inside an interval makes collocation "

@@ -15,18 +15,22 @@ from hybrid_models import pendulum, shaft
 import jourdain as jd
 from jourdain.blocks import (
     AngleSensor,
+    Capacitor,
     ConstantVoltage,
     FreeJoint,
     Gain,
     Ground,
     IdealGear,
+    Inductor,
     Inertia,
     Motion,
     Motor,
     Prismatic,
     RealOutput,
+    Resistor,
     RigidBody,
     SignalBlock,
+    SignalVoltage,
     Sine,
     ViscousFriction,
     World,
@@ -147,6 +151,21 @@ def electrical() -> Case:
     system = jd.compile(m, parameters=["motor.armature.R"])
     return Case(system, 1.0, dict(y0={"arm.phi": 0.2}), ("motor.armature.R", (2.0, 3.0)),
                 dict(y0={"arm.phi": 0.2}))
+
+
+def circuit() -> Case:
+    """An RLC series circuit driven by a SignalVoltage (input), no mechanics at all."""
+    m = _model()
+    m.src, m.R, m.L, m.C, m.ground = SignalVoltage(), Resistor(R=2.0), Inductor(L=0.1), \
+        Capacitor(C=1e-3), Ground()
+    m.connect(m.src.p, m.R.p)
+    m.connect(m.R.n, m.L.p)
+    m.connect(m.L.n, m.C.p)
+    m.connect(m.C.n, m.src.n)
+    m.connect(m.ground.p, m.src.n)
+    system = jd.compile(m, parameters=["R.R"])
+    return Case(system, 0.2, dict(inputs={"src.v": 1.0}), ("R.R", (2.0, 3.0)),
+                dict(u0={"src.v": 1.0}))
 
 
 def stop() -> Case:
@@ -308,7 +327,7 @@ def custom() -> Case:
 #: family name -> (builder, what it is in words); the matrix's rows in this order
 FAMILIES = {
     "tree": tree, "loop": loop, "rolling": rolling, "driver": driver,
-    "drivetrain": drivetrain, "electrical": electrical, "stop": stop,
+    "drivetrain": drivetrain, "electrical": electrical, "circuit": circuit, "stop": stop,
     "elastogap": elastogap, "friction": friction, "contact": contact, "sampled": sampled,
     "events": events, "controller (continuous)": controller_continuous,
     "controller (sampled)": controller_sampled, "controller (Python)": controller_python,

@@ -71,3 +71,19 @@ def test_docs_page_is_generated_from_the_table():
     """docs/composition.md equals what `python tests/composition.py --docs` writes now."""
     assert DOCS.read_text(encoding="utf-8") == docs_page(), \
         "docs/composition.md is stale: run python tests/composition.py --docs"
+
+
+def test_circuit_linearizes_to_its_closed_form():
+    """A model without coordinates (an RLC circuit: states i_L, v_C) linearizes (it crashed
+    in CasADi on the empty chart). Reference: the closed form of the series RLC,
+    λ = −R/(2L) ± j·√(1/(LC) − (R/(2L))²), and B = (1/L, 0) for the source voltage."""
+    from composition_models import circuit
+    import numpy as np
+    lin = circuit().system.linearize(u0={"src.v": 1.0})
+    R, L, C = 2.0, 0.1, 1e-3
+    alpha, omega = R / (2 * L), np.sqrt(1 / (L * C) - (R / (2 * L)) ** 2)
+    got = np.sort_complex(lin.eigenvalues)
+    want = np.sort_complex(np.array([-alpha - 1j * omega, -alpha + 1j * omega]))
+    assert np.abs(got - want).max() <= 1e-12 * abs(want[0])
+    i_L = lin.state_names.index("L.i")
+    assert lin.B[i_L, 0] == pytest.approx(1 / L, rel=1e-12)

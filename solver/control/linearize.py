@@ -204,7 +204,8 @@ def local_dynamics(system, chart: Chart) -> ca.Function:
     # the virtual machine's f: compiled code may carry no derivatives (codegen builds the
     # Jacobian only for BDF), and a linearization is evaluated once
     xdot = system.functions.get("f", system.f)(t, x, u, p)
-    theta_dot = ca.mtimes(J_back(y), xdot[:ny])
+    # (a model without coordinates, a circuit: CasADi's empty slice is 1×0, not 0×1)
+    theta_dot = ca.mtimes(J_back(y), xdot[:ny]) if ny else ca.MX(0, 1)
     return ca.Function("local_dynamics", [t, dx, u, p],
                        [ca.vertcat(theta_dot, xdot[ny:]), system.h(t, x, u, p)],
                        ["t", "dx", "u", "p"], ["dxdot", "out"])
