@@ -2179,3 +2179,41 @@ def _():
     model.late = _BadTimes(k=0.0)
     model.connect(model.late.y, model.cube.motor.tau)
     jd.compile(model).simulate(0.1, n_out=3)
+
+
+# ---- matrix ----
+def _pendulum_on_a_stop():
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model.on_world(World(), p=Pendulum())
+    model.limit = Stop(lower=-0.3, upper=0.3)
+    model.connect(model.limit.flange_b, model.p.joint.axis)
+    return jd.compile(model)
+
+
+@case("TrajectoryProblem on a model with a stop, its mode not stated", ModelError,
+      "TrajectoryProblem", "limit", "limit.mode", "params")
+def _():
+    jd.TrajectoryProblem(_pendulum_on_a_stop(), 1.0, intervals=5)
+
+
+@case("close_loop with a sampling period", ModelError, "close_loop", "sampled", "period")
+def _():
+    gain = jd.lqr(jd.linearize(cube()), 1.0, 1.0)
+    jd.close_loop(cube(), gain, period=0.01)
+
+
+@case("linearize of a model with a stop, its mode not stated", ModelError, "linearize",
+      "limit", "limit.mode", "params")
+def _():
+    jd.linearize(_pendulum_on_a_stop(), y0={"p.joint.phi": 0.1})
+
+
+@case("animate a circuit (nothing to draw)", ModelError, "animate", "nothing to draw")
+def _():
+    from jourdain.blocks import ConstantVoltage, Ground, Resistor
+    model = jd.Model(world=World())
+    model.src, model.R, model.ground = ConstantVoltage(V=1.0), Resistor(R=1.0), Ground()
+    model.connect(model.src.p, model.R.p)
+    model.connect(model.R.n, model.src.n)
+    model.connect(model.ground.p, model.src.n)
+    jd.compile(model).simulate(0.1, n_out=3).animate()

@@ -30,7 +30,7 @@ def test_impact_bad_input_is_named():
     with pytest.raises(jd.ModelError, match="restitution"):
         jd.Impact("floor.lower", e=1.5)
     with pytest.raises(jd.ModelError, match="two or more"):
-        jd.MultiPhaseProblem([jd.TrajectoryProblem(system, 1.0)])
+        jd.MultiPhaseProblem([jd.TrajectoryProblem(system, 1.0, params={"floor.mode": 0})])
 
 
 def test_two_flights_and_a_bounce_match_the_closed_form():

@@ -18,7 +18,7 @@ from .laws import saturated
 
 
 @keywords
-def close_loop(system, controller, limits: dict | None = None):
+def close_loop(system, controller, limits: dict | None = None, period: float | None = None):
     """The closed loop of ``system`` under ``controller`` (module docstring).
 
     controller : a compiled law: a jd.Feedback (jd.lqr, jd.place) or a tracking controller
@@ -26,8 +26,15 @@ def close_loop(system, controller, limits: dict | None = None):
         (CasADi Function (t, x, p) -> u, names of the driven inputs).
     limits : {input name: (lower, upper)} or {input name: b} for ±b, applied to the law's
         output (saturated actuators), e.g. {"cube.motor.tau": 0.1} [N·m].
+    period : refused with a ModelError: a sampled controller is no System of its own (its
+        held output is no continuous law); see docs/composition.md.
     """
     require_system(system, "close_loop")
+    if period is not None:
+        raise ModelError(f"close_loop: a sampled controller (period={period!r}) cannot be "
+                         "folded into a System (its held output is no continuous law); "
+                         "simulate it with system.simulate(..., controller=..., "
+                         "period=...), or put a DiscreteStateFeedback block in the model")
     if not (hasattr(controller, "law") and callable(controller.law)):
         hint = " (a Python function can drive a simulation, system.simulate(..., " \
             "controller=fn), but cannot enter the CasADi graph)" if callable(controller) else ""

@@ -49,6 +49,7 @@ from ..constraints.initial_equations import solve_initial_states
 from ..constraints.methods import ConstraintMethod
 from ..constraints.moves import quat_mult
 from ..constraints.repartition import assess
+from ..hybrid.info import refuse_unstated_modes
 from ..model.checks import keywords, number, vector
 from ..model.names import by_name, require_system
 from .linear import LinearSystem
@@ -203,7 +204,8 @@ def local_dynamics(system, chart: Chart) -> ca.Function:
     # the virtual machine's f: compiled code may carry no derivatives (codegen builds the
     # Jacobian only for BDF), and a linearization is evaluated once
     xdot = system.functions.get("f", system.f)(t, x, u, p)
-    theta_dot = ca.mtimes(J_back(y), xdot[:ny])
+    # (a model without coordinates, a circuit: CasADi's empty slice is 1×0, not 0×1)
+    theta_dot = ca.mtimes(J_back(y), xdot[:ny]) if ny else ca.MX(0, 1)
     return ca.Function("local_dynamics", [t, dx, u, p],
                        [ca.vertcat(theta_dot, xdot[ny:]), system.h(t, x, u, p)],
                        ["t", "dx", "u", "p"], ["dxdot", "out"])
@@ -225,6 +227,7 @@ def linearize(system, x0=None, y0: dict | None = None, z0: dict | None = None,
     """
     require_system(system, "linearize")
     _check_minimal(system)
+    refuse_unstated_modes(system, params, "linearize", "a linearization")
     t = number(t, "linearize: t", unit="s")
     p = system.parameters(params)
     x_full = _operating_state(system, x0, y0, z0, params)

@@ -53,6 +53,32 @@ class HybridInfo:
                                                                           {}).items()}
 
 
+def refuse_unstated_modes(system, params, where: str, what: str) -> None:
+    """A ModelError unless ``params`` states the discrete values (modes, held outputs of
+    sampled blocks: entries of p) of every hybrid element that has them. A consumer that
+    holds them fixed (a plan, a linearization) and does not see the guards would otherwise
+    run on their defaults silently: a plan through a stop, a slipping clutch linearized as
+    stuck, a plant without its sampled controller (docs/composition.md)."""
+    info = getattr(system, "hybrid", None)
+    if info is None:
+        return
+    given = set(params or {})
+    unstated = {}
+    for element in info.elements:
+        names = [n for n in info.discrete_names if n.startswith(element.path + ".")]
+        if names and not given.intersection(names):
+            unstated[f"{element.path} ({type(element).__name__}: {', '.join(names)})"] = names
+    if unstated:
+        example = next(iter(unstated.values()))[0]
+        raise ModelError(
+            f"{where}: the hybrid elements {'; '.join(unstated)} have discrete values (modes, "
+            f"held outputs) that {what} holds fixed without seeing their guards (a stop's "
+            "limit, a clutch's lock, a contact's lift-off, a sample instant); state the "
+            f"values of this mode in params=, e.g. params={{'{example}': ...}}, or simulate "
+            "the model (the event loop decides the modes; a plan through a sequence of modes "
+            "is a jd.MultiPhaseProblem, docs/hybrid.md)")
+
+
 def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
                  rows_allowed: bool = True) -> HybridInfo | None:
     """Collect the hybrid elements and add their functions to ``functions`` (None when the

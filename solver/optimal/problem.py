@@ -20,6 +20,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.methods import ConstraintMethod
+from ..hybrid.info import refuse_unstated_modes
 from ..model.checks import keywords, mapping
 from ..model.checks import name as check_name
 from ..model.names import require_system, unknown
@@ -56,6 +57,7 @@ class TrajectoryProblem:
             raise ModelError(f"TrajectoryProblem: horizon must be a finite positive number "
                              f"[s] or a jd.FreeTime, got {horizon!r}")
         _refuse_dae(system)
+        refuse_unstated_modes(system, params, "TrajectoryProblem", "a plan")
         self.system, self.horizon = system, horizon
         self.intervals, self.t0 = int(intervals), _number(t0, "t0")
         self.p_values = system.parameters(params)
@@ -199,3 +201,4 @@ def _refuse_dae(system) -> None:
         raise ModelError("TrajectoryProblem: a System compiled with ConstraintMethod.DAE has "
                          "no explicit ẋ = f; compile with the default PARTITIONING (or "
                          "BAUMGARTE) for trajectory optimization")
+

@@ -71,6 +71,10 @@ def animate(runs, path=None, title: str = "", labels=None, camera: dict | None =
         raise ModelError(f"animate: {len(opacity)} opacities for {len(items)} runs")
     names = [str(x) for x in labels] if labels is not None else [""] * len(items)
     motions = [motion_of(run, name, t_range) for run, name in zip(items, names)]
+    if not any(m.visual.shapes for m in motions):   # an empty scene written without a word
+        raise ModelError("animate: nothing to draw: the model has no bodies, joints or shapes "
+                         "(a circuit or signal model, or every shape hidden); plot its series "
+                         "instead, e.g. res.plot(...)")
     if path is None:
         return Animation(motions, title, camera, opacity, grid)
     return _write(motions, path, title, camera, opacity, grid, fps=fps, speed=speed, view=view)
