@@ -119,6 +119,32 @@ def test_series_give_a_long_table(oscillator):
                                atol=1e-6)
 
 
+def test_sweep_checks_names_and_options_before_any_run(oscillator):
+    """Issue 30: an unknown metric or series name or rtol < 0 made every run fail with only
+    a warning. They are refused before any run, by name, with the closest names. Reference:
+    a task function counts the runs it is given: zero after each refusal, and the names
+    of the simulation's series (states, energies) are accepted and equal the Result's."""
+    calls = []
+    grid = {"spring.c": [1.0, 4.0]}
+    for kwargs, words in (({"metrics": ["slider.ss"]}, ["metrics", "slider.ss", "slider.s"]),
+                          ({"series": ["slider.vv"]}, ["series", "slider.vv", "slider.v"]),
+                          ({"options": {"rtol": -1e-6}}, ["options", "rtol"])):
+        with pytest.raises(jd.ModelError) as caught:
+            jd.sweep(oscillator, params=grid, y0={X: 1.0}, t_end=1.0, workers=1,
+                     progress=False, **kwargs)
+        assert all(w in str(caught.value) for w in words), str(caught.value)
+    with pytest.raises(jd.ModelError, match="metrics"):
+        jd.sweep(oscillator, params=grid, task=lambda system, run: calls.append(run) or 1.0,
+                 metrics=["slider.s"], workers=1, progress=False)
+    assert calls == []
+    table = jd.sweep(oscillator, params=grid, y0={X: 1.0}, t_end=1.0, workers=1,
+                     progress=False, metrics=["energy.total", V])
+    reference = oscillator.simulate(1.0, y0={X: 1.0}, params={"spring.c": 4.0})
+    assert set(table["status"]) == {"ok"}
+    assert table["energy.total.final"].iloc[1] == pytest.approx(
+        reference["energy.total"][-1], rel=1e-9)
+
+
 def test_linearization_sweep_gives_the_closed_form_eigenvalues(oscillator):
     """task=jd.Task.LINEARIZE: the eigenvalues of m·ẍ + d·ẋ + c·x are
     (−d ± √(d² − 4·m·c))/(2·m)."""
