@@ -17,7 +17,8 @@ checks on the graph of nodes and branches, naming the components at fault:
 
 * every connected part of the circuit holds a Ground (else its potentials float);
 * no loop consists of voltage branches only (sources, capacitors, EMFs, ammeters): their
-  voltages would not be independent (Kirchhoff's voltage law);
+  voltages would not be independent (Kirchhoff's voltage law); one such branch with both
+  pins on one node is the shortest such loop (a short circuit);
 * no cut set consists of current branches only (current sources, inductors, voltmeters): a
   node group whose currents they alone fix (Kirchhoff's current law), e.g. a floating node.
 
@@ -100,6 +101,12 @@ def _check_voltage_loops(node: dict, flat: FlatModel, branches: list) -> None:
         if b.KIND is not BranchKind.VOLTAGE:
             continue
         a, c = node[flat.net_of[b.p]], node[flat.net_of[b.n]]
+        if a == c:   # a loop of one branch: its voltage is forced to 0 by the short
+            raise ModelError(
+                f"{b.path}: pins p and n are connected to one node (a short circuit across "
+                "a voltage-defined component: a source, capacitor, EMF or current sensor), so "
+                "its voltage would be 0 whatever it prescribes; connect p and n to different "
+                "nodes or put a resistor between them")
         if forest.has_node(a) and forest.has_node(c) and nx.has_path(forest, a, c):
             path = nx.shortest_path(forest, a, c)
             loop = [forest[u][v]["branch"] for u, v in zip(path, path[1:])] + [b]
