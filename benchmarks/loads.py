@@ -19,6 +19,7 @@ import argparse
 import json
 import math
 import platform
+import resource
 import subprocess
 import sys
 import time
@@ -99,16 +100,24 @@ def _point(family: str, n: int) -> dict:
     import jourdain as jd
 
     model = FAMILIES[family](n)
+    before = _rss_mb()
     wall, cpu = time.perf_counter(), time.process_time()
     system = jd.compile(model)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before
     model = FAMILIES[family](n)
     tracemalloc.start()
     jd.compile(model)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return {"family": family, "n": n, "nx": system.nx, "compile_cpu_s": cpu,
-            "compile_wall_s": wall, "peak_mb": peak / 2**20}
+            "compile_wall_s": wall, "peak_mb": peak / 2**20, "rss_growth_mb": rss}
+
+
+def _rss_mb() -> float:
+    """The resident set size now [MB] (Linux /proc; the peak after compile is ru_maxrss)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
 
 
 def _profile(family: str, n: int, top: int = 25) -> None:
@@ -149,7 +158,8 @@ def main() -> None:
         return
     rows = []
     print(f"{'family':7s} {'n':>6s} {'nx':>6s} {'cpu [s]':>9s} {'wall [s]':>9s} "
-          f"{'peak [MB]':>10s} {'exp(cpu)':>9s} {'exp(mem)':>9s}")
+          f"{'rss [MB]':>9s} {'py [MB]':>9s} {'exp(cpu)':>9s} {'exp(rss)':>9s} "
+          f"{'exp(py)':>9s}")
     for family in args.families:
         for n in args.sizes:
             try:
@@ -159,20 +169,22 @@ def main() -> None:
             except (subprocess.TimeoutExpired, IndexError, json.JSONDecodeError):
                 row = {"family": family, "n": n, "failed": True}
             rows.append(row)
-            _exponents(rows, "compile_cpu_s")
-            _exponents(rows, "peak_mb")
+            for key in ("compile_cpu_s", "rss_growth_mb", "peak_mb"):
+                _exponents(rows, key)
             if row.get("failed"):
                 print(f"{family:7s} {n:6d}  failed or timed out")
                 continue
+            exps = " ".join(f"{row.get(k + '_exponent', float('nan')):9.2f}"
+                            for k in ("compile_cpu_s", "rss_growth_mb", "peak_mb"))
             print(f"{family:7s} {n:6d} {row['nx']:6d} {row['compile_cpu_s']:9.2f} "
-                  f"{row['compile_wall_s']:9.2f} {row['peak_mb']:10.1f} "
-                  f"{row.get('compile_cpu_s_exponent', float('nan')):9.2f} "
-                  f"{row.get('peak_mb_exponent', float('nan')):9.2f}", flush=True)
+                  f"{row['compile_wall_s']:9.2f} {row['rss_growth_mb']:9.1f} "
+                  f"{row['peak_mb']:9.1f} {exps}", flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({
         "machine": platform.platform(), "python": platform.python_version(),
-        "note": "compile CPU time (process_time) and tracemalloc peak of jd.compile; "
-                "exponent: log ratio between successive sizes", "rows": rows}, indent=1))
+        "note": "compile CPU time (process_time), growth of the peak resident memory "
+                "(ru_maxrss) and tracemalloc peak of jd.compile; exponent: log ratio "
+                "between successive sizes", "rows": rows}, indent=1))
     print(f"written {args.out}")
 
 

@@ -201,8 +201,8 @@ def _mna_solve(entries: list, size: int, rhs: list, p: ca.SX, p0: np.ndarray) ->
         return ca.SX.zeros(size)
     if column.is_constant():
         X = _columns_of_inverse(A, live)
-        return ca.mtimes(ca.DM(csc_matrix(X)), ca.vertcat(*[rhs[i] for i in live]))
-    inv = _columns_of_inverse(A, list(range(size)))
+        return ca.mtimes(ca.DM(X), ca.vertcat(*[rhs[i] for i in live]))
+    inv = _columns_of_inverse(A, list(range(size))).toarray()
     mask = inv != 0.0
     S = ca.SX(size, size)
     for i, j, v in zip(rows, cols, values):
@@ -211,19 +211,33 @@ def _mna_solve(entries: list, size: int, rhs: list, p: ca.SX, p0: np.ndarray) ->
                      ca.vertcat(*rhs))
 
 
-def _columns_of_inverse(A, columns: list[int]) -> np.ndarray:
-    """The named columns of A⁻¹ (sparse LU), entries below ZERO_TOL·max set to 0; a singular
-    A is a ModelError (the checks above should have refused its network)."""
+BATCH = 256   # columns of A⁻¹ solved at once (memory: size × BATCH floats)
+
+
+def _columns_of_inverse(A, columns: list[int]):
+    """The named columns of A⁻¹ (sparse LU, in batches kept sparse), entries below
+    ZERO_TOL·max(1, max |entry|) set to 0, as a scipy CSC matrix; a singular A is a
+    ModelError (the checks above should have refused its network)."""
+    from scipy.sparse import csc_matrix, hstack
     from scipy.sparse.linalg import splu
 
-    unit = np.zeros((A.shape[0], len(columns)))
-    unit[columns, range(len(columns))] = 1.0
     try:
-        X = splu(A).solve(unit)
+        lu = splu(A)
     except RuntimeError as exc:   # SuperLU: "Factor is exactly singular"
         raise ModelError(f"the circuit's nodal equations are singular ({exc}); check for "
                          "floating parts and loops of sources") from None
-    X[np.abs(X) < ZERO_TOL * max(1.0, np.abs(X).max())] = 0.0
+    parts, top = [], 1.0
+    for start in range(0, len(columns), BATCH):
+        chunk = columns[start:start + BATCH]
+        unit = np.zeros((A.shape[0], len(chunk)))
+        unit[chunk, range(len(chunk))] = 1.0
+        X = lu.solve(unit)
+        top = max(top, float(np.abs(X).max()))
+        X[np.abs(X) < 1e-3 * ZERO_TOL * top] = 0.0   # far below the final cut: lossless
+        parts.append(csc_matrix(X))
+    X = hstack(parts, format="csc")
+    X.data[np.abs(X.data) < ZERO_TOL * top] = 0.0
+    X.eliminate_zeros()
     return X
 
 
