@@ -226,10 +226,20 @@ def check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray
     # the eigenvalues of a block-diagonal M are its blocks' (one per group of coupled
     # speeds, e.g. per free ball): a dense eigh of all of M was O(n³) (41 s for 300 balls)
     count, label = connected_components(mass, directed=False)
+    members = [[] for _ in range(count)]
+    for i, k in enumerate(label):
+        members[k].append(i)
+    position = np.zeros(label.size, dtype=int)
+    for block in members:
+        position[block] = np.arange(len(block))
+    blocks = [np.zeros((len(b), len(b))) for b in members]
+    coo = mass.tocoo()   # one pass over the entries (indexing per block is n² for n blocks)
+    for i, j, v in zip(coo.row, coo.col, coo.data):
+        blocks[label[i]][position[i], position[j]] += v
     lowest, scale = (np.inf, None), 1.0
-    for k in range(count):
-        block = np.flatnonzero(label == k)
-        eig, vec = np.linalg.eigh(mass[block][:, block].toarray())
+    for block, dense in zip(members, blocks):
+        block = np.array(block)
+        eig, vec = np.linalg.eigh(dense)
         scale = max(scale, float(np.abs(eig).max()))
         if eig[0] < lowest[0]:
             lowest = (eig[0], block[np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)])
