@@ -41,8 +41,23 @@ def parameter_fields(component) -> list[dataclasses.Field]:
     return [f for f in dataclasses.fields(component) if "unit" in f.metadata]
 
 
+def _not_numbers(value) -> bool:
+    """True for booleans and strings, alone or inside a sequence: float(True) is 1.0 and
+    float('5') is 5.0, which would pass a flag or a text as a number."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "bSUO" and (value.dtype.kind != "O" or any(
+            _not_numbers(v) for v in value.ravel()))
+    if isinstance(value, (list, tuple)):
+        return any(_not_numbers(v) for v in value)
+    return False
+
+
 def as_vector3(value, owner: str, name: str) -> np.ndarray:
     """A float 3-vector, or a ModelError naming the parameter."""
+    if _not_numbers(value):
+        raise ModelError(f"{owner}: {name} must be a 3-vector of numbers, got {value!r}")
     try:
         vec = np.asarray(value, dtype=float).reshape(3)
     except (TypeError, ValueError) as exc:
@@ -53,7 +68,9 @@ def as_vector3(value, owner: str, name: str) -> np.ndarray:
 
 
 def as_scalar(value, owner: str, name: str) -> float:
-    """A finite float, or a ModelError naming the parameter."""
+    """A finite float, or a ModelError naming the parameter (booleans and strings refused)."""
+    if _not_numbers(value):
+        raise ModelError(f"{owner}: {name} must be a number, got {value!r}")
     try:
         num = float(value)
     except (TypeError, ValueError) as exc:
@@ -84,6 +101,8 @@ def as_size(value, owner: str, name: str) -> int:
 
 def as_array(value, owner: str, name: str) -> np.ndarray:
     """A finite float array, or a ModelError naming the parameter."""
+    if _not_numbers(value):
+        raise ModelError(f"{owner}: {name} must be numbers, got {value!r:.60}")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError) as exc:

@@ -41,6 +41,7 @@ from jourdain.solver import (
                              Task,
                              TimeEvent,
                              TrajectoryProblem,
+                             UnidentifiableWarning,
                              Uniform,
                              animate,
                              close_loop,
@@ -64,5 +65,5 @@ __all__ = ["Backend", "Collocation", "Composite", "ConstraintMethod", "Feedback"
            "__version__", "FMUKind", "FMUSolver", "Robot", "from_mjcf", "from_urdf", "animate",
            "close_loop", "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",
            "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
-           "Impact", "MultiPhaseProblem",
+           "Impact", "MultiPhaseProblem", "UnidentifiableWarning",
            "LinearSolver", "options"]

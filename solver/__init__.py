@@ -46,7 +46,7 @@ from .simulation.integrators import LinearSolver
 from .simulation.progress import options
 from .simulation.result import Result
 from .simulation.simulate import Method
-from .studies import Estimate, Normal, Task, Uniform, estimate, sweep
+from .studies import Estimate, Normal, Task, UnidentifiableWarning, Uniform, estimate, sweep
 from .system import ConstrainedSystem, System
 from .visual.animate import animate
 
@@ -56,7 +56,7 @@ __all__ = ["Backend", "Collocation", "ConstrainedSystem", "ConstraintMethod", "F
            "Mode",
            "MultipleShooting", "OptimizationError", "Result", "Scheme", "Solution", "System",
            "TrajectoryProblem", "compile", "linearize", "lqr", "place", "animate", "close_loop",
-           "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep",
+           "Estimate", "Normal", "Task", "Uniform", "estimate", "sweep", "UnidentifiableWarning",
            # hybrid simulation (issue 13)
            "ChatteringError", "Direction", "Event", "SampledCallback", "TimeEvent",
            "options",

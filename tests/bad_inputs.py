@@ -2217,3 +2217,212 @@ def _():
     model.connect(model.R.n, model.src.n)
     model.connect(model.ground.p, model.src.n)
     jd.compile(model).simulate(0.1, n_out=3).animate()
+
+
+# ---- checks ----
+# Issue 30: estimation without information, sweeps' names and options, initialize, the
+# importers, electrical shorts, plots of runs without states, impacts, opacities, booleans.
+URDF_NAN = """<robot name="r"><link name="base"/>
+<link name="l1"><inertial><mass value="1"/>
+<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+<origin xyz="0 0 {z}" rpy="0 0 0"/><axis xyz="0 0 1"/></joint></robot>"""
+
+
+@functools.cache
+def _ratio_oscillator():
+    """A mass on a spring released from rest: its motion depends on c/m only."""
+    from jourdain.blocks import TranslationalSpring
+    model = jd.Model(world=World(g=(0, 0, 0)))
+    model.slider = Prismatic(axis=(1, 0, 0))
+    model.mass = RigidBody(m=1.0)
+    model.spring = TranslationalSpring(c=4.0)
+    model.connect(model.world.frame_b, model.slider.frame_a)
+    model.connect(model.slider.frame_b, model.mass.frame_a)
+    model.connect(model.spring.flange_b, model.slider.axis)
+    return jd.compile(model, parameters=["spring.c", "mass.m"])
+
+
+@case("estimate of a ratio's two parameters", jd.UnidentifiableWarning, "spring.c", "mass.m",
+      "rank 1 of 2")
+def _():
+    import warnings
+    t = np.linspace(0.0, 5.0, 51)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", jd.UnidentifiableWarning)
+        jd.estimate(_ratio_oscillator(), {"t": t, "slider.s": np.cos(2.0 * t)},
+                    parameters=["spring.c", "mass.m"], y0={"slider.s": 1.0},
+                    guess={"spring.c": 3.0, "mass.m": 1.0})
+
+
+@case("sweep with an unknown metric", ModelError, "sweep", "metrics", "cube.edge.ph",
+      "did you mean", PHI)
+def _():
+    jd.sweep(cube(), params={MASS: [0.4, 0.5]}, t_end=1.0, metrics=["cube.edge.ph"])
+
+
+@case("sweep with an unknown series", ModelError, "sweep", "series", "cube.edge.ww", W)
+def _():
+    jd.sweep(cube(), params={MASS: [0.4, 0.5]}, t_end=1.0, series=["cube.edge.ww"])
+
+
+@case("sweep with a negative rtol", ModelError, "sweep", "options", "rtol")
+def _():
+    jd.sweep(cube(), params={MASS: [0.4, 0.5]}, t_end=1.0, options={"rtol": -1e-8})
+
+
+@case("sweep with n_out 1", ModelError, "sweep", "options", "n_out")
+def _():
+    jd.sweep(cube(), params={MASS: [0.4, 0.5]}, t_end=1.0, options={"n_out": 1})
+
+
+@case("sweep of linearizations with metric names", ModelError, "sweep", "metrics")
+def _():
+    jd.sweep(cube(), params={MASS: [0.4, 0.5]}, task=jd.Task.LINEARIZE, metrics=[PHI])
+
+
+@case("initialize with a string fix value", ModelError, "initialize", "fix", PHI)
+def _():
+    cube().initialize(fix={PHI: "upright"})
+
+
+@case("initialize with fix a number", ModelError, "initialize", "fix", "dict")
+def _():
+    cube().initialize(fix=0.1)
+
+
+@case("initialize with fix a list", ModelError, "initialize", "fix", "by name")
+def _():
+    cube().initialize(fix=[0.1])
+
+
+@case("initialize with u0 of the wrong length", ModelError, "initialize", "u0", TAU)
+def _():
+    cube().initialize(y0={PHI: 0.1}, u0=[1.0, 2.0])
+
+
+@case("initialize with u0 a string", ModelError, "initialize", "u0")
+def _():
+    cube().initialize(u0="zero")
+
+
+@case("initialize with u0 a boolean", ModelError, "initialize", "u0", "booleans")
+def _():
+    cube().initialize(u0=[True])
+
+
+@case("initialize with a coordinate in y0 and fix", ModelError, "initialize", PHI, "y0", "fix")
+def _():
+    cube().initialize(y0={PHI: 0.1}, fix={PHI: 0.2})
+
+
+@case("initialize with a speed in z0 and fix", ModelError, "initialize", W, "z0", "fix")
+def _():
+    cube().initialize(z0={W: 0.0}, fix={W: 1.0})
+
+
+@case("from_urdf of None", ModelError, "from_urdf", "source", "None")
+def _():
+    jd.from_urdf(None)
+
+
+@case("from_urdf of a number", ModelError, "from_urdf", "source", "int")
+def _():
+    jd.from_urdf(42)
+
+
+@case("from_urdf with a NaN joint origin", ModelError, "joint 'j1'", "<origin>", "NaN")
+def _():
+    jd.from_urdf(URDF_NAN.format(z="nan"))
+
+
+@case("from_urdf with a NaN inertial origin", ModelError, "link 'l1'", "<inertial><origin>")
+def _():
+    jd.from_urdf(URDF_NAN.format(z="0").replace("<mass", '<origin xyz="nan 0 0"/><mass'))
+
+
+@case("from_mjcf of None", ModelError, "from_mjcf", "source", "None")
+def _():
+    jd.from_mjcf(None)
+
+
+def _shorted(source):
+    """A two-pin component whose pins p and n are wired to one grounded node."""
+    from jourdain.blocks import Ground
+
+    class Shorted(jd.Composite):
+        def __init__(self):
+            super().__init__()
+            self.part, self.ground = source, Ground()
+            self.connect(self.part.p, self.part.n)
+            self.connect(self.part.n, self.ground.p)
+    return jd.Model(World(), c=Shorted())
+
+
+@case("an EMF with shorted pins", ModelError, "c.part", "short circuit", "pins p and n")
+def _():
+    from jourdain.blocks import EMF
+    jd.compile(_shorted(EMF(k=0.1)))
+
+
+@case("a voltage source with shorted pins", ModelError, "c.part", "short circuit")
+def _():
+    from jourdain.blocks import ConstantVoltage
+    jd.compile(_shorted(ConstantVoltage(V=1.0)))
+
+
+@case("plot of a run without states", ModelError, "plot", "no coordinates", "energy.total")
+def _():
+    model = jd.Model(world=World())
+    model.rod = FixedTranslation(r=(0, 1, 0))
+    model.body = RigidBody(m=1.0)
+    model.connect(model.world.frame_b, model.rod.frame_a)
+    model.connect(model.rod.frame_b, model.body.frame_a)
+    jd.compile(model).simulate(1.0, n_out=5).plot()
+
+
+@case("Impact with a restitution string", ModelError, "Impact", "restitution", "elastic")
+def _():
+    jd.Impact("ball.floor.lower", e="elastic")
+
+
+@case("Impact with restitution True", ModelError, "Impact", "restitution", "True")
+def _():
+    jd.Impact("ball.floor.lower", e=True)
+
+
+@case("animate with opacity 2", ModelError, "animate", "opacity", "[0, 1]")
+def _():
+    run = jd.compile(jd.Model.on_world(World(), pendulum=Pendulum())).simulate(0.1, n_out=3)
+    jd.animate(run, opacity=2)
+
+
+@case("a shape with opacity True", ModelError, "Sphere", "opacity", "True")
+def _():
+    from jourdain.blocks.visual.shapes import Sphere
+    Sphere(radius=0.1, opacity=True)
+
+
+@case("trajectory problem with horizon True", ModelError, "horizon", "True")
+def _():
+    jd.TrajectoryProblem(cube(), True)
+
+
+@case("a body with mass True", ModelError, "RigidBody", "m", "True")
+def _():
+    RigidBody(m=True)
+
+
+@case("a body with mass '5'", ModelError, "RigidBody", "m", "'5'")
+def _():
+    RigidBody(m="5")
+
+
+@case("a body with a boolean r_cm", ModelError, "RigidBody", "r_cm")
+def _():
+    RigidBody(r_cm=(True, 0, 0))
+
+
+@case("simulate with x0 of booleans", ModelError, "simulate", "x0", "booleans")
+def _():
+    cube().simulate(1.0, x0=[True, False, False, False], n_out=3)

@@ -439,3 +439,50 @@ def test_linear_coupling_with_offset_drives_a_spring_loaded_slider():
                           atol=1e-11)
     omega = np.sqrt(c * r ** 2 / J)
     assert np.abs(res["s.joint.phi"] - (-o / r + eps * np.cos(omega * t))).max() < 1e-8
+
+
+def test_sparse_rank_decisions_agree_with_the_singular_values():
+    """The 1-D network decides ranks by sparse elimination (solver/model/rank.py, Echelon;
+    issue 30: the dense SVD per row was O(n⁴)). Reference: the SVD-based independent_rows and
+    pick_columns (used by the constraint partition) on 2,000 random sparse integer matrices
+    with planted dependent rows: the same rows kept and the same columns picked."""
+    from jourdain.solver.model.rank import (independent_rows, pick_columns,
+                                            sparse_independent_rows, sparse_pick_columns)
+    rng = np.random.default_rng(30)
+    for _ in range(2000):
+        m, n = rng.integers(1, 8, 2)
+        A = rng.integers(-2, 3, (m, n)).astype(float) * (rng.random((m, n)) < 0.5)
+        if m > 2:
+            A[-1] = 2.5 * A[0] - A[1]
+        scale = float(np.abs(A).max())
+        keep = independent_rows(A)
+        assert sparse_independent_rows(
+            [{j: A[i, j] for j in range(n) if A[i, j]} for i in range(m)], scale) == keep
+        order = [int(j) for j in rng.permutation(n)]
+        B = A[keep]
+        columns = [{i: B[i, j] for i in range(len(keep)) if B[i, j]} for j in range(n)]
+        assert sparse_pick_columns(columns, order, len(keep), scale) == \
+            pick_columns(B, order, len(keep))
+
+
+def test_long_gear_train_reflects_every_inertia():
+    """300 inertias meshed in a row by IdealGears (φ_a = r·φ_b, r = 1.01): one coordinate,
+    the first inertia's. Reference: the reflected inertia M = Σ_k J_k / r^(2k) (closed form,
+    to 1e-12 relative), so the sparse elimination solves every net of the chain."""
+    n, r = 300, 1.01
+
+    class Train(jd.Composite):
+        def __init__(self):
+            super().__init__()
+            previous = None
+            for k in range(n):
+                inertia = self.add(f"J{k}", Inertia(J=1e-3 * (1 + k % 7)))
+                if previous is not None:
+                    gear = self.add(f"gear{k}", IdealGear(ratio=r))
+                    self.connect(previous.flange_b, gear.flange_a)
+                    self.connect(gear.flange_b, inertia.flange_a)
+                previous = inertia
+    system = jd.compile(jd.Model(World(), train=Train()))
+    assert system.y_names == ["train.J0.phi"]
+    exact = sum(1e-3 * (1 + k % 7) / r ** (2 * k) for k in range(n))
+    assert float(np.array(system.M([0.2], []))[0, 0]) == pytest.approx(exact, rel=1e-12)

@@ -119,6 +119,32 @@ def test_series_give_a_long_table(oscillator):
                                atol=1e-6)
 
 
+def test_sweep_checks_names_and_options_before_any_run(oscillator):
+    """Issue 30: an unknown metric or series name or rtol < 0 made every run fail with only
+    a warning. They are refused before any run, by name, with the closest names. Reference:
+    a task function counts the runs it is given: zero after each refusal, and the names
+    of the simulation's series (states, energies) are accepted and equal the Result's."""
+    calls = []
+    grid = {"spring.c": [1.0, 4.0]}
+    for kwargs, words in (({"metrics": ["slider.ss"]}, ["metrics", "slider.ss", "slider.s"]),
+                          ({"series": ["slider.vv"]}, ["series", "slider.vv", "slider.v"]),
+                          ({"options": {"rtol": -1e-6}}, ["options", "rtol"])):
+        with pytest.raises(jd.ModelError) as caught:
+            jd.sweep(oscillator, params=grid, y0={X: 1.0}, t_end=1.0, workers=1,
+                     progress=False, **kwargs)
+        assert all(w in str(caught.value) for w in words), str(caught.value)
+    with pytest.raises(jd.ModelError, match="metrics"):
+        jd.sweep(oscillator, params=grid, task=lambda system, run: calls.append(run) or 1.0,
+                 metrics=["slider.s"], workers=1, progress=False)
+    assert calls == []
+    table = jd.sweep(oscillator, params=grid, y0={X: 1.0}, t_end=1.0, workers=1,
+                     progress=False, metrics=["energy.total", V])
+    reference = oscillator.simulate(1.0, y0={X: 1.0}, params={"spring.c": 4.0})
+    assert set(table["status"]) == {"ok"}
+    assert table["energy.total.final"].iloc[1] == pytest.approx(
+        reference["energy.total"][-1], rel=1e-9)
+
+
 def test_linearization_sweep_gives_the_closed_form_eigenvalues(oscillator):
     """task=jd.Task.LINEARIZE: the eigenvalues of m·ẍ + d·ẋ + c·x are
     (−d ± √(d² − 4·m·c))/(2·m)."""
@@ -273,6 +299,65 @@ def test_estimate_by_multiple_shooting_and_with_the_initial_state(oscillator, fi
         assert lo <= truth <= hi
     assert free.std[X] > 0 and free.dof == 98
     assert set(free.table().columns) == {"value", "std", "lower", "upper"}
+
+
+def _with_idle_slider():
+    """The spring–damper beside a second slider (its own spring, at rest at 0) that nothing
+    measured sees."""
+    from jourdain.blocks import Prismatic, RigidBody, TranslationalSpring
+
+    model = spring_damper()
+    model.idle = Prismatic(axis=(0, 1, 0))
+    model.idle_mass = RigidBody(m=1.0)
+    model.idle_spring = TranslationalSpring(c=2.0)
+    model.connect(model.world.frame_b, model.idle.frame_a)
+    model.connect(model.idle.frame_b, model.idle_mass.frame_a)
+    model.connect(model.idle_spring.flange_b, model.idle.axis)
+    return jd.compile(model, parameters=["spring.c", "damper.d", "mass.m", "idle_spring.c"])
+
+
+def test_estimate_refuses_an_interval_for_a_parameter_without_information(first_fit):
+    """Issue 30: a parameter that does not act on the measured signal got std 0 and a
+    zero-width interval. Reference: the idle slider's spring is decoupled from slider.s and
+    its slider rests at 0, so the sensitivity of every residual to idle_spring.c is exactly
+    zero: the rank is 2 of 3, the null direction is idle_spring.c alone, its std is inf and
+    its interval NaN, with an UnidentifiableWarning naming it. The identifiable part is the
+    fit without it: spring.c and damper.d, their standard errors and σ equal the two-parameter
+    fit on the same data (first_fit) to 1e-6, with the same 99 degrees of freedom."""
+    data, est = first_fit
+    assert est.rank == 2 and est.unidentifiable == [] and est.null_directions == []
+    assert all(np.isfinite(est.std[n]) and est.std[n] > 0 for n in est.names)
+    with pytest.warns(jd.UnidentifiableWarning, match="idle_spring.c"):
+        idle = jd.estimate(_with_idle_slider(), data, y0={X: 1.0},
+                           parameters=["spring.c", "damper.d", "idle_spring.c"],
+                           guess={"spring.c": 3.0, "damper.d": 0.2})
+    assert idle.rank == 2 and idle.unidentifiable == ["idle_spring.c"] and idle.dof == 99
+    assert list(idle.null_directions[0]) == ["idle_spring.c"]
+    assert idle.std["idle_spring.c"] == np.inf
+    assert all(np.isnan(v) for v in idle.intervals["idle_spring.c"])
+    assert "not identifiable" in str(idle)
+    for name in ("spring.c", "damper.d"):
+        assert idle.values[name] == pytest.approx(est.values[name], rel=1e-6)
+        assert idle.std[name] == pytest.approx(est.std[name], rel=1e-6)
+    assert idle.sigma == pytest.approx(est.sigma, rel=1e-6)
+
+
+def test_estimate_names_a_combination_the_data_cannot_separate(first_fit):
+    """Released from rest, m·ẍ + d·ẋ + c·x = 0 depends on c/m and d/m only (closed form), so
+    the data cannot tell (c, d, m) from α·(c, d, m): the sensitivity has rank 2 of 3 and its
+    null direction at the fit θ̂ is θ̂ itself (to 1e-6 of the largest component), and no
+    name of the three gets an interval."""
+    data, _ = first_fit
+    with pytest.warns(jd.UnidentifiableWarning, match="mass.m"):
+        est = jd.estimate(_with_idle_slider(), data, y0={X: 1.0},
+                          parameters=["spring.c", "damper.d", "mass.m"],
+                          guess={"spring.c": 3.0, "damper.d": 0.2, "mass.m": 0.8})
+    names = ["spring.c", "damper.d", "mass.m"]
+    assert est.rank == 2 and est.unidentifiable == names
+    direction = est.null_directions[0]
+    theta = np.array([est.values[n] for n in names])
+    np.testing.assert_allclose([direction[n] for n in names], theta / theta[0], atol=1e-6)
+    assert all(est.std[n] == np.inf for n in names)
 
 
 def test_readme_studies_example_runs(capsys):

@@ -86,11 +86,19 @@ def _vector(value, owner: str, name: str) -> tuple[float, float, float]:
     return tuple(float(v) for v in vec)
 
 
-def _positive(value, owner: str, name: str, unit: str = "m") -> float:
+def _number(value, owner: str, name: str, unit: str) -> float:
+    """float(value); booleans and strings are not numbers (float(True) is 1.0)."""
     try:
-        num = float(value)
+        if isinstance(value, (bool, np.bool_, str, bytes)):
+            raise TypeError(name)
+        return float(value)
     except (TypeError, ValueError) as exc:
-        raise ModelError(f"{owner}: {name} must be a number [{unit}], got {value!r}") from exc
+        unit = f" [{unit}]" if unit else ""
+        raise ModelError(f"{owner}: {name} must be a number{unit}, got {value!r}") from exc
+
+
+def _positive(value, owner: str, name: str, unit: str = "m") -> float:
+    num = _number(value, owner, name, unit)
     if not (np.isfinite(num) and num > 0):
         raise ModelError(f"{owner}: {name} must be positive and finite [{unit}], got {value!r}")
     return num
@@ -122,7 +130,8 @@ class VisualShape:
         owner = type(self).__name__
         if self.color is not None:
             object.__setattr__(self, "color", as_color(self.color, owner))
-        opacity = float(self.opacity)
+        opacity = np.nan if isinstance(self.opacity, (bool, np.bool_)) else \
+            _number(self.opacity, owner, "opacity", "")
         if not 0.0 <= opacity <= 1.0:
             raise ModelError(f"{owner}: opacity must be in [0, 1], got {self.opacity!r}")
         object.__setattr__(self, "opacity", opacity)

@@ -21,6 +21,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import mapping, number, vector
 from ..model.names import by_name, unknown
 from .assembly import assemble
 from .initial_equations import solve_initial_states
@@ -60,13 +61,23 @@ class Initialization:
 def initialize(system, y0=None, z0=None, fix=None, guess=None, params=None, t0=0.0,
                u0=None) -> Initialization:
     """See :meth:`jourdain.solver.system.System.initialize`."""
-    y0, z0, fix, guess = dict(y0 or {}), dict(z0 or {}), dict(fix or {}), dict(guess or {})
+    y0, z0 = mapping(y0, "initialize: y0", "coordinate"), mapping(z0, "initialize: z0", "speed")
+    fix, guess = mapping(fix, "initialize: fix", "quantity"), mapping(guess, "initialize: guess")
     p = system.parameters(params)
-    u0 = np.zeros(len(system.u_names)) if u0 is None else np.asarray(u0, dtype=float)
+    t0 = number(t0, "initialize: t0", unit="s")
+    u0 = np.zeros(len(system.u_names)) if u0 is None else \
+        vector(u0, list(system.u_names), "initialize: u0")
     names = system.quantity_names
-    for name in fix:
+    for name, value in fix.items():
         if name not in names and name not in system.y_names + system.z_names:
-            raise ModelError(unknown("fix", name, names + system.y_names + system.z_names))
+            raise ModelError(unknown("initialize: fix", name,
+                                     names + system.y_names + system.z_names))
+        fix[name] = number(value, f"initialize: fix '{name}'")
+        given = "y0" if name in y0 else "z0" if name in z0 else None
+        if given:   # a fix of a coordinate or speed holds it, as y0/z0 do: one must win
+            raise ModelError(f"initialize: '{name}' is given in both {given} "
+                             f"({(y0 if name in y0 else z0)[name]!r}) and fix ({value!r}); "
+                             "give it once")
     for name, value in fix.items():   # a fix of a coordinate or speed is a held value
         (y0 if name in system.y_names else z0 if name in system.z_names else {})[name] = value
     fix = {k: float(v) for k, v in fix.items() if k not in system.y_names + system.z_names}

@@ -17,6 +17,7 @@ contacts and armature; dry friction (frictionloss) unless ``friction=True``.
 """
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
@@ -76,6 +77,9 @@ def _compile(source):
     except ImportError as exc:
         raise ModelError("from_mjcf needs the mujoco package: pip install "
                          "'jourdain[exchange]'") from exc
+    if not isinstance(source, (str, os.PathLike)):
+        raise ModelError(f"from_mjcf: source must be a file path or the MJCF XML text, got "
+                         f"{type(source).__name__} {source!r:.60}")
     text = isinstance(source, str) and source.lstrip().startswith("<")
     if not text and not Path(source).expanduser().is_file():
         raise ModelError(f"from_mjcf: no such file: {source}")

@@ -13,6 +13,7 @@ I_link = R·I·Rᵀ. ``<origin rpy>`` is roll-pitch-yaw about fixed axes, R = Rz
 from __future__ import annotations
 
 import io
+import os
 import warnings
 from collections import defaultdict
 from pathlib import Path
@@ -122,6 +123,9 @@ class _Where:
 
 
 def _read(source) -> tuple[bytes, Path | None]:
+    if not isinstance(source, (str, bytes, os.PathLike)):
+        raise ModelError(f"from_urdf: source must be a file path or the URDF XML text, got "
+                         f"{type(source).__name__} {source!r:.60}")
     if isinstance(source, bytes):
         return source, None
     if isinstance(source, str) and source.lstrip().startswith("<"):
@@ -209,22 +213,38 @@ def _joint(j, where: _Where) -> JointSpec:
     mimic = None if j.mimic is None else (
         j.mimic.joint, 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier),
         _float(j.mimic.offset))
+    if any(v is not None and np.isnan(v) for v in limits.__dict__.values()) or (
+            mimic and not np.all(np.isfinite(mimic[1:]))):
+        raise ModelError(f"{here}: <limit> and <mimic> must hold numbers, not NaN")
     return JointSpec(j.name, kind, j.parent, j.child,
-                     IDENTITY.copy() if j.origin is None else np.asarray(j.origin, float),
-                     here, axis=np.asarray(j.axis, dtype=float), limits=limits,
-                     damping=_float(dyn and dyn.damping), friction=_float(dyn and dyn.friction),
+                     IDENTITY.copy() if j.origin is None else
+                     _finite(j.origin, here, "<origin>"),
+                     here, axis=_finite(j.axis, here, "<axis xyz>"), limits=limits,
+                     damping=_float(dyn and dyn.damping, here, "<dynamics damping>"),
+                     friction=_float(dyn and dyn.friction, here, "<dynamics friction>"),
                      mimic=mimic)
 
 
-def _float(value) -> float:
-    return 0.0 if value is None else float(value)
+def _float(value, here: str = "", what: str = "") -> float:
+    return 0.0 if value is None else float(_finite(value, here, what))
+
+
+def _finite(value, here: str, what: str) -> np.ndarray:
+    """The numbers of an element, or a ModelError naming it (a NaN origin would otherwise end
+    in numpy's "SVD did not converge" deep in the kinematics)."""
+    arr = np.asarray(value, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        raise ModelError(f"{here}: {what} must be finite numbers, got NaN or inf; fix the "
+                         "file")
+    return arr
 
 
 def _link(lk, robot, where: _Where, base, dirs, require_meshes: bool) -> LinkSpec:
     here = where("link", lk.name)
     inertial = None
     if lk.inertial is not None:
-        origin = IDENTITY if lk.inertial.origin is None else np.asarray(lk.inertial.origin)
+        origin = IDENTITY if lk.inertial.origin is None else \
+            _finite(lk.inertial.origin, here, "<inertial><origin>")
         tensor = np.zeros((3, 3)) if lk.inertial.inertia is None else \
             np.asarray(lk.inertial.inertia, dtype=float)
         mass = float(lk.inertial.mass or 0.0)
@@ -245,7 +265,8 @@ def _link(lk, robot, where: _Where, base, dirs, require_meshes: bool) -> LinkSpe
 def _geometry(element, link: str, role: GeometryRole, here: str, base, dirs,
               require_meshes: bool, materials: dict) -> Geometry | None:
     geo = element.geometry
-    origin = IDENTITY if element.origin is None else np.asarray(element.origin)
+    origin = IDENTITY if element.origin is None else \
+        _finite(element.origin, here, f"<{role.value}><origin>")
     rgba = None
     material = getattr(element, "material", None)
     if material is not None:

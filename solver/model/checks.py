@@ -132,8 +132,22 @@ def finite(vector, names: list[str], where: str) -> np.ndarray:
     return vector
 
 
+def _booleans(value) -> bool:
+    """True for a boolean, or a list, tuple or array holding one."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind == "b" or value.dtype.kind == "O" and any(
+            _booleans(v) for v in value.ravel())
+    return isinstance(value, (list, tuple)) and any(_booleans(v) for v in value)
+
+
 def vector(value, names: list[str], where: str) -> np.ndarray:
-    """A float vector with one finite entry per name (no broadcasting of a single value)."""
+    """A float vector with one finite entry per name (no broadcasting of a single value);
+    booleans are refused (True would be 1.0)."""
+    if _booleans(value):
+        raise ModelError(f"{where}: expected {len(names)} numbers, got booleans "
+                         f"{value!r:.60}")
     if isinstance(value, (str, bytes, Mapping)):
         raise ModelError(f"{where}: expected {len(names)} numbers in the order "
                          f"{', '.join(names)}, got {type(value).__name__} {value!r:.60}")

@@ -38,7 +38,7 @@ from jourdain.blocks.joints import Coordinate, Speed
 from jourdain.blocks.ports import Flange, Motion
 
 from .flatten import FlatModel
-from .rank import independent_rows, pick_columns
+from .rank import sparse_independent_rows, sparse_pick_columns
 
 ZERO_TOL = 1e-12   # coefficients below ZERO_TOL·scale are structural zeros
 
@@ -81,6 +81,7 @@ class FlangePlan:
     closure_rows: list[int]         # rows left for the constraint stage
     dofs: list[FlangeDOF]           # unknown nets with a coordinate of their own
     sensors: list[CutSensor] = field(default_factory=list)
+    blocks: list = field(default_factory=list)   # (solved rows, dependent nets) per part
 
 
 @dataclass
@@ -132,19 +133,27 @@ def plan_flanges(flat: FlatModel, tree_joints, inst: dict, p: ca.SX,
     unknown = _unknown_nets(flat, given)
     relations = _relations(flat, inst)
     C = _numeric(relations, unknown, p, p0)
-    solved, dependent = [], []
+    masses = _mass_map(flat)
+    preference = _preference(flat, unknown, masses)
+    solved, dependent, blocks = [], [], []
     for rows, cols in _parts(relations, unknown):
-        sub = C[np.ix_(rows, cols)]
-        keep = independent_rows(sub)
-        order = [cols.index(j) for j in _preference(flat, unknown) if j in cols]
-        pick = pick_columns(sub[keep], order, len(keep))
+        sub = C[rows][:, cols]
+        scale = float(abs(sub).max()) if sub.nnz else 0.0
+        keep = sparse_independent_rows(_sparse_rows(sub), scale)
+        position = {j: k for k, j in enumerate(cols)}
+        order = [position[j] for j in preference if j in position]
+        pick = sparse_pick_columns(_sparse_rows(sub[keep].T.tocsr()), order, len(keep), scale)
         solved += [rows[i] for i in keep]
         dependent += [unknown[cols[j]] for j in pick]
-    dofs = [_dof(flat, net) for net in unknown if net not in dependent]
-    closure = [i for i in range(len(relations)) if i not in solved]
+        blocks.append(([rows[i] for i in keep], [unknown[cols[j]] for j in pick]))
+    taken = set(dependent)
+    dofs = [_dof(flat, net, masses) for net in unknown if net not in taken]
+    kept = set(solved)
+    closure = [i for i in range(len(relations)) if i not in kept]
     sensors = [r.sensor for r in relations if r.sensor is not None]
-    plan = FlangePlan(given, unknown, relations, solved, dependent, closure, dofs, sensors)
-    _check_massless(flat, plan, C)
+    plan = FlangePlan(given, unknown, relations, solved, dependent, closure, dofs, sensors,
+                      blocks)
+    _check_massless(flat, plan, C, masses)
     _check_locked(flat, plan, tree_joints)
     return plan
 
@@ -171,6 +180,12 @@ def _check_locked(flat: FlatModel, plan: FlangePlan, tree_joints) -> None:
                      "Inertia to a Fixed directly")
 
 
+def _sparse_rows(matrix) -> list[dict]:
+    """The rows of a scipy CSR matrix as {column: value}."""
+    return [dict(zip(matrix.indices[a:b].tolist(), matrix.data[a:b].tolist()))
+            for a, b in zip(matrix.indptr[:-1], matrix.indptr[1:])]
+
+
 def _parts(relations: list[Relation], unknown: list[int]) -> list[tuple[list, list]]:
     """(rows, columns of unknown nets) of each connected part of the bipartite graph of
     relations and unknown nets (networkx): parts are analysed independently, so a hundred
@@ -190,20 +205,23 @@ def _parts(relations: list[Relation], unknown: list[int]) -> list[tuple[list, li
     return parts
 
 
-def _check_massless(flat: FlatModel, plan: FlangePlan, C: np.ndarray) -> None:
+def _check_massless(flat: FlatModel, plan: FlangePlan, C, masses: dict) -> None:
     """A coordinate of a net without inertia must move some body through the relations,
     or it is a degree of freedom without mass (a gear's free end coupled to nothing)."""
     cols = {net: j for j, net in enumerate(plan.unknown)}
     D = [cols[n] for n in plan.dependent]
+    lu = None
     for dof in plan.dofs:
-        if _masses(flat, dof.net):
+        if masses.get(dof.net):
             continue
         moved = []
         if D:
-            C_D = C[np.ix_(plan.solved_rows, D)]
-            sens = np.linalg.solve(C_D, C[plan.solved_rows, cols[dof.net]])
+            from scipy.sparse.linalg import splu
+            rows = C[plan.solved_rows]
+            lu = splu(rows[:, D].tocsc()) if lu is None else lu
+            sens = lu.solve(rows[:, [cols[dof.net]]].toarray().ravel())
             moved = [n for n, s in zip(plan.dependent, sens)
-                     if abs(s) > ZERO_TOL and _masses(flat, n)]
+                     if abs(s) > ZERO_TOL and masses.get(n)]
         if not moved:
             raise ModelError(
                 f"flange net {_describe(flat, dof.net)} can move but carries no inertia and "
@@ -213,45 +231,57 @@ def _check_massless(flat: FlatModel, plan: FlangePlan, C: np.ndarray) -> None:
 
 def _unknown_nets(flat: FlatModel, given: dict) -> list[int]:
     """Nets that carry a 1-D body or a coupling's driven flange and are not given."""
-    found = []
+    found = set()
     for comp in flat.inertias + flat.couplings:
         supports = set(getattr(comp, "SUPPORTS", ()))
         for port in comp.ports():
             if isinstance(port, Flange) and port.name not in supports:
                 net = flat.net_of[port]
-                if net not in given and net not in found:
-                    found.append(net)
+                if net not in given:
+                    found.add(net)
     return sorted(found)
 
 
-def _numeric(relations: list[Relation], unknown: list[int], p: ca.SX,
-             p0: np.ndarray) -> np.ndarray:
-    """The relations' coefficients of the unknown nets at the default parameters."""
-    C = ca.SX.zeros(len(relations), len(unknown))
-    for i, rel in enumerate(relations):
-        for j, net in enumerate(unknown):
-            if net in rel.terms:
-                C[i, j] = rel.terms[net]
-    value = ca.Function("coupling_coefficients", [p], [C])(p0) if p.numel() else ca.evalf(C)
-    return np.array(value, dtype=float).reshape(len(relations), len(unknown))
+def _numeric(relations: list[Relation], unknown: list[int], p: ca.SX, p0: np.ndarray):
+    """The relations' coefficients of the unknown nets at the default parameters, a scipy
+    CSR matrix (built from the terms: a dense matrix of a 1,000-gear train is 10⁶ entries)."""
+    from scipy.sparse import csr_matrix
+
+    index = {net: j for j, net in enumerate(unknown)}
+    entries = [(i, index[net], coeff) for i, rel in enumerate(relations)
+               for net, coeff in rel.terms.items() if net in index]
+    symbolic = [k for k, (*_, c) in enumerate(entries) if isinstance(c, ca.SX)]
+    values = np.array([0.0 if isinstance(c, ca.SX) else float(c) for *_, c in entries])
+    if symbolic:
+        column = ca.vertcat(*[entries[k][2] for k in symbolic])
+        value = ca.Function("coupling_coefficients", [p], [column])(p0) if p.numel() else \
+            ca.evalf(column)
+        values[symbolic] = np.array(value, dtype=float).ravel()
+    return csr_matrix((values, ([e[0] for e in entries], [e[1] for e in entries])),
+                      shape=(len(relations), len(unknown)))
 
 
-def _masses(flat: FlatModel, net: int) -> list:
-    return [m for m in flat.inertias if flat.net_of[m.flange_a] == net]
+def _mass_map(flat: FlatModel) -> dict:
+    """net -> the 1-D bodies on it, in declaration order (one pass, not one per net)."""
+    masses: dict = {}
+    for m in flat.inertias:
+        masses.setdefault(flat.net_of[m.flange_a], []).append(m)
+    return masses
 
 
-def _preference(flat: FlatModel, unknown: list[int]) -> list[int]:
+def _preference(flat: FlatModel, unknown: list[int], masses: dict) -> list[int]:
     """Columns to solve for, best first: nets without inertia (they must be solved), then
     nets with inertia, the last-declared first (the first-declared body keeps its
     coordinate, as the first-declared joint of a loop stays independent)."""
-    bare = [j for j, n in enumerate(unknown) if not _masses(flat, n)]
-    massive = [j for j, n in enumerate(unknown) if _masses(flat, n)]
-    first = {j: flat.inertias.index(_masses(flat, unknown[j])[0]) for j in massive}
+    bare = [j for j, n in enumerate(unknown) if not masses.get(n)]
+    massive = [j for j, n in enumerate(unknown) if masses.get(n)]
+    declared = {id(m): k for k, m in enumerate(flat.inertias)}
+    first = {j: declared[id(masses[unknown[j]][0])] for j in massive}
     return bare + sorted(massive, key=lambda j: -first[j])
 
 
-def _dof(flat: FlatModel, net: int) -> FlangeDOF:
-    masses = _masses(flat, net)
+def _dof(flat: FlatModel, net: int, masses: dict) -> FlangeDOF:
+    masses = masses.get(net)
     if masses:
         body = masses[0]
         return FlangeDOF(body.path, body.COORDINATES, body.SPEEDS, net)
@@ -287,6 +317,9 @@ def resolve_flanges(flat: FlatModel, plan: FlangePlan, inst: dict, given_ports: 
     aux = {s: {net: _clean(ca.substitute(ca.jacobian(v, delta[s]), d, zero))
                for net, v in values.items() if ca.depends_on(ca.SX(v), delta[s])}
            for s in plan.sensors}
+    if not delta:   # nothing to substitute (a substitution per net is a pass over f)
+        return FlangeNetwork({net: ca.SX(v) for net, v in values.items()}, closure_sx,
+                             owners, aux)
     positions = {net: ca.substitute(ca.SX(v), d, zero) for net, v in values.items()}
     return FlangeNetwork(positions, ca.substitute(closure_sx, d, zero), owners, aux)
 
@@ -316,33 +349,53 @@ def _row(rel: Relation, values: dict, delta: dict) -> ca.SX:
 
 
 def _solve_dependent(plan: FlangePlan, values: dict, delta: dict) -> dict:
-    """φ_D = C_D⁻¹·(−rest) over the solved rows: numerically inverted when the coefficients
-    are numbers (small exact expressions), symbolically otherwise (parameters in p)."""
-    if not plan.dependent:
-        return {}
-    C = ca.SX.zeros(len(plan.solved_rows), len(plan.dependent))
-    rest = []
-    for a, i in enumerate(plan.solved_rows):
-        rel = plan.relations[i]
-        for b, net in enumerate(plan.dependent):
-            if net in rel.terms:
-                C[a, b] = rel.terms[net]
-        others = Relation(rel.owner, {n: c for n, c in rel.terms.items()
-                                      if n not in plan.dependent}, rel.sensor, rel.constant)
-        rest.append(_row(others, values, delta))
-    rhs = -ca.vertcat(*rest)
-    if C.is_constant():
-        solved = ca.mtimes(ca.DM(_clean_inverse(np.array(ca.DM(C), dtype=float))), rhs)
-    else:
-        solved = ca.solve(C, rhs)
-    return dict(zip(plan.dependent, ca.vertsplit(solved)))
+    """φ_D = C_D⁻¹·(−rest) over the solved rows, part by part (C_D is block diagonal):
+    numerically by a sparse LU for the right-hand sides that are not zero (one or two per
+    part: a gear train's first net), so a chain of n gears gives n products, not the n²
+    entries of a dense inverse; symbolically where the coefficients hold parameters."""
+    solved: dict = {}
+    dependent = set(plan.dependent)
+    for rows, nets in plan.blocks:
+        if not nets:
+            continue
+        column = {net: b for b, net in enumerate(nets)}
+        entries, rest = [], []
+        for a, i in enumerate(rows):
+            rel = plan.relations[i]
+            entries += [(a, column[n], c) for n, c in rel.terms.items() if n in column]
+            others = Relation(rel.owner, {n: c for n, c in rel.terms.items()
+                                          if n not in dependent}, rel.sensor, rel.constant)
+            rest.append(-_row(others, values, delta))
+        if all(not isinstance(c, ca.SX) or c.is_constant() for *_, c in entries):
+            result = _sparse_solve(entries, len(nets), rest)
+        else:
+            C = ca.SX.zeros(len(rows), len(nets))
+            for a, b, c in entries:
+                C[a, b] = c
+            result = ca.solve(C, ca.vertcat(*rest))
+        solved.update(zip(nets, ca.vertsplit(result)))
+    return solved
 
 
-def _clean_inverse(C: np.ndarray) -> np.ndarray:
-    """C⁻¹ with round-off zeros set to 0 (keeps structurally absent couplings absent)."""
-    inv = np.linalg.inv(C)
-    inv[np.abs(inv) < ZERO_TOL * max(1.0, np.abs(inv).max())] = 0.0
-    return inv
+def _sparse_solve(entries: list, n: int, rhs: list) -> ca.SX:
+    """C⁻¹·rhs for a numeric sparse C (entries (row, column, value)) and an SX rhs: the
+    columns of C⁻¹ that meet a non-zero rhs entry, with round-off zeros set to 0 (keeps
+    structurally absent couplings absent)."""
+    from scipy.sparse import csc_matrix
+    from scipy.sparse.linalg import splu
+
+    C = csc_matrix(([float(ca.DM(c)) if isinstance(c, ca.SX) else float(c)
+                     for *_, c in entries], ([e[0] for e in entries], [e[1] for e in entries])),
+                   shape=(n, n))
+    live = [a for a, r in enumerate(rhs) if not (ca.SX(r).is_constant()
+                                                 and float(ca.DM(ca.SX(r))) == 0.0)]
+    if not live:
+        return ca.SX.zeros(n)
+    unit = np.zeros((n, len(live)))
+    unit[live, range(len(live))] = 1.0
+    X = splu(C).solve(unit) if n > 1 else unit / C.toarray()[0, 0]
+    X[np.abs(X) < ZERO_TOL * max(1.0, np.abs(X).max())] = 0.0
+    return ca.mtimes(ca.DM(csc_matrix(X)), ca.vertcat(*[rhs[a] for a in live]))
 
 
 def _clean(expr: ca.SX) -> ca.SX:

@@ -202,9 +202,12 @@ def _validate(comp: Component) -> None:
 
 
 def _check_ports(flat: FlatModel) -> None:
+    # primitive ports per net, counted once (per port it was quadratic in a net as large as
+    # the ground of a 1,000-section ladder)
+    sizes = [sum(not isinstance(p.owner, Composite) for p in net) for net in flat.nets]
     for comp in flat.components:
         for port in comp.ports():
-            _check_port(flat, comp, port)
+            _check_port(flat, comp, port, sizes)
     for net in flat.nets:
         drivers = [p for p in net if isinstance(p, RealOutput) and not isinstance(p.owner, Composite)]
         if len(drivers) > 1:
@@ -212,8 +215,8 @@ def _check_ports(flat: FlatModel) -> None:
                              " are connected together; an input may be driven by one output only")
 
 
-def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
-    alone = len(flat.net_ports(port)) == 1
+def _check_port(flat: FlatModel, comp: Component, port: Port, sizes: list[int]) -> None:
+    alone = sizes[flat.net_of[port]] == 1
     # A rigid offset may end in a free frame (a point of interest); everything else must be
     # attached, or it would float or carry a massless degree of freedom.
     rigid_offset = isinstance(comp, Joint) and not comp.COORDINATES and port.name == "frame_b"
@@ -221,7 +224,7 @@ def _check_port(flat: FlatModel, comp: Component, port: Port) -> None:
         raise ModelError(f"{port.path} is not connected; connect it to a frame (every frame of "
                          "a body, joint or sensor must be attached)")
     if isinstance(comp, FlangeForce) and isinstance(port, Flange) and port.name == "flange_a":
-        if alone and len(flat.net_ports(comp.flange_b)) == 1:
+        if alone and sizes[flat.net_of[comp.flange_b]] == 1:
             raise ModelError(f"{comp.path}: neither flange_a nor flange_b is connected; connect "
                              "at least one to a joint's axis or support flange")
     optional = port.name in getattr(comp, "OPTIONAL_PORTS", ())   # e.g. a driver's support

@@ -17,7 +17,8 @@ checks on the graph of nodes and branches, naming the components at fault:
 
 * every connected part of the circuit holds a Ground (else its potentials float);
 * no loop consists of voltage branches only (sources, capacitors, EMFs, ammeters): their
-  voltages would not be independent (Kirchhoff's voltage law);
+  voltages would not be independent (Kirchhoff's voltage law); one such branch with both
+  pins on one node is the shortest such loop (a short circuit);
 * no cut set consists of current branches only (current sources, inductors, voltmeters): a
   node group whose currents they alone fix (Kirchhoff's current law), e.g. a floating node.
 
@@ -94,19 +95,28 @@ def _check_grounded(flat: FlatModel, graph: nx.MultiGraph, branches: list) -> No
 
 
 def _check_voltage_loops(node: dict, flat: FlatModel, branches: list) -> None:
-    """Voltage branches must form a forest: a loop of them over-determines its voltages."""
-    forest = nx.Graph()
+    """Voltage branches must form a forest: a loop of them over-determines its voltages.
+    A union–find of the nodes spots the branch that closes a loop (near-linear in the
+    branches; a path search per branch was quadratic); only then is the loop traced."""
+    forest, parts = nx.Graph(), nx.utils.UnionFind()
     for b in branches:
         if b.KIND is not BranchKind.VOLTAGE:
             continue
         a, c = node[flat.net_of[b.p]], node[flat.net_of[b.n]]
-        if forest.has_node(a) and forest.has_node(c) and nx.has_path(forest, a, c):
+        if a == c:   # a loop of one branch: its voltage is forced to 0 by the short
+            raise ModelError(
+                f"{b.path}: pins p and n are connected to one node (a short circuit across "
+                "a voltage-defined component: a source, capacitor, EMF or current sensor), so "
+                "its voltage would be 0 whatever it prescribes; connect p and n to different "
+                "nodes or put a resistor between them")
+        if parts[a] == parts[c]:
             path = nx.shortest_path(forest, a, c)
             loop = [forest[u][v]["branch"] for u, v in zip(path, path[1:])] + [b]
             raise ModelError(
                 f"the voltage-defined components {_names(loop)} form a loop (voltage sources, "
                 "capacitors, EMFs, current sensors): Kirchhoff's voltage law fixes one of "
                 "their voltages by the others; add a resistor into the loop")
+        parts.union(a, c)
         forest.add_edge(a, c, branch=b)
 
 
@@ -136,12 +146,14 @@ def _check_current_cuts(node: dict, flat: FlatModel, graph: nx.MultiGraph,
 
 def _solve(flat: FlatModel, inst: dict, node: dict, branches: list, p: ca.SX,
            p0: np.ndarray) -> Circuit:
-    """Modified nodal analysis (module docstring) with the branch values as placeholders."""
+    """Modified nodal analysis (module docstring) with the branch values as placeholders.
+    The matrix is assembled as a list of entries (a ladder of n sections has O(n) of them,
+    not the (2n)² of a dense matrix)."""
     nodes = sorted({n for n in node.values() if n != GROUND})
     idx = {n: i for i, n in enumerate(nodes)}
     vbr = [b for b in branches if b.KIND is BranchKind.VOLTAGE]
     size = len(nodes) + len(vbr)
-    A, rhs = ca.SX.zeros(size, size), ca.SX.zeros(size)
+    entries, rhs = [], [ca.SX(0)] * size    # (row, column, value) of A; the right side
     holder = {b: ca.SX.sym(f"{b.path}.{'v' if b.KIND is BranchKind.VOLTAGE else 'i'}")
               for b in branches if b.KIND is not BranchKind.RESISTIVE}
 
@@ -152,47 +164,86 @@ def _solve(flat: FlatModel, inst: dict, node: dict, branches: list, p: ca.SX,
         a, c = ends(b)
         if b.KIND is BranchKind.RESISTIVE:
             g = 1 / ca.SX(inst[b].resistance())
-            for i, j, s in ((a, a, 1), (c, c, 1), (a, c, -1), (c, a, -1)):
-                if i is not None and j is not None:
-                    A[i, j] += s * g
-        elif b.KIND is BranchKind.CURRENT:
-            rhs = _stamp(rhs, a, c, -holder[b])
+            entries += [(i, j, s * g) for i, j, s in ((a, a, 1), (c, c, 1), (a, c, -1),
+                                                       (c, a, -1))
+                        if i is not None and j is not None]
+        elif b.KIND is BranchKind.CURRENT:   # the current leaves node a and enters node c
+            for i, sign in ((a, -1), (c, 1)):
+                if i is not None:
+                    rhs[i] = rhs[i] + sign * holder[b]
     for k, b in enumerate(vbr):
         a, c, row = *ends(b), len(nodes) + k
-        for i, s in ((a, 1), (c, -1)):
-            if i is not None:
-                A[i, row] += s
-                A[row, i] += s
+        entries += [(i, row, s) for i, s in ((a, 1), (c, -1)) if i is not None]
+        entries += [(row, i, s) for i, s in ((a, 1), (c, -1)) if i is not None]
         rhs[row] = holder[b]
-    sol = ca.mtimes(_inverse(A, p, p0), rhs) if size else ca.SX(0, 1)
+    sol = _mna_solve(entries, size, rhs, p, p0) if size else ca.SX(0, 1)
     e = {n: sol[idx[n]] for n in nodes}
     e[GROUND] = ca.SX(0)
     return _branch_values(flat, node, branches, vbr, e, sol, len(nodes), holder, inst)
 
 
-def _stamp(rhs: ca.SX, a, c, value) -> ca.SX:
-    """A current ``value`` leaving node a and entering node c (KCL right-hand side)."""
-    if a is not None:
-        rhs[a] += value
-    if c is not None:
-        rhs[c] -= value
-    return rhs
+def _mna_solve(entries: list, size: int, rhs: list, p: ca.SX, p0: np.ndarray) -> ca.SX:
+    """A⁻¹·rhs. Numeric A (resistances compiled as constants): a sparse LU solves for the
+    columns of A⁻¹ that meet a non-zero right side, round-off zeros set to exact zeros
+    (structure, not round-off), and the solution is that sparse matrix times the branch
+    placeholders. Symbolic A: CasADi's symbolic solve, with the entries that vanish at the
+    default parameters set to exact zeros."""
+    from scipy.sparse import csc_matrix
+
+    values = [ca.SX(v) for *_, v in entries]
+    column = ca.vertcat(*values) if values else ca.SX(0, 1)
+    numeric = np.array(ca.Function("mna", [p], [column])(p0) if p.numel() else
+                       ca.evalf(column), dtype=float).ravel()
+    rows, cols = [e[0] for e in entries], [e[1] for e in entries]
+    A = csc_matrix((numeric, (rows, cols)), shape=(size, size))
+    live = [i for i, r in enumerate(rhs) if not (r.is_constant() and float(ca.DM(r)) == 0)]
+    if not live:
+        return ca.SX.zeros(size)
+    if column.is_constant():
+        X = _columns_of_inverse(A, live)
+        return ca.mtimes(ca.DM(X), ca.vertcat(*[rhs[i] for i in live]))
+    inv = _columns_of_inverse(A, list(range(size))).toarray()
+    mask = inv != 0.0
+    S = ca.SX(size, size)
+    for i, j, v in zip(rows, cols, values):
+        S[i, j] += v
+    return ca.mtimes(ca.solve(S, ca.SX.eye(size)) * ca.DM(mask.astype(float)),
+                     ca.vertcat(*rhs))
 
 
-def _inverse(A: ca.SX, p: ca.SX, p0: np.ndarray) -> ca.SX:
-    """A⁻¹: numeric when A is (resistances compiled as constants), else symbolic; entries that
-    vanish at the default parameters are set to exact zeros (structure, not round-off)."""
-    numeric = np.array(ca.Function("mna", [p], [A])(p0) if p.numel() else ca.evalf(A),
-                       dtype=float)
-    inv = np.linalg.inv(numeric)
-    mask = np.abs(inv) >= ZERO_TOL * max(1.0, np.abs(inv).max())
-    if A.is_constant():
-        return ca.SX(ca.DM(np.where(mask, inv, 0.0)))
-    return ca.solve(A, ca.SX.eye(A.shape[0])) * ca.DM(mask.astype(float))
+BATCH = 256   # columns of A⁻¹ solved at once (memory: size × BATCH floats)
+
+
+def _columns_of_inverse(A, columns: list[int]):
+    """The named columns of A⁻¹ (sparse LU, in batches kept sparse), entries below
+    ZERO_TOL·max(1, max |entry|) set to 0, as a scipy CSC matrix; a singular A is a
+    ModelError (the checks above should have refused its network)."""
+    from scipy.sparse import csc_matrix, hstack
+    from scipy.sparse.linalg import splu
+
+    try:
+        lu = splu(A)
+    except RuntimeError as exc:   # SuperLU: "Factor is exactly singular"
+        raise ModelError(f"the circuit's nodal equations are singular ({exc}); check for "
+                         "floating parts and loops of sources") from None
+    parts, top = [], 1.0
+    for start in range(0, len(columns), BATCH):
+        chunk = columns[start:start + BATCH]
+        unit = np.zeros((A.shape[0], len(chunk)))
+        unit[chunk, range(len(chunk))] = 1.0
+        X = lu.solve(unit)
+        top = max(top, float(np.abs(X).max()))
+        X[np.abs(X) < 1e-3 * ZERO_TOL * top] = 0.0   # far below the final cut: lossless
+        parts.append(csc_matrix(X))
+    X = hstack(parts, format="csc")
+    X.data[np.abs(X.data) < ZERO_TOL * top] = 0.0
+    X.eliminate_zeros()
+    return X
 
 
 def _branch_values(flat, node, branches, vbr, e, sol, n_nodes, holder, inst) -> Circuit:
     voltage, current = {}, {}
+    row_of = {b: k for k, b in enumerate(vbr)}
     for b in branches:
         v = e[node[flat.net_of[b.p]]] - e[node[flat.net_of[b.n]]]
         voltage[b.path] = holder[b] if b.KIND is BranchKind.VOLTAGE else v
@@ -201,7 +252,7 @@ def _branch_values(flat, node, branches, vbr, e, sol, n_nodes, holder, inst) -> 
         elif b.KIND is BranchKind.CURRENT:
             current[b.path] = holder[b]
         else:
-            current[b.path] = sol[n_nodes + vbr.index(b)]
+            current[b.path] = sol[n_nodes + row_of[b]]
     potential = {net: e[n] for net, n in node.items()}
     return Circuit(voltage, current, potential, {b.path: h for b, h in holder.items()},
                    {b.path: b for b in branches})

@@ -28,6 +28,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import number
 from ..model.names import unknown
 from .guess import make_guess
 from .nlp import NLP
@@ -56,11 +57,9 @@ class Impact:
     def __init__(self, *rows: str, e: float = 0.0):
         if not rows or not all(isinstance(r, str) for r in rows):
             raise ModelError("Impact: name one or more rows, e.g. Impact('foot.floor.lower')")
-        if not 0.0 <= float(e) <= 1.0:
-            raise ModelError(f"Impact: the coefficient of restitution e must lie in [0, 1], "
-                             f"got {e}")
+        e = number(e, "Impact: the coefficient of restitution e", 0.0, 1.0)
         object.__setattr__(self, "rows", tuple(rows))
-        object.__setattr__(self, "e", float(e))
+        object.__setattr__(self, "e", e)
 
 
 @dataclass

@@ -53,7 +53,7 @@ class TrajectoryProblem:
                 not 1 <= intervals < np.inf or int(intervals) != intervals:
             raise ModelError(f"TrajectoryProblem: intervals must be a positive integer, "
                              f"got {intervals!r}")
-        if not isinstance(horizon, FreeTime) and not _number(horizon, "horizon") > 0:
+        if not isinstance(horizon, FreeTime) and not _number(horizon, "TrajectoryProblem: horizon") > 0:
             raise ModelError(f"TrajectoryProblem: horizon must be a finite positive number "
                              f"[s] or a jd.FreeTime, got {horizon!r}")
         _refuse_dae(system)
@@ -156,9 +156,9 @@ class TrajectoryProblem:
 
 
 def _number(value, what: str) -> float:
-    """A finite float, or a ModelError naming ``what``."""
+    """A finite float, or a ModelError naming ``what`` (True is not 1 s, '5' not 5)."""
     try:
-        number = float(value)
+        number = np.nan if isinstance(value, (bool, np.bool_, str, bytes)) else float(value)
     except (TypeError, ValueError):
         number = np.nan
     if not np.isfinite(number):

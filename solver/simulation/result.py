@@ -193,6 +193,25 @@ class Result(Mapping):
         return to_parquet(self, path)
 
 
+ENERGIES = ("energy.kinetic", "energy.potential", "energy.stored", "energy.total",
+            "power.dissipated")
+NUMBERED = ("residual.", "lambda[")   # numbered series of constrained systems
+
+
+def series_names(system) -> list[str]:
+    """The names of the series a simulation of ``system`` returns, without simulating (the
+    numbered residual and multiplier series start with NUMBERED): what Result.from_states,
+    the partitioned and the hybrid simulations add. Lets a study check its names before any
+    run."""
+    names = list(system.x_names) + list(system.u_names) + list(system.output_names)
+    names += list(ENERGIES) + (["power.supplied"] if "supplied" in system.functions else [])
+    names += [n for n in getattr(system, "speed_names", []) if n not in names]
+    info = getattr(system, "hybrid", None)
+    if info is not None:
+        names += list(info.discrete_names) + [row.label for row in info.rows]
+    return names
+
+
 def summary_text(result: Result) -> str:
     """One paragraph: samples, time span and how many series of each kind."""
     t = result.t

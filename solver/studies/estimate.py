@@ -33,7 +33,7 @@ from ..optimal.transcription import Collocation, MultipleShooting
 from ..simulation.loop import fold
 from ..simulation.result import Result
 from ..simulation.simulate import _input_expressions
-from .estimation import Estimate, covariance, sensitivity
+from .estimation import Estimate, covariance, null_report, sensitivity
 
 SPACING_RTOL = 1e-6   # sampling times equally spaced to this relative tolerance
 # IPOPT outcomes after which the fit is tried again with IPOPT's default MUMPS scaling
@@ -357,8 +357,10 @@ class Estimator:
         if r_val.size <= len(self.theta):
             raise ModelError(f"estimate: {r_val.size} samples cannot determine "
                              f"{len(self.theta)} unknowns; measure more")
-        sigma, dof, cov, quantile = covariance(J, r_val, self.settings["level"])
+        sigma, dof, cov, quantile, rank, null = covariance(J, r_val, self.settings["level"])
         est = self._estimate(w_opt, cov, sigma, dof, quantile, r_val, signals, stats)
+        est.rank = rank
+        est.unidentifiable, est.null_directions = null_report(est.names, null, self._scale())
         est.refitter = self
         if not est.success:
             raise OptimizationError(
@@ -376,15 +378,20 @@ class Estimator:
                              "the first fit")
         return self.fit(signals)
 
+    def _scale(self) -> np.ndarray:
+        """Decision variables → parameters and initial states."""
+        return np.array([self.folded.scales[self.folded.p_names.index(n)] for n in self.names]
+                        + [1.0] * len(self.states))
+
     def _estimate(self, w_opt, cov, sigma, dof, quantile, r_val, signals, stats) -> Estimate:
         fitted, lbx, ubx = self.names + self.states, self.arrays["lbx"], self.arrays["ubx"]
-        scale = np.array([self.folded.scales[self.folded.p_names.index(n)] for n in self.names]
-                         + [1.0] * len(self.states))   # decision variables → parameters
+        scale = self._scale()
         cov = cov * np.outer(scale, scale)
         values = {n: float(w_opt[i]) * s for n, i, s in zip(fitted, self.theta, scale)}
-        std = {n: float(np.sqrt(max(cov[k, k], 0.0))) for k, n in enumerate(fitted)}
+        std = {n: float(np.sqrt(max(cov[k, k], 0.0))) if np.isfinite(cov[k, k]) else np.inf
+               for k, n in enumerate(fitted)}   # inf: not identifiable (NaN interval)
         intervals = {n: (values[n] - quantile * std[n], values[n] + quantile * std[n])
-                     for n in fitted}
+                     if np.isfinite(std[n]) else (np.nan, np.nan) for n in fitted}
         at_bound = [n for n, i in zip(fitted, self.theta)
                     if min(abs(w_opt[i] - lbx[i]), abs(w_opt[i] - ubx[i]))
                     < 1e-6 * max(1.0, abs(w_opt[i]))]

@@ -10,13 +10,34 @@ Parameter Estimation, 1974, ch. 7; J. Nocedal, S. Wright, Numerical Optimization
 The approximation is first order: it is accurate when the residuals are small and the model
 is nearly linear in θ over the interval, and it means nothing for a parameter that sits on
 one of its bounds (flagged in ``at_bound``).
+
+Identifiability. The numerical rank of J (θ scaled by the guesses, so that its columns are
+relative changes) counts the singular values above RANK_RTOL times the largest. Each singular
+direction below it is a combination of θ that the data carry no information about (a
+parameter that does not act on a measured signal, or a product that only enters as a ratio);
+σ²·(JᵀJ)⁻¹ would be infinite along it, and a pseudo-inverse would report the false certainty
+std = 0. Every name with a component in such a direction gets std = inf and a NaN interval
+and is listed in ``unidentifiable``, with the directions in ``null_directions``; an
+UnidentifiableWarning says so. The names outside the null space keep the covariance of the
+identifiable part (the pseudo-inverse truncated at the rank, with m − rank degrees of
+freedom), which equals the fit without the unidentifiable names held fixed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import warnings
+
 import numpy as np
+
+RANK_RTOL = 1e-8       # singular values of J below this × the largest: no information
+NULL_COMPONENT = 1e-6  # a name whose share of a null direction exceeds this is unidentifiable
+
+
+class UnidentifiableWarning(UserWarning):
+    """The data carry no information about some fitted parameters or initial states (their
+    standard errors are inf and their intervals NaN; ``Estimate.unidentifiable``)."""
 
 
 @dataclass
@@ -28,7 +49,10 @@ class Estimate:
     residual standard deviation (weighted residuals); dof : m − n_θ; residuals :
     {signal: weighted residuals at the samples}; fit : the fitted trajectory (a Result at
     the node times); data : the measured signals; success, status, iterations : IPOPT's;
-    at_bound : names whose value sits on a bound (their interval is not meaningful).
+    at_bound : names whose value sits on a bound (their interval is not meaningful);
+    rank : the numerical rank of the sensitivity J (RANK_RTOL); unidentifiable : names the
+    data do not determine (std inf, interval NaN); null_directions : the combinations the
+    data do not determine, each {name: component} in the names' units, largest component 1.
     """
 
     names: list[str]
@@ -46,6 +70,9 @@ class Estimate:
     status: str
     iterations: int
     at_bound: list = field(default_factory=list)
+    rank: int = 0
+    unidentifiable: list = field(default_factory=list)
+    null_directions: list = field(default_factory=list)
     refitter: object = field(default=None, repr=False)
 
     def __getstate__(self) -> dict:
@@ -83,7 +110,9 @@ class Estimate:
                 f"{100 * self.level:g} % intervals")
         rows = [f"  {n:32s} {self.values[n]:+.6g} ± {self.std[n]:.3g}   "
                 f"[{self.intervals[n][0]:.6g}, {self.intervals[n][1]:.6g}]"
-                + ("   (on its bound)" if n in self.at_bound else "") for n in self.names]
+                + ("   (on its bound)" if n in self.at_bound else "")
+                + ("   (not identifiable)" if n in self.unidentifiable else "")
+                for n in self.names]
         return "\n".join([head] + rows)
 
     def plot(self, path: str | Path | None = None, title: str | None = None):
@@ -126,12 +155,45 @@ def sensitivity(J_r, J_g, theta: list[int], free: list[int]) -> np.ndarray:
 
 
 def covariance(J: np.ndarray, r: np.ndarray, level: float) -> tuple:
-    """(σ, dof, covariance σ²·(JᵀJ)⁻¹, t quantile) of the Gauss–Newton approximation."""
+    """(σ, dof, covariance σ²·(JᵀJ)⁻¹, t quantile, rank, null space) of the Gauss–Newton
+    approximation (module docstring): the null space's columns are the directions of θ along
+    which J is numerically zero; the covariance is NaN in the rows and columns of the names
+    that take part in them."""
     from scipy.stats import t as student
 
     m, n = J.shape
-    dof = m - n
+    _, s, vt = np.linalg.svd(J, full_matrices=True)
+    rank = int(np.sum(s > RANK_RTOL * s[0])) if s.size and s[0] > 0 else 0
+    dof = m - rank
     sigma2 = float(r @ r) / dof
-    JtJ = J.T @ J
-    cov = sigma2 * np.linalg.pinv(JtJ, rcond=1e-12, hermitian=True)
-    return np.sqrt(sigma2), dof, cov, float(student.ppf(0.5 + level / 2, dof))
+    kept = vt[:rank].T / s[:rank]
+    cov = sigma2 * kept @ kept.T
+    null = vt[rank:].T
+    involved = np.linalg.norm(null, axis=1) > NULL_COMPONENT
+    cov[involved, :] = np.nan
+    cov[:, involved] = np.nan
+    return np.sqrt(sigma2), dof, cov, float(student.ppf(0.5 + level / 2, dof)), rank, null
+
+
+def null_report(names: list[str], null: np.ndarray, scale: np.ndarray) -> tuple[list, list]:
+    """(names in a null direction, the directions as {name: component} in the names' own
+    units, largest component +1) from the null space of the scaled J; warns by name."""
+    directions = []
+    for v in (null * scale[:, None]).T:
+        v = v / v[np.argmax(np.abs(v))]
+        directions.append({n: float(c) for n, c in zip(names, v)
+                           if abs(c) > NULL_COMPONENT})
+    involved = [n for k, n in enumerate(names)
+                if np.linalg.norm(null[k]) > NULL_COMPONENT]
+    if involved:
+        shown = "; ".join(" + ".join(f"{c:.3g}·{n}" for n, c in d.items())
+                          for d in directions)
+        warnings.warn(
+            f"estimate: the data carry no information about {', '.join(involved)}: the "
+            f"sensitivity of the residuals has rank {len(names) - null.shape[1]} of "
+            f"{len(names)} (singular values below {RANK_RTOL:g} × the largest), and the fit "
+            f"does not change along {shown}. Their std is inf and their interval NaN "
+            "(Estimate.unidentifiable); measure a signal they act on, excite them through "
+            "the inputs, or fix all but one of each combination", UnidentifiableWarning,
+            stacklevel=5)
+    return involved, directions

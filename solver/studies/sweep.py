@@ -21,10 +21,12 @@ import warnings
 
 from jourdain.blocks.errors import ModelError
 
-from ..model.checks import count, flag, keywords, mapping, number, option
+from ..model.checks import count, flag, keywords, mapping, number, option, unknown
 from ..model.names import require_system
 from ..simulation.controlled import SIMULATE_KEYWORDS
-from ..simulation.progress import display, options
+from ..simulation.progress import check_progress, display, options
+from ..simulation.result import NUMBERED, series_names
+from ..simulation.simulate import _grid, integrator_options
 from .executors import default_workers, run_dask, run_processes, run_serial
 from .runs import build_runs
 from .tasks import Job, Task
@@ -56,10 +58,15 @@ def _job(system, task, t_end, options, metrics, series) -> Job:
                              f"inputs and params; allowed: {keys}")
     if task is Task.SIMULATE:
         t_end = number(t_end, "sweep: t_end", 0.0, open_low=True, unit="s")
+        _check_simulate_options(t_end, options)
     if metrics is not None and not isinstance(metrics, dict):
         if isinstance(metrics, str) or not all(isinstance(m, str) for m in metrics):
             raise ModelError("sweep: metrics must be a list of series names or a dict "
                              "{column: function(result) -> number}")
+        if task is not Task.SIMULATE:
+            raise ModelError("sweep: metrics as a list of series names apply to simulations; "
+                             "give {column: function(value) -> number} for this task")
+        _check_series(system, metrics, "metrics")
     if isinstance(metrics, dict):
         for name, fn in metrics.items():
             if not callable(fn):
@@ -71,7 +78,33 @@ def _job(system, task, t_end, options, metrics, series) -> Job:
         if isinstance(series, str) or not all(isinstance(s, str) for s in series):
             raise ModelError("sweep: series must be a list of names, e.g. ['cube.edge.phi']")
         series = list(series)
+        _check_series(system, series, "series")
     return Job(task, t_end, options, metrics, series)
+
+
+def _check_simulate_options(t_end: float, options: dict) -> None:
+    """simulate's checks of the options every run shares, made once before any run (a bad
+    rtol would otherwise fail each run, reported only in the table)."""
+    settings = {**SIMULATE_KEYWORDS, **options}
+    try:
+        _grid(settings["t0"], t_end, settings["n_out"], settings["t_out"])
+        integrator_options(settings["rtol"], settings["atol"], settings["max_steps"],
+                           settings["method"], settings["linear_solver"])
+        check_progress(settings["progress"])
+        flag(settings["islands"], "simulate: islands")
+        if settings["stiff"] is not None:
+            flag(settings["stiff"], "simulate: stiff")
+    except ModelError as exc:
+        raise ModelError(f"sweep: options: {exc}") from None
+
+
+def _check_series(system, names: list[str], what: str) -> None:
+    """Each name a series of the system's simulations (closest names suggested)."""
+    known = series_names(system)
+    for name in names:
+        if name not in known and not name.startswith(NUMBERED):
+            raise ModelError(unknown(f"sweep: {what}", name, known) + " (names of the "
+                             "simulation's series: states, inputs, outputs, energies)")
 
 
 def _progress(total: int, show: bool):

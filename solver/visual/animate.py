@@ -6,8 +6,11 @@ from __future__ import annotations
 import html as html_text
 from pathlib import Path
 
+import numpy as np
+
 from jourdain.blocks.errors import ModelError
 
+from ..model.checks import number
 from .html import animation_data, write_html
 from .motion import motion_of
 from .paths import output_path
@@ -54,7 +57,8 @@ def animate(runs, path=None, title: str = "", labels=None, camera: dict | None =
     labels : names of the runs for the legend (e.g. the swept parameter values).
     camera : {"position": (x, y, z), "target": (x, y, z)} [m] in model axes for the HTML
         player (default: the whole motion in view).
-    opacity : per-run opacity (default 1 for the first run, 0.35 for the others).
+    opacity : per-run opacity in [0, 1], a list (one per run) or one number for every run
+        (default 1 for the first run, 0.35 for the others).
     grid : show the ground grid (the plane through the origin normal to up) and the axes.
     t_range : (t0, t1) [s], the part of the motion to show (default all of it).
     fps, speed : frames per second and playback speed of a video (speed 2: twice real time).
@@ -67,8 +71,7 @@ def animate(runs, path=None, title: str = "", labels=None, camera: dict | None =
         raise ModelError("animate: no runs given")
     if labels is not None and len(labels) != len(items):
         raise ModelError(f"animate: {len(labels)} labels for {len(items)} runs")
-    if opacity is not None and len(opacity) != len(items):
-        raise ModelError(f"animate: {len(opacity)} opacities for {len(items)} runs")
+    opacity = _opacities(opacity, len(items))
     names = [str(x) for x in labels] if labels is not None else [""] * len(items)
     motions = [motion_of(run, name, t_range) for run, name in zip(items, names)]
     if not any(m.visual.shapes for m in motions):   # an empty scene written without a word
@@ -78,6 +81,20 @@ def animate(runs, path=None, title: str = "", labels=None, camera: dict | None =
     if path is None:
         return Animation(motions, title, camera, opacity, grid)
     return _write(motions, path, title, camera, opacity, grid, fps=fps, speed=speed, view=view)
+
+
+def _opacities(opacity, n: int) -> list[float] | None:
+    """One opacity in [0, 1] per run (a single number is every run's)."""
+    if opacity is None:
+        return None
+    if isinstance(opacity, (int, float, np.number)) and not isinstance(opacity, bool):
+        opacity = [opacity] * n
+    if isinstance(opacity, (str, bytes)) or not hasattr(opacity, "__len__"):
+        raise ModelError(f"animate: opacity must be a number in [0, 1] or a list of them (one "
+                         f"per run), got {opacity!r:.60}")
+    if len(opacity) != n:
+        raise ModelError(f"animate: {len(opacity)} opacities for {n} runs")
+    return [number(v, f"animate: opacity[{i}]", 0.0, 1.0) for i, v in enumerate(opacity)]
 
 
 def _write(motions, path, title, camera, opacity, grid=True, fps=30.0, speed=1.0,

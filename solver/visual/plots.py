@@ -220,6 +220,11 @@ def plot_result(t: np.ndarray, series: dict, units: dict, names, x=None, t_range
     """Result.plot: the named series (default: coordinates and speeds) against time or the
     series ``x``, in the display units ``display``; see :func:`draw`."""
     names = list(names)
+    if not names:   # a model without states has no default series to draw
+        shown = ", ".join(n for n in series if not n.startswith(("energy.", "power.")))
+        raise ModelError("plot: this run has no coordinates or speeds to plot by default (a "
+                         "model without degrees of freedom); name the series, e.g. "
+                         f"plot('energy.total'); its series: {shown or 'energies only'}")
     for n in names + ([x] if x not in (None, "t") else []):
         if n not in series:
             raise ModelError(_unknown(n, series))
