@@ -1584,3 +1584,13 @@ def _():
       "cube.edge.ph")
 def _():
     jd.estimate(cube(), _samples(), parameters=[MASS], initial_states=["cube.edge.ph"])
+
+
+# ---- player ----
+@case("animate with a trace of an unknown frame", ModelError, "animate", "traces",
+      "cube.edge.frame_bb", "cube.edge.frame_b")
+def _():
+    import tempfile
+    res = cube().simulate(0.1, n_out=3)
+    with tempfile.TemporaryDirectory() as tmp:
+        res.animate(f"{tmp}/a.html", traces=["cube.edge.frame_bb"])

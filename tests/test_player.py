@@ -160,3 +160,26 @@ def test_player_page_has_view_presets_and_folds_meshcat_controls(pendulum_run, t
     for name in ("front", "side", "top", "iso", "scene"):
         assert f'id="jd-{name}"' in text
     assert 'gui.domElement.style.display = "none"' in text
+
+
+def test_panda_meshes_keep_their_collada_colours():
+    """Reference: the <diffuse> colours of the Panda's COLLADA file (example-robot-data),
+    read by the XML parser: the player's per-vertex colours are exactly that set (to the
+    8 bits trimesh stores), not the palette."""
+    import xml.etree.ElementTree as ET
+
+    from jourdain.solver.exchange import example_robot
+    from jourdain.solver.visual.meshes import read_mesh
+
+    pytest.importorskip("trimesh")
+    try:
+        path = example_robot("panda_description/meshes/visual/link0.dae")
+    except jd.ModelError:
+        pytest.skip("example-robot-data is not installed")
+    ns = {"c": "http://www.collada.org/2005/11/COLLADASchema"}
+    diffuse = {tuple(float(v) for v in e.text.split()[:3])
+               for e in ET.parse(path).getroot().iterfind(".//c:diffuse/c:color", ns)}
+    colours = np.unique(read_mesh(str(path)).colors.round(6), axis=0)
+    assert len(colours) >= 2
+    for c in colours:
+        assert min(np.abs(np.array(d) - c).max() for d in diffuse) <= 1 / 255 + 1e-9, c

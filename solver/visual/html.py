@@ -20,7 +20,7 @@ from scipy.spatial.transform import Rotation
 from jourdain.blocks.errors import ModelError
 
 from .floor import floor_height
-from .meshes import load_mesh, read_mesh
+from .meshes import read_mesh
 from .motion import Motion, bounds, plane_normal, points
 
 HERE = Path(__file__).resolve().parent

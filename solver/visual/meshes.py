@@ -3,6 +3,7 @@ file's own colours (COLLADA/OBJ/glTF materials, PLY/OFF vertex or face colours),
 imported robot is drawn as its makers coloured it, not in a palette."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,11 +28,19 @@ def load_mesh(path: str) -> tuple[np.ndarray, np.ndarray]:
     return data.vertices, data.faces
 
 
-@lru_cache(maxsize=64)
 def read_mesh(path: str) -> MeshData:
     """The geometry and colours of a mesh file, its parts placed by the file's scene graph
-    (a COLLADA file's nodes) and merged into one triangle list; cached, since the floor, the
-    player and the videos all read the same files."""
+    (a COLLADA file's nodes) and merged into one triangle list; cached by path and
+    modification time, since the floor, the player and the videos all read the same files."""
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        stamp = None      # trimesh reports the missing file by name
+    return _read(str(path), stamp)
+
+
+@lru_cache(maxsize=64)
+def _read(path: str, stamp) -> MeshData:
     try:
         import trimesh
     except ImportError as exc:
