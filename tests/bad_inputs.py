@@ -2426,3 +2426,13 @@ def _():
 @case("simulate with x0 of booleans", ModelError, "simulate", "x0", "booleans")
 def _():
     cube().simulate(1.0, x0=[True, False, False, False], n_out=3)
+
+
+# ---- player ----
+@case("animate with a trace of an unknown frame", ModelError, "animate", "traces",
+      "cube.edge.frame_bb", "cube.edge.frame_b")
+def _():
+    import tempfile
+    res = cube().simulate(0.1, n_out=3)
+    with tempfile.TemporaryDirectory() as tmp:
+        res.animate(f"{tmp}/a.html", traces=["cube.edge.frame_bb"])

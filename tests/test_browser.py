@@ -100,3 +100,61 @@ def test_screenshot_shows_bodies_where_the_kinematics_puts_them(t, tmp_path):
         v, u = np.nonzero(mask)
         centroid = np.array([u.mean(), v.mean()]) + 0.5   # pixel centres
         assert np.linalg.norm(centroid - where) < 1.0, (name, centroid, where)
+
+
+def _screenshot(page, tmp_path, query="") -> np.ndarray:
+    from PIL import Image
+
+    shot = tmp_path / "shot.png"
+    subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
+                    f"--window-size={WIDTH},{HEIGHT}", "--virtual-time-budget=5000",
+                    f"--screenshot={shot}", f"file://{page}{query}"],
+                   check=True, capture_output=True, timeout=120,
+                   env={**os.environ, "HOME": str(tmp_path)})
+    return np.asarray(Image.open(shot).convert("RGB"), dtype=float) / 255.0
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium (make test-browser installs it)")
+def test_screenshot_shows_the_floor_under_the_machine_in_its_own_colours(tmp_path):
+    """Reference: the geometry and the mesh file. A pendulum hangs at rest (no gravity
+    torque at φ = 0) with a cube mesh of edge 0.2 m whose file colours it pure green (the
+    shape gives no colour, so the palette's blue would show otherwise); its lowest point is
+    0.6 + 0.1 = 0.7 m below the pivot. Seen by a camera at exactly that height looking
+    horizontally, the ground plane is edge-on: every grid pixel lies on the middle row
+    (the horizon), and every pixel of the green cube lies above it. A grid through the pivot
+    would show 0.7 m higher; MeshCat's own panel (a dark bar at the top right) is hidden."""
+    trimesh = pytest.importorskip("trimesh")
+    from jourdain.blocks.visual import Mesh
+
+    ply = tmp_path / "green.ply"
+    cube = trimesh.creation.box(extents=(0.2, 0.2, 0.2))
+    cube.visual.vertex_colors = [0, 255, 0, 255]
+    cube.export(ply)
+    model = jd.Model(world=World())
+    model.pivot = Revolute()
+    model.arm = RigidBody(m=1.0, r_cm=(0, -0.6, 0), I=(0.01, 0.01, 0.01),
+                          shapes=[Mesh(str(ply), center=(0, -0.6, 0))])
+    model.connect(model.world.frame_b, model.pivot.frame_a)
+    model.connect(model.pivot.frame_b, model.arm.frame_a)
+    res = jd.compile(model).simulate(0.5, n_out=11)
+    camera = {"position": (0.0, -0.7, 2.5), "target": (0.0, -0.7, 0.0)}
+    img = _screenshot(res.animate(tmp_path / "floor.html", camera=camera), tmp_path, "?t=0.2")
+    r, g, b = img[..., 0], img[..., 1], img[..., 2]
+    green = (g > 0.3) & (r < 0.45 * g) & (b < 0.6 * g)
+    assert green.sum() > 500, "the cube is not drawn in its file's green"
+    rows = np.arange(HEIGHT)[:, None] * np.ones((1, WIDTH))
+    body = slice(40, HEIGHT - 50)                 # clear of the title and the control bar
+    # grid lines: greyer than the sky gradient 3 rows above and below (MeshCat blends them)
+    sky = np.full_like(img, np.nan)
+    sky[3:-3] = (img[:-6] + img[6:]) / 2
+    d = img - sky
+    grey = (d[..., 0] > 0.05) & (d[..., 2] < -0.04) & (np.abs(r - g) < 0.2)
+    counts = grey[body].sum(axis=1)             # a grid line spans its row
+    grey_rows = np.arange(HEIGHT)[body][counts > 50]
+    assert grey_rows.size, "no grid drawn"
+    horizon = HEIGHT / 2
+    assert np.abs(grey_rows - horizon).max() <= 2.5, grey_rows
+    assert rows[green].max() <= horizon + 2.5     # the cube rests on the floor, not in it
+    assert rows[green].max() >= horizon - 6       # ... and touches it
+    corner = img[:30, WIDTH - 250:]
+    assert (corner.max(axis=2) < 0.15).mean() < 0.05, "MeshCat's panel is showing"

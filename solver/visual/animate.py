@@ -47,7 +47,7 @@ class Animation:
 
 def animate(runs, path=None, title: str = "", labels=None, camera: dict | None = None,
             opacity=None, grid: bool = True, t_range=None, fps: float = 30.0,
-            speed: float = 1.0, view=None):
+            speed: float = 1.0, view=None, traces=None):
     """Animate one run or several (ghosts of a sweep, the first opaque).
 
     runs : a Result, a Solution, or a list of them (same or different systems).
@@ -59,10 +59,14 @@ def animate(runs, path=None, title: str = "", labels=None, camera: dict | None =
         player (default: the whole motion in view).
     opacity : per-run opacity in [0, 1], a list (one per run) or one number for every run
         (default 1 for the first run, 0.35 for the others).
-    grid : show the ground grid (the plane through the origin normal to up) and the axes.
+    title : the player's heading (default: the model's top-level parts, ``cube: CubeOnEdge``).
+    grid : show the ground grid (under the lowest point any shape reaches over the motion,
+        normal to up) and the axes at the origin.
     t_range : (t0, t1) [s], the part of the motion to show (default all of it).
     fps, speed : frames per second and playback speed of a video (speed 2: twice real time).
     view : direction towards the viewer in model axes for a video (default as the camera).
+    traces : frame ports whose origins draw their path in the HTML player, a line that
+        grows with the time shown (``traces=["w.leg0.foot.frame_b"]``).
     Returns the path written (or the Animation).
     """
     many = isinstance(runs, (list, tuple))
@@ -73,7 +77,7 @@ def animate(runs, path=None, title: str = "", labels=None, camera: dict | None =
         raise ModelError(f"animate: {len(labels)} labels for {len(items)} runs")
     opacity = _opacities(opacity, len(items))
     names = [str(x) for x in labels] if labels is not None else [""] * len(items)
-    motions = [motion_of(run, name, t_range) for run, name in zip(items, names)]
+    motions = [motion_of(run, name, t_range, traces or ()) for run, name in zip(items, names)]
     if not any(m.visual.shapes for m in motions):   # an empty scene written without a word
         raise ModelError("animate: nothing to draw: the model has no bodies, joints or shapes "
                          "(a circuit or signal model, or every shape hidden); plot its series "

@@ -66,8 +66,11 @@ def nominal_size(mech, points: np.ndarray) -> float:
     return max(radii) if radii and max(radii) > 1e-9 else 1.0
 
 
-def default_shapes(mech, comp, size: float, user_nets: set, p_num) -> list[Placed]:
-    """The default shapes of one primitive component (empty for signal blocks and forces)."""
+def default_shapes(mech, comp, size: float, user_nets: set, p_num,
+                   marker: float | None = None) -> list[Placed]:
+    """The default shapes of one primitive component (empty for signal blocks and forces);
+    ``marker`` [m] sizes the joints' markers in place of ``size`` (smaller beside the user's
+    shapes)."""
     own = comp.default_shapes(size)
     if own is not None:
         return [Placed(comp.path, frame, shape, True) for frame, shape in own]
@@ -75,7 +78,7 @@ def default_shapes(mech, comp, size: float, user_nets: set, p_num) -> list[Place
     if comp in flat.bodies and flat.net_of[comp.frame_a] not in user_nets:
         return _body(mech, comp, size)
     if comp in flat.joints:
-        return _joint(mech, comp, size, p_num)
+        return _joint(mech, comp, size if marker is None else marker, p_num)
     return []
 
 

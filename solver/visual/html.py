@@ -19,6 +19,8 @@ from scipy.spatial.transform import Rotation
 
 from jourdain.blocks.errors import ModelError
 
+from .floor import floor_height
+from .meshes import read_mesh
 from .motion import Motion, bounds, plane_normal, points
 
 HERE = Path(__file__).resolve().parent
@@ -84,23 +86,12 @@ def _shape_data(motion: Motion, k: int) -> dict:
            "position": _b64(r[keep]), "quaternion": _b64(_quaternions(R[keep])),
            "scale": _b64(s[:1] if fixed_scale else s)}
     if spec.kind == "mesh":
-        vertices, faces = load_mesh(spec.mesh)
-        out.update(vertices=_b64(vertices), faces=_b64(faces, np.uint32))
+        mesh = read_mesh(spec.mesh)
+        out.update(vertices=_b64(mesh.vertices), faces=_b64(mesh.faces, np.uint32))
+        if spec.mesh_colors and mesh.colors is not None:   # the file's own colours
+            colors = np.where(np.isnan(mesh.colors), np.asarray(spec.color), mesh.colors)
+            out["colors"] = _b64(colors)
     return out
-
-
-def load_mesh(path: str) -> tuple[np.ndarray, np.ndarray]:
-    """Vertices (n × 3) and triangles (m × 3) of a mesh file, through trimesh."""
-    try:
-        import trimesh
-    except ImportError as exc:
-        raise ImportError("mesh shapes are read by trimesh: pip install 'jourdain[visual]' "
-                          "(or pip install trimesh)") from exc
-    try:
-        mesh = trimesh.load(path, force="mesh")
-    except Exception as exc:  # trimesh raises many kinds for unreadable files
-        raise ModelError(f"Mesh: trimesh cannot read {path!r}: {exc}") from exc
-    return np.asarray(mesh.vertices, float), np.asarray(mesh.faces, np.int64)
 
 
 def view_direction(motions: list[Motion], up, tilt: bool = True) -> np.ndarray:
@@ -139,7 +130,8 @@ def default_camera(motions: list[Motion], up) -> dict:
 
 def animation_data(motions: list[Motion], title: str, camera: dict | None,
                    opacity: list[float] | None = None, grid: bool = True) -> dict:
-    """The JSON document the player reads (see ``player.js``)."""
+    """The JSON document the player reads (see ``player.js``); the title defaults to the
+    model's (its top-level parts)."""
     up = motions[0].visual.up
     N, Q = native(up), up_rotation(up)
     t0 = min(float(m.t[0]) for m in motions)
@@ -152,7 +144,7 @@ def animation_data(motions: list[Motion], title: str, camera: dict | None,
     position, target = (N @ np.asarray(cam[k], dtype=float) for k in ("position", "target"))
     dist = float(np.linalg.norm(position - target))
     size = max(m.visual.size for m in motions)
-    grid_matrix = _grid(motions, Q, size)
+    grid_matrix = _grid(motions, Q, size, floor_height(motions, up))
     runs = []
     for i, m in enumerate(motions):
         times = np.append(m.t - t0, duration) if m.t[-1] - t0 < duration else m.t - t0
@@ -161,8 +153,10 @@ def animation_data(motions: list[Motion], title: str, camera: dict | None,
         runs.append({"key": f"run{i}", "label": m.label or f"run {i}",
                      "opacity": (opacity[i] if opacity else (1.0 if i == 0 else 0.35)),
                      "times": _b64(run.t),
-                     "shapes": [_shape_data(run, k) for k in range(len(m.visual))]})
-    return {"title": title, "t0": t0, "duration": duration, "runs": runs,
+                     "shapes": [_shape_data(run, k) for k in range(len(m.visual))],
+                     "traces": [{"name": name, "points": _b64(pts)}
+                                for name, pts in m.traces.items()]})
+    return {"title": title or motions[0].visual.title, "t0": t0, "duration": duration, "runs": runs,
             "root": _matrix(Q, 1.0),
             "grid": grid_matrix if grid else None,
             "axes": _matrix(np.eye(3), size / 4 / 0.5) if grid else None,
@@ -178,14 +172,15 @@ def _matrix(R: np.ndarray, scale: float, offset=(0.0, 0.0, 0.0)) -> list[float]:
     return [float(v) for v in T.T.ravel()]
 
 
-def _grid(motions: list[Motion], Q: np.ndarray, size: float) -> list[float]:
+def _grid(motions: list[Motion], Q: np.ndarray, size: float, floor: float) -> list[float]:
     """MeshCat's grid (40 cells of 0.5 in its z = 0 plane) scaled to cells of a round length
-    (1, 2 or 5 × 10^k m) so that it spans the motion twice over, centred under it."""
+    (1, 2 or 5 × 10^k m) so that it spans the motion twice over, centred under it at the
+    height ``floor`` [m] along up (the lowest point of the motion, :mod:`.floor`)."""
     lo, hi = (Q @ v for v in bounds(motions))
     extent = max(float(np.max(np.abs(hi[:2] - lo[:2]))), size, 1e-9)
     step = 10 ** np.floor(np.log10(extent / 20))
     cell = next(m * step for m in (1, 2, 5, 10) if m * step >= extent / 20)
-    centre = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, 0.0])
+    centre = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, floor])
     centre[:2] = np.round(centre[:2] / cell) * cell     # grid lines through round values
     return _matrix(np.eye(3), cell / 0.5, centre)
 
@@ -193,9 +188,9 @@ def _grid(motions: list[Motion], Q: np.ndarray, size: float) -> list[float]:
 def write_html(motions: list[Motion], path, title: str = "", camera: dict | None = None,
                opacity: list[float] | None = None, grid: bool = True) -> Path:
     """Write the player with the motions to ``path`` (a .html file) and return the path;
-    ``grid`` shows the ground grid (the plane through the origin normal to up) and axes."""
+    ``grid`` shows the ground grid (under the lowest point of the motion) and axes."""
     data = animation_data(motions, title, camera, opacity, grid)
-    values = {"TITLE": _escape(title or "jourdain animation"),
+    values = {"TITLE": _escape(data["title"] or "jourdain animation"),
               "CSS": (HERE / "player.css").read_text(encoding="utf-8"),
               "BUNDLE": three_bundle(),
               "DATA": json.dumps(data, separators=(",", ":")).replace("</", "<\\/"),

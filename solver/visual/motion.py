@@ -4,7 +4,7 @@ optimization Solution (duck-typed: anything with ``t``, ``x``, ``p`` and ``syste
 planar mechanism)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -17,7 +17,8 @@ from .scene import VisualModel
 class Motion:
     """Poses of every shape at the times t [s] (n): R (n, k, 3, 3) shape axes → world,
     r (n, k, 3) centres [m], scale (n, k, 3) factors of the unit geometry; ``visual`` the
-    shapes, ``label`` a name for legends (a sweep's parameter value)."""
+    shapes, ``label`` a name for legends (a sweep's parameter value), ``traces`` the paths
+    of chosen frames' origins, name → (n × 3) [m] in world axes."""
 
     t: np.ndarray
     R: np.ndarray
@@ -25,6 +26,7 @@ class Motion:
     scale: np.ndarray
     visual: VisualModel
     label: str = ""
+    traces: dict = field(default_factory=dict)
 
     @property
     def duration(self) -> float:
@@ -48,9 +50,10 @@ def shape_poses(system, x: np.ndarray, p: np.ndarray) -> tuple:
             s.reshape(3, n, k).transpose(1, 2, 0))
 
 
-def motion_of(source, label: str = "", t_range=None) -> Motion:
+def motion_of(source, label: str = "", t_range=None, traces=()) -> Motion:
     """The Motion of a Result (``t``, ``x``, ``p``, ``system``) or of a Solution (its
-    ``trajectory``), over the samples in ``t_range`` = (t0, t1) [s] (None: all)."""
+    ``trajectory``), over the samples in ``t_range`` = (t0, t1) [s] (None: all), with the
+    paths of the frames named in ``traces`` (:func:`.traces.frame_paths`)."""
     run = getattr(source, "trajectory", source)
     system = getattr(run, "system", None)
     if system is None or getattr(run, "x", None) is None:
@@ -62,8 +65,11 @@ def motion_of(source, label: str = "", t_range=None) -> Motion:
         from .plots import window
         keep = window(t, t_range, "animate")
     p = np.asarray(run.p, dtype=float)
-    R, r, s = shape_poses(system, np.asarray(run.x)[:, keep], p[:, keep] if p.ndim == 2 else p)
-    return Motion(t[keep], R, r, s, system.visual, label)
+    x, p = np.asarray(run.x)[:, keep], p[:, keep] if p.ndim == 2 else p
+    R, r, s = shape_poses(system, x, p)
+    from .traces import frame_paths
+    return Motion(t[keep], R, r, s, system.visual, label,
+                  frame_paths(system, t[keep], x, p, traces))
 
 
 def points(motions: list[Motion]) -> np.ndarray:

@@ -1,7 +1,9 @@
 // jourdain's animation player: a MeshCat viewer (three.js, orbit camera, scene tree) fed
 // with the shapes and keyframes of one or more runs, with play/pause, a time slider, speed
-// control and a reset of the view. URL parameters: ?t=1.5 shows model time 1.5 s paused,
-// ?play=0 starts paused.
+// control, view presets (front, side, top, iso) and a reset of the view; traces of chosen
+// points grow with the time shown. MeshCat's own control panel (dat.GUI) is folded into the
+// "scene" button. URL parameters: ?t=1.5 shows model time 1.5 s paused, ?play=0 starts
+// paused, ?view=top starts from a preset.
 (function () {
   "use strict";
   var THREE = MeshCat.THREE;
@@ -42,15 +44,23 @@
     g = new THREE.BufferGeometry();           // mesh: vertices and triangle indices
     g.setAttribute("position", new THREE.BufferAttribute(floats(shape.vertices), 3));
     g.setIndex(new THREE.BufferAttribute(new Uint32Array(bytes(shape.faces)), 1));
+    if (shape.colors) {                       // the mesh file's own colours, per vertex
+      g.setAttribute("color", new THREE.BufferAttribute(floats(shape.colors), 3));
+    }
     g.computeVertexNormals();
     return g;
   }
 
   function material(shape, opacity) {
-    var c = shape.color, o = shape.opacity * opacity;
+    var c = shape.colors ? [1, 1, 1] : shape.color, o = shape.opacity * opacity;
     return new THREE.MeshPhongMaterial({color: new THREE.Color(c[0], c[1], c[2]),
-      transparent: o < 1, opacity: o, depthWrite: o >= 1, side: THREE.DoubleSide});
+      vertexColors: !!shape.colors, transparent: o < 1, opacity: o, depthWrite: o >= 1,
+      side: THREE.DoubleSide});
   }
+
+  // MeshCat's control panel: hidden, shown by the "scene" button (scene tree, lights, grid)
+  viewer.gui.domElement.style.display = "none";
+  viewer.gui.domElement.id = "jd-meshcat-controls";
 
   viewer.set_transform(["jourdain"], data.root);
   ["Grid", "Axes"].forEach(function (name) {
@@ -85,6 +95,29 @@
       }
     });
   });
+
+  // traces: a line through a point's positions, drawn up to the time shown
+  var TRACE_COLORS = [[0.85, 0.1, 0.55], [1.0, 0.55, 0.0], [0.0, 0.6, 0.55], [0.35, 0.3, 0.9]];
+  var traces = [];
+  data.runs.forEach(function (run) {
+    var times = floats(run.times);
+    (run.traces || []).forEach(function (trace, i) {
+      var g = new THREE.BufferGeometry(), c = TRACE_COLORS[i % TRACE_COLORS.length];
+      g.setAttribute("position", new THREE.BufferAttribute(floats(trace.points), 3));
+      var line = new THREE.Line(g, new THREE.LineBasicMaterial({
+        color: new THREE.Color(c[0], c[1], c[2]), transparent: run.opacity < 1,
+        opacity: run.opacity}));
+      viewer.set_object(["jourdain", run.key, "traces", trace.name.replace(/\//g, "_")], line);
+      traces.push({geometry: g, times: times});
+    });
+  });
+  function drawTraces(t) {
+    traces.forEach(function (trace) {
+      var lo = 0, hi = trace.times.length;       // samples with time ≤ t
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (trace.times[mid] <= t) lo = mid + 1; else hi = mid; }
+      trace.geometry.setDrawRange(0, Math.max(lo, 1));
+    });
+  }
 
   var animator = viewer.animator;
   if (animations.length) {
@@ -128,13 +161,43 @@
     controls.reset();
     viewer.set_dirty();
   });
+  // view presets in three.js's native axes (y is the model's up; z the model's z for y-up
+  // models): the same target and distance, seen from the front, the side, above or askew
+  var PRESETS = {front: [0, 0, 1], side: [1, 0, 0], top: [0, 1, 1e-3], iso: [1, 0.8, 1]};
+  function preset(name) {
+    var d = new THREE.Vector3().fromArray(PRESETS[name]).normalize();
+    var dist = camera.position.distanceTo(controls.target);
+    camera.position.copy(controls.target).addScaledVector(d, dist);
+    controls.update();
+    viewer.set_dirty();
+  }
+  Object.keys(PRESETS).forEach(function (name) {
+    document.getElementById("jd-" + name).addEventListener("click", function () {
+      preset(name);
+    });
+  });
+  document.getElementById("jd-scene").addEventListener("click", function () {
+    var panel = viewer.gui.domElement, shown = panel.style.display !== "none";
+    panel.style.display = shown ? "none" : "";
+    if (!shown) viewer.gui.open();
+  });
+  window.jourdain.preset = preset;
   document.addEventListener("keydown", function (e) {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.code === "Space") { toggle(); e.preventDefault(); }
     if (e.code === "ArrowRight") seek(now() + data.duration / 100);
     if (e.code === "ArrowLeft") seek(now() - data.duration / 100);
   });
-  (function loop() { show(); requestAnimationFrame(loop); })();
+  var shownT = -1;
+  (function loop() {
+    show();
+    if (traces.length && now() !== shownT) {
+      shownT = now();
+      drawTraces(shownT);
+      viewer.set_dirty();
+    }
+    requestAnimationFrame(loop);
+  })();
 
   var legend = document.getElementById("jd-legend");
   if (data.runs.length > 1) {
@@ -151,6 +214,8 @@
     if (animator.playing) animator.pause();
     if (query.has("t")) seek(parseFloat(query.get("t")) - data.t0);
   }
+  if (PRESETS.hasOwnProperty(query.get("view"))) preset(query.get("view"));
+  drawTraces(now());
   show();
   viewer.set_dirty();
   document.body.setAttribute("data-ready", "1");

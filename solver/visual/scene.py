@@ -31,7 +31,9 @@ class ShapeSpec:
     kind : box, sphere, cylinder, capsule or mesh; color : RGB in [0, 1]; opacity in [0, 1];
     default : derived from the geometry rather than attached by the user;
     radius, length : [m] of a capsule; mesh : path of a mesh file;
-    dynamic : the scale changes with the state (a prismatic joint's box).
+    dynamic : the scale changes with the state (a prismatic joint's box);
+    mesh_colors : a mesh given no colour, drawn in its file's own colours (materials, vertex
+    colours) where it has any, else in ``color``.
     """
 
     name: str
@@ -44,16 +46,19 @@ class ShapeSpec:
     length: float = 0.0
     mesh: str | None = None
     dynamic: bool = False
+    mesh_colors: bool = False
 
 
 @dataclass
 class VisualModel:
     """The shapes of a System, the world's up direction (−g/|g|) and the model's nominal
-    length ``size`` [m] (the extent of its frames, which sizes the default shapes)."""
+    length ``size`` [m] (the extent of its frames, which sizes the default shapes) and a
+    ``title`` for the player (the model's top-level components and their classes)."""
 
     shapes: list[ShapeSpec] = field(default_factory=list)
     up: tuple = (0.0, 1.0, 0.0)
     size: float = 1.0
+    title: str = ""
 
     @property
     def names(self) -> list[str]:
@@ -62,6 +67,10 @@ class VisualModel:
     def __len__(self) -> int:
         return len(self.shapes)
 
+
+# joint markers beside the user's shapes (a robot's meshes): a fraction of the default size,
+# enough to see where the axes are without hiding the parts
+MARKER_WITH_SHAPES = 0.4
 
 PALETTE = ((0.12, 0.47, 0.71), (0.17, 0.63, 0.17), (1.0, 0.5, 0.05), (0.58, 0.4, 0.74),
            (0.55, 0.34, 0.29), (0.89, 0.47, 0.76), (0.09, 0.75, 0.81), (0.74, 0.74, 0.13))
@@ -78,9 +87,10 @@ def build_visual(mech: Mechanics, x_size: int, y_nominal: np.ndarray) -> tuple:
     placed = _user_shapes(flat)
     user_nets = {flat.net_of[item.frame] for item in placed}
     hidden = _hidden_paths(flat)
+    marker = size * (MARKER_WITH_SHAPES if placed else 1.0)
     for comp in flat.components:
         if attached_shapes(comp) is None and not _is_hidden(comp.path, hidden):
-            placed += default_shapes(mech, comp, size, user_nets, p_num)
+            placed += default_shapes(mech, comp, size, user_nets, p_num, marker)
     specs, poses = [], []
     for k, item in enumerate(placed):
         spec, pose = _place(mech, item, k, {s.name for s in specs})
@@ -96,7 +106,20 @@ def build_visual(mech: Mechanics, x_size: int, y_nominal: np.ndarray) -> tuple:
     fn = ca.Function("poses", [x, p_sym], outs, ["x", "p"], ["R", "r", "scale"])
     dynamic = _dynamic_scale(outs[2], x, p_sym)
     specs = [ShapeSpec(**{**spec.__dict__, "dynamic": bool(d)}) for spec, d in zip(specs, dynamic)]
-    return VisualModel(specs, up, size), fn
+    return VisualModel(specs, up, size, model_title(flat)), fn
+
+
+def model_title(flat) -> str:
+    """The model's top-level parts, e.g. ``cube: CubeOnEdge`` (at most three named, the world
+    left out); a model of primitive parts only is named by how many it has."""
+    top = [c for c in list(flat.composites) + list(flat.components)
+           if c._path and "." not in c._path and type(c).__name__ != "World"]
+    composites = [c for c in top if c in flat.composites]
+    shown = composites or top
+    if not shown:
+        return ""
+    names = ", ".join(f"{c.path}: {type(c).__name__}" for c in shown[:3])
+    return names + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
 
 
 def _user_shapes(flat) -> list[Placed]:
@@ -140,10 +163,11 @@ def _place(mech: Mechanics, item: Placed, k: int, taken: set) -> tuple:
     while name in taken:
         name, n = f"{base}#{n}", n + 1
     color = shape.color if shape.color is not None else PALETTE[k % len(PALETTE)]
+    mesh = isinstance(shape, Mesh)
     spec = ShapeSpec(name, item.owner, shape.KIND, tuple(color), shape.opacity, item.default,
                      getattr(shape, "radius", 0.0) if isinstance(shape, Capsule) else 0.0,
                      getattr(shape, "length", 0.0) if isinstance(shape, Capsule) else 0.0,
-                     shape.path if isinstance(shape, Mesh) else None)
+                     shape.path if mesh else None, mesh_colors=mesh and shape.color is None)
     return spec, (R, r, scale)
 
 

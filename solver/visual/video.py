@@ -126,7 +126,7 @@ def _ffmpeg() -> str:
 
 
 def _meshes(motions: list[Motion]) -> dict:
-    from .html import load_mesh
+    from .meshes import load_mesh
     return {s.mesh: load_mesh(s.mesh)[0] for m in motions for s in m.visual.shapes
             if s.kind == "mesh"}
 
