@@ -58,9 +58,7 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     if stiff is not None:
         flag(stiff, "simulate: stiff")
     if x0 is None:
-        x0 = system.state(y0, z0, params)
-        x0 = start_states(system, x0, _grid(t0, t_end, n_out, t_out), inputs,
-                          system.parameters(params), z0)
+        x0 = _start(system, y0, z0, params, inputs, _grid(t0, t_end, n_out, t_out))
     else:
         x0 = given_state(system, x0, y0, z0)
         check_consistent(system, x0, system.parameters(params))
@@ -153,6 +151,20 @@ def _idas(system, grid, x0, inputs, p, rtol, atol, max_steps, linear_solver, pro
         raise SimulationError(f"IDAS failed on the constrained DAE: {exc}; try "
                               "ConstraintMethod.PARTITIONING or looser tolerances") from exc
     return sol, stats, signals
+
+
+def _start(system, y0, z0, params, inputs, grid) -> np.ndarray:
+    """x0 from y0 and z0: the loops assembled about the held values and, with kinematic
+    drivers, about the driven coordinates at their references at t0 (as ``initialize`` and
+    an FMU start: assembled first and driven afterwards, a filtered driver's crank began
+    where the assembly left it and was pulled to its reference); then the component states
+    of initial equations."""
+    if "drive0" in system.functions:
+        u0 = InputSignals(system, inputs).numbers(grid[0])
+        x0 = system.initialize(y0, z0, params=params, t0=float(grid[0]), u0=u0).x0
+    else:
+        x0 = system.state(y0, z0, params)
+    return start_states(system, x0, grid, inputs, system.parameters(params), z0)
 
 
 def _method(system, method, stiff, grid, x0, inputs, p, rtol) -> tuple:
