@@ -97,8 +97,11 @@ print(json.dumps({"file": jd.__file__, "missing": public, "data": data,
 """
 
 
-def test_wheel_installs_into_a_fresh_venv(wheel, tmp_path):
-    env_dir = tmp_path / "venv"
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """A fresh venv with the wheel installed (and this environment's third-party packages);
+    returns its python."""
+    env_dir = tmp_path_factory.mktemp("wheel-env") / "venv"
     # its own pip (ensurepip, offline): pip of this environment would uninstall the editable
     # jourdain here before installing elsewhere
     venv.EnvBuilder(with_pip=True).create(env_dir)
@@ -112,6 +115,11 @@ def test_wheel_installs_into_a_fresh_venv(wheel, tmp_path):
     done = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index",
                            "--quiet", str(wheel)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
+    return python
+
+
+def test_wheel_installs_into_a_fresh_venv(installed, tmp_path):
+    python, env_dir = installed, installed.parents[1]
     import json
     out = subprocess.run([str(python), "-c", INSPECT], cwd=tmp_path, capture_output=True,
                          text=True)
@@ -125,3 +133,20 @@ def test_wheel_installs_into_a_fresh_venv(wheel, tmp_path):
                              capture_output=True, text=True)
     import jourdain
     assert version.stdout.strip() == f"jourdain {jourdain.__version__}", version
+
+
+@pytest.mark.slow
+def test_readme_blocks_run_from_the_installed_wheel(installed, tmp_path):
+    """Reference: the README as a user of the wheel runs it — every Python block unmodified,
+    each in a fresh interpreter of the wheel's venv, in an empty directory (no checkout on
+    the path), runs to its end."""
+    import re
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+    env = {**__import__("os").environ, "MPLBACKEND": "Agg", "PYTHONPATH": ""}
+    for k, block in enumerate(blocks):
+        work = tmp_path / f"block{k}"
+        work.mkdir()
+        (work / "block.py").write_text(block)
+        done = subprocess.run([str(installed), "block.py"], cwd=work, capture_output=True,
+                              text=True, env=env, timeout=900)
+        assert done.returncode == 0, (k, block[:200], done.stderr[-3000:])
