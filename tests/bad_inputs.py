@@ -1674,14 +1674,8 @@ def _():
 def _():
     import os
 
-    from jourdain.blocks.hybrid import Stop
-    model = jd.Model(world=World())
-    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
-    model.floor = Stop(lower=0.0, e=0.9)
-    model.connect(model.world.frame_b, model.slide.frame_a)
-    model.connect(model.slide.frame_b, model.ball.frame_a)
-    model.connect(model.floor.flange_b, model.slide.axis)
-    jd.compile(model).export_fmu(os.path.join(_scratch(), "ball.fmu"))
+    from hybrid_models import ball
+    jd.compile(ball(e=0.9)).export_fmu(os.path.join(_scratch(), "ball.fmu"))
 
 
 # ---- zeno ----------------------------------------------------------------------------------
@@ -1689,14 +1683,8 @@ def _():
 @functools.cache
 def _bouncing_ball():
     """A 0.5 kg ball on a vertical slide over a rigid floor (Stop lower = 0, e = 0.5)."""
-    from jourdain.blocks.hybrid import Stop
-    model = jd.Model(world=World())
-    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
-    model.floor = Stop(lower=0.0, e=0.5)
-    model.connect(model.world.frame_b, model.slide.frame_a)
-    model.connect(model.slide.frame_b, model.ball.frame_a)
-    model.connect(model.floor.flange_b, model.slide.axis)
-    return jd.compile(model)
+    from hybrid_models import ball
+    return jd.compile(ball(e=0.5))
 
 
 @functools.cache
@@ -1889,14 +1877,8 @@ def _():
 # Stick–slip seams and physical checks of the hybrid elements (issues 23 and 30).
 def _hybrid_ball(**compile_options):
     """A ball on a vertical slider above a rigid floor Stop (tests/hybrid_models.ball)."""
-    from jourdain.blocks.hybrid import Stop
-    model = jd.Model(world=World())
-    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
-    model.floor = Stop(lower=0.0, e=0.5)
-    model.connect(model.world.frame_b, model.slide.frame_a)
-    model.connect(model.slide.frame_b, model.ball.frame_a)
-    model.connect(model.floor.flange_b, model.slide.axis)
-    return jd.compile(model, **compile_options)
+    from hybrid_models import ball
+    return jd.compile(ball(e=0.5), **compile_options)
 
 
 @functools.cache

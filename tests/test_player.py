@@ -7,12 +7,9 @@ mesh files (vertex colours of a PLY, a glTF material's base colour), the frame k
 (a pendulum's tip at l·(sin φ, −cos φ, 0)), and the MSL's default joint size L/10 scaled by the
 documented factor.
 """
-import base64
-import json
-import re
-
 import numpy as np
 import pytest
+from test_visual import floats, payload   # the player's data, as the visual tests read it
 
 import jourdain as jd
 from jourdain.blocks import FixedTranslation, Revolute, RigidBody, World
@@ -23,15 +20,6 @@ from jourdain.solver.visual.motion import motion_of
 from jourdain.solver.visual.scene import MARKER_WITH_SHAPES
 
 
-def payload(path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    match = re.search(r'<script id="jd-data" type="application/json">(.*?)</script>', text,
-                      re.S)
-    return json.loads(match.group(1).replace("<\\/", "</"))
-
-
-def floats(b64: str) -> np.ndarray:
-    return np.frombuffer(base64.b64decode(b64), dtype=np.float32)
 
 
 def grid_height(data: dict) -> float:
