@@ -3,12 +3,9 @@ model (a builder of tests/composition_models.py) as a user would and asserts its
 an error the consumer raises propagates (the matrix says which refusals are expected)."""
 from __future__ import annotations
 
-import base64
-import json
-import re
-
 import numpy as np
 from scipy.spatial.transform import Rotation
+from test_visual import floats, payload   # the player's data, as the visual tests read it
 
 import jourdain as jd
 
@@ -176,30 +173,19 @@ def energy(build, tmp_path) -> None:
     assert abs(E[-1] - E[0] - work - jumps) <= 1e-4 * scale
 
 
-def _payload(path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    match = re.search(r'<script id="jd-data" type="application/json">(.*?)</script>', text,
-                      re.S)
-    return json.loads(match.group(1).replace("<\\/", "</"))
-
-
-def _floats(b64: str) -> np.ndarray:
-    return np.frombuffer(base64.b64decode(b64), dtype=np.float32)
-
-
 def animation(build, tmp_path) -> None:
     """The HTML player's payload (three.js from MeshCat) holds every shape's pose equal to
     poses(x, p) of the Result, to float32 round-off."""
     from jourdain.solver.visual.motion import motion_of
     case = build()
     res = case.system.simulate(case.t_end, n_out=21, **case.run)
-    run = _payload(res.animate(tmp_path / "m.html"))["runs"][0]
+    run = payload(res.animate(tmp_path / "m.html"))["runs"][0]
     motion = motion_of(res)
     assert run["shapes"], "no shape drawn"
     size = max(1.0, case.system.visual.size)
     for k, shape in enumerate(run["shapes"]):
-        pos = _floats(shape["position"]).reshape(-1, 3)
-        quat = _floats(shape["quaternion"]).reshape(-1, 4)
+        pos = floats(shape["position"]).reshape(-1, 3)
+        quat = floats(shape["quaternion"]).reshape(-1, 4)
         n = len(pos)
         assert n in (1, len(res.t)), shape["name"]
         assert np.abs(pos - motion.r[:n, k]).max() <= 1e-6 * size
