@@ -175,20 +175,27 @@ class System:
 
     def initialize(self, y0: dict | None = None, z0: dict | None = None, *,
                    fix: dict | None = None, guess: dict | None = None,
-                   params: dict | None = None, t0: float = 0.0, u0=None):
+                   params: dict | None = None, t0: float = 0.0, u0=None, steady=None,
+                   solve=None):
         """Initial state from conditions on any quantity (Modelica's start/fixed):
 
         y0, z0 : coordinates and speeds held at these values (fixed = true);
         fix : {quantity: value} for any name in ``quantity_names`` (outputs, a force element's
             ``s_rel``/``w_rel``, a frame's ``r_0[i]``/``v_0[i]``), solved with the closure
             equations; e.g. ``fix={"tip.frame_b.r_0[0]": 0.7, "tip.frame_b.v_0[0]": 0.0}``;
-        guess : {coordinate: value}, start values that only choose the solution (the
-            assembly branch), not held (fixed = false);
+        guess : {coordinate or position-level quantity: value}, start values that only choose
+            the solution (the assembly branch), not held (fixed = false; the MSL's phi_guess);
+            ``fix`` also takes initial equations on derivatives, ``{"der(<state>)": value}``
+            for any name in ``x_names`` (``der(joint.w)`` is the joint's acceleration);
+        steady : True (der(x) = 0 for every state: Modelica's steady-state start) or a list of
+            state names (der(name) = 0 for those);
+        solve : parameter names (symbolic ones, ``p_names``) solved at initialization
+            (Modelica's parameter fixed = false), returned in ``params`` of the result;
         t0, u0 : time and inputs at the start (drivers, outputs that read inputs).
         Returns an :class:`~jourdain.solver.constraints.initialize.Initialization` with ``x0``
         and a report of what was held, fixed, solved and left at its start value. See
         :mod:`jourdain.solver.constraints.initialize`."""
-        return initialize(self, y0, z0, fix, guess, params, t0, u0)
+        return initialize(self, y0, z0, fix, guess, params, t0, u0, steady, solve)
 
     def parameters(self, params: dict | None = None) -> np.ndarray:
         """Parameter vector p: the defaults overridden by ``params`` (symbolic ones only),

@@ -10,7 +10,11 @@ position-level condition g(y) = value holds (Gauss–Newton with minimum-norm st
 is chosen (``fixed = false`` with a start value). Then speeds: the velocity-level conditions
 are affine in z, so the unknown speeds follow by least squares (minimum norm), with the
 closure's velocity constraints already in z (w = G(y)·z). What was held, fixed, solved and
-left at its start value is reported (:class:`Initialization`).
+left at its start value is reported (:class:`Initialization`). Guesses of quantities that are
+not coordinates (a piston's position, a frame's r_0[i]) pull the start toward them before
+the assembly (:mod:`.guesses`). Initial equations on derivatives (``der(name)`` in ``fix``,
+``steady=``) and parameters solved at initialization (``solve=``) are solved last, together
+with every condition, by Newton (:mod:`.initial_newton`).
 """
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ from jourdain.blocks.errors import ModelError
 from ..model.checks import mapping, number, vector
 from ..model.names import by_name, unknown
 from .assembly import assemble
+from .guesses import toward_guesses
+from .initial_newton import derivative_conditions, parameters_to_solve, solve_jointly
 from .initial_equations import solve_initial_states
 from .methods import ConstraintMethod
 from .moves import Mover
@@ -42,6 +48,9 @@ class Initialization:
     solved: dict = field(default_factory=dict)    # coordinates/speeds computed -> value
     at_start: dict = field(default_factory=dict)  # undetermined, kept at start -> value
     notes: list = field(default_factory=list)
+    # the run's parameters: those given in params= and those solved (solve=); pass them on,
+    # simulate(..., x0=init.x0, params=init.params)
+    params: dict = field(default_factory=dict)
 
     def report(self) -> str:
         def fmt(items) -> str:
@@ -52,6 +61,7 @@ class Initialization:
                      f"{k} = {v:.6g} (residual {r:.1e})" for k, (v, r) in self.fixed.items())
                      or "none"),
                  f"  solved: {fmt(self.solved.items())}",
+                 f"  parameters: {fmt(self.params.items())}",
                  f"  kept at start (no condition determines them): {fmt(self.at_start.items())}"]
         return "\n".join(lines + [f"  note: {n}" for n in self.notes])
 
@@ -59,11 +69,15 @@ class Initialization:
 
 
 def initialize(system, y0=None, z0=None, fix=None, guess=None, params=None, t0=0.0,
-               u0=None) -> Initialization:
+               u0=None, steady=None, solve=None) -> Initialization:
     """See :meth:`jourdain.solver.system.System.initialize`."""
     y0, z0 = mapping(y0, "initialize: y0", "coordinate"), mapping(z0, "initialize: z0", "speed")
     fix, guess = mapping(fix, "initialize: fix", "quantity"), mapping(guess, "initialize: guess")
     p = system.parameters(params)
+    derivs = derivative_conditions(system, fix, steady)
+    derivs = {k: number(v, f"initialize: fix 'der({system.x_names[k]})'")
+              for k, v in derivs.items()}
+    solved_params = parameters_to_solve(system, solve)
     t0 = number(t0, "initialize: t0", unit="s")
     u0 = np.zeros(len(system.u_names)) if u0 is None else \
         vector(u0, list(system.u_names), "initialize: u0")
@@ -88,7 +102,10 @@ def initialize(system, y0=None, z0=None, fix=None, guess=None, params=None, t0=0
     x = _speeds(system, y, z0, {k: v for k, v in fix.items() if levels[k] == 1}, p, t0, u0,
                 init)
     x = _states(system, x, z0, p, t0, u0, init)
+    if derivs or solved_params:
+        x, p = _jointly(system, x, p, t0, u0, y0, z0, derivs, fix, solved_params, init)
     init.x0 = x
+    init.params = {**mapping(params, "params"), **init.params}
     values = np.array(system.quantities(t0, x, u0, p)).ravel()
     for name, target in fix.items():
         init.fixed[name] = (target, abs(values[names.index(name)] - target))
@@ -97,6 +114,10 @@ def initialize(system, y0=None, z0=None, fix=None, guess=None, params=None, t0=0
         raise ModelError("initialize: the conditions " + ", ".join(
             f"{k} = {init.fixed[k][0]:.6g} (reached {values[names.index(k)]:.6g})" for k in bad)
             + " cannot all be met; drop some or give other values")
+    if derivs:   # met by initial_newton (or it raised); the residuals for the report
+        xdot = np.array(system.f(t0, x, u0, p)).ravel()
+        init.fixed.update({f"der({system.x_names[k]})": (v, abs(xdot[k] - v))
+                           for k, v in derivs.items()})
     return init
 
 
@@ -129,10 +150,36 @@ def _levels(system, fix: dict) -> dict:
     return out
 
 
+def _jointly(system, x, p, t0, u0, y0: dict, z0: dict, derivs: dict, fix: dict,
+             solved_params: list, init):
+    """The Newton solve of :mod:`.initial_newton` from the staged solution; what it moves is
+    listed as solved."""
+    ny = len(system.y_names)
+    held = {system.y_names.index(n) for n in y0} | set(system.driven_coordinates) | \
+        {ny + system.z_names.index(n) for n in z0 if n in system.z_names} | \
+        {ny + k for k in system.driven_speeds} | \
+        {system.x_names.index(n) for n in z0 if n in system.s_names}
+    before = np.asarray(x, dtype=float).copy()
+    x, p = solve_jointly(system, x, p, t0, u0, held, derivs, fix, solved_params, init)
+    for i, name in enumerate(system.x_names):
+        if i in held:
+            continue
+        if abs(x[i] - before[i]) > 1e-12 * max(1.0, abs(before[i])):
+            init.solved[name] = x[i]
+            init.at_start.pop(name, None)
+        elif name in init.solved:
+            init.solved[name] = x[i]
+    return x, p
+
+
 def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.ndarray:
     mover = system.mover
     start = getattr(system, "y_ref", system.y_default)
-    y = by_name(guess, system.y_names, "guess", "coordinate", start)
+    guess = dict(guess)
+    quantity_guesses = {n: number(guess.pop(n), f"initialize: guess '{n}'")
+                        for n in list(guess) if n not in system.y_names and
+                        n in system.quantity_names}
+    y = by_name(guess, system.y_names, "guess", "coordinate or quantity", start)
     y = by_name(y0, system.y_names, "y0", "coordinate", y)
     held = {system.y_names.index(n) for n in y0}
     x = np.concatenate([y, np.zeros(system.nx - len(y))])
@@ -147,6 +194,15 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
     if not fix and not c.size:
         return y
     free = mover.free_directions(held)
+    if quantity_guesses:
+        levels = _levels(system, quantity_guesses)
+        if any(levels.values()):
+            raise ModelError("initialize: guess: " + ", ".join(
+                k for k, v in levels.items() if v) + " depend(s) on speeds; guesses choose an "
+                "assembly branch and take positions only (a coordinate, a frame's r_0[i], a "
+                "force element's s_rel)")
+        pulled = _augmented_mover(system, mover, {**fix, **quantity_guesses}, p, t0, u0)
+        y = toward_guesses(pulled, y, p, free)
     augmented = _augmented_mover(system, mover, fix, p, t0, u0)
     owners = list(getattr(system, "constraint_owners", [])) + [f"the condition {k}" for k in fix]
     y_new = assemble(augmented, y, p, free, system.y_names, owners)
