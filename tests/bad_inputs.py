@@ -2418,3 +2418,78 @@ def _():
     res = cube().simulate(0.1, n_out=3)
     with tempfile.TemporaryDirectory() as tmp:
         res.animate(f"{tmp}/a.html", traces=["cube.edge.frame_bb"])
+
+
+# ---- mslinit ----
+@case("initialize with der() of an unknown state", ModelError, "initialize", "fix",
+      "der(cube.edge.ph)", "der(cube.edge.phi)")
+def _():
+    cube().initialize(fix={"der(cube.edge.ph)": 0.0})
+
+
+@case("initialize with steady='yes'", ModelError, "initialize", "steady", "'yes'")
+def _():
+    cube().initialize(steady="yes")
+
+
+@case("initialize with steady naming an unknown state", ModelError, "steady",
+      "cube.edge.omega", "cube.edge.w")
+def _():
+    cube().initialize(steady=["cube.edge.omega"])
+
+
+@case("initialize with der() in both fix and steady", ModelError, "der(cube.edge.w)",
+      "fix", "steady")
+def _():
+    cube().initialize(fix={"der(cube.edge.w)": 0.0}, steady=["cube.edge.w"])
+
+
+@case("initialize with der() = NaN", ModelError, "der(cube.edge.w)", "nan")
+def _():
+    cube().initialize(fix={"der(cube.edge.w)": NAN})
+
+
+@case("initialize solving a misspelt parameter", ModelError, "solve", "cube.housing.mm",
+      "cube.housing.m")
+def _():
+    cube().initialize(steady=True, solve=["cube.housing.mm"])
+
+
+@case("initialize solving a constant parameter", ModelError, "solve", "cube.wheel.m",
+      "parameters=['cube.wheel.m']")
+def _():
+    cube().initialize(steady=True, solve=["cube.wheel.m"])
+
+
+@case("initialize with solve given as a string", ModelError, "solve", "list")
+def _():
+    cube().initialize(steady=True, solve="cube.housing.m")
+
+
+@case("initialize solving a parameter no equation involves", ModelError, "solve",
+      "cube.housing.m", "no initial equation")
+def _():
+    cube().initialize(y0={PHI: 0.1}, z0={W: 0.0}, fix={"der(cube.edge.phi)": 0.0},
+                      solve=["cube.housing.m"])
+
+
+@case("initialize with a steady state that does not exist", ModelError, "der(cube.edge.w)",
+      "cannot be met", "cube.edge.phi")
+def _():
+    # the cube on its edge with a constant wheel torque 5 N·m: the housing cannot rest
+    cube().initialize(y0={"cube.bearing.phi": 0.0}, z0={"cube.bearing.w": 0.0},
+                      steady=["cube.edge.phi", "cube.edge.w", "cube.bearing.w"], u0=[50.0])
+
+
+@case("initialize guessing a velocity-level quantity", ModelError, "guess",
+      "cube.bearing.frame_a.v_0[0]", "positions")
+def _():
+    cube().initialize(guess={"cube.bearing.frame_a.v_0[0]": 1.0})
+
+
+@case("initialize with der() on a Baumgarte system", ModelError, "initialize",
+      "PARTITIONING", "BAUMGARTE")
+def _():
+    system = jd.compile(jd.Model.on_world(World(), fb=FourBar()),
+                        constraints=jd.ConstraintMethod.BAUMGARTE)
+    system.initialize(steady=True)

@@ -190,11 +190,8 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
         init.notes.append(", ".join(system.y_names[i] for i in system.driven_coordinates) +
                           " held at the drivers' references")
     init.held.update({n: y[system.y_names.index(n)] for n in y0})
-    c = np.array(mover.c(y, p)).ravel()
-    if not fix and not c.size:
-        return y
     free = mover.free_directions(held)
-    if quantity_guesses:
+    if quantity_guesses:   # with no condition on them, the guesses place the coordinates
         levels = _levels(system, quantity_guesses)
         if any(levels.values()):
             raise ModelError("initialize: guess: " + ", ".join(
@@ -203,6 +200,9 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
                 "force element's s_rel)")
         pulled = _augmented_mover(system, mover, {**fix, **quantity_guesses}, p, t0, u0)
         y = toward_guesses(pulled, y, p, free)
+    c = np.array(mover.c(y, p)).ravel()
+    if not fix and not c.size:
+        return y
     augmented = _augmented_mover(system, mover, fix, p, t0, u0)
     owners = list(getattr(system, "constraint_owners", [])) + [f"the condition {k}" for k in fix]
     y_new = assemble(augmented, y, p, free, system.y_names, owners)
