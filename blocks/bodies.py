@@ -20,11 +20,13 @@ class RigidBody(Body):
 
     Parameters
     ----------
-    m : [kg] mass, > 0.
+    m : [kg] mass, ≥ 0.
     r_cm : [m] center of mass in frame_a coordinates.
     I : [kg·m²] inertia tensor about the center of mass in frame_a axes: a 3×3 symmetric
         positive semi-definite matrix satisfying the triangle inequality (a zero tensor is a point
-        mass), or its diagonal (Ixx, Iyy, Izz).
+        mass), or its diagonal (Ixx, Iyy, Izz). With m = 0 the body is an inertia without
+        mass (the MSL's massless BodyShape carrying a rotor's inertia): I ≠ 0 is asked, not
+        the triangle inequality; the system's mass matrix must be regular (compile checks it).
     shapes : visual shapes on frame_a (:mod:`jourdain.blocks.visual`), for animations only;
         without them the animation draws a sphere at the center of mass sized by m and a rod
         from frame_a to it.
@@ -50,8 +52,8 @@ class RigidBody(Body):
             self.shape(*self.shapes)
 
     def validate(self) -> None:
-        if not self.m > 0:
-            raise ModelError(f"{self.path}: mass m must be positive, got {self.m} kg")
+        if not self.m >= 0:
+            raise ModelError(f"{self.path}: mass m must be ≥ 0, got {self.m} kg")
         inertia = np.asarray(self.I)
         scale = max(1.0, float(np.abs(inertia).max()))
         if not np.allclose(inertia, inertia.T, atol=1e-12 * scale):
@@ -60,7 +62,17 @@ class RigidBody(Body):
         if principal.min() < -1e-12 * scale:
             raise ModelError(f"{self.path}: inertia I must be positive semi-definite; principal "
                              f"moments are {principal.tolist()} kg·m²")
+        if self.m == 0:
+            # no mass: an inertia without a mass distribution, the MSL's massless body that
+            # carries a rotor's inertia (ActuatedDrive: m = 0, I = diag(2, 0, 0)); the
+            # triangle inequality belongs to mass distributions, so it is not asked, and
+            # whether every speed has inertia is the system's mass matrix's to say
+            if not np.abs(principal).max() > 0:
+                raise ModelError(f"{self.path}: a body with mass m = 0 and inertia I = 0 "
+                                 "carries nothing; give it a mass or an inertia, or remove it")
+            return
         a, b, c = principal
         if c > a + b + 1e-9 * scale:
             raise ModelError(f"{self.path}: inertia I violates the triangle inequality "
-                             f"({c:g} > {a:g} + {b:g}): no physical body has these moments")
+                             f"({c:g} > {a:g} + {b:g}): no physical body has these moments "
+                             "(an inertia without a mass distribution is a body with m = 0)")

@@ -239,8 +239,9 @@ class Rotor1D(Composite):
     J·ẇ = τ_flanges − J·n·ω̇_a and it exerts on the housing the gyroscopic torque
     ω_a × (J·n·w) − n·(J·n·ω̇_a), the MSL's frame_a.t. The rotor's mass and full inertia
     (including J about n) belong to a body fixed on the housing, as the MSL prescribes (e.g. a
-    BodyCylinder rigidly attached; without it a moving housing has an indefinite mass matrix,
-    which compile reports). Built as a revolute carrying +J·n·nᵀ and −J·n·nᵀ on the housing.
+    BodyCylinder rigidly attached; without it a housing lighter than the rotor has an
+    indefinite mass matrix, which is accepted while it is regular, as the MSL's BevelGear1D
+    example does, and refused by name when singular). Built as a revolute carrying +J·n·nᵀ and −J·n·nᵀ on the housing.
     ``flange_a`` and ``flange_b`` are the rotor's 1-D flanges (both at phi); a 1-D element
     with its other flange free (or on a :class:`Mounting1D` of the same housing) reacts on
     the housing. r_center, cylinderLength, cylinderDiameter: for pictures only.

@@ -7,10 +7,9 @@ with amplitudes (1, 0, 0), f = 1 Hz). Lower: a Rotor1D (J = 2 kg·m²) on a Fixe
 driven by a 1-D torque source (here jourdain's Motor) whose support is a Mounting1D on the
 same Fixed frame. World without gravity (g = 0), as in the MSL.
 
-Difference from the MSL source: its BodyShape has m = 0 and I = diag(2, 0, 0), which no
-physical body has (jourdain rejects m ≤ 0 and inertias violating the triangle inequality);
-here m = 1 kg with the center of mass on the axis and I = diag(2, 1, 1): only I_11 enters
-this motion.
+The BodyShape is the MSL's: m = 0 and I = diag(2, 0, 0), an inertia without a mass
+distribution (a body with m = 0 is not asked the triangle inequality of rigid bodies; the
+system's mass matrix, here J = 2 kg·m² about x, must be regular: docs/msl.md, "Bodies").
 
 What you will see: 1.1 s (StopTime as in the MSL); both angles follow the closed form
 phi(t) = (t − sin(2πt)/(2π))/(2π·J) of J·phi'' = sin(2πt) from rest.
@@ -33,7 +32,7 @@ from jourdain.blocks import (
 from jourdain.blocks.multibody import Fixed
 
 model = jd.Model(world=World(g=(0, 0, 0)))
-model.bodyCylinder = BodyShape(r=(0.5, 0, 0), m=1, I=(2, 1, 1), shapeType="cylinder",
+model.bodyCylinder = BodyShape(r=(0.5, 0, 0), m=0, I=(2, 0, 0), shapeType="cylinder",
                                width=0.1, r_shape=(0.1, 0, 0))
 model.revolute = Revolute(n=(1, 0, 0))
 model.torque = Torque()                          # resolved in frame_b (the MSL's default)

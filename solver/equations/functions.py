@@ -229,7 +229,8 @@ def _q_function(t, y, z, u, p, s, q) -> ca.Function:
 def check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray,
                       free: list[int] | None = None) -> None:
     """A singular mass matrix at a generic configuration means a speed without inertia
-    (``free``: the speeds that keep an equation of motion, all but the driven ones)."""
+    (``free``: the speeds that keep an equation of motion, all but the driven ones); an
+    indefinite but regular one (the MSL's Rotor1D on a light housing) is accepted."""
     free = list(range(sp.z.numel())) if free is None else free
     if not free:
         return
@@ -252,13 +253,18 @@ def check_mass_matrix(M: ca.Function, mech: Mechanics, sp: Speeds, p: np.ndarray
     coo = mass.tocoo()   # one pass over the entries (indexing per block is n² for n blocks)
     for i, j, v in zip(coo.row, coo.col, coo.data):
         blocks[label[i]][position[i], position[j]] += v
+    # regular, not necessarily definite: physical bodies give a positive semi-definite M, and
+    # only the MSL's reduced rotor (Rotor1D's housing share −J·n·nᵀ, BevelGear1D on a light
+    # housing) makes it indefinite, which the MSL simulates; a zero eigenvalue is a speed
+    # without inertia
     lowest, scale = (np.inf, None), 1.0
     for block, dense in zip(members, blocks):
         block = np.array(block)
         eig, vec = np.linalg.eigh(dense)
         scale = max(scale, float(np.abs(eig).max()))
-        if eig[0] < lowest[0]:
-            lowest = (eig[0], block[np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)])
+        k = int(np.argmin(np.abs(eig)))
+        if abs(eig[k]) < lowest[0]:
+            lowest = (abs(eig[k]), block[np.flatnonzero(np.abs(vec[:, k]) > 1e-6)])
     if lowest[0] > 1e-12 * scale:
         return
     idle = [sp.names[free[i]] for i in lowest[1]]

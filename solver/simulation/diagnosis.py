@@ -81,9 +81,10 @@ def _null_speeds(mass: np.ndarray, names: list[str]) -> list[str]:
     if not np.all(np.isfinite(mass)):
         return [names[i] for i in np.flatnonzero(~np.isfinite(mass).all(axis=1))]
     eig, vec = np.linalg.eigh(0.5 * (mass + mass.T))
-    if eig[0] > 1e-14 * max(1.0, float(np.abs(mass).max())):
+    k = int(np.argmin(np.abs(eig)))   # regular is what the equations need (functions.py)
+    if abs(eig[k]) > 1e-14 * max(1.0, float(np.abs(mass).max())):
         return []
-    return [names[i] for i in np.flatnonzero(np.abs(vec[:, 0]) > 1e-6)]
+    return [names[i] for i in np.flatnonzero(np.abs(vec[:, k]) > 1e-6)]
 
 
 def _values(names: list[str], values: np.ndarray) -> str:
