@@ -183,10 +183,10 @@ class System:
         fix : {quantity: value} for any name in ``quantity_names`` (outputs, a force element's
             ``s_rel``/``w_rel``, a frame's ``r_0[i]``/``v_0[i]``), solved with the closure
             equations; e.g. ``fix={"tip.frame_b.r_0[0]": 0.7, "tip.frame_b.v_0[0]": 0.0}``;
+            and initial equations on derivatives, ``{"der(<state>)": value}`` for any name in
+            ``x_names`` (``der(joint.w)`` is the joint's acceleration);
         guess : {coordinate or position-level quantity: value}, start values that only choose
             the solution (the assembly branch), not held (fixed = false; the MSL's phi_guess);
-            ``fix`` also takes initial equations on derivatives, ``{"der(<state>)": value}``
-            for any name in ``x_names`` (``der(joint.w)`` is the joint's acceleration);
         steady : True (der(x) = 0 for every state: Modelica's steady-state start) or a list of
             state names (der(name) = 0 for those);
         solve : parameter names (symbolic ones, ``p_names``) solved at initialization

@@ -203,3 +203,47 @@ def test_undetermined_parameter_is_named():
                        "spring.c"):
         system.initialize(y0={"joint.phi": -0.3}, z0={"joint.w": 0.0},
                           fix={"der(joint.phi)": 0.0}, solve=["spring.c"])
+
+
+def test_engine_cylinder_branch_chosen_by_a_guess_of_the_piston_height():
+    """Reference: closed-form slider-crank geometry of the MSL's engine cylinder (rod
+    l = 0.2 m): both assemblies put the piston pin on the cylinder axis at distance l from the
+    crank pin (y_c, z_c), at y = y_c ± sqrt(l² − z_c²); a guess of the piston's height picks
+    the branch above (the engine's) or below the crank, with the crank angle held."""
+    from jourdain.library import SingleCylinderEngine
+    system = jd.compile(jd.Model.on_world(World(), engine=SingleCylinderEngine()))
+    piston = "engine.cylinder1.piston.frame_a.r_0"
+    pin, crank = "engine.cylinder1.b2.frame_a.r_0", "engine.cylinder1.b1.frame_a.r_0"
+    heights = {}
+    for guess in (0.5, -0.5):
+        init = system.initialize(y0={"engine.bearing.phi": 2.0},
+                                 guess={f"{piston}[1]": guess})
+        q = dict(zip(system.quantity_names, np.array(system.quantities(
+            0, init.x0, np.zeros(len(system.u_names)), system.p_default)).ravel()))
+        y_c, z_c = q[f"{crank}[1]"], q[f"{crank}[2]"]
+        assert abs(q[f"{pin}[2]"]) < 1e-10                  # on the cylinder axis
+        heights[guess] = (q[f"{pin}[1]"], y_c + np.sign(guess) * np.sqrt(0.2**2 - z_c**2))
+    for got, expected in heights.values():
+        assert got == pytest.approx(expected, abs=1e-10)
+    assert heights[0.5][0] > heights[-0.5][0] + 0.3
+
+
+def test_four_bar_steady_state_is_a_stationary_point_of_the_potential():
+    """Reference: principle of virtual work on the closed loop: at the steady state found
+    (steady=True: every der(x) = 0, closure met) the potential energy of gravity and a crank
+    spring (c = 5 N·m/rad, phi_rel0 = 1 rad) is stationary along the loop, dV/dφ_crank = 0 by a
+    central difference of assembled configurations (h = 1e-4 rad: error O(h²))."""
+    from jourdain.blocks import RotationalSpring
+    model = jd.Model.on_world(World(), bar=FourBar())
+    model.spring = RotationalSpring(c=5.0, phi_rel0=1.0)
+    model.connect(model.spring.flange_b, model.bar.crank.axis)
+    system = jd.compile(model)
+    init = system.initialize(steady=True, guess={"bar.crank.phi": 1.0})
+    assert np.abs(np.array(system.f(0, init.x0, [], system.p_default))).max() < 1e-10
+    phi, h = init.x0[0], 1e-4
+    guess = dict(zip(system.y_names[1:], init.x0[1:3]))
+    V = [float(system.energy(system.initialize(y0={"bar.crank.phi": phi + d},
+                                               guess=guess).x0, system.p_default)[1])
+         for d in (-h, h)]
+    scale = 5.0 * 1.0 + 9.81 * 2.3 * 0.8   # torques of the spring and of the links' weight
+    assert abs((V[1] - V[0]) / (2 * h)) < 1e-6 * scale

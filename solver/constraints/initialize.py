@@ -160,6 +160,9 @@ def _jointly(system, x, p, t0, u0, y0: dict, z0: dict, derivs: dict, fix: dict,
         {ny + k for k in system.driven_speeds} | \
         {system.x_names.index(n) for n in z0 if n in system.s_names}
     before = np.asarray(x, dtype=float).copy()
+    # the staged solution's count of undetermined directions no longer holds: the joint
+    # solve decides them (and notes or refuses what stays undetermined)
+    init.notes = [n for n in init.notes if "determined by no condition" not in n]
     x, p = solve_jointly(system, x, p, t0, u0, held, derivs, fix, solved_params, init)
     for i, name in enumerate(system.x_names):
         if i in held:

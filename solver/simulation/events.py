@@ -209,10 +209,13 @@ class EventLoop:
             crossing = self._first_crossing(times, Xs)
             if crossing is not None:
                 t_e, x_e, fired = self._localize(times, Xs, crossing)
-                k_out = self._record(X, P, U, times, Xs, k_out, t_e, inclusive=True)
+                k_out = self._record(X, P, U, times, Xs, k_out, t_e, inclusive=False)
                 length = max(4 * self.event_step, 2 * (t_e - self.t))
                 self._guard_event(t_e, x_e, fired)
                 self._after_event, self._fired = True, set(fired)
+                # an output at the event shows the values after it, as at time events and
+                # Modelica's last row at an event (right limits, docs/hybrid.md)
+                k_out = self._record(X, P, U, np.array([t_e]), self.x[:, None], k_out, t_e, True)
                 continue
             self._after_event, self._fired = t_b == t_hard and kind != "end", set()
             k_out = self._record(X, P, U, times, Xs, k_out, t_b, not self._after_event)
