@@ -772,7 +772,7 @@ def _():
     cube().simulate(1.0, params={MASS: NAN})
 
 
-@case("negative symbolic mass", ModelError, "cube.housing", "m", "positive")
+@case("negative symbolic mass", ModelError, "cube.housing", "m", "≥ 0")
 def _():
     cube().simulate(1.0, params={MASS: -1.0})
 

@@ -247,3 +247,28 @@ def test_four_bar_steady_state_is_a_stationary_point_of_the_potential():
          for d in (-h, h)]
     scale = 5.0 * 1.0 + 9.81 * 2.3 * 0.8   # torques of the spring and of the links' weight
     assert abs((V[1] - V[0]) / (2 * h)) < 1e-6 * scale
+
+
+def test_spherical_pendulum_steady_state_from_a_guessed_tip_height():
+    """Reference: the closed-form rest of a spherical pendulum (tip 0.5 m straight below the
+    pivot). From the default start (rod horizontal) the gravity torque is extremal, a
+    singular point, named; a guess of the tip's height (not a coordinate: the joint's
+    quaternion) leads Newton to the hanging rest, and the spin about the vertical, which no
+    equation determines, keeps its start value (noted)."""
+    from jourdain.blocks import Spherical
+    m = jd.Model(world=World())
+    m.ball, m.rod = Spherical(), FixedTranslation(r=(0.5, 0, 0))
+    m.bob = RigidBody(m=1.0, I=(0.01, 0.01, 0.01))
+    m.connect(m.world.frame_b, m.ball.frame_a)
+    m.connect(m.ball.frame_b, m.rod.frame_a)
+    m.connect(m.rod.frame_b, m.bob.frame_a)
+    system = jd.compile(m)
+    with pytest.raises(jd.ModelError, match=r"der\(ball.wz\) = 0.*singular point.*guess="):
+        system.initialize(steady=True)
+    init = system.initialize(steady=True, guess={"rod.frame_b.r_0[1]": -0.4})
+    q = dict(zip(system.quantity_names,
+                 np.array(system.quantities(0, init.x0, [], system.p_default)).ravel()))
+    tip = [q[f"rod.frame_b.r_0[{i}]"] for i in range(3)]
+    assert tip == pytest.approx([0.0, -0.5, 0.0], abs=1e-10)
+    assert np.abs(np.array(system.f(0, init.x0, [], system.p_default))).max() < 1e-9
+    assert any("ball (rotation about axis 0)" in note for note in init.notes)

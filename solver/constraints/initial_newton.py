@@ -28,7 +28,7 @@ from ..model.parameters import constant_entries, unknown_parameter
 from .methods import ConstraintMethod
 from .partition import numeric_rank
 
-NEWTON_TOL = 1e-11   # residual max-norm accepted [units of each equation]
+NEWTON_TOL = 1e-11   # residual accepted, relative to its Jacobian row (_tolerance)
 MAX_ITER = 60
 STALLED = 4          # steps in a row without decrease before giving up
 
@@ -132,7 +132,7 @@ def solve_jointly(system, x: np.ndarray, p: np.ndarray, t0: float, u0: np.ndarra
             raise ModelError("initialize: the initial equations " + ", ".join(bad) + " are "
                              "undefined at the present values (a division by zero, a square "
                              "root of a negative number); give other start values")
-        if np.abs(r).max(initial=0.0) <= NEWTON_TOL:
+        if np.all(np.abs(r) <= _tolerance(J)):
             break
         step = -np.linalg.lstsq(J, r, rcond=None)[0] * scale
         norm0, accepted = np.linalg.norm(r), False
@@ -145,8 +145,11 @@ def solve_jointly(system, x: np.ndarray, p: np.ndarray, t0: float, u0: np.ndarra
         stalled = 0 if accepted else stalled + 1
         if stalled == STALLED:
             break
-    if np.abs(r).max(initial=0.0) > 1e3 * NEWTON_TOL:
-        raise _failure(r, J, labels, unknowns)
+    if np.any(np.abs(r) > 1e3 * _tolerance(J)):
+        nd = len(mover.moved)
+        columns = list(free) + [nd + i - ny for i in rest] + [nd + nx - ny + k for k in params]
+        involved = F.structure[:, columns].any(axis=1)
+        raise _failure(r, J, labels, unknowns, 1e3 * _tolerance(J), involved)
     _report(system, init, J, unknowns, params, p)
     return x, p
 
@@ -179,26 +182,46 @@ def _residual_function(system, t0, u0, derivs: dict, fix: dict, held: set):
     zero = ca.DM.zeros(len(mover.moved))
     F = ca.Function("initial_newton", [y, rest, pp],
                     [ca.substitute(R, delta, zero), ca.substitute(J, delta, zero)])
+    # which unknowns each equation involves at all (structure, not values at a point)
+    F.structure = np.array(ca.DM.ones(J.sparsity())) > 0
     return F, labels
 
 
 def _unknown_names(system, free, rest, params) -> list[str]:
-    ny, moved = len(system.y_names), system.mover.moved
-    names = [", ".join(system.y_names[i] for i in moved[j]) if len(moved[j]) == 1 else
-             f"{system.z_names[j]} (rotation of {system.y_names[moved[j][0]].rsplit('.', 1)[0]})"
-             for j in free]
+    """A name per unknown: the coordinate a scalar move changes, a quaternion's rotation
+    about its k-th axis, the state, the parameter."""
+    moved, names, turns = system.mover.moved, [], {}
+    for j in free:
+        if len(moved[j]) == 1:
+            names.append(system.y_names[moved[j][0]])
+        else:
+            joint = system.y_names[moved[j][0]].rsplit(".", 1)[0]
+            turns[joint] = turns.get(joint, -1) + 1
+            names.append(f"{joint} (rotation about axis {turns[joint]})")
     return names + [system.x_names[i] for i in rest] + [system.p_names[k] for k in params]
 
 
-def _failure(r, J, labels, unknowns) -> ModelError:
-    worst = [i for i in np.argsort(-np.abs(r)) if abs(r[i]) > 1e3 * NEWTON_TOL]
+def _tolerance(J: np.ndarray) -> np.ndarray:
+    """Per equation: NEWTON_TOL relative to the size of its row of the (scaled) Jacobian, the
+    round-off of evaluating it (a robot's accelerations from torques of 1e3 N·m)."""
+    return NEWTON_TOL * (1.0 + (np.abs(J).max(axis=1) if J.shape[1] else 0.0))
+
+
+def _failure(r, J, labels, unknowns, tol, involved) -> ModelError:
+    worst = [i for i in np.argsort(-np.abs(r)) if abs(r[i]) > tol[i]]
     unmet = ", ".join(f"{labels[i]} (residual {r[i]:.3g})" for i in worst)
-    idle = [labels[i] for i in worst if not np.any(np.abs(J[i]) > 1e-12)]
+    flat = [i for i in worst if not np.any(np.abs(J[i]) > 1e-12)]
+    idle = [labels[i] for i in flat if not involved[i]]
     rank = numeric_rank(J) if J.size else 0
     said = ", ".join(unknowns) or "none"
     if idle:
         why = (" is affected by no unknown (singular: " + ", ".join(idle) + " holds or fails "
                "whatever is solved)")
+    elif flat:
+        why = (": no unknown changes " + ", ".join(labels[i] for i in flat) + " to first "
+               "order at the present values, a singular point of the equations (a pendulum "
+               "started horizontal, whose gravity torque is extremal there); give start "
+               "values on the side of the intended solution (guess=, y0)")
     elif rank < J.shape[0]:
         why = (f": their Jacobian with respect to the unknowns is singular there (rank {rank} "
                f"for {J.shape[0]} equations: dependent or contradictory equations)")
@@ -217,11 +240,12 @@ def _report(system, init, J, unknowns, params, p) -> None:
     under-determined initialization: hold the ones meant to keep their start values."""
     n_state = J.shape[1] - len(params)
     for k, idx in enumerate(params):
-        if not np.any(np.abs(J[:, n_state + k]) > 1e-12):
+        if not np.any(np.abs(J[:, n_state + k]) > 1e-10 * max(1.0, np.abs(J).max())):
             raise ModelError(f"initialize: solve: no initial equation determines the "
                              f"parameter {system.p_names[idx]} (singular); add a condition "
                              "that depends on it (fix=, steady=) or hold more states")
-    involved = [j for j in range(J.shape[1]) if np.any(np.abs(J[:, j]) > 1e-12)]
+    small = 1e-10 * max(1.0, float(np.abs(J).max(initial=0.0)))   # zero to round-off
+    involved = [j for j in range(J.shape[1]) if np.any(np.abs(J[:, j]) > small)]
     idle = [unknowns[j] for j in range(n_state) if j not in involved]
     if idle:
         init.notes.append("determined by no initial equation, kept at their start values: " +
