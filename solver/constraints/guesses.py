@@ -1,6 +1,6 @@
 """Branch choice by guesses of any position-level quantity (the MSL's ``phi_guess``,
 ``s_guess``): before a closed loop is assembled, the coordinates are pulled toward the
-guesses — Gauss–Newton on the least-squares problem |c(y)|² + |g(y) − guess|² (closure
+guesses — Gauss–Newton on the least-squares problem ‖c(y)‖² + ‖g(y) − guess‖² (closure
 equations, held conditions and the guessed quantities together, minimum-norm steps along
 the joint-speed directions) — and the assembly then starts from that point. The guesses are
 not held: the assembled configuration meets only the closure equations and the ``fix``

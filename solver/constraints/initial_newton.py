@@ -1,6 +1,6 @@
 """Initial equations on derivatives and parameters solved at initialization: Modelica's
 ``initial equation der(x) = 0`` (a steady-state start of a whole system, or of chosen
-states) and ``parameter ... (fixed = false)`` (a spring constant or an unstretched length
+states) and ``parameter (fixed = false)`` (a spring constant or an unstretched length
 from an equilibrium), solved together with every other condition of ``System.initialize``.
 
 The unknowns are the moves of the coordinates not held (joint-speed directions, so a
