@@ -34,7 +34,9 @@ MODES = ("events", "stepping")
 DT = 1e-3          # [s] default step of the stepping mode
 ITERATIONS = 30    # default Gauss–Seidel sweeps per step
 CHUNK = 100        # output intervals per call of the compiled function
-FLAGS = ("-O3",)   # the step runs millions of times: worth the optimizer (a fraction of a s)
+# the step runs millions of times: gcc's optimizer is worth its time on a small step (a
+# fraction of a second, 10 % off a box's run); on a large one -O3 takes minutes, -O1 seconds
+FLAGS, LARGE_FLAGS, LARGE_OPS = ("-O3",), ("-O1",), 20_000
 STEPPING_KEYWORDS = ("y0", "z0", "x0", "inputs", "params", "t0", "n_out", "t_out", "dt",
                      "iterations", "pairs", "progress")
 
@@ -115,14 +117,16 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int):
         args = chunks.mx_in()
         fn = ca.Function(f"stepping_{k}x{chunk}", args, [chunks(*args)],
                          ["acc", "u", "p", "h"], ["accs"])
-        cache[key] = (_compiled(fn), nc)
+        ops = sum(f.n_instructions() for f in step.find_functions()
+                  if f.class_name() == "SXFunction")
+        cache[key] = (_compiled(fn, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS), nc)
     return cache[key]
 
 
-def _compiled(fn: ca.Function) -> ca.Function:
+def _compiled(fn: ca.Function, flags: tuple) -> ca.Function:
     """fn as C (generated, compiled and cached like the System's f), or the virtual machine
     when no compiler works (build_library warns)."""
-    options = CodegenOptions(flags=FLAGS)
+    options = CodegenOptions(flags=flags)
     path = cached_library(fn, options) or build_library(fn, options, functions=[fn])
     if path is None:
         return fn

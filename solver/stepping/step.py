@@ -12,7 +12,7 @@ the one before, never more: no energy gained at an impact); Coulomb's cone |λ_t
 with λ_t opposing the slip whenever it slips. The complementarity problem is solved by a
 projected Gauss–Seidel (Jean and Moreau's NSGS): per contact, the normal impulse projected
 on λ_n ≥ 0, then the tangential one projected on the disk of radius μ·λ_n, a fixed number of
-sweeps (a CasADi fold: compiled, no Python per sweep or per step).
+passes over the contacts, alternately forward and backward, (a CasADi fold: compiled, no Python per sweep or per step).
 
 Functions: ``kinematics`` (t, x, u, p, h) → contact Jacobian J, B = M⁻¹·Jᵀ, the blocks of
 the Delassus matrix, targets b, μ, the free speeds and the gaps; ``sweep`` one NSGS sweep;
@@ -112,12 +112,14 @@ def build_step(system, specs, iterations: int):
 
 
 def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
-    """One NSGS sweep over the contacts (module docstring): (z, λ) → (z, λ)."""
+    """Two NSGS passes over the contacts (module docstring), forward then backward: a
+    symmetric order, so that no contact of a symmetric scene (four corners on a face, a
+    stack) is favoured by its place in the list: (z, λ) → (z, λ)."""
     zl = ca.SX.sym("zl", nz + 3 * nc)
     J, B = ca.SX.sym("J", J_sp), ca.SX.sym("B", B_sp)
     w_n, w_t, b = ca.SX.sym("w_n", nc), ca.SX.sym("w_t", 4 * nc), ca.SX.sym("b", nc)
     z, lam = zl[:nz], [zl[nz + k] for k in range(3 * nc)]
-    for c in range(nc):
+    for c in list(range(nc)) + list(reversed(range(nc))):
         n, t = 3 * c, slice(3 * c + 1, 3 * c + 3)
         v_n = ca.mtimes(J[n, :], z)
         new_n = ca.fmax(0, lam[n] - w_n[c] * (v_n - b[c]))
@@ -183,7 +185,7 @@ def _step(kinematics, sweep, finish, nx, nz, nc, nu, n_p, iterations):
     J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
     if nc:
-        zl = sweep.fold(iterations)(zl, J, B, w_n, w_t, b)
+        zl = sweep.fold(max(1, (iterations + 1) // 2))(zl, J, B, w_n, w_t, b)
     x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap)
     out = ca.vertcat(t + h, x_new, zl[nz:], ca.fmax(ledger, residuals))
     return ca.Function("step", [acc, u, p, h], [out], ["acc", "u", "p", "h"], ["acc_next"])
