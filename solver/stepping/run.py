@@ -80,8 +80,9 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
     h = spacing[0] / k if spacing.size else dt
     n = grid.size - 1
     chunk = max(1, min(n, CHUNK))
-    chunks, nc = _chunks(system, pairs, iterations, k, chunk)
+    chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk)
     acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + 3)])
+    acc[1 + system.nx:1 + system.nx + 3 * nc] = np.array(settle(acc, us[:, 0], p, h)).ravel()
     X = np.empty((system.nx, grid.size))
     X[:, 0] = x0
     U = np.hstack([us[:, :-1], np.repeat(us[:, -1:], chunk, axis=1)])
@@ -111,7 +112,7 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int):
     cache = system.__dict__.setdefault("_stepping", {})
     key = (tuple(specs), iterations, k, chunk)
     if key not in cache:
-        step, nc = build_step(system, specs, iterations)
+        step, settle, nc = build_step(system, specs, iterations)
         interval = step.fold(k) if k > 1 else step
         chunks = interval.mapaccum(chunk) if chunk > 1 else interval
         args = chunks.mx_in()
@@ -119,18 +120,23 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int):
                          ["acc", "u", "p", "h"], ["accs"])
         ops = sum(f.n_instructions() for f in step.find_functions()
                   if f.class_name() == "SXFunction")
-        cache[key] = (_compiled(fn, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS), nc)
+        cache[key] = (*_compiled([fn, settle], FLAGS if ops <= LARGE_OPS else LARGE_FLAGS),
+                      nc)
     return cache[key]
 
 
-def _compiled(fn: ca.Function, flags: tuple) -> ca.Function:
-    """fn as C (generated, compiled and cached like the System's f), or the virtual machine
-    when no compiler works (build_library warns)."""
+def _compiled(functions: list, flags: tuple) -> list:
+    """The functions as C (generated, compiled and cached in one library like the System's
+    f), or the virtual machine when no compiler works (build_library warns)."""
     options = CodegenOptions(flags=flags)
-    path = cached_library(fn, options) or build_library(fn, options, functions=[fn])
-    if path is None:
-        return fn
-    try:
-        return ca.external(fn.name(), str(path))
-    except RuntimeError:
-        return fn
+    first = functions[0]
+    path = cached_library(first, options)
+    for _ in range(2):     # a cached library that does not load (foreign, truncated): rebuilt
+        path = path or build_library(first, options, functions=functions)
+        if path is None:
+            return functions
+        try:
+            return [ca.external(fn.name(), str(path)) for fn in functions]
+        except RuntimeError:
+            path = None
+    return functions
