@@ -52,6 +52,7 @@ from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds, speed_matrix, speed_spec
 from .simulation.discontinuities import time_sources
+from .stepping.frames import frame_kinematics
 from .system import ConstrainedSystem, System
 from .visual.graph import component_graph
 from .visual.scene import build_visual
@@ -108,7 +109,8 @@ def compile(model, speeds: dict | None = None, parameters=(),
     system.hybrid = hybrid
     system.time_sources = time_sources(mech.flat.components)
     system._lazy.update(quantities=(lambda: quantity_function(mech, sp, system.h, drive), True),
-                        mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False))
+                        mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False),
+                        frames=(lambda: frame_kinematics(mech, sp), False))
     attach_visual(system, mech, system.y_default)
     if codegen:
         system.codegen()

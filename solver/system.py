@@ -35,6 +35,7 @@ from .simulation.dae import simulate_constrained
 from .simulation.simulate import simulate as simulate_plain
 from .simulation.numeric import NumericFunction
 from .simulation.portable import restore_system, system_state
+from .stepping.run import simulate_mode, simulate_stepping
 from .visual.graph import draw_graph
 from .visual.reprs import system_html
 
@@ -221,12 +222,14 @@ class System:
             raise ModelError(unknown("numeric", name, sorted(self.functions)))
         return NumericFunction(getattr(self, name))
 
-    @delegates_to(simulate_plain, run)
+    @delegates_to(simulate_plain, run, simulate_mode, simulate_stepping)
     def simulate(self, t_end: float, **options):
         """Integrate with CVODES; see :func:`jourdain.solver.simulation.simulate.simulate`;
         ``controller=`` (and ``period=``) put a controller in the loop, see
-        :func:`jourdain.solver.simulation.controlled.run`."""
-        return run(self, t_end, **options)
+        :func:`jourdain.solver.simulation.controlled.run`; ``contact="stepping"`` (with
+        ``dt=``) runs the fast time-stepping contact mode, see
+        :func:`jourdain.solver.stepping.run.simulate_mode`."""
+        return simulate_mode(self, t_end, **options)
 
     @delegates_to(export_fmu)
     def export_fmu(self, path, **options):
@@ -333,12 +336,12 @@ class ConstrainedSystem(System):
         """A ModelError if the state x violates the constraints by more than ``tol``."""
         check_consistent(self, x, p, tol)
 
-    @delegates_to(simulate_constrained, run)
+    @delegates_to(simulate_constrained, run, simulate_mode)
     def simulate(self, t_end: float, **options):
         """Integrate: CVODES for partitioning and Baumgarte, IDAS for the DAE method; see
         :func:`jourdain.solver.simulation.dae.simulate_constrained` (a controller in the loop:
         :func:`jourdain.solver.simulation.controlled.run`)."""
-        return run(self, t_end, **options)
+        return simulate_mode(self, t_end, **options)
 
     def report(self) -> str:
         return structure_report(self) + "\n" + constraint_report(self)

@@ -2493,3 +2493,64 @@ def _():
     system = jd.compile(jd.Model.on_world(World(), fb=FourBar()),
                         constraints=jd.ConstraintMethod.BAUMGARTE)
     system.initialize(steady=True)
+
+# ---- stepper ----
+@functools.cache
+def dropped_ball():
+    """A free ball (r = 0.1 m) over the ground: one GroundContact."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from stepping_models import ball_on_ground
+    return jd.compile(ball_on_ground())
+
+
+@case("simulate with an unknown contact mode", ModelError, "contact", "'stepper'",
+      "stepping")
+def _():
+    dropped_ball().simulate(0.1, contact="stepper")
+
+
+@case("stepping with dt = 0", ModelError, "dt", "0")
+def _():
+    dropped_ball().simulate(0.1, contact="stepping", dt=0.0)
+
+
+@case("stepping with a negative dt", ModelError, "dt", "-0.001")
+def _():
+    dropped_ball().simulate(0.1, contact="stepping", dt=-1e-3)
+
+
+@case("dt given to the event-driven mode", ModelError, "dt", "contact='stepping'")
+def _():
+    dropped_ball().simulate(0.1, dt=1e-3)
+
+
+@case("stepping with an event-loop keyword", ModelError, "contact='stepping'", "events")
+def _():
+    dropped_ball().simulate(0.1, contact="stepping", events=[])
+
+
+@case("stepping with a box–box pair", ModelError, "box–box", "a|b")
+def _():
+    from jourdain.blocks.visual import Box
+    from jourdain.solver.collision import Collider, CollisionPair
+    pair = CollisionPair(Collider("ball.frame_a", Box(size=(0.1,) * 3), name="a"),
+                         Collider("ball.frame_a", Box(size=(0.1,) * 3), name="b"))
+    dropped_ball().simulate(0.1, contact="stepping", pairs=[pair])
+
+
+@case("stepping with a collider on an unknown frame", ModelError, "bal.frame_a", "c")
+def _():
+    from jourdain.blocks.visual import Sphere
+    from jourdain.solver.collision import Collider, CollisionPair
+    from jourdain.solver.stepping import Plane
+    pair = CollisionPair(Collider("bal.frame_a", Sphere(radius=0.1), name="c"),
+                         Collider("world", Plane()))
+    dropped_ball().simulate(0.1, contact="stepping", pairs=[pair])
+
+
+@case("stepping with a pair that is not a CollisionPair", ModelError, "pairs",
+      "CollisionPair")
+def _():
+    dropped_ball().simulate(0.1, contact="stepping", pairs=[("ball", "world")])

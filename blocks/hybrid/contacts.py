@@ -169,6 +169,13 @@ class GroundContact(Component, Hybrid):
                 Guard("stop", v1 * d["slip[0]"] + v2 * d["slip[1]"] - self.v_eps,
                       Direction.FALLING, {"mode": (ContactMode.SLIDE,)})]
 
+    def contact_geometry(self) -> dict:
+        """The contact as the time-stepping mode reads it (solver.stepping.scene): a sphere
+        (radius 0: a point) at r in frame_a against the plane n·p = offset of the world."""
+        return {"frame": self.frame_a.path, "center": self.r, "radius": self.radius,
+                "normal": self.normal, "offset": self.offset, "mu": self.mu, "e": self.e,
+                "v_rest": self.v_rest, "compliant": self.law is ContactLaw.COMPLIANT}
+
     def monitors(self, ctx):
         return {"e": self.e, "mu": self.mu, "mu_static": self.mu_static,
                 "v_rest": self.v_rest, "v_eps": self.v_eps}

@@ -1,0 +1,142 @@
+"""Running a System in the fast contact mode, and the choice of mode per run.
+
+``system.simulate(t_end, contact="stepping", dt=1e-3)`` runs the time-stepping scheme of
+:mod:`.step` (docs/hybrid.md, "Two contact modes"); ``contact="events"`` (the default) runs
+the exact event-driven loop. The step is compiled to C once per system, contact set, number of
+sweeps and steps per output interval (the library cache of :mod:`..simulation.codegen`), and
+one call runs every step of CHUNK output intervals: Python runs once per CHUNK output times,
+never per step or per contact event. Inputs are held over each output interval (zero-order hold at the
+output times). ``dt`` is the longest step: each output interval runs a whole number of
+equal steps, the fewest of at most dt (``res.stats["dt"]`` says which).
+
+The Result is the usual one (series by name, energies) plus ``res.ledger``: the largest
+penetration [m] seen at the start of any step, and the largest complementarity and friction-
+cone residuals [m/s] of the impulse solve (the impulses times the inverse effective mass,
+so that they compare with the velocities).
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from ..model.checks import count, number, unknown
+from ..simulation.codegen import CodegenOptions, build_library, cached_library
+from ..simulation.controlled import run as run_events
+from ..simulation.inputs import InputSignals
+from ..simulation.result import Result
+from ..simulation.simulate import _grid
+from .scene import contact_specs
+from .step import LEDGER, build_step
+
+MODES = ("events", "stepping")
+DT = 1e-3          # [s] default step of the stepping mode
+ITERATIONS = 30    # default Gauss–Seidel sweeps per step
+CHUNK = 100        # output intervals per call of the compiled function
+# the step runs millions of times: gcc's optimizer is worth its time on a small step (a
+# fraction of a second, 10 % off a box's run); on a large one -O3 takes minutes, -O1 seconds
+FLAGS, LARGE_FLAGS, LARGE_OPS = ("-O3",), ("-O1",), 20_000
+STEPPING_KEYWORDS = ("y0", "z0", "x0", "inputs", "params", "t0", "n_out", "t_out", "dt",
+                     "iterations", "pairs", "progress")
+
+
+def simulate_mode(system, t_end: float, contact: str = "events", **options):
+    """``System.simulate``: the event-driven run, or the stepping one (module docstring)."""
+    if contact not in MODES:
+        raise ModelError(unknown("simulate: contact", contact, list(MODES)))
+    if contact == "events":
+        stepping_only = [k for k in ("dt", "iterations", "pairs") if k in options]
+        if stepping_only:
+            raise ModelError(f"simulate: {stepping_only[0]}= applies to contact='stepping' "
+                             "only; the event-driven mode chooses its own steps")
+        return run_events(system, t_end, **options)
+    if getattr(system, "method", None) is not None:
+        raise ModelError("simulate: contact='stepping' runs tree-structured systems; this "
+                         "one has closed loops (a ConstrainedSystem): use contact='events'")
+    for key in options:
+        if key not in STEPPING_KEYWORDS:
+            raise ModelError(unknown("simulate(contact='stepping'): keyword", key,
+                                     list(STEPPING_KEYWORDS)))
+    return simulate_stepping(system, t_end, **options)
+
+
+def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=None,
+                      params=None, t0: float = 0.0, n_out: int = 501, t_out=None,
+                      dt: float = DT, iterations: int = ITERATIONS, pairs=(),
+                      progress=None) -> Result:
+    """Time-stepping run from t0 to t_end (module docstring)."""
+    dt = number(dt, "simulate: dt", 0.0, open_low=True, unit="s")
+    iterations = count(iterations, "simulate: iterations")
+    grid = _grid(t0, t_end, n_out, t_out)
+    spacing = np.diff(grid)
+    if spacing.size and np.ptp(spacing) > 1e-9 * max(spacing.max(), 1e-300):
+        raise ModelError("simulate: contact='stepping' needs equally spaced output times "
+                         "(t_out) or n_out: each output interval runs a whole number of steps")
+    x0 = system.state(y0, z0) if x0 is None else np.asarray(x0, dtype=float).ravel()
+    p = system.parameters(params)
+    us = InputSignals(system, inputs).on(grid)
+    k = int(np.ceil(spacing[0] / dt - 1e-9)) if spacing.size else 1
+    h = spacing[0] / k if spacing.size else dt
+    n = grid.size - 1
+    chunk = max(1, min(n, CHUNK))
+    chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk)
+    acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + 3)])
+    acc[1 + system.nx:1 + system.nx + 3 * nc] = np.array(settle(acc, us[:, 0], p, h)).ravel()
+    X = np.empty((system.nx, grid.size))
+    X[:, 0] = x0
+    U = np.hstack([us[:, :-1], np.repeat(us[:, -1:], chunk, axis=1)])
+    for i in range(0, n, chunk):   # the last chunk may run past t_end: those are dropped
+        accs = np.array(chunks(acc, U[:, i:i + chunk], p, h))
+        if not np.all(np.isfinite(accs)):
+            bad = i + int(np.argmax(~np.all(np.isfinite(accs), axis=0))) + 1
+            raise ModelError(f"simulate(contact='stepping'): the state is not finite at "
+                             f"t = {grid[min(bad, n)]:.6g} s; take a smaller dt (now "
+                             f"{h:.3g} s)")
+        take = min(chunk, n - i)
+        X[:, i + 1:i + 1 + take] = accs[1:1 + system.nx, :take]
+        acc = accs[:, take - 1]
+    res = Result.from_states(system, grid, X, us, p)
+    res.ledger = dict(zip(LEDGER, acc[-3:].tolist()))
+    res.method = "stepping"
+    res.stats = {"dt": h, "steps": k * (grid.size - 1), "contacts": nc,
+                 "iterations": iterations}
+    return res
+
+
+def _chunks(system, pairs, iterations: int, k: int, chunk: int):
+    """The compiled function of ``chunk`` output intervals of k steps each, for this system
+    and contact set (cached on the System): (acc, U, p, h) → the accumulator after each
+    interval (one column per interval; U: the inputs held over each)."""
+    specs = contact_specs(system, pairs)
+    cache = system.__dict__.setdefault("_stepping", {})
+    key = (tuple(specs), iterations, k, chunk)
+    if key not in cache:
+        step, settle, nc = build_step(system, specs, iterations)
+        interval = step.fold(k) if k > 1 else step
+        chunks = interval.mapaccum(chunk) if chunk > 1 else interval
+        args = chunks.mx_in()
+        fn = ca.Function(f"stepping_{k}x{chunk}", args, [chunks(*args)],
+                         ["acc", "u", "p", "h"], ["accs"])
+        ops = sum(f.n_instructions() for f in step.find_functions()
+                  if f.class_name() == "SXFunction")
+        cache[key] = (*_compiled([fn, settle], FLAGS if ops <= LARGE_OPS else LARGE_FLAGS),
+                      nc)
+    return cache[key]
+
+
+def _compiled(functions: list, flags: tuple) -> list:
+    """The functions as C (generated, compiled and cached in one library like the System's
+    f), or the virtual machine when no compiler works (build_library warns)."""
+    options = CodegenOptions(flags=flags)
+    first = functions[0]
+    path = cached_library(first, options)
+    for _ in range(2):     # a cached library that does not load (foreign, truncated): rebuilt
+        path = path or build_library(first, options, functions=functions)
+        if path is None:
+            return functions
+        try:
+            return [ca.external(fn.name(), str(path)) for fn in functions]
+        except RuntimeError:
+            path = None
+    return functions

@@ -1,0 +1,204 @@
+"""One time step of the fast contact mode as CasADi functions (Moreau 1988, Jean 1999;
+Anitescu and Potra 1997 for the gap target): velocities by an impulse balance with exact
+complementarity at velocity level, positions from the new velocities.
+
+    M(y)·(z⁺ − z) = h·M(y)·ż_s(t, y, z) + Jᵀ·λ,      y⁺ = y + h·ẏ(y, z⁺)
+
+λ = (λ_n, λ_t) per contact [N·s]: 0 ≤ λ_n ⊥ v_n⁺ − b ≥ 0 with b = −g/h (a gap g closes no
+further than to zero within the step: no sinking, and a penetration left by the linearized
+rotation is removed in the next step) or, for a contact that closes within the step faster
+than v_rest, b = max(−g/h, −e·v_n⁻) (Newton's restitution: the normal speed after is e times
+the one before, never more: no energy gained at an impact); Coulomb's cone |λ_t| ≤ μ·λ_n
+with λ_t opposing the slip whenever it slips. The complementarity problem is solved by a
+projected Gauss–Seidel (Jean and Moreau's NSGS): per contact, the normal impulse projected
+on λ_n ≥ 0, then the tangential one projected on the disk of radius μ·λ_n, a fixed number of
+passes over the contacts, alternately forward and backward, (a CasADi fold: compiled, no Python per sweep or per step).
+
+Functions: ``kinematics`` (t, x, u, p, h) → contact Jacobian J, B = M⁻¹·Jᵀ, the blocks of
+the Delassus matrix, targets b, μ, the free speeds and the gaps; ``sweep`` one NSGS sweep;
+``finish`` the positions and the run's ledger (maximum penetration [m], complementarity and
+cone residuals [m/s]); ``step`` all three; ``settle`` the first step's impulses solved to
+convergence (SETTLE_PASSES), the warm start of a run.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from ..collision.pairs import WORLD
+from .narrow import pair_contacts
+
+LEDGER = ("max_penetration", "complementarity", "cone")
+# passes of the first step's solve (``settle``): a run starts from converged impulses, so
+# that a stack at rest is held from its first step (cold, 30 passes let a 10-box tower sag
+# and tilt by millimetres before the warm starts caught up)
+SETTLE_PASSES = 1000
+
+
+def contact_rows(system, specs, x, p):
+    """Gaps g (c), normals, and the rows' velocities γ = (v_n, v_t1, v_t2) per contact
+    (3c, linear in z) as SX in the state x; μ, e and v_rest per contact."""
+    kin = system.frames
+    R, r, v, w = kin.function(x, p)
+
+    def pose(prim):
+        if prim.frame == WORLD:
+            return ca.DM.eye(3), ca.DM.zeros(3), None
+        k = _column(kin, prim)
+        return R[:, 3 * k:3 * k + 3], r[:, k], k
+
+    gaps, gammas, mats = [], [], []
+    for spec in specs:
+        Ra, ra, ka = pose(spec.a)
+        Rb, rb, kb = pose(spec.b)
+        for gap, n, pa, pb in pair_contacts(spec.a, (Ra, ra), spec.b, (Rb, rb)):
+            rel = _point_velocity(v, w, r, ka, pa) - _point_velocity(v, w, r, kb, pb)
+            t1, t2 = _tangents(n)
+            gaps.append(gap)
+            gammas += [ca.dot(n, rel), ca.dot(t1, rel), ca.dot(t2, rel)]
+            mats.append((spec.mu, spec.e, spec.v_rest))
+    return ca.vertcat(*gaps), ca.vertcat(*gammas), np.array(mats).reshape(-1, 3)
+
+
+def _column(kin, prim) -> int:
+    from jourdain.blocks.errors import ModelError
+    if prim.frame not in kin.index:
+        close = [k for k in kin.index if k.split(".")[0] == prim.frame.split(".")[0]]
+        raise ModelError(f"collider '{prim.name}': frame '{prim.frame}' is not a frame of "
+                         "the model connected to the world"
+                         + (f" (its frames: {', '.join(close[:4])})" if close else ""))
+    return kin.index[prim.frame]
+
+
+def _point_velocity(v, w, r, k, point):
+    if k is None:
+        return ca.DM.zeros(3)
+    return v[:, k] + ca.cross(w[:, k], point - r[:, k])
+
+
+def _tangents(n):
+    """An orthonormal pair spanning the plane normal to n (constant when n is)."""
+    helper = ca.if_else(ca.fabs(n[0]) < 0.9, ca.DM([1, 0, 0]), ca.DM([0, 1, 0]))
+    t1 = ca.cross(n, helper)
+    t1 = t1 / ca.norm_2(t1)
+    return t1, ca.cross(n, t1)
+
+
+def build_step(system, specs, iterations: int):
+    """The functions of the module docstring for ``system`` and its contacts ``specs``."""
+    ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
+    t, h = ca.SX.sym("t"), ca.SX.sym("h")
+    x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
+    p = ca.SX.sym("p", system.p_default.size)
+    y, z = x[:ny], x[ny:ny + nz]
+    f = system.functions.get("f_smooth", system.functions["f"])
+    xdot = f(t, x, u, p)
+    gap, gamma, mats = contact_rows(system, specs, x, p)
+    nc = gap.numel()
+    J = ca.jacobian(gamma, x)[:, ny:ny + nz]
+    M = system.functions["M"](y, p)
+    B = ca.solve(M, J.T)
+    W = [ca.mtimes(J[3 * c:3 * c + 3, :], B[:, 3 * c:3 * c + 3]) for c in range(nc)]
+    mu, e, v_rest = (ca.DM(mats[:, k]) if nc else ca.DM(0, 1) for k in range(3))
+    v_before = ca.vertcat(*[gamma[3 * c] for c in range(nc)]) if nc else ca.SX(0, 1)
+    closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
+    b = ca.if_else(closing, ca.fmax(-gap / h, -e * v_before), -gap / h)
+    w_n = ca.vertcat(*[1 / Wc[0, 0] for Wc in W]) if nc else ca.SX(0, 1)
+    w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:]), 4, 1) for Wc in W]) if nc \
+        else ca.SX(0, 1)
+    z_free = z + h * xdot[ny:ny + nz]
+    kinematics = ca.Function("kinematics", [t, x, u, p, h],
+                             [J, B, w_n, w_t, b, z_free, gap],
+                             ["t", "x", "u", "p", "h"],
+                             ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
+    sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
+    finish = _finish(system, f, J.sparsity(), nc, mu)
+    step, settle = _step(kinematics, sweep, finish, nx, nz, nc, u.numel(), p.numel(),
+                         iterations)
+    return step, settle, nc
+
+
+def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
+    """Two NSGS passes over the contacts (module docstring), forward then backward: a
+    symmetric order, so that no contact of a symmetric scene (four corners on a face, a
+    stack) is favoured by its place in the list: (z, λ) → (z, λ)."""
+    zl = ca.SX.sym("zl", nz + 3 * nc)
+    J, B = ca.SX.sym("J", J_sp), ca.SX.sym("B", B_sp)
+    w_n, w_t, b = ca.SX.sym("w_n", nc), ca.SX.sym("w_t", 4 * nc), ca.SX.sym("b", nc)
+    z, lam = zl[:nz], [zl[nz + k] for k in range(3 * nc)]
+    for c in list(range(nc)) + list(reversed(range(nc))):
+        n, t = 3 * c, slice(3 * c + 1, 3 * c + 3)
+        v_n = ca.mtimes(J[n, :], z)
+        new_n = ca.fmax(0, lam[n] - w_n[c] * (v_n - b[c]))
+        z = z + B[:, n] * (new_n - lam[n])
+        v_t = ca.mtimes(J[t, :], z)
+        Wi = ca.reshape(w_t[4 * c:4 * c + 4], 2, 2)
+        trial = ca.vertcat(lam[n + 1], lam[n + 2]) - ca.mtimes(Wi, v_t)
+        size = ca.sqrt(ca.dot(trial, trial) + 1e-300)
+        new_t = trial * ca.fmin(1, float(mu[c]) * new_n / size)
+        z = z + ca.mtimes(B[:, t], new_t - ca.vertcat(lam[n + 1], lam[n + 2]))
+        lam[n], lam[n + 1], lam[n + 2] = new_n, new_t[0], new_t[1]
+    out = ca.vertcat(z, *lam) if nc else z
+    return ca.Function("sweep", [zl, J, B, w_n, w_t, b], [out],
+                       ["zl", "J", "B", "w_n", "w_t", "b"], ["zl_next"])
+
+
+def _finish(system, f, J_sp, nc: int, mu) -> ca.Function:
+    """Positions y⁺ = y + h·ẏ(y, z⁺) (unit quaternions renormalized), component states by
+    an explicit step, and the ledger's residuals of this step."""
+    ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
+    t, h = ca.SX.sym("t"), ca.SX.sym("h")
+    x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
+    p = ca.SX.sym("p", system.p_default.size)
+    zl = ca.SX.sym("zl", nz + 3 * nc)
+    J = ca.SX.sym("J", J_sp)
+    w_n, b, gap = ca.SX.sym("w_n", nc), ca.SX.sym("b", nc), ca.SX.sym("gap", nc)
+    z_new, lam = zl[:nz], zl[nz:]
+    moved = ca.vertcat(x[:ny], z_new, x[ny + nz:])
+    rate = f(t, moved, u, p)[:ny]
+    y_new = _normalized(system, x[:ny] + h * rate)
+    s_new = x[ny + nz:] + h * f(t, x, u, p)[ny + nz:]
+    residuals = [ca.SX(0)] * 3
+    if nc:
+        gamma = ca.mtimes(J, z_new)
+        lam_n, v_n = lam[0::3], gamma[0::3]
+        slack = v_n - b
+        lam_t = ca.sqrt(lam[1::3] ** 2 + lam[2::3] ** 2)
+        residuals = [ca.mmax(ca.fmax(-gap, 0)),
+                     ca.mmax(ca.fabs(ca.fmin(lam_n / w_n, slack))),
+                     ca.mmax(ca.fmax(lam_t - ca.DM(mu) * lam_n, 0) / w_n)]
+    return ca.Function("finish", [t, x, u, p, h, zl, J, w_n, b, gap],
+                       [ca.vertcat(y_new, z_new, s_new), ca.vertcat(*residuals)],
+                       ["t", "x", "u", "p", "h", "zl", "J", "w_n", "b", "gap"],
+                       ["x_next", "ledger"])
+
+
+def _normalized(system, y):
+    for i, _ in system.quaternions:      # (index of q0, joint) of every unit quaternion
+        q = y[i:i + 4]
+        y[i:i + 4] = q / ca.norm_2(q)
+    return y
+
+
+def _step(kinematics, sweep, finish, nx, nz, nc, nu, n_p, iterations):
+    """step(acc, u, p, h) → acc with acc = (t, x, λ, ledger): one step. The sweeps start
+    from the previous step's impulses (a warm start: the contacts keep their places in λ,
+    and a resting stack's impulses change little from step to step); the ledger keeps the
+    largest residuals seen."""
+    acc = ca.MX.sym("acc", 1 + nx + 3 * nc + 3)
+    u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
+    t, x = acc[0], acc[1:1 + nx]
+    lam, ledger = acc[1 + nx:1 + nx + 3 * nc], acc[1 + nx + 3 * nc:]
+    J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
+    zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
+    if nc:
+        zl = sweep.fold(max(1, (iterations + 1) // 2))(zl, J, B, w_n, w_t, b)
+    x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap)
+    out = ca.vertcat(t + h, x_new, zl[nz:], ca.fmax(ledger, residuals))
+    step = ca.Function("step", [acc, u, p, h], [out], ["acc", "u", "p", "h"], ["acc_next"])
+    start = ca.vertcat(z_free, ca.MX.zeros(3 * nc))
+    if nc:
+        start = sweep.fold(SETTLE_PASSES // 2)(start, J, B, w_n, w_t, b)
+    settle = ca.Function("settle", [acc, u, p, h], [start[nz:]], ["acc", "u", "p", "h"],
+                         ["lambda"])
+    return step, settle
