@@ -42,6 +42,9 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
                         LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
                         ResolveInFrame, Rotor1D, Spring, SpringDamperParallel, Torque, Universal,
                         WorldForce, WorldForceAndTorque, WorldTorque)
+from .multibody.assemblies import JointRRP, JointRRR, JointSSP, JointUPS
+from .multibody.forces import SpringDamperSeries
+from .multibody.wheels import RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
@@ -70,6 +73,8 @@ __all__ = [
     "Damper", "Force", "ForceAndTorque", "FrameForce", "GravityTypes", "LineForce",
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
+    "JointRRP", "JointRRR", "JointSSP", "JointUPS", "SpringDamperSeries",
+    "RollingWheelSet",   # issue 26
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",

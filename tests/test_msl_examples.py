@@ -31,6 +31,12 @@ def test_every_msl_example_is_tested():
     tested = {name.removeprefix("test_") + ".py" for name in globals()
               if name.startswith("test_") and name not in ("test_every_msl_example_is_tested",
                                                          "test_readme_msl_block_runs")}
+    # parametrized tests name their scripts in their parameters
+    for name, test in list(globals().items()):
+        marks = [m for m in getattr(test, "pytestmark", []) if m.name == "parametrize"]
+        if name.startswith("test_") and marks:   # parametrized: the scripts are its parameters
+            tested.discard(name.removeprefix("test_") + ".py")
+            tested |= {arg for m in marks for arg in m.args[1] if str(arg).endswith(".py")}
     # the MSL friction examples of the hybrid elements are run by test_hybrid_examples.py
     hybrid = (Path(__file__).parent / "test_hybrid_examples.py").read_text()
     tested |= {name + ".py" for name in re.findall(r"^def test_msl_(\w+)\(", hybrid, re.M)}
@@ -129,6 +135,31 @@ def test_translational_accelerate(tmp_path, monkeypatch, capsys):
                                           r"f = (\S+) … (\S+) N", out)
     assert s_err < 1e-8 and v_err < 1e-8
     assert f_min == pytest.approx(1.0, abs=1e-9) and f_max == pytest.approx(1.0, abs=1e-9)
+
+
+def test_fourbar_analytic(tmp_path, monkeypatch, capsys):
+    """Reference: an independent one-degree-of-freedom model (sympy Lagrange + scipy) built
+    on the closed-form slider position s(φ) of JointSSP's rod length constraint; T + V
+    conserved (no friction); the loop closure residual at round-off."""
+    out = _run("fourbar_analytic.py", tmp_path, monkeypatch, capsys)
+    dphi, ds = _numbers(r"max \|Δphi\| (\S+) rad, max \|Δs\| (\S+) m", out)
+    assert dphi < 1e-5 and ds < 1e-6
+    drift, kinetic = _numbers(r"energy drift over 5 s: (\S+) J \(kinetic up to (\S+) J\)", out)
+    assert kinetic > 10 and drift < 1e-6 * kinetic
+    assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
+
+
+@pytest.mark.parametrize("script", ["rolling_wheel_set_driving.py",
+                                    "rolling_wheel_set_pulling.py"])
+def test_rolling_wheel_set(script, tmp_path, monkeypatch, capsys):
+    """Reference: the rolling kinematics of a wheel set in closed form (the axle's middle
+    moves at R·(θ̇1 + θ̇2)/2 along its heading, which turns at R·(θ̇2 − θ̇1)/track) and the
+    work of the torques (driving) or of the pulling force (pulling) equal to the change of
+    kinetic energy (ideal rolling and gravity do no work)."""
+    out = _run(script, tmp_path, monkeypatch, capsys)
+    assert _numbers(r"max rolling kinematics error \(closed form\): (\S+) m/s", out)[0] < 1e-9
+    error, kinetic = _numbers(r"max \|T - T\(0\) - W\| = (\S+) J \(T up to (\S+) J\)", out)
+    assert kinetic > 1 and error < 1e-6 * kinetic
 
 
 def test_readme_msl_block_runs(capsys):

@@ -1,10 +1,12 @@
 """The parts a Modelica user knows from ``Modelica.Mechanics.MultiBody``, under the MSL's names
 and parameter names: 3-D force elements (:mod:`.forces`) and their contracts
 (:mod:`.interfaces`), shaped bodies, point mass and rotor (:mod:`.parts`), joints
-(:mod:`.joints`), sensors in any frame (:mod:`.sensors`).
+(:mod:`.joints`), joint assemblies for loops (:mod:`.assemblies`), sensors in any frame
+(:mod:`.sensors`), the rolling wheel set (:mod:`.wheels`).
 
 All names are also importable from :mod:`jourdain.blocks`.
 """
+from .assemblies import JointRRP, JointRRR, JointSSP, JointUPS
 from .forces import (
                      Damper,
                      Force,
@@ -13,6 +15,7 @@ from .forces import (
                      LineForceWithTwoMasses,
                      Spring,
                      SpringDamperParallel,
+                     SpringDamperSeries,
                      Torque,
                      WorldForce,
                      WorldForceAndTorque,
@@ -31,10 +34,12 @@ from .parts import (
                      RotorInertia,
 )
 from .sensors import AbsoluteSensor, RelativeSensor
+from .wheels import RollingWheelSet
 
 __all__ = ["AbsoluteSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper",
-           "Fixed", "Force", "ForceAndTorque", "FrameForce", "LineForce", "LineForceWithMass",
-           "LineForceWithTwoMasses", "Mount", "Mounting1D", "Planar", "PointMass",
-           "RelativeSensor", "ResolveInFrame", "Rotor1D", "RotorInertia", "Spring",
-           "SpringDamperParallel", "Torque", "Universal", "WorldForce", "WorldForceAndTorque",
+           "Fixed", "Force", "ForceAndTorque", "FrameForce", "JointRRP", "JointRRR", "JointSSP",
+           "JointUPS", "LineForce", "LineForceWithMass", "LineForceWithTwoMasses", "Mount",
+           "Mounting1D", "Planar", "PointMass", "RelativeSensor", "ResolveInFrame",
+           "RollingWheelSet", "Rotor1D", "RotorInertia", "Spring", "SpringDamperParallel",
+           "SpringDamperSeries", "Torque", "Universal", "WorldForce", "WorldForceAndTorque",
            "WorldTorque"]
