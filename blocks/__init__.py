@@ -42,7 +42,8 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
                         LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
                         ResolveInFrame, Rotor1D, Spring, SpringDamperParallel, Torque, Universal,
                         WorldForce, WorldForceAndTorque, WorldTorque)
-from .multibody.assemblies import JointRRP, JointRRR, JointSSP, JointUPS
+from .multibody.assemblies import (JointRRP, JointRRR, JointSSP, JointUPS,
+                                   UniversalSpherical)
 from .multibody.forces import SpringDamperSeries
 from .multibody.wheels import RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
@@ -74,7 +75,7 @@ __all__ = [
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
     "JointRRP", "JointRRR", "JointSSP", "JointUPS", "SpringDamperSeries",
-    "RollingWheelSet",   # issue 26
+    "RollingWheelSet", "UniversalSpherical",   # issue 26
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",

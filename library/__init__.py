@@ -9,6 +9,7 @@ from .cubli import CubliJumpUp, jump_speed
 from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
                              ElectricCubeOnEdge)
 from .engines import Engine, EngineV6, SingleCylinderEngine
+from .engines_analytic import CylinderAnalytic, EngineV6Analytic
 from .jansen import JansenLinkage, JansenWalker
 from .linkages import CrankSlider, FourBar, StackedFourBars
 from .motors import DCMotor, DCMotorDrive
@@ -29,6 +30,6 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "CubliJumpUp", "jump_speed", "MassWithStopAndFriction",
            # machines with loops (issue 11)
            "Engine", "EngineV6", "JansenLinkage", "JansenWalker", "SingleCylinderEngine",
-           "StackedFourBars",
+           "StackedFourBars", "CylinderAnalytic", "EngineV6Analytic",
            # stiff test systems (issue 18)
            "ElasticJointArm", "SpringDamperChain"]

@@ -2464,3 +2464,10 @@ def _():
 def _():
     from jourdain.blocks import RollingWheelSet
     RollingWheelSet(track=0.0)
+
+
+@case("a UniversalSpherical asked to compute its rod length", ModelError,
+      "UniversalSpherical", "computeRodLength")
+def _():
+    from jourdain.blocks import UniversalSpherical
+    UniversalSpherical(computeRodLength=True)

@@ -149,6 +149,42 @@ def test_fourbar_analytic(tmp_path, monkeypatch, capsys):
     assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
 
 
+def test_fourbar1(tmp_path, monkeypatch, capsys):
+    """Reference: two back ends agree (the Jourdain/Kane projection and the recursive ABA
+    over loop nodes, both with coordinate partitioning); T + V conserved; loop residual."""
+    out = _run("fourbar1.py", tmp_path, monkeypatch, capsys)
+    dphi, ds = _numbers(r"max \|Δ j1.phi\| (\S+) rad, max \|Δ j2.s\| (\S+) m", out)
+    assert dphi < 1e-6 and ds < 1e-7
+    drift, kinetic = _numbers(r"energy drift over 5 s: (\S+) J \(kinetic up to (\S+) J\)", out)
+    assert kinetic > 10 and drift < 1e-6 * kinetic
+    assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
+
+
+def test_fourbar2(tmp_path, monkeypatch, capsys):
+    """Reference: Fourbar2's UniversalSpherical and Fourbar_analytic's JointSSP describe the
+    same bodies on a massless rod, so both move identically; T + V conserved; residual."""
+    out = _run("fourbar2.py", tmp_path, monkeypatch, capsys)
+    dphi, ds = _numbers(r"max \|Δ j1.phi\| (\S+) rad, max \|Δ j2.s\| (\S+) m", out)
+    assert dphi < 1e-5 and ds < 1e-6
+    drift, kinetic = _numbers(r"energy drift over 5 s: (\S+) J \(kinetic up to (\S+) J\)", out)
+    assert kinetic > 10 and drift < 1e-6 * kinetic
+    assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
+
+
+def test_engine_v6_analytic(tmp_path, monkeypatch, capsys):
+    """Reference: the energy balance (the change of T + V equals the work of the gas forces
+    and the load, the Result's supplied minus dissipated power) and the loop closure
+    residual; every piston within its stroke (the branch with the rods along the cylinders)
+    and the engine running up from 10 rad/s."""
+    out = _run("engine_v6_analytic.py", tmp_path, monkeypatch, capsys)
+    low, high = _numbers(r"pistons from the cylinder tops: (\S+) … (\S+) m", out)
+    assert 0.095 - 1e-9 < low and high < 0.195 + 1e-9
+    assert _numbers(r"engine speed at 0.5 s: (\S+) rad/s", out)[0] > 50
+    error, span = _numbers(r"max \|E - E\(0\) - work\| = (\S+) J \(E varies by (\S+) J\)", out)
+    assert span > 1000 and error < 1e-5 * span
+    assert _numbers(r"max loop closure residual over 0.5 s: (\S+)", out)[0] < 1e-10
+
+
 @pytest.mark.parametrize("script", ["rolling_wheel_set_driving.py",
                                     "rolling_wheel_set_pulling.py"])
 def test_rolling_wheel_set(script, tmp_path, monkeypatch, capsys):

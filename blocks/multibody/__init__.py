@@ -6,7 +6,7 @@ and parameter names: 3-D force elements (:mod:`.forces`) and their contracts
 
 All names are also importable from :mod:`jourdain.blocks`.
 """
-from .assemblies import JointRRP, JointRRR, JointSSP, JointUPS
+from .assemblies import JointRRP, JointRRR, JointSSP, JointUPS, UniversalSpherical
 from .forces import (
                      Damper,
                      Force,
@@ -41,5 +41,5 @@ __all__ = ["AbsoluteSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrica
            "JointUPS", "LineForce", "LineForceWithMass", "LineForceWithTwoMasses", "Mount",
            "Mounting1D", "Planar", "PointMass", "RelativeSensor", "ResolveInFrame",
            "RollingWheelSet", "Rotor1D", "RotorInertia", "Spring", "SpringDamperParallel",
-           "SpringDamperSeries", "Torque", "Universal", "WorldForce", "WorldForceAndTorque",
+           "SpringDamperSeries", "Torque", "Universal", "UniversalSpherical", "WorldForce", "WorldForceAndTorque",
            "WorldTorque"]

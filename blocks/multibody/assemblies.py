@@ -1,6 +1,7 @@
 """Joint assemblies of the MSL's ``MultiBody.Joints.Assemblies`` with their names, parameter
 names, frames and flanges: :class:`JointRRR`, :class:`JointRRP` (planar loops),
-:class:`JointSSP`, :class:`JointUPS` (spatial).
+:class:`JointSSP`, :class:`JointUPS` (spatial), and the rod joint
+:class:`UniversalSpherical` of ``MultiBody.Joints``.
 
 The MSL solves the loop through an assembly analytically inside the assembly. Here each is a
 composite of plain joints and rods: the loop it closes is cut by the topology stage and its
@@ -221,3 +222,42 @@ class JointUPS(Composite):
         self.expose(self.offset.frame_b, "frame_ib")
         self.expose(self.prismatic.axis, "axis")
         self.expose(self.prismatic.support, "bearing")
+
+
+class UniversalSpherical(Composite):
+    """A massless rod between a universal joint at frame_a and a ball joint at frame_b (MSL
+    ``Joints.UniversalSpherical``).
+
+    n1_a : first universal axis, in frame_a.   rRod_ia : [m] from frame_a's origin to frame_b's,
+        in frame_ia (the rod's frame at frame_a's origin, parallel to frame_a in the
+        reference configuration); the second universal axis is n1_a × rRod_ia, so the rod
+        must not point along n1_a.
+    computeRodLength : the MSL's option to solve the rod's length at initialization is not
+        supported (a ModelError): give rRod_ia with its length.
+
+    Joints ``universal`` and ``spherical`` (declared last: the loop is cut there, 3
+    equations); ports frame_a, frame_b, frame_ia.
+    """
+
+    def __init__(self, n1_a=(0.0, 0.0, 1.0), rRod_ia=(1.0, 0.0, 0.0),
+                 computeRodLength=False):
+        super().__init__()
+        if computeRodLength is not False:
+            raise ModelError("UniversalSpherical: computeRodLength=True (the rod's length "
+                             "solved at initialization) is not supported; give rRod_ia with "
+                             "the rod's length")
+        self.n1_a = tuple(unit_axis(n1_a, "UniversalSpherical", "n1_a"))
+        self.rRod_ia = tuple(_vector("UniversalSpherical", "rRod_ia", rRod_ia))
+        n2 = np.cross(self.n1_a, self.rRod_ia)
+        if not np.linalg.norm(n2) > 1e-9 * np.linalg.norm(self.rRod_ia):
+            raise ModelError(f"UniversalSpherical: rRod_ia = {self.rRod_ia} is parallel to "
+                             f"n1_a = {self.n1_a}: the universal joint would lock; choose "
+                             "n1_a orthogonal to the rod")
+        self.universal = Universal(n_a=self.n1_a, n_b=tuple(n2 / np.linalg.norm(n2)))
+        self.rod = FixedTranslation(r=self.rRod_ia)
+        self.spherical = Spherical()
+        self.connect(self.universal.frame_b, self.rod.frame_a)
+        self.connect(self.rod.frame_b, self.spherical.frame_a)
+        self.expose(self.universal.frame_a, "frame_a")
+        self.expose(self.spherical.frame_b, "frame_b")
+        self.expose(self.universal.frame_b, "frame_ia")

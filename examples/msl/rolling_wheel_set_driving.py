@@ -1,5 +1,5 @@
 """Modelica.Mechanics.MultiBody.Examples.Elementary.RollingWheelSetDriving in jourdain
-=================================================================================
+===================================================================================
 
 A RollingWheelSet (R_wheel = 0.1 m, m_wheel = 0.5 kg, I_wheelAxis = 0.01, I_wheelLong =
 0.02 kg·m², track = 0.5 m) on the ground z = 0 (World with gravity along −z, as the MSL
