@@ -185,6 +185,50 @@ def test_engine_v6_analytic(tmp_path, monkeypatch, capsys):
     assert _numbers(r"max loop closure residual over 0.5 s: (\S+)", out)[0] < 1e-10
 
 
+def test_pendulum(tmp_path, monkeypatch, capsys):
+    """Reference: an independent scipy model (I + m·l²)·φ̈ = −m·g·l·cos φ − d·φ̇; the energy
+    balance with the damper's loss."""
+    out = _run("pendulum.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"max \|Δphi\| (\S+) rad", out)[0] < 1e-7
+    error, lost = _numbers(r"= (\S+) J \(dissipated (\S+) J\)", out)
+    assert lost > 1 and error < 1e-6 * lost
+
+
+def test_double_pendulum(tmp_path, monkeypatch, capsys):
+    """Reference: Jourdain/Kane and Lagrange (with Rayleigh's dissipation function) agree;
+    the energy balance with the damper's loss."""
+    out = _run("double_pendulum.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"Jourdain/Kane vs Lagrange: max \|Δphi\| (\S+) rad", out)[0] < 1e-7
+    error, span = _numbers(r"= (\S+) J \(E varies by (\S+) J\)", out)
+    assert span > 1 and error < 1e-6 * span
+
+
+def test_spring_mass_system(tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's documentation): the 1-D spring on the prismatic joint and the 3-D
+    spring define the same model; the harmonic oscillator's closed form."""
+    out = _run("spring_mass_system.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"max \|p1.s - p2.s\| = (\S+) m", out)[0] < 1e-9
+    assert _numbers(r"max \|p1.s - s\(t\)\| = (\S+) m", out)[0] < 1e-6
+
+
+def test_pendulum_with_spring_damper(tmp_path, monkeypatch, capsys):
+    """Reference: the energy balance with the damper's loss d·ṡ²; projection and recursive
+    back ends agree."""
+    out = _run("pendulum_with_spring_damper.py", tmp_path, monkeypatch, capsys)
+    error, lost = _numbers(r"= (\S+) J \(dissipated (\S+) J\)", out)
+    assert lost > 1 and error < 1e-6 * lost
+    assert _numbers(r"back end: max difference (\S+)", out)[0] < 1e-7
+
+
+def test_spring_damper_system(tmp_path, monkeypatch, capsys):
+    """Reference: the energy balance of the free body with the damper's loss; body2's
+    harmonic oscillator in closed form."""
+    out = _run("spring_damper_system.py", tmp_path, monkeypatch, capsys)
+    error, lost = _numbers(r"= (\S+) J \(dissipated (\S+) J\)", out)
+    assert lost > 0.1 and error < 1e-6
+    assert _numbers(r"max \|p2.s - s\(t\)\| = (\S+) m", out)[0] < 1e-6
+
+
 @pytest.mark.parametrize("script", ["rolling_wheel_set_driving.py",
                                     "rolling_wheel_set_pulling.py"])
 def test_rolling_wheel_set(script, tmp_path, monkeypatch, capsys):
