@@ -45,7 +45,7 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
 from .multibody.assemblies import (JointRRP, JointRRR, JointSSP, JointUPS,
                                    UniversalSpherical)
 from .multibody.forces import SpringDamperSeries
-from .multibody.wheels import RollingWheelSet
+from .multibody.wheels import RollingWheel, RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
@@ -75,7 +75,7 @@ __all__ = [
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
     "JointRRP", "JointRRR", "JointSSP", "JointUPS", "SpringDamperSeries",
-    "RollingWheelSet", "UniversalSpherical",   # issue 26
+    "RollingWheel", "RollingWheelSet", "UniversalSpherical",   # issue 26
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",

@@ -2471,3 +2471,9 @@ def _():
 def _():
     from jourdain.blocks import UniversalSpherical
     UniversalSpherical(computeRodLength=True)
+
+
+@case("a RollingWheel with radius 0", ModelError, "RollingWheel", "radius")
+def _():
+    from jourdain.blocks import RollingWheel
+    RollingWheel(radius=0.0)

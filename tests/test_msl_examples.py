@@ -229,6 +229,28 @@ def test_spring_damper_system(tmp_path, monkeypatch, capsys):
     assert _numbers(r"max \|p2.s - s\(t\)\| = (\S+) m", out)[0] < 1e-6
 
 
+def test_point_gravity_with_point_masses(tmp_path, monkeypatch, capsys):
+    """Reference: Kepler's conservation laws: the free bodies' specific energy and angular
+    momentum, and the spring pair's total energy and angular momentum about the centre."""
+    out = _run("point_gravity_with_point_masses.py", tmp_path, monkeypatch, capsys)
+    for body in ("body1", "body2"):
+        e_drift, h_drift = _numbers(body + r": energy \S+ J/kg \(drift (\S+)\), angular "
+                                    r"momentum \S+ m²/s \(drift (\S+)\)", out)
+        assert e_drift < 1e-7 and h_drift < 1e-7
+    drift, energy, h_drift = _numbers(r"total energy drift (\S+) J \(of (\S+) J\); pair's "
+                                      r"angular momentum drift (\S+) m²/s", out)
+    assert drift < 1e-7 * energy and h_drift < 1e-7
+
+
+def test_rolling_wheel(tmp_path, monkeypatch, capsys):
+    """Reference: ideal rolling does no work, so T + V is conserved; the contact's holonomic
+    and no-slip residuals at round-off."""
+    out = _run("rolling_wheel.py", tmp_path, monkeypatch, capsys)
+    drift, kinetic = _numbers(r"energy drift over 4 s: (\S+) J \(kinetic up to (\S+) J\)", out)
+    assert kinetic > 1 and drift < 1e-6 * kinetic
+    assert _numbers(r"max contact residual over 4 s: (\S+)", out)[0] < 1e-10
+
+
 @pytest.mark.parametrize("script", ["rolling_wheel_set_driving.py",
                                     "rolling_wheel_set_pulling.py"])
 def test_rolling_wheel_set(script, tmp_path, monkeypatch, capsys):

@@ -34,12 +34,12 @@ from .parts import (
                      RotorInertia,
 )
 from .sensors import AbsoluteSensor, RelativeSensor
-from .wheels import RollingWheelSet
+from .wheels import RollingWheel, RollingWheelSet
 
 __all__ = ["AbsoluteSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper",
            "Fixed", "Force", "ForceAndTorque", "FrameForce", "JointRRP", "JointRRR", "JointSSP",
            "JointUPS", "LineForce", "LineForceWithMass", "LineForceWithTwoMasses", "Mount",
            "Mounting1D", "Planar", "PointMass", "RelativeSensor", "ResolveInFrame",
-           "RollingWheelSet", "Rotor1D", "RotorInertia", "Spring", "SpringDamperParallel",
+           "RollingWheel", "RollingWheelSet", "Rotor1D", "RotorInertia", "Spring", "SpringDamperParallel",
            "SpringDamperSeries", "Torque", "Universal", "UniversalSpherical", "WorldForce", "WorldForceAndTorque",
            "WorldTorque"]

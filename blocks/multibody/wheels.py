@@ -1,5 +1,6 @@
-"""The MSL's ideal rolling wheel set (``MultiBody.Parts.RollingWheelSet``): two wheels on one
-axle rolling without slip on the world's x–y plane (z up, gravity −z as the MSL requires).
+"""The MSL's ideal rolling wheel (``MultiBody.Parts.RollingWheel``) and wheel set
+(``MultiBody.Parts.RollingWheelSet``: two wheels on one axle), rolling without slip on the
+world's x–y plane (z up, gravity −z as the MSL requires).
 """
 from __future__ import annotations
 
@@ -64,3 +65,40 @@ class RollingWheelSet(Composite):
             self.expose(joint.axis, f"axis{i}")
         self.expose(self.revolute.frame_b, "frameMiddle")
         self.expose(self.mounting1D.flange_b, "support")
+
+
+class RollingWheel(Composite):
+    """An ideal wheel rolling without slip on the ground z = 0 (MSL ``Parts.RollingWheel``,
+    with its joint ``Joints.RollingWheel``; gravity along −z as the MSL requires).
+
+    radius : [m].   m : [kg].   I_axis, I_long : [kg·m²] inertia along and across the axle.
+
+    The MSL's coordinates x, y (the wheel centre over the ground) and angles (about z, x, y:
+    heading, lean, rolling) are the joints ``x``, ``y`` (prismatic), ``heading``, ``lean``,
+    ``rolling`` (revolute); the centre's height ``z`` (prismatic) is solved from the contact.
+    ``frame_a`` is fixed in the wheel's centre, parallel to the world when every angle is 0
+    (axle along y). A wheel lying flat has no contact point (RollingContact).
+    """
+
+    def __init__(self, radius=0.3, m=1.0, I_axis=1.0, I_long=1.0):
+        super().__init__()
+        values = {name: as_scalar(value, "RollingWheel", name) for name, value in
+                  (("radius", radius), ("m", m), ("I_axis", I_axis), ("I_long", I_long))}
+        for name, value in values.items():
+            if not value > 0:
+                raise ModelError(f"RollingWheel: {name} must be positive, got {value}")
+        self.radius = values["radius"]
+        self.x, self.y = Prismatic(n=(1, 0, 0)), Prismatic(n=(0, 1, 0))
+        self.z = Prismatic(n=(0, 0, 1))
+        self.heading, self.lean = Revolute(n=(0, 0, 1)), Revolute(n=(1, 0, 0))
+        self.rolling = Revolute(n=(0, 1, 0))
+        self.body = RigidBody(m=values["m"], I=(values["I_long"], values["I_axis"],
+                                                values["I_long"]))
+        self.contact = RollingContact(R=self.radius, axis=(0, 1, 0), n=(0, 0, 1))
+        chain = [self.x, self.y, self.z, self.heading, self.lean, self.rolling]
+        self.connect(self.x.frame_a, self.add("ground", Fixed()).frame_b)
+        for a, b in zip(chain, chain[1:]):
+            self.connect(a.frame_b, b.frame_a)
+        self.connect(self.rolling.frame_b, self.body.frame_a)
+        self.connect(self.rolling.frame_b, self.contact.frame_a)
+        self.expose(self.rolling.frame_b, "frame_a")
