@@ -171,6 +171,18 @@ def test_fourbar2(tmp_path, monkeypatch, capsys):
     assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
 
 
+@pytest.mark.slow
+def test_engine_v6(tmp_path, monkeypatch, capsys):
+    """Reference: the energy balance (the change of T + V equals the work of the gas forces
+    and the load; the tolerance is the quadrature of the gas forces' sharp power pulses on
+    the 0.1 ms output grid at 370 rad/s) and the loop closure residual. About 15 s."""
+    out = _run("engine_v6.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"engine speed at 0.5 s: (\S+) rad/s", out)[0] > 200
+    error, span = _numbers(r"max \|E - E\(0\) - work\| = (\S+) J \(E varies by (\S+) J\)", out)
+    assert span > 1e4 and error < 1e-4 * span
+    assert _numbers(r"max loop closure residual over 0.5 s: (\S+)", out)[0] < 1e-10
+
+
 def test_engine_v6_analytic(tmp_path, monkeypatch, capsys):
     """Reference: the energy balance (the change of T + V equals the work of the gas forces
     and the load, the Result's supplied minus dissipated power) and the loop closure
@@ -249,6 +261,20 @@ def test_rolling_wheel(tmp_path, monkeypatch, capsys):
     drift, kinetic = _numbers(r"energy drift over 4 s: (\S+) J \(kinetic up to (\S+) J\)", out)
     assert kinetic > 1 and drift < 1e-6 * kinetic
     assert _numbers(r"max contact residual over 4 s: (\S+)", out)[0] < 1e-10
+
+
+@pytest.mark.parametrize("script", ["revolute_constraint.py", "spherical_constraint.py",
+                                    "prismatic_constraint.py", "universal_constraint.py"])
+def test_constraint(script, tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's documentation of its Constraints examples): the body on the joint
+    and the free body held by the same joint as a loop-closing constraint move identically;
+    T + V conserved; the closure residual at round-off."""
+    out = _run(script, tmp_path, monkeypatch, capsys)
+    diff, span = _numbers(r"frame_b (\S+) m \(they move by (\S+) m along x\)", out)
+    assert span > 0.05 and diff < 1e-6
+    drift, kinetic = _numbers(r"energy drift over 10 s: (\S+) J \(kinetic up to (\S+) J\)", out)
+    assert kinetic > 1 and drift < 1e-6 * kinetic
+    assert _numbers(r"max closure residual over 10 s: (\S+)", out)[0] < 1e-10
 
 
 @pytest.mark.parametrize("script", ["rolling_wheel_set_driving.py",
