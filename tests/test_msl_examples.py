@@ -171,6 +171,33 @@ def test_fourbar2(tmp_path, monkeypatch, capsys):
     assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
 
 
+def test_engine1a(tmp_path, monkeypatch, capsys):
+    """Reference: the crank–slider's closed form of the piston position; T + V conserved."""
+    out = _run("engine1a.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"max \|Cylinder.s - s\(φ\)\| = (\S+) m", out)[0] < 1e-10
+    drift, kinetic = _numbers(r"energy drift over 5 s: (\S+) J \(kinetic up to (\S+) J\)", out)
+    assert kinetic > 10 and drift < 1e-6 * kinetic
+    assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
+
+
+def test_engine1b(tmp_path, monkeypatch, capsys):
+    """Reference: the energy balance with the gas force's work (tolerance: the quadrature
+    of its power pulses on the 0.1 ms grid); the crank–slider's closed form."""
+    out = _run("engine1b.py", tmp_path, monkeypatch, capsys)
+    error, span = _numbers(r"max \|E - E\(0\) - work\| = (\S+) J \(E varies by (\S+) J\)", out)
+    assert span > 1e4 and error < 1e-4 * span
+    assert _numbers(r"max \|Cylinder.s - s\(φ\)\| = (\S+) m", out)[0] < 1e-10
+
+
+def test_engine1b_analytic(tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's documentation): Engine1b_analytic's JointRRP and Engine1b's
+    revolutes and prismatic describe the same engine: over 20 turns the crank angles agree
+    to 1e-6 of their range, the pistons to 1e-4 of the stroke."""
+    out = _run("engine1b_analytic.py", tmp_path, monkeypatch, capsys)
+    dphi, ds = _numbers(r"max \|Δ Bearing.phi\| (\S+) rad, max \|Δ s\| (\S+) m", out)
+    assert dphi < 1.3e-4 and ds < 2e-5
+
+
 @pytest.mark.slow
 def test_engine_v6(tmp_path, monkeypatch, capsys):
     """Reference: the energy balance (the change of T + V equals the work of the gas forces
