@@ -304,6 +304,19 @@ def test_constraint(script, tmp_path, monkeypatch, capsys):
     assert _numbers(r"max closure residual over 10 s: (\S+)", out)[0] < 1e-10
 
 
+def test_user_defined_gravity_field(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's documented results rev.phi(10 s) = −2.39 rad at latitude 0° and
+    −2.42 rad at 90° (given to 0.01 rad); the energy balance with the damper's loss in the
+    WGS84 field with its potential."""
+    out = _run("user_defined_gravity_field.py", tmp_path, monkeypatch, capsys)
+    for latitude, phi in ((0, -2.39), (90, -2.42)):
+        found, error, energy, lost = _numbers(
+            rf"latitude {latitude}°: rev.phi\(10 s\) = (\S+) rad; energy balance \|E - E\(0\) "
+            r"\+ ∫d·w² dt\| ≤ (\S+) J \(E = (\S+) J, the damper takes (\S+) J\)", out)
+        assert found == pytest.approx(phi, abs=0.005)
+        assert lost > 0.5 and error < 1e-8 * energy
+
+
 @pytest.mark.parametrize("script", ["rolling_wheel_set_driving.py",
                                     "rolling_wheel_set_pulling.py"])
 def test_rolling_wheel_set(script, tmp_path, monkeypatch, capsys):
