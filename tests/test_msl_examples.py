@@ -317,6 +317,26 @@ def test_user_defined_gravity_field(tmp_path, monkeypatch, capsys):
         assert lost > 0.5 and error < 1e-8 * energy
 
 
+def test_spring_with_mass(tmp_path, monkeypatch, capsys):
+    """Reference: the closed form of the vertical oscillator with the spring's mass at the
+    middle of the line (effective mass 1.125 kg); T + V conserved."""
+    out = _run("spring_with_mass.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"max \|y - y\(t\)\| = (\S+) m", out)[0] < 1e-6
+    drift, kinetic = _numbers(r"energy drift over 5 s: (\S+) J \(kinetic up to (\S+) J\)", out)
+    assert kinetic > 0.5 and drift < 1e-5 * kinetic
+
+
+def test_point_gravity_with_point_masses2(tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's documentation): the point masses and bodies with zero inertia
+    move identically; T + V and the total angular momentum about the centre of the field are
+    conserved."""
+    out = _run("point_gravity_with_point_masses2.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"zero inertia: max distance (\S+) m", out)[0] < 1e-9
+    drift, energy, h_drift, h = _numbers(r"total energy drift (\S+) J \(of (\S+) J\); angular "
+                                         r"momentum drift (\S+) m²/s \(\|H\| = (\S+)\)", out)
+    assert drift < 1e-7 * energy and h > 1 and h_drift < 1e-7 * h
+
+
 @pytest.mark.parametrize("script", ["rolling_wheel_set_driving.py",
                                     "rolling_wheel_set_pulling.py"])
 def test_rolling_wheel_set(script, tmp_path, monkeypatch, capsys):
