@@ -118,6 +118,17 @@ def test_actuated_drive(tmp_path, monkeypatch, capsys):
     assert len(errors) == 2 and max(errors) < 1e-7
 
 
+def test_moving_actuated_drive(tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's documentation): the 3-D body and the Rotor1D on moving housings
+    move identically and their drivers' torques agree; the rotor's closed form (its axis is
+    across the housings' rotation)."""
+    out = _run("moving_actuated_drive.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"max error vs closed form (\S+) rad", out)[0] < 1e-7
+    dphi, dtau, tau = _numbers(r"max \|Δphi\| (\S+) rad; drivers' torques max \|Δtau\| (\S+) "
+                               r"N·m \(up to (\S+) N·m\)", out)
+    assert dphi < 1e-9 and tau > 100 and dtau < 1e-6 * tau
+
+
 def test_planar_loops_analytic(tmp_path, monkeypatch, capsys):
     """Reference: loop closure residual at round-off; the driver's work ∫tau·w dt equals the
     change of T + V (a check of the reaction torque output)."""
