@@ -45,6 +45,7 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
 from .multibody.assemblies import (JointRRP, JointRRR, JointSSP, JointUPS,
                                    UniversalSpherical)
 from .multibody.forces import SpringDamperSeries
+from .multibody.gears import GearConstraint
 from .multibody.wheels import RollingWheel, RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
@@ -75,7 +76,7 @@ __all__ = [
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
     "JointRRP", "JointRRR", "JointSSP", "JointUPS", "SpringDamperSeries",
-    "RollingWheel", "RollingWheelSet", "UniversalSpherical",   # issue 26
+    "RollingWheel", "RollingWheelSet", "UniversalSpherical", "GearConstraint",   # issue 26
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",

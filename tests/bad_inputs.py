@@ -2477,3 +2477,9 @@ def _():
 def _():
     from jourdain.blocks import RollingWheel
     RollingWheel(radius=0.0)
+
+
+@case("a GearConstraint with ratio 0", ModelError, "GearConstraint", "ratio")
+def _():
+    from jourdain.blocks import GearConstraint
+    GearConstraint(ratio=0)

@@ -118,6 +118,18 @@ def test_actuated_drive(tmp_path, monkeypatch, capsys):
     assert len(errors) == 2 and max(errors) < 1e-7
 
 
+def test_gear_constraint(tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's documentation): the GearConstraint of 3-D shafts and the 1-D
+    gearbox move identically; the closed form of (J1 + J2/ratio²)·φ̈ = 2·sin 2πt; the gear
+    relation phi_a = ratio·phi_b at round-off."""
+    out = _run("gear_constraint.py", tmp_path, monkeypatch, capsys)
+    dphi, dw = _numbers(r"3-D vs 1-D: max \|Δphi_a\| (\S+) rad, max \|Δw_a\| (\S+) rad/s", out)
+    assert dphi < 1e-8 and dw < 1e-8
+    closed, gear = _numbers(r"max \|phi_a - φ1\(t\)\| (\S+) rad; gear: max \|phi_a - "
+                            r"10·phi_b\| (\S+) rad", out)
+    assert closed < 1e-5 and gear < 1e-10
+
+
 def test_moving_actuated_drive(tmp_path, monkeypatch, capsys):
     """Reference (the MSL's documentation): the 3-D body and the Rotor1D on moving housings
     move identically and their drivers' torques agree; the rotor's closed form (its axis is

@@ -2,11 +2,12 @@
 and parameter names: 3-D force elements (:mod:`.forces`) and their contracts
 (:mod:`.interfaces`), shaped bodies, point mass and rotor (:mod:`.parts`), joints
 (:mod:`.joints`), joint assemblies for loops (:mod:`.assemblies`), sensors in any frame
-(:mod:`.sensors`), the rolling wheel set (:mod:`.wheels`).
+(:mod:`.sensors`), rolling wheels (:mod:`.wheels`), gears between 3-D shafts (:mod:`.gears`).
 
 All names are also importable from :mod:`jourdain.blocks`.
 """
 from .assemblies import JointRRP, JointRRR, JointSSP, JointUPS, UniversalSpherical
+from .gears import GearConstraint
 from .forces import (
                      Damper,
                      Force,
@@ -37,9 +38,9 @@ from .sensors import AbsoluteSensor, RelativeSensor
 from .wheels import RollingWheel, RollingWheelSet
 
 __all__ = ["AbsoluteSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper",
-           "Fixed", "Force", "ForceAndTorque", "FrameForce", "JointRRP", "JointRRR", "JointSSP",
-           "JointUPS", "LineForce", "LineForceWithMass", "LineForceWithTwoMasses", "Mount",
-           "Mounting1D", "Planar", "PointMass", "RelativeSensor", "ResolveInFrame",
-           "RollingWheel", "RollingWheelSet", "Rotor1D", "RotorInertia", "Spring", "SpringDamperParallel",
-           "SpringDamperSeries", "Torque", "Universal", "UniversalSpherical", "WorldForce", "WorldForceAndTorque",
-           "WorldTorque"]
+           "Fixed", "Force", "ForceAndTorque", "FrameForce", "GearConstraint", "JointRRP",
+           "JointRRR", "JointSSP", "JointUPS", "LineForce", "LineForceWithMass",
+           "LineForceWithTwoMasses", "Mount", "Mounting1D", "Planar", "PointMass",
+           "RelativeSensor", "ResolveInFrame", "RollingWheel", "RollingWheelSet", "Rotor1D",
+           "RotorInertia", "Spring", "SpringDamperParallel", "SpringDamperSeries", "Torque",
+           "Universal", "UniversalSpherical", "WorldForce", "WorldForceAndTorque", "WorldTorque"]
