@@ -45,7 +45,7 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
 from .multibody.assemblies import (JointRRP, JointRRR, JointSSP, JointUPS,
                                    UniversalSpherical)
 from .multibody.forces import SpringDamperSeries
-from .multibody.gears import GearConstraint
+from .multibody.gears import BevelGear1D, GearConstraint
 from .multibody.wheels import RollingWheel, RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
@@ -76,7 +76,8 @@ __all__ = [
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
     "JointRRP", "JointRRR", "JointSSP", "JointUPS", "SpringDamperSeries",
-    "RollingWheel", "RollingWheelSet", "UniversalSpherical", "GearConstraint",   # issue 26
+    "RollingWheel", "RollingWheelSet", "UniversalSpherical", "GearConstraint",
+    "BevelGear1D",   # issue 26
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",

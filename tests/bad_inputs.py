@@ -2483,3 +2483,9 @@ def _():
 def _():
     from jourdain.blocks import GearConstraint
     GearConstraint(ratio=0)
+
+
+@case("a BevelGear1D with ratio 0", ModelError, "BevelGear1D", "ratio")
+def _():
+    from jourdain.blocks import BevelGear1D
+    BevelGear1D(ratio=0)

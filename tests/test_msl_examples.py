@@ -118,6 +118,16 @@ def test_actuated_drive(tmp_path, monkeypatch, capsys):
     assert len(errors) == 2 and max(errors) < 1e-7
 
 
+def test_bevel_gear1d(tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's documentation): the bevel gear stores no energy, so the change
+    of T + V equals the work of the four torque sources; the gear relation at round-off."""
+    out = _run("bevel_gear1d.py", tmp_path, monkeypatch, capsys)
+    error, work = _numbers(r"max \|E - E\(0\) - work\| = (\S+) J \(the sources deliver up to "
+                           r"(\S+) J\)", out)
+    assert work > 1 and error < 1e-5 * work
+    assert _numbers(r"gear: max \|phi_a - 10·phi_b\| = (\S+) rad", out)[0] < 1e-10
+
+
 def test_gear_constraint(tmp_path, monkeypatch, capsys):
     """Reference (the MSL's documentation): the GearConstraint of 3-D shafts and the 1-D
     gearbox move identically; the closed form of (J1 + J2/ratio²)·φ̈ = 2·sin 2πt; the gear

@@ -7,7 +7,7 @@ and parameter names: 3-D force elements (:mod:`.forces`) and their contracts
 All names are also importable from :mod:`jourdain.blocks`.
 """
 from .assemblies import JointRRP, JointRRR, JointSSP, JointUPS, UniversalSpherical
-from .gears import GearConstraint
+from .gears import BevelGear1D, GearConstraint
 from .forces import (
                      Damper,
                      Force,
@@ -37,7 +37,7 @@ from .parts import (
 from .sensors import AbsoluteSensor, RelativeSensor
 from .wheels import RollingWheel, RollingWheelSet
 
-__all__ = ["AbsoluteSensor", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper",
+__all__ = ["AbsoluteSensor", "BevelGear1D", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper",
            "Fixed", "Force", "ForceAndTorque", "FrameForce", "GearConstraint", "JointRRP",
            "JointRRR", "JointSSP", "JointUPS", "LineForce", "LineForceWithMass",
            "LineForceWithTwoMasses", "Mount", "Mounting1D", "Planar", "PointMass",
