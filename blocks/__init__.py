@@ -46,6 +46,7 @@ from .multibody.assemblies import (JointRRP, JointRRR, JointSSP, JointUPS,
                                    UniversalSpherical)
 from .multibody.forces import SpringDamperSeries
 from .multibody.gears import BevelGear1D, GearConstraint
+from .path_planning import KinematicPTP2
 from .multibody.wheels import RollingWheel, RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
@@ -77,7 +78,7 @@ __all__ = [
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
     "JointRRP", "JointRRR", "JointSSP", "JointUPS", "SpringDamperSeries",
     "RollingWheel", "RollingWheelSet", "UniversalSpherical", "GearConstraint",
-    "BevelGear1D",   # issue 26
+    "BevelGear1D", "KinematicPTP2",   # issue 26
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",

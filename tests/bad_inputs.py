@@ -2489,3 +2489,9 @@ def _():
 def _():
     from jourdain.blocks import BevelGear1D
     BevelGear1D(ratio=0)
+
+
+@case("a KinematicPTP2 with 2 speed limits for 3 axes", ModelError, "KinematicPTP2", "qd_max")
+def _():
+    from jourdain.blocks import KinematicPTP2
+    KinematicPTP2(q_begin=(0, 0, 0), q_end=(1, 1, 1), qd_max=(1, 1))

@@ -138,3 +138,90 @@ def test_bad_assembly_parameters_are_refused(make, names):
     with pytest.raises(jd.ModelError) as info:
         make()
     assert all(n in str(info.value) for n in names)
+
+
+class _Clock:
+    """The context KinematicPTP's and KinematicPTP2's outputs read: the time only."""
+    t = __import__("casadi").SX.sym("t")
+
+
+def _signals(block, names, times):
+    import casadi as ca
+    out = block.outputs(_Clock)
+    f = ca.Function("f", [_Clock.t], [ca.densify(ca.SX(out[getattr(block, n)])) for n in names])
+    values = f.map(len(times))(np.asarray(times)[None, :])
+    return [np.asarray(v) for v in (values if isinstance(values, (list, tuple)) else [values])]
+
+
+def test_kinematic_ptp2_one_axis_equals_kinematic_ptp():
+    """Reference: for one axis, KinematicPTP2 (the MSL's path-parameter formulation) and the
+    one-axis KinematicPTP (its own trapezoidal profile) are two implementations of the same
+    fastest motion, with and without a constant-speed phase."""
+    from jourdain.blocks import KinematicPTP, KinematicPTP2
+    times = np.linspace(-0.5, 6, 651)
+    for q_end, qd_max in ((2.0, 1.0), (0.3, 5.0), (-1.5, 0.8)):
+        one = KinematicPTP(0.2, q_end, qd_max, 1.5, start_time=0.4)
+        two = KinematicPTP2(q_begin=0.2, q_end=q_end, qd_max=qd_max, qdd_max=1.5,
+                            startTime=0.4)
+        for a, b in zip(_signals(one, ("q", "qd", "qdd"), times),
+                        _signals(two, ("q", "qd", "qdd"), times)):
+            # away from the phase ends, where qdd jumps (either side's value is right there)
+            ends = np.array(two.time_events(-1.0, 10.0))
+            away = np.abs(times[:, None] - ends[None, :]).min(axis=1) > 1e-9
+            assert np.abs(a[0][away] - b[0][away]).max() < 1e-12
+
+
+def test_kinematic_ptp2_synchronizes_the_axes():
+    """Reference: the MSL's synchronization: all axes move in the same phases and stop at
+    endTime at q_end, one axis at its speed limit in the cruise and one at its acceleration
+    limit, none beyond; qd and qdd are the derivatives of q (integrated back by the
+    trapezoidal rule)."""
+    from scipy.integrate import cumulative_trapezoid
+
+    from jourdain.blocks import KinematicPTP2
+    q_begin, q_end = np.array([0.0, 1.0, -0.5]), np.array([2.0, -1.0, 0.0])
+    qd_max, qdd_max = np.array([1.0, 1.5, 0.2]), np.array([2.0, 1.0, 3.0])
+    ptp = KinematicPTP2(q_begin, q_end, qd_max, qdd_max, startTime=0.5)
+    times = np.linspace(0, ptp.endTime + 1, 40001)
+    q, qd, qdd, moving = _signals(ptp, ("q", "qd", "qdd", "moving"), times)
+    assert np.allclose(q[:, -1], q_end, atol=1e-12) and not moving[:, -1].any()
+    speed, accel = (np.abs(qd).T / qd_max).max(axis=0), (np.abs(qdd).T / qdd_max).max(axis=0)
+    assert speed.max() == pytest.approx(1.0, abs=1e-9) and accel.max() == pytest.approx(1.0)
+    share = qd / (q_end - q_begin)[:, None]            # the same path speed for every axis
+    assert np.abs(share - share[0]).max() < 1e-12
+    assert np.abs(cumulative_trapezoid(qd, times, initial=0) + q_begin[:, None] - q).max() < 1e-6
+    assert np.abs(cumulative_trapezoid(qdd, times, initial=0) - qd).max() < 1e-3
+
+
+def test_kinematic_ptp2_bad_sizes_are_refused():
+    """Reference: axes of different counts (neither one nor nout) get a ModelError naming
+    the parameter."""
+    from jourdain.blocks import KinematicPTP2
+    with pytest.raises(jd.ModelError, match="qd_max"):
+        KinematicPTP2(q_begin=(0, 0, 0), q_end=(1, 1, 1), qd_max=(1, 1))
+
+
+def test_kinematic_ptp2_drives_two_axes():
+    """Reference: two arms whose revolutes exact position drivers move along KinematicPTP2's
+    q (through a Demux) end at q_end at endTime, together (the synchronization), and follow
+    q at every output time (the driver's exactness)."""
+    from jourdain.blocks import BodyBox, Demux, KinematicPTP2
+    from jourdain.blocks.drivers import rotational
+    model = jd.Model(world=World())
+    model.ptp = KinematicPTP2(q_begin=(0, 0), q_end=(1.0, -0.5), qd_max=(1, 1), qdd_max=(2, 2))
+    model.demux = Demux(1, 1)
+    model.connect(model.ptp.q, model.demux.u)
+    for i in (1, 2):
+        joint = model.add(f"axis{i}", Revolute())
+        arm = model.add(f"arm{i}", BodyBox(r=(0.5, 0, 0), width=0.05))
+        drive = model.add(f"drive{i}", rotational.Position(exact=True))
+        model.connect(model.world.frame_b, joint.frame_a)
+        model.connect(joint.frame_b, arm.frame_a)
+        model.connect(drive.flange, joint.axis)
+        model.connect(getattr(model.demux, f"y{i}"), drive.phi_ref)
+    res = jd.compile(model).simulate(2.0, n_out=201)
+    for i, end in ((1, 1.0), (2, -0.5)):
+        assert np.abs(res[f"axis{i}.phi"] - res[f"ptp.q[{i - 1}]"]).max() < 1e-9
+        assert res[f"axis{i}.phi"][-1] == pytest.approx(end, abs=1e-12)
+    moving = res.t[res["ptp.moving[0]"] > 0.5]
+    assert moving.max() < model.ptp.endTime <= 2.0
