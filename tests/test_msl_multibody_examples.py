@@ -253,3 +253,15 @@ def test_rolling_wheel_set(script, tmp_path, monkeypatch, capsys):
     assert _numbers(r"max rolling kinematics error \(closed form\): (\S+) m/s", out)[0] < 1e-9
     error, kinetic = _numbers(r"max \|T - T\(0\) - W\| = (\S+) J \(T up to (\S+) J\)", out)
     assert kinetic > 1 and error < 1e-6 * kinetic
+
+
+def test_planar_fourbar(tmp_path, monkeypatch, capsys):
+    """Reference (the MSL's diagram note): the JointRRR version is the same mechanism as the
+    revolutes with the cut joint; the energy balance with the damper's loss (tolerance: the
+    quadrature of d·w² on the 5 ms grid); the loop closure residual."""
+    out = _run("planar_fourbar.py", tmp_path, monkeypatch, capsys)
+    swing, = _numbers(r"swings over (\S+) rad", out)
+    assert swing > 1 and _numbers(r"max \|Δ revolute1.phi\| (\S+) rad", out)[0] < 1e-7
+    error, lost = _numbers(r"= (\S+) J \(dissipated (\S+) J\)", out)
+    assert lost > 1 and error < 1e-5 * lost
+    assert _numbers(r"max loop closure residual over 5 s: (\S+)", out)[0] < 1e-10
