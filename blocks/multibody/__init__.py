@@ -37,9 +37,9 @@ from .parts import (
 from .sensors import AbsoluteSensor, RelativeSensor
 from .wheels import RollingWheel, RollingWheelSet
 
-__all__ = ["AbsoluteSensor", "BevelGear1D", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper",
-           "Fixed", "Force", "ForceAndTorque", "FrameForce", "GearConstraint", "JointRRP",
-           "JointRRR", "JointSSP", "JointUPS", "LineForce", "LineForceWithMass",
+__all__ = ["AbsoluteSensor", "BevelGear1D", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical",
+           "Damper", "Fixed", "Force", "ForceAndTorque", "FrameForce", "GearConstraint",
+           "JointRRP", "JointRRR", "JointSSP", "JointUPS", "LineForce", "LineForceWithMass",
            "LineForceWithTwoMasses", "Mount", "Mounting1D", "Planar", "PointMass",
            "RelativeSensor", "ResolveInFrame", "RollingWheel", "RollingWheelSet", "Rotor1D",
            "RotorInertia", "Spring", "SpringDamperParallel", "SpringDamperSeries", "Torque",

@@ -55,7 +55,8 @@ residual = max(np.abs(v).max() for k, v in result.series.items() if k.startswith
 E = result["energy.total"]
 print(f"j2.s(0) = {result['j2.s'][0]:.6f} m, j1.phi(5 s) = {result['j1.phi'][-1]:.6f} rad, "
       f"j2.s(5 s) = {result['j2.s'][-1]:.6f} m")
-print(f"projection vs recursive (ABA over loop nodes): max |Δ j1.phi| {np.abs(result['j1.phi'] - other['j1.phi']).max():.3g}"
+dphi = np.abs(result["j1.phi"] - other["j1.phi"]).max()
+print(f"projection vs recursive (ABA over loop nodes): max |Δ j1.phi| {dphi:.3g}"
       f" rad, max |Δ j2.s| {np.abs(result['j2.s'] - other['j2.s']).max():.3g} m")
 print(f"energy drift over 5 s: {np.abs(E - E[0]).max():.3g} J (kinetic up to "
       f"{result['energy.kinetic'].max():.4g} J)")

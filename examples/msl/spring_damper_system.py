@@ -53,6 +53,7 @@ closed = 0.1 + 9.81 / 30 * (1 - np.cos(np.sqrt(30.0) * result.t))
 print(f"body1 at 10 s: x = {result['free.x'][-1]:.5f} m, y = {result['free.y'][-1]:.5f} m")
 print(f"energy balance: max |E - E(0) + dissipated| = {np.abs(E - E[0] + lost).max():.3g} J "
       f"(dissipated {lost[-1]:.4g} J)")
-print(f"body2 vs the closed form: max |p2.s - s(t)| = {np.abs(result['p2.s'] - closed).max():.3g} m")
+print(f"body2 vs the closed form: max |p2.s - s(t)| = "
+      f"{np.abs(result['p2.s'] - closed).max():.3g} m")
 result.plot("free.x", "free.y", "p2.s", path="out/spring_damper_system.png",
             title="MSL Elementary.SpringDamperSystem")
