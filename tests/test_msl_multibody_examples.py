@@ -104,11 +104,11 @@ def test_engine1b_analytic(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.slow
-def test_engine_v6(tmp_path, monkeypatch, capsys):
+def test_engine_v6_msl(tmp_path, monkeypatch, capsys):
     """Reference: the energy balance (the change of T + V equals the work of the gas forces
     and the load; the tolerance is the quadrature of the gas forces' sharp power pulses on
     the 0.1 ms output grid at 370 rad/s) and the loop closure residual. About 15 s."""
-    out = _run("engine_v6.py", tmp_path, monkeypatch, capsys)
+    out = _run("engine_v6_msl.py", tmp_path, monkeypatch, capsys)
     assert _numbers(r"engine speed at 0.5 s: (\S+) rad/s", out)[0] > 200
     error, span = _numbers(r"max \|E - E\(0\) - work\| = (\S+) J \(E varies by (\S+) J\)", out)
     assert span > 1e4 and error < 1e-4 * span

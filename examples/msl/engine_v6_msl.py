@@ -40,4 +40,4 @@ print(f"energy balance: max |E - E(0) - work| = {np.abs(E - E[0] - work).max():.
       f"(E varies by {np.ptp(E):.4g} J)")
 print(f"max loop closure residual over 0.5 s: {residual:.3g}")
 result.plot("engine.bearing.w", "engine.torqueSensor.tau", "engine.filter.y",
-            path="out/engine_v6.png", title="MSL Loops.EngineV6")
+            path="out/engine_v6_msl.png", title="MSL Loops.EngineV6")
