@@ -6,7 +6,7 @@ joint: a massless rod rRod_ia = (−1, 0.3, 0.1) from a universal joint (n1_a = 
 slider's top to a ball joint at the crank's end. The crank j1 (BodyCylinder b1) starts at
 300°/s; the slider j2 (s = −0.2 m at the start, fixed as in the MSL) carries b2. The MSL
 computes the rod's length at initialization (computeRodLength = true); here rRod_ia gives it
-(the same |rRod_ia| since the start configuration is consistent).
+(the same length as rRod_ia, since the start configuration is consistent).
 
 What you will see: 5 s (StopTime as in the MSL). Reference: the same bodies and massless
 rod as Fourbar_analytic, so its JointSSP formulation (built here too) moves identically;

@@ -3,7 +3,7 @@
 
 The four-bar of Fourbar1 with its three revolutes at the top left and its two at the top
 right replaced by the MSL's JointSSP (two ball joints joined by a massless rod 1 of length
-|(−1, 0.3, 0.1)|, rod 2 = (0, 0.2, 0) and a prismatic joint along x with s_offset = −0.2 m):
+‖(−1, 0.3, 0.1)‖, rod 2 = (0, 0.2, 0) and a prismatic joint along x with s_offset = −0.2 m):
 the crank j1 (BodyCylinder b1, r = (0, 0.5, 0.1), diameter 0.05 m) turns about x from
 300°/s; the slider b2 (BodyCylinder r = (0, 0.2, 0)) rides on frame_ib.
 
