@@ -42,6 +42,12 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
                         LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
                         ResolveInFrame, Rotor1D, Spring, SpringDamperParallel, Torque, Universal,
                         WorldForce, WorldForceAndTorque, WorldTorque)
+from .multibody.assemblies import (JointRRP, JointRRR, JointSSP, JointUPS,
+                                   UniversalSpherical)
+from .multibody.forces import SpringDamperSeries
+from .multibody.gears import BevelGear1D, GearConstraint
+from .path_planning import KinematicPTP2
+from .multibody.wheels import RollingWheel, RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
@@ -70,6 +76,9 @@ __all__ = [
     "Damper", "Force", "ForceAndTorque", "FrameForce", "GravityTypes", "LineForce",
     "LineForceWithMass", "LineForceWithTwoMasses", "ResolveInFrame", "Spring",
     "SpringDamperParallel", "Torque", "WorldForce", "WorldForceAndTorque", "WorldTorque",
+    "JointRRP", "JointRRR", "JointSSP", "JointUPS", "SpringDamperSeries",
+    "RollingWheel", "RollingWheelSet", "UniversalSpherical", "GearConstraint",
+    "BevelGear1D", "KinematicPTP2",   # issue 26
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",

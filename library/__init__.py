@@ -8,7 +8,9 @@ from .cube_corner import CubeOnCorner
 from .cubli import CubliJumpUp, jump_speed
 from .electric_cubes import (BalancedElectricCubeOnEdge, ElectricCubeOnCorner,
                              ElectricCubeOnEdge)
+from .engine1 import Engine1
 from .engines import Engine, EngineV6, SingleCylinderEngine
+from .engines_analytic import CylinderAnalytic, EngineV6Analytic
 from .jansen import JansenLinkage, JansenWalker
 from .linkages import CrankSlider, FourBar, StackedFourBars
 from .motors import DCMotor, DCMotorDrive
@@ -29,6 +31,6 @@ __all__ = ["AngleRollingDisk", "BalancedCubeOnCorner", "BalancedCubeOnEdge", "Ca
            "CubliJumpUp", "jump_speed", "MassWithStopAndFriction",
            # machines with loops (issue 11)
            "Engine", "EngineV6", "JansenLinkage", "JansenWalker", "SingleCylinderEngine",
-           "StackedFourBars",
+           "StackedFourBars", "CylinderAnalytic", "EngineV6Analytic", "Engine1",
            # stiff test systems (issue 18)
            "ElasticJointArm", "SpringDamperChain"]

@@ -2554,3 +2554,79 @@ def _():
       "CollisionPair")
 def _():
     dropped_ball().simulate(0.1, contact="stepping", pairs=[("ball", "world")])
+
+# ---- mslmb ----
+@case("a JointRRR with a rod of length zero", ModelError, "JointRRR", "rRod2_ib")
+def _():
+    from jourdain.blocks import JointRRR
+    JointRRR(rRod2_ib=(0, 0, 0))
+
+
+@case("a JointRRP whose prismatic axis is not orthogonal to the revolutes", ModelError,
+      "JointRRP", "n_b", "orthogonal")
+def _():
+    from jourdain.blocks import JointRRP
+    JointRRP(n_a=(0, 0, 1), n_b=(0, 1, 1))
+
+
+@case("a JointSSP with rod1Length 0", ModelError, "JointSSP", "rod1Length")
+def _():
+    from jourdain.blocks import JointSSP
+    JointSSP(rod1Length=0.0)
+
+
+@case("a JointUPS whose line lies along the universal's first axis", ModelError, "JointUPS",
+      "nAxis_ia", "n1_a")
+def _():
+    from jourdain.blocks import JointUPS
+    JointUPS(n1_a=(1, 0, 0), nAxis_ia=(2, 0, 0))
+
+
+@case("a SpringDamperSeries without damping", ModelError, "sds", "d", "Spring")
+def _():
+    from jourdain.blocks import SpringDamperSeries
+    model = jd.Model(world=World())
+    model.slide, model.body = Prismatic(n=(0, -1, 0)), RigidBody(m=1)
+    model.sds = SpringDamperSeries(c=10, d=0)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.body.frame_a)
+    model.connect(model.world.frame_b, model.sds.frame_a)
+    model.connect(model.body.frame_a, model.sds.frame_b)
+    jd.compile(model)
+
+
+@case("a RollingWheelSet with track 0", ModelError, "RollingWheelSet", "track")
+def _():
+    from jourdain.blocks import RollingWheelSet
+    RollingWheelSet(track=0.0)
+
+
+@case("a UniversalSpherical asked to compute its rod length", ModelError,
+      "UniversalSpherical", "computeRodLength")
+def _():
+    from jourdain.blocks import UniversalSpherical
+    UniversalSpherical(computeRodLength=True)
+
+
+@case("a RollingWheel with radius 0", ModelError, "RollingWheel", "radius")
+def _():
+    from jourdain.blocks import RollingWheel
+    RollingWheel(radius=0.0)
+
+
+@case("a GearConstraint with ratio 0", ModelError, "GearConstraint", "ratio")
+def _():
+    from jourdain.blocks import GearConstraint
+    GearConstraint(ratio=0)
+
+
+@case("a BevelGear1D with ratio 0", ModelError, "BevelGear1D", "ratio")
+def _():
+    from jourdain.blocks import BevelGear1D
+    BevelGear1D(ratio=0)
+
+
+@case("a KinematicPTP2 with 2 speed limits for 3 axes", ModelError, "KinematicPTP2", "qd_max")
+def _():
+    from jourdain.blocks import KinematicPTP2
+    KinematicPTP2(q_begin=(0, 0, 0), q_end=(1, 1, 1), qd_max=(1, 1))

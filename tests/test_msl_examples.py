@@ -34,6 +34,10 @@ def test_every_msl_example_is_tested():
     # the MSL friction examples of the hybrid elements are run by test_hybrid_examples.py
     hybrid = (Path(__file__).parent / "test_hybrid_examples.py").read_text()
     tested |= {name + ".py" for name in re.findall(r"^def test_msl_(\w+)\(", hybrid, re.M)}
+    # the MultiBody examples of issue 26: their tests' names, or the scripts they parametrize
+    multibody = (Path(__file__).parent / "test_msl_multibody_examples.py").read_text()
+    tested |= {name + ".py" for name in re.findall(r"^def test_(\w+)\(tmp_path", multibody, re.M)}
+    tested |= set(re.findall(r'"(\w+\.py)"', multibody))
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
 

@@ -1,8 +1,9 @@
 """3-D force elements (the MSL's ``MultiBody.Forces``; names and parameter names as there).
 
 Line forces between two frames' origins: :class:`Spring`, :class:`Damper`,
-:class:`SpringDamperParallel`, :class:`LineForceWithMass`, :class:`LineForceWithTwoMasses`
-(contract :class:`.interfaces.LineForce`: V(s), D(ṡ), point masses on the line).
+:class:`SpringDamperParallel`, :class:`SpringDamperSeries` (a state of its own: the damper's
+length), :class:`LineForceWithMass`, :class:`LineForceWithTwoMasses` (contract
+:class:`.interfaces.LineForce`: V(s), D(ṡ), point masses on the line).
 Forces and torques from signals: :class:`ForceAndTorque`, :class:`Force`, :class:`Torque`
 between two frames, :class:`WorldForce`, :class:`WorldTorque` on one frame (contract
 :class:`.interfaces.FrameForce`). Geometry used only for pictures (``width``,
@@ -108,6 +109,61 @@ class SpringDamperParallel(LineForce):
 
     def dissipation(self, v):
         return 0.5 * self.d * v ** 2
+
+
+@dataclass(eq=False)
+class SpringDamperSeries(LineForce):
+    """Linear spring and linear damper in series between two frames' origins (MSL
+    ``Forces.SpringDamperSeries``): frame_a — damper — spring — frame_b, with the damper's
+    length ``s_damper`` a state of the element (``<path>.s_damper``, start s_damper_start):
+    the tension f = c·(s − s_unstretched − s_damper) pulls the frames together and
+    d·der(s_damper) = f.
+
+    c : [N/m] > 0.   d : [N·s/m] > 0 (with d = 0 the damper's length has no equation; use a
+    Spring).   s_unstretched : [m] ≥ 0.   s_damper_start : [m] initial damper length.
+
+    Energy: the spring's ½·c·(s − s_unstretched − s_damper)² depends on both the distance
+    and the state, which the split T + V(y) + W(states) of the energy cannot hold, so the
+    element's power −f·ṡ is counted as supplied (``power.supplied``); it equals
+    −d/dt(½·f²/c) − f²/d.
+    """
+
+    STATES = ("s_damper",)
+    c: float = param(1.0, "N/m", "spring constant")
+    s_unstretched: float = param(0.0, "m", "unstretched spring length")
+    d: float = param(1.0, "N.s/m", "damping constant")
+    s_damper_start: float = param(0.0, "m", "initial length of the damper")
+    width: float = 0.02
+    coilWidth: float = 0.002
+    numberOfWindings: int = 5
+
+    def __post_init__(self):
+        as_scalars(self, "SpringDamperSeries", "c", "s_unstretched", "d", "s_damper_start")
+        self._make_ports()
+
+    def validate(self) -> None:
+        self._check_nonnegative(s_unstretched=self.s_unstretched)
+        for name in ("c", "d"):
+            if not getattr(self, name) > 0:
+                raise ModelError(f"{self.path}: {name} must be positive, got "
+                                 f"{getattr(self, name)} (a series damper without damping "
+                                 "has no equation for its length; use a Spring)")
+
+    def start(self) -> list:
+        return [self.s_damper_start]
+
+    def _tension(self, ctx, s=None):
+        if s is None:
+            a, b = ctx.frame(self.frame_a), ctx.frame(self.frame_b)
+            r = b.r - a.r
+            s = ca.sqrt(ca.dot(r, r))
+        return self.c * (s - self.s_unstretched - ctx.state(self)[0])
+
+    def force(self, s, v, ctx):
+        return -self._tension(ctx, s)
+
+    def derivatives(self, ctx) -> list:
+        return [self._tension(ctx) / self.d]
 
 
 @dataclass(eq=False)

@@ -8,9 +8,10 @@ whose support is a Mounting1D on the world. Each loop is the MSL's JointRRR: thr
 with parallel axes joined by two rods, given by rRod1_ia and rRod2_ib, and a 1 kg body on
 the first rod at its middle.
 
-The MSL solves these loops analytically inside JointRRR; jourdain needs no special joint:
-the loops are wired from revolutes and rods, the topology stage cuts them, and coordinate
-partitioning solves the six dependent angles by Newton at every step. The driven crank is
+The MSL solves these loops analytically inside JointRRR; jourdain's JointRRR
+(jourdain.blocks.multibody) keeps its frames, rods and flanges but is made of three revolutes:
+the topology stage cuts each loop at the assembly's revolute_b, and coordinate partitioning
+solves the six dependent angles by Newton at every step. The driven crank is
 not a degree of freedom, so no equation of motion is left: the driver's torque is an output.
 
 What you will see: 5 s (StopTime as in the MSL). Reference: the loop closure residual at
@@ -21,7 +22,8 @@ import numpy as np
 from scipy.integrate import cumulative_simpson
 
 import jourdain as jd
-from jourdain.blocks import FixedTranslation, Mounting1D, Revolute, RigidBody, Sine, World
+from jourdain.blocks import (FixedTranslation, JointRRR, Mounting1D, Revolute, RigidBody,
+                             Sine, World)
 from jourdain.blocks.drivers import rotational
 
 rh, rv = np.array([0.5, 0, 0]), np.array([0, 0.5, 0])
@@ -33,32 +35,13 @@ r3b = np.array([0, 0.55, 0])
 r3a = r3b + rh - r2b
 
 
-class JointRRR(jd.Composite):
-    """Three revolutes about z joined by rods (the MSL's JointRRR as plain parts): frame_a —
-    revolute — rod rRod1_ia — revolute (frame_im) — rod — revolute — frame_b; frame_ia sits
-    on the first rod at frame_a's origin. rRod2_ib points from frame_b to the middle joint."""
-
-    def __init__(self, rRod1_ia, rRod2_ib):
-        super().__init__()
-        self.rev_a, self.rev_m, self.rev_b = Revolute(), Revolute(), Revolute()
-        self.rod1 = FixedTranslation(r=tuple(rRod1_ia))
-        self.rod2 = FixedTranslation(r=tuple(-np.asarray(rRod2_ib)))
-        self.connect(self.rev_a.frame_b, self.rod1.frame_a)
-        self.connect(self.rod1.frame_b, self.rev_m.frame_a)
-        self.connect(self.rev_m.frame_b, self.rod2.frame_a)
-        self.connect(self.rod2.frame_b, self.rev_b.frame_b)
-        self.expose(self.rev_a.frame_a, "frame_a")
-        self.expose(self.rev_b.frame_a, "frame_b")
-        self.expose(self.rev_a.frame_b, "frame_ia")
-        self.expose(self.rev_m.frame_b, "frame_im")
-
-
 model = jd.Model(world=World())
 model.rev = Revolute()
 model.rod1, model.rod2 = FixedTranslation(r=tuple(rv)), FixedTranslation(r=tuple(rh))
 model.rod3, model.rod4 = FixedTranslation(r=tuple(rh)), FixedTranslation(r=tuple(rh))
-model.jointRRR1, model.jointRRR2 = JointRRR(r1a, r1b), JointRRR(r2a, r2b)
-model.jointRRR3 = JointRRR(r3a, r3b)
+model.jointRRR1, model.jointRRR2 = JointRRR(rRod1_ia=r1a, rRod2_ib=r1b), \
+    JointRRR(rRod1_ia=r2a, rRod2_ib=r2b)
+model.jointRRR3 = JointRRR(rRod1_ia=r3a, rRod2_ib=r3b)
 for i, ra in enumerate((r1a, r2a, r3a), 1):
     model.add(f"body{i}", RigidBody(m=1, r_cm=tuple(ra / 2)))
 model.position = rotational.Position()            # exact = False, f_crit = 50 Hz (MSL)
@@ -100,5 +83,5 @@ print(f"driver work vs change of T + V: max |E - E(0) - ∫tau·w dt| = "
       f"{np.abs(E - E[0] - work).max():.3g} J (E varies by {np.ptp(E):.4g} J)")
 print(f"max |rev.phi - phi_ref| (the 50 Hz filter's lag): {lag:.3g} rad; peak driver torque "
       f"{np.abs(result['position.tau'][result.t > 0.1]).max():.4g} N·m")
-result.plot("rev.phi", "position.tau", "jointRRR1.rev_a.phi", "jointRRR3.rev_m.phi",
+result.plot("rev.phi", "position.tau", "jointRRR1.revolute_a.phi", "jointRRR3.revolute_b.phi",
             path="out/planar_loops_analytic.png", title="MSL Loops.PlanarLoops_analytic")
