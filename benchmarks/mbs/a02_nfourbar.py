@@ -14,6 +14,8 @@ No plain-CasADi peer: the reduced equation is the reference itself.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from scipy.integrate import solve_ivp
 
@@ -58,9 +60,9 @@ def run(sizes=(1, 2, 4), methods=tuple(jd.ConstraintMethod), repeat: int = 3,
         t = np.linspace(0.0, t_end, N_OUT)
         ref = reference(n, t)
         for method in methods:
-            start = __import__("time").process_time()
+            start = time.process_time()
             system = compile_n(n, method)
-            t_compile = __import__("time").process_time() - start
+            t_compile = time.process_time() - start
             try:
                 t_cpu, (res, values) = cpu(lambda: jourdain_run(system, t_end), repeat,
                                            warm_up=repeat > 1)
