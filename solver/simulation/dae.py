@@ -32,13 +32,14 @@ from .simulate import (
     simulate,
     start_states,
 )
+from .tolerances import resolve as resolve_tolerances
 
 
 @keywords
 def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
                          x0: np.ndarray | None = None, inputs: dict | None = None,
                          params: dict | None = None, t0: float = 0.0, n_out: int = 501,
-                         t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
+                         t_out=None, rtol: float | None = None, atol: float | None = None,
                          max_steps: int = 100000, method: Method = Method.AUTO,
                          progress: bool | None = None, stiff: bool | None = None,
                          linear_solver: LinearSolver = LinearSolver.AUTO, events=None,
@@ -54,6 +55,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
               "chatter": chatter, "max_events": max_events, "islands": islands}
     check_progress(progress)
+    rtol, atol, tolerances = resolve_tolerances(rtol, atol, t0, _grid(t0, t_end, n_out,
+                                                                      t_out)[-1])
     integrator_options(rtol, atol, max_steps, method, linear_solver, None, max_step)  # checks
     if stiff is not None:
         flag(stiff, "simulate: stiff")
@@ -75,12 +78,14 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
                                   integrator_options(rtol, atol, max_steps, max_step=max_step),
                                   dae=True, **hybrid)
         check_drift(system, res, rtol, atol)   # the drift guard holds between events too
+        res.stats["tolerances"] = tolerances
         return res
     if system.method is ConstraintMethod.BAUMGARTE:
         res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
                        t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
                        method=method, progress=progress, stiff=stiff,
                        linear_solver=linear_solver, max_step=max_step)
+        res.stats["tolerances"] = tolerances
         return _guarded(system, res, system.parameters(params), rtol, atol,
                         _rerun(system, inputs, params, rtol, atol, max_steps, res.method,
                                linear_solver, max_step))
@@ -90,14 +95,15 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
         method, reason = _method(system, method, stiff, grid, x0, inputs, p, rtol)
         res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
                                    method, progress, max_step)
-        res.method, res.stats = method, {"method_reason": reason}
+        res.method, res.stats = method, {"method_reason": reason, "tolerances": tolerances}
         return _guarded(system, res, p, rtol, atol)
     sol, stats, signals = _idas(system, grid, x0, inputs, p, rtol, atol, max_steps,
                                 linear_solver, progress, max_step)
     xs = np.array(sol["xf"])
     res = Result.from_states(system, grid, xs, signals.on(grid), p)
     res.method = Method.BDF
-    res.stats = dict(stats, method_reason="IDAS integrates the DAE with BDF")
+    res.stats = dict(stats, method_reason="IDAS integrates the DAE with BDF",
+                     tolerances=tolerances)
     zs = np.array(sol["zf"])
     for i in range(zs.shape[0]):
         res.series[f"lambda[{i}]"] = zs[i]

@@ -35,6 +35,8 @@ from .integrators import (
 )
 from .progress import Watch, check_progress, chunked, wanted
 from .result import Result
+from .tolerances import checked
+from .tolerances import resolve as resolve_tolerances
 
 __all__ = ["LinearSolver", "Method", "given_state", "integrator_options", "simulate"]
 
@@ -42,7 +44,8 @@ __all__ = ["LinearSolver", "Method", "given_state", "integrator_options", "simul
 @keywords
 def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = None,
              inputs: dict | None = None, params: dict | None = None, t0: float = 0.0,
-             n_out: int = 501, t_out=None, rtol: float = 1e-8, atol: float = 1e-8,
+             n_out: int = 501, t_out=None, rtol: float | None = None,
+             atol: float | None = None,
              max_steps: int = 100000, method: Method = Method.AUTO,
              x0: np.ndarray | None = None, progress: bool | None = None,
              stiff: bool | None = None,
@@ -58,7 +61,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         interpolated linearly, and the integrator restarts at its times (:mod:`.inputs`).
     params : values of the symbolic parameters by name (others keep their defaults).
     n_out / t_out : number of equally spaced output times, or the output times themselves.
-    rtol, atol : CVODES's relative (0 < rtol < 1) and absolute (> 0) tolerances.
+    rtol, atol : CVODES's relative (0 < rtol < 1) and absolute (> 0) tolerances; by default
+        1e-8, tightened beyond a 20 s horizon in proportion to it (:mod:`.tolerances`);
+        ``result.stats["tolerances"]`` says which ran.
     max_steps : the most steps CVODES may take between two output times (≥ 1).
     max_step : [s] the longest step CVODES (IDAS) may take (None: no bound), e.g. below the
         width of a short pulse that no block declares (:mod:`.discontinuities`).
@@ -100,6 +105,7 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     """
     require_system(system, "simulate")
     grid = _grid(t0, t_end, n_out, t_out)
+    rtol, atol, tolerances = resolve_tolerances(rtol, atol, grid[0], grid[-1])
     integrator_options(rtol, atol, max_steps, method, linear_solver, None, max_step)  # checks
     check_progress(progress)
     progress = wanted(progress)   # the global switch jd.options.progress
@@ -132,7 +138,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
                                  islands=islands, open_opts=integrator_options(
                                      rtol, atol, max_steps, Method.ADAMS, max_step=max_step)
                                  if adams else None)
-        result.method, result.stats = method, {"method_reason": reason + why}
+        result.method, result.stats = method, {"method_reason": reason + why,
+                                               "tolerances": tolerances}
         return result
     # SX when f is small (the interpolants enter as call nodes): CVODES then runs the
     # expanded expression graph, about 3× faster than an MX graph wrapping the same function.
@@ -152,7 +159,8 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
         signals.raise_recorded(exc)
         raise diagnose(system, dae, grid, x0, opts, p, us) from exc
     result = Result.from_states(system, grid, xs, us, p)
-    result.method, result.stats = method, dict(stats, method_reason=reason)
+    result.method, result.stats = method, dict(stats, method_reason=reason,
+                                                tolerances=tolerances)
     if found:
         result.stats["jumps_found"] = found
     if method is Method.BDF and sym is ca.MX:
@@ -186,8 +194,9 @@ def integrator_options(rtol, atol, max_steps, method: Method = Method.BDF,
     """CVODES/IDAS options from checked tolerances, step limit, method and BDF's linear
     solver (for ``system``'s Jacobian pattern; an unresolved Method.AUTO gets BDF's options:
     resolve it first with :func:`.integrators.choose_method`), and the longest step."""
-    opts = {"reltol": number(rtol, "simulate: rtol", 0.0, 1.0, open_low=True, open_high=True),
-            "abstol": number(atol, "simulate: atol", 0.0, open_low=True),
+    opts = {"reltol": number(checked(rtol), "simulate: rtol", 0.0, 1.0, open_low=True,
+                             open_high=True),
+            "abstol": number(checked(atol), "simulate: atol", 0.0, open_low=True),
             "max_num_steps": count(max_steps, "simulate: max_steps"), **SUNDIALS}
     if check_max_step(max_step) is not None:
         opts["max_step_size"] = float(max_step)
