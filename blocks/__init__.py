@@ -21,20 +21,21 @@ from .base import (Component, Composite, Context, FlangeState, FrameState, Model
                    param)
 from .bodies import Body, RigidBody
 from .contacts import Contact, RollingContact
-from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integrator, SecondOrder,
-                         TransferFunction)
+from .continuous import (PI, Butterworth, CriticalDamping, FirstOrder, Init, Integrator,
+                         SecondOrder, TransferFunction)
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Saturation,
                           StateFeedback)
-from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
-                         IdealRollingWheel, Inertia, LinearCoupling, Mass,
-                         QuadraticSpeedDependentForce, QuadraticSpeedDependentTorque,
-                         TorqueSensor)
+from .drivetrain import (ConstantForce, ConstantTorque, ElastoBacklash, Fixed, ForceSensor,
+                         IdealGear, IdealGearR2T, IdealPlanetary, IdealRollingWheel, Inertia,
+                         LinearCoupling, LossyGear, Mass, QuadraticSpeedDependentForce,
+                         QuadraticSpeedDependentTorque, SpringDamper, TorqueSensor, TorqueStep)
 from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
                          HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
                          TranslationalEMF, VoltageLimit, VoltageSensor)
 from .errors import ModelError, SimulationError
 from .forces import (CoulombFriction, FlangeForce, ForceLaw, QuadraticDrag, RotationalSpring,
                      TableForce, TranslationalSpring, ViscousFriction)
+from .math import Add3, Atan, Cos, Feedback, Sin
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
 from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper,
@@ -44,7 +45,8 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
                         WorldForce, WorldForceAndTorque, WorldTorque)
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
-from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
+from .signals import Constant, KinematicPTP, Pulse, Ramp, SignalBlock, Sine, Step, Table
+from .tables import CombiTimeTable, Extrapolation, Smoothness
 from .world import GravityTypes, World
 
 __all__ = [
@@ -73,4 +75,8 @@ __all__ = [
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",
+    # MSL Rotational/Translational parts and Blocks (issue 26)
+    "Add3", "Atan", "CombiTimeTable", "ConstantForce", "ConstantTorque", "Cos",
+    "ElastoBacklash", "Extrapolation", "LossyGear", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
+    "SpringDamper", "TorqueStep",
 ]
