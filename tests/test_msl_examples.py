@@ -131,6 +131,33 @@ def test_translational_accelerate(tmp_path, monkeypatch, capsys):
     assert f_min == pytest.approx(1.0, abs=1e-9) and f_max == pytest.approx(1.0, abs=1e-9)
 
 
+def test_first(tmp_path, monkeypatch, capsys):
+    """Reference: scipy's DOP853 on the hand-reduced equations of the drive train (the gear
+    reflects ratio²·J1 and ratio·tau), the gear's relation inertia1.phi = ratio·inertia2.phi
+    on the series of the eliminated inertia2, and the energy balance (res.check())."""
+    out = _run("first.py", tmp_path, monkeypatch, capsys)
+    err2, err3 = _numbers(r"max \|w - w_scipy\|: inertia2 (\S+), inertia3 (\S+) rad/s", out)
+    assert err2 < 1e-6 and err3 < 1e-6
+    residual, = _numbers(r"inertia1 = ratio·inertia2: max residual (\S+) rad", out)
+    assert residual < 1e-12
+    assert "energy balance holds" in out
+
+
+def test_lossy_gear_demo1(tmp_path, monkeypatch, capsys):
+    """Reference: the mode sequence the MSL documents (backward and forward rolling and stuck
+    within 0.5 s) at the instants an independent scipy event model gives
+    (tests/test_msl_1d_parts.py: 0.080477, 0.199520, 0.371343, 0.464539 s), a non-negative
+    power loss, and the energy balance including the gear's losses (res.check())."""
+    out = _run("lossy_gear_demo1.py", tmp_path, monkeypatch, capsys)
+    times = [float(t) for t in re.findall(r"t = (\S+) s  \w+: mode", out)]
+    assert times == pytest.approx([0.080477, 0.199520, 0.371343, 0.464539], abs=2e-6)
+    modes = re.findall(r"mode (-?\d) → (-?\d)", out)
+    assert modes == [("-1", "0"), ("0", "1"), ("1", "0"), ("0", "-1")]
+    loss_max, lost = _numbers(r"max (\S+) W, energy lost (\S+) J", out)
+    assert loss_max > 0 and lost > 0
+    assert "energy balance holds" in out
+
+
 def test_readme_msl_block_runs(capsys):
     """Reference: the README's MSL block runs as written; its initial condition is met
     (the forearm's end 0.4 m below the shoulder) and the driven shoulder is reported held."""
