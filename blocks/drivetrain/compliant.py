@@ -120,6 +120,7 @@ class ElastoBacklash(FlangeForce, Hybrid):
         return -self.force(b.s - a.s, w, ctx) * w
 
     def guards(self, ctx):
+        """Contact and release at both ends of the backlash (restarts of the integrator)."""
         a, b = ctx.flange(self.flange_a), ctx.flange(self.flange_b)
         phi = b.s - a.s - self.phi_rel0
         return [Guard("contact_forward", phi - self.b / 2, Direction.BOTH),

@@ -126,6 +126,8 @@ class LossyGear(Coupling, Hybrid):
         return a.w - s.w, b.w - s.w, a.s - s.s, b.s - s.s
 
     def rows(self, ctx):
+        """``mesh`` (always a constraint, position-level gap against drift) and, unless
+        lossless, ``tauLoss`` (a constraint while stuck, else the loss linear in λ_m)."""
         w_a, w_b, phi_a, phi_b = self._w(ctx)
         mesh = Row("mesh", w_a - self.ratio * w_b, 1, 0, gap=phi_a - self.ratio * phi_b,
                    sign=-1.0)
@@ -159,6 +161,8 @@ class LossyGear(Coupling, Hybrid):
         return ca.if_else(tau_a - bf_a > 0, q1, q2), ca.if_else(tau_a + bf_a > 0, q4, q3)
 
     def guards(self, ctx):
+        """Stop (w_a through 0 while rolling), start (the holding loss leaves the limits at
+        w_a = 0) and the driving side (tau_eta through 0 while rolling)."""
         if self.ideal:
             return []
         w_a = self._w(ctx)[0]
