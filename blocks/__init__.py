@@ -28,7 +28,8 @@ from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Sa
 from .drivetrain import (ConstantForce, ConstantTorque, ElastoBacklash, Fixed, ForceSensor,
                          IdealGear, IdealGearR2T, IdealPlanetary, IdealRollingWheel, Inertia,
                          LinearCoupling, LossyGear, Mass, QuadraticSpeedDependentForce,
-                         QuadraticSpeedDependentTorque, SpringDamper, TorqueSensor, TorqueStep)
+                         QuadraticSpeedDependentTorque, Rod, SpringDamper, TorqueSensor,
+                         TorqueStep, TranslationalSpringDamper)
 from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
                          HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
                          TranslationalEMF, VoltageLimit, VoltageSensor)
@@ -77,6 +78,6 @@ __all__ = [
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",
     # MSL Rotational/Translational parts and Blocks (issue 26)
     "Add3", "Atan", "CombiTimeTable", "ConstantForce", "ConstantTorque", "Cos",
-    "ElastoBacklash", "Extrapolation", "LossyGear", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
+    "ElastoBacklash", "Extrapolation", "LossyGear", "Rod", "TranslationalSpringDamper", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
     "SpringDamper", "TorqueStep",
 ]

@@ -270,3 +270,21 @@ def test_pi_controller_closed_loop_against_scipy():
     assert np.allclose(res["inertia.w"], ref.y[0], atol=1e-7)
     assert np.allclose(res["pi.x"], ref.y[1], atol=1e-7)
 
+
+
+def test_mass_with_length_and_rod():
+    """Reference: the MSL's geometry, flange_a at s − L/2 and flange_b at s + L/2, a Rod
+    adding its length, read by PositionSensors; free fall of the pair under a constant force
+    F: s = s0 + F·t²/(2·m) (the Rod is massless)."""
+    from jourdain.blocks import ConstantForce, Mass, PositionSensor, Rod
+    m = _model(mass=Mass(m=2.0, L=0.6), rod=Rod(L=0.25), push=ConstantForce(f_constant=3.0),
+               sa=PositionSensor(), sb=PositionSensor())
+    _wire(m, (m.push.flange, m.mass.flange_a), (m.mass.flange_b, m.rod.flange_a),
+          (m.sa.flange, m.mass.flange_a), (m.sb.flange, m.rod.flange_b))
+    system = jd.compile(m)
+    assert system.y_names == ["mass.s"]
+    res = system.simulate(1.0, y0={"mass.s": 1.0}, n_out=11, rtol=1e-10, atol=1e-12)
+    s = 1.0 + 3.0 * res.t ** 2 / 4.0
+    assert np.allclose(res["mass.s"], s, atol=1e-9)
+    assert np.allclose(res["sa.s"], s - 0.3, atol=1e-9)
+    assert np.allclose(res["sb.s"], s + 0.3 + 0.25, atol=1e-9)

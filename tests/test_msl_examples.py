@@ -158,6 +158,55 @@ def test_lossy_gear_demo1(tmp_path, monkeypatch, capsys):
     assert "energy balance holds" in out
 
 
+def test_first_grounded(tmp_path, monkeypatch, capsys):
+    """Reference: the same scipy model as First (the MSL's statement: grounding the supports
+    by leaving them free changes nothing), the gear's relation and the energy balance."""
+    out = _run("first_grounded.py", tmp_path, monkeypatch, capsys)
+    err2, err3 = _numbers(r"max \|w - w_scipy\|: inertia2 (\S+), inertia3 (\S+) rad/s", out)
+    assert err2 < 1e-6 and err3 < 1e-6
+    assert "energy balance holds" in out
+
+
+def test_backlash(tmp_path, monkeypatch, capsys):
+    """Reference: the damped oscillator's closed form for the SpringDamper branch; scipy on
+    the MSL's ElastoBacklash law written out in the script for the other; the law never
+    pulls; the backlash lowers the eigenfrequency (fewer zero crossings); energy balance."""
+    out = _run("backlash.py", tmp_path, monkeypatch, capsys)
+    closed, = _numbers(r"springDamper: max \|phi - closed form\| (\S+) rad", out)
+    scipy_err, = _numbers(r"elastoBacklash: max \|phi - scipy\| (\S+) rad", out)
+    assert closed < 1e-7 and scipy_err < 1e-5
+    pull, = _numbers(r"min tau·sign\(phi\) = (\S+) N·m", out)
+    assert pull >= 0
+    n1, n2 = _numbers(r"springDamper (\d+), elastoBacklash (\d+)", out)
+    assert n2 < n1
+    assert "energy balance holds" in out
+
+
+def test_oscillator(tmp_path, monkeypatch, capsys):
+    """Reference: scipy's DOP853 on m·a = F(t) + c·(s_rel − s_rel0) − d·v with the masses'
+    length (flange_b at s + L/2); the damped amplitude against the closed form of forced
+    vibration 1/√((c − m·ω²)² + (d·ω)²) (within the decaying transient, 3 %)."""
+    out = _run("oscillator.py", tmp_path, monkeypatch, capsys)
+    amp1, err1 = _numbers(r"mass1: amplitude over the last 0.2 s (\S+) m, max \|s - s_scipy\| "
+                          r"(\S+) m", out)
+    amp2, err2 = _numbers(r"mass2: amplitude over the last 0.2 s (\S+) m, max \|s - s_scipy\| "
+                          r"(\S+) m", out)
+    closed, = _numbers(r"\(d·ω\)²\) = (\S+) m", out)
+    assert err1 < 1e-8 and err2 < 1e-8
+    assert amp2 == pytest.approx(closed, rel=0.03) and amp1 > 4 * amp2   # resonance grows
+
+
+def test_translational_damper(tmp_path, monkeypatch, capsys):
+    """Reference: closed forms, v = 10·e^(−25t) for the damper alone and the overdamped
+    oscillator x'' + 25·x' + x = 0 for damper ∥ spring; the SpringDamper equals the pair."""
+    out = _run("translational_damper.py", tmp_path, monkeypatch, capsys)
+    for k in (1, 2, 3):
+        err, = _numbers(rf"mass{k}: s\(1 s\) = \S+ m, max \|s - closed form\| (\S+) m", out)
+        assert err < 1e-8
+    diff, = _numbers(r"mass2 - mass3: max (\S+) m", out)
+    assert diff < 1e-10
+
+
 def test_readme_msl_block_runs(capsys):
     """Reference: the README's MSL block runs as written; its initial condition is met
     (the forearm's end 0.4 m below the shoulder) and the driven shoulder is reported held."""

@@ -6,17 +6,17 @@ loads (QuadraticSpeedDependentTorque, …Force), constant and step sources (Cons
 ConstantForce, TorqueStep) and compliant elements (SpringDamper, ElastoBacklash). See
 docs/domains.md."""
 from .base import Coupling, CutSensor, Fixed, FlangeMass
-from .compliant import ElastoBacklash, SpringDamper
+from .compliant import ElastoBacklash, SpringDamper, TranslationalSpringDamper
 from .converters import IdealGearR2T, IdealRollingWheel
 from .coupling import LinearCoupling
 from .lossy import GearMode, LossyGear
 from .rotational import IdealGear, IdealPlanetary, Inertia, TorqueSensor
 from .sources import (ConstantForce, ConstantTorque, QuadraticSpeedDependentForce,
                       QuadraticSpeedDependentTorque, SpeedDependentSource, TorqueStep)
-from .translational import ForceSensor, Mass
+from .translational import ForceSensor, Mass, Rod
 
 __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "IdealGear",
            "IdealGearR2T", "IdealPlanetary", "IdealRollingWheel", "Inertia", "LinearCoupling",
            "Mass", "TorqueSensor", "QuadraticSpeedDependentForce",
            "QuadraticSpeedDependentTorque", "SpeedDependentSource", "ConstantForce",
-           "ConstantTorque", "ElastoBacklash", "GearMode", "LossyGear", "SpringDamper", "TorqueStep"]
+           "ConstantTorque", "ElastoBacklash", "GearMode", "LossyGear", "Rod", "TranslationalSpringDamper", "SpringDamper", "TorqueStep"]

@@ -1,6 +1,7 @@
 """Compliant 1-D rotational elements of the Modelica Standard Library with the MSL's names,
-parameters and laws (``Rotational.Components.SpringDamper``, ``ElastoBacklash``): a spring
-and a damper in parallel as one element, and that pair in series with a backlash.
+parameters and laws (``Rotational.Components.SpringDamper``, ``ElastoBacklash``,
+``Translational.Components.SpringDamper`` as TranslationalSpringDamper): a spring and a damper
+in parallel as one element, and that pair in series with a backlash.
 
 Sign convention as in the MSL: ``tau`` is the torque the element transmits (flange_b.tau =
 tau, flange_a.tau = −tau), so the torque it exerts on the part at flange_b is −tau; here
@@ -47,6 +48,34 @@ class SpringDamper(FlangeForce):
 
     def potential(self, s_rel):
         return 0.5 * self.c * (s_rel - self.phi_rel0) ** 2
+
+    def dissipation(self, w_rel):
+        return 0.5 * self.d * w_rel ** 2
+
+
+@dataclass(eq=False)
+class TranslationalSpringDamper(FlangeForce):
+    """Linear spring and damper in parallel between translational flanges (MSL
+    ``Translational.Components.SpringDamper``): f = c·(s_rel − s_rel0) + d·v_rel.
+
+    c : [N/m] spring constant, ≥ 0.   d : [N·s/m] damping constant, ≥ 0.
+    s_rel0 : [m] unstretched spring length.
+    """
+
+    MOTION: ClassVar[Motion] = Motion.TRANSLATIONAL
+    c: float = param(1.0, "N/m", "spring constant")
+    d: float = param(0.0, "N.s/m", "damping constant")
+    s_rel0: float = param(0.0, "m", "unstretched spring length")
+
+    def __post_init__(self):
+        as_scalars(self, "TranslationalSpringDamper", "c", "d", "s_rel0")
+        self._make_flanges()
+
+    def validate(self) -> None:
+        self._check_nonnegative(c=self.c, d=self.d)
+
+    def potential(self, s_rel):
+        return 0.5 * self.c * (s_rel - self.s_rel0) ** 2
 
     def dissipation(self, w_rel):
         return 0.5 * self.d * w_rel ** 2

@@ -60,7 +60,7 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
         mech.params.constants, mech.params.units, None,
-        [c.path for c in mech.flat.inertias + mech.flat.couplings],
+        list(dict.fromkeys(c.path for c in mech.flat.inertias + mech.flat.couplings)),
         [c.path for c in mech.flat.electrical],
         input_units=[s.unit for s in mech.ctx.inputs for _ in s.entry_names()],
         output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()],
@@ -160,7 +160,7 @@ def flange_terms(mech: Mechanics) -> tuple[list[str], list]:
     for body in mech.flat.inertias:
         if body.path in owners or not body.COORDINATES or not body.SPEEDS:
             continue
-        state = flange_state(mech.kin, mech.flat.net_of[body.flange_a])
+        state = flange_state(mech.kin, mech.flat.net_of[body.body_flange()])
         names += [f"{body.path}.{body.COORDINATES[0].name}", f"{body.path}.{body.SPEEDS[0].name}"]
         exprs += [ca.SX(state.s), ca.SX(state.w)]
     return names, exprs
