@@ -25,11 +25,11 @@ from .continuous import (PI, Butterworth, CriticalDamping, FirstOrder, Init, Int
                          SecondOrder, TransferFunction)
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Saturation,
                           StateFeedback)
-from .drivetrain import (ConstantForce, ConstantTorque, ElastoBacklash, Fixed, ForceSensor,
-                         IdealGear, IdealGearR2T, IdealPlanetary, IdealRollingWheel, Inertia,
-                         LinearCoupling, LossyGear, Mass, QuadraticSpeedDependentForce,
-                         QuadraticSpeedDependentTorque, Rod, SpringDamper, TorqueSensor,
-                         TorqueStep, TranslationalSpringDamper)
+from .drivetrain import (ConstantForce, ConstantTorque, ElastoBacklash, ElastoBacklash2, Fixed,
+                         ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
+                         IdealRollingWheel, Inertia, LinearCoupling, LossyGear, Mass,
+                         QuadraticSpeedDependentForce, QuadraticSpeedDependentTorque, Rod,
+                         SpringDamper, TorqueSensor, TorqueStep, TranslationalSpringDamper)
 from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
                          HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
                          TranslationalEMF, VoltageLimit, VoltageSensor)
@@ -78,6 +78,7 @@ __all__ = [
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",
     # MSL Rotational/Translational parts and Blocks (issue 26)
     "Add3", "Atan", "CombiTimeTable", "ConstantForce", "ConstantTorque", "Cos",
-    "ElastoBacklash", "Extrapolation", "LossyGear", "Rod", "TranslationalSpringDamper", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
+    "ElastoBacklash", "ElastoBacklash2", "Extrapolation", "LossyGear", "Rod",
+    "TranslationalSpringDamper", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
     "SpringDamper", "TorqueStep",
 ]

@@ -16,6 +16,7 @@ from jourdain.blocks import (
     Constant,
     ConstantTorque,
     ElastoBacklash,
+    ElastoBacklash2,
     Extrapolation,
     Feedback,
     Fixed,
@@ -183,6 +184,9 @@ def test_elasto_backlash_law_and_free_flight():
     assert tau(0.15, 0.2) == pytest.approx(1e3 * 0.05 + 50 * 0.2)
     assert tau(0.15, -10.0) == 0.0                      # would pull: zero
     assert tau(-0.15, -0.2) == pytest.approx(-(1e3 * 0.05 + 50 * 0.2))
+    e2 = ElastoBacklash2(c=1e3, d=50.0, b=0.2, phi_rel0=0.0)   # MSL: damping not bounded
+    assert float(e2.transmitted(0.15, 10.0)) == pytest.approx(1e3 * 0.05 + 50 * 10.0)
+    assert float(e2.transmitted(0.15, -10.0)) == 0.0 and float(e2.transmitted(0.05, 3)) == 0
     m = _model(inertia=Inertia(J=0.1), gap=ElastoBacklash(c=1e3, d=2.0, b=0.2))
     m.connect(m.gap.flange_b, m.inertia.flange_a)
     res = jd.compile(m).simulate(1.0, z0={"inertia.w": 1.0}, n_out=4001)   # fine grid: check()

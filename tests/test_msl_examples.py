@@ -169,16 +169,57 @@ def test_first_grounded(tmp_path, monkeypatch, capsys):
 
 def test_backlash(tmp_path, monkeypatch, capsys):
     """Reference: the damped oscillator's closed form for the SpringDamper branch; scipy on
-    the MSL's ElastoBacklash law written out in the script for the other; the law never
-    pulls; the backlash lowers the eigenfrequency (fewer zero crossings); energy balance."""
+    the MSL's ElastoBacklash and ElastoBacklash2 laws written out in the script for the
+    others; neither law pulls; the backlash lowers the eigenfrequency (fewer zero
+    crossings); ElastoBacklash2's unbounded damping takes more energy (smaller amplitude);
+    energy balance."""
     out = _run("backlash.py", tmp_path, monkeypatch, capsys)
     closed, = _numbers(r"springDamper: max \|phi - closed form\| (\S+) rad", out)
-    scipy_err, = _numbers(r"elastoBacklash: max \|phi - scipy\| (\S+) rad", out)
-    assert closed < 1e-7 and scipy_err < 1e-5
-    pull, = _numbers(r"min tau·sign\(phi\) = (\S+) N·m", out)
-    assert pull >= 0
+    assert closed < 1e-7
+    for name in ("elastoBacklash", "elastoBacklash2"):
+        err, pull = _numbers(rf"{name}: max \|phi - scipy\| (\S+) rad; never pulls: min "
+                             r"tau·sign\(phi\) = (\S+) N·m", out)
+        assert err < 1e-5 and pull >= 0
     n1, n2 = _numbers(r"springDamper (\d+), elastoBacklash (\d+)", out)
     assert n2 < n1
+    a1, a2 = _numbers(r"elastoBacklash (\S+) rad, elastoBacklash2 (\S+) rad", out)
+    assert a2 < a1
+    assert "energy balance holds" in out
+
+
+def test_sign_convention(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's statement, a = 1 m/s² in all three systems: s = 0.5 m and
+    v = 1 m/s after 1 s."""
+    out = _run("sign_convention.py", tmp_path, monkeypatch, capsys)
+    for k in (1, 2, 3):
+        s, v = _numbers(rf"mass{k}: s\(1 s\) = (\S+) m, v\(1 s\) = (\S+) m/s", out)
+        assert s == pytest.approx(0.5, abs=1e-9) and v == pytest.approx(1.0, abs=1e-9)
+
+
+def test_initial_conditions(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's diagram — system 1 rests (m3.s = 4.5 m, m4.s = 12.5 m), system
+    2 starts at m1.s = 0 m, m2.s = 2.5 m from the elements' lengths — and scipy's DOP853 on
+    the two-mass equations of system 2."""
+    out = _run("initial_conditions.py", tmp_path, monkeypatch, capsys)
+    s1, s2, v2 = _numbers(r"m1.s = (\S+) m, m2.s = (\S+) m, m2.v = (\S+) m/s", out)
+    assert s1 == pytest.approx(0.0, abs=1e-9) and s2 == pytest.approx(2.5, abs=1e-9)
+    assert v2 == pytest.approx(0.0, abs=1e-9)
+    rest, = _numbers(r"system 1 at rest: max displacement (\S+) m", out)
+    assert rest < 1e-9
+    e1, e2 = _numbers(r"max \|s - scipy\| m1 (\S+) m, m2 (\S+) m", out)
+    assert e1 < 1e-6 and e2 < 1e-6
+
+
+def test_lossy_gear_demo2(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's statement that both friction elements take all modes (forward,
+    backward, stuck) within 0.5 s; the first phase (both rolling backward) against scipy on
+    the MSL's equations; non-negative losses; the energy balance."""
+    out = _run("lossy_gear_demo2.py", tmp_path, monkeypatch, capsys)
+    ours, ref = _numbers(r"first stop of the backward phase: (\S+) s, scipy (\S+) s", out)
+    assert ours == pytest.approx(ref, abs=1e-5)
+    assert "gear.mode takes [-1, 0, 1]" in out and "bearingFriction.mode takes [-1, 0, 1]" in out
+    power, = _numbers(r"min power (\S+) W", out)
+    assert power > -1e-9
     assert "energy balance holds" in out
 
 

@@ -6,7 +6,8 @@ loads (QuadraticSpeedDependentTorque, …Force), constant and step sources (Cons
 ConstantForce, TorqueStep) and compliant elements (SpringDamper, ElastoBacklash). See
 docs/domains.md."""
 from .base import Coupling, CutSensor, Fixed, FlangeMass
-from .compliant import ElastoBacklash, SpringDamper, TranslationalSpringDamper
+from .compliant import (ElastoBacklash, ElastoBacklash2, SpringDamper,
+                        TranslationalSpringDamper)
 from .converters import IdealGearR2T, IdealRollingWheel
 from .coupling import LinearCoupling
 from .lossy import GearMode, LossyGear
@@ -19,4 +20,5 @@ __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "Ideal
            "IdealGearR2T", "IdealPlanetary", "IdealRollingWheel", "Inertia", "LinearCoupling",
            "Mass", "TorqueSensor", "QuadraticSpeedDependentForce",
            "QuadraticSpeedDependentTorque", "SpeedDependentSource", "ConstantForce",
-           "ConstantTorque", "ElastoBacklash", "GearMode", "LossyGear", "Rod", "TranslationalSpringDamper", "SpringDamper", "TorqueStep"]
+           "ConstantTorque", "ElastoBacklash", "ElastoBacklash2", "GearMode", "LossyGear", "Rod",
+           "TranslationalSpringDamper", "SpringDamper", "TorqueStep"]

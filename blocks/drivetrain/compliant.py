@@ -154,3 +154,29 @@ class ElastoBacklash(FlangeForce, Hybrid):
         phi = b.s - a.s - self.phi_rel0
         return [Guard("contact_forward", phi - self.b / 2, Direction.BOTH),
                 Guard("contact_backward", phi + self.b / 2, Direction.BOTH)]
+
+
+@dataclass(eq=False)
+class ElastoBacklash2(ElastoBacklash):
+    """Backlash in series with a spring and damper in parallel (MSL
+    ``Rotational.Components.ElastoBacklash2``, same parameters and law): as ElastoBacklash,
+    but in contact tau = tau_c + tau_d unbounded (0 where it would pull), so the torque jumps
+    by d·w_rel at the start of contact. Guards restart the integrator at contact, release
+    and where tau_c + tau_d changes sign (the MSL's events).
+    """
+
+    def transmitted(self, s_rel, w_rel):
+        """The MSL's tau [N·m] (flange_b.tau)."""
+        tau_c = self.c * self._depth(s_rel)
+        total = tau_c + self.d * w_rel
+        small = ca.fabs(self.b) <= B_EPS
+        return ca.if_else(small, total, ca.if_else(
+            tau_c > 0, ca.fmax(total, 0), ca.if_else(tau_c < 0, ca.fmin(total, 0), 0)))
+
+    def guards(self, ctx):
+        """Contact and release at both ends of the backlash, and the sign of tau_c + tau_d
+        in contact (where the torque is cut to 0)."""
+        a, b = ctx.flange(self.flange_a), ctx.flange(self.flange_b)
+        s_rel, w_rel = b.s - a.s, b.w - a.w
+        push = self.c * self._depth(s_rel) + self.d * w_rel
+        return super().guards(ctx) + [Guard("pulling", push, Direction.BOTH)]

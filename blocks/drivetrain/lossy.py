@@ -40,6 +40,7 @@ from ..ports import Flange, Motion
 from .base import Coupling
 
 EPS = np.finfo(float).eps
+ACC_TOL = 1e-9   # [rad/s²] an acceleration this small is zero (held by another element)
 
 
 class GearMode(IntEnum):
@@ -232,7 +233,12 @@ class LossyGear(Coupling, Hybrid):
                 return True
             return False
         sign = 1 if mode == GearMode.FORWARD else -1
-        if sign * w <= SPEED_TOL and sign * acc <= 0:
+        # at rest and decelerated by its own loss: stick. At rest with zero acceleration
+        # another stuck element holds the shaft (a BearingFriction beside the gear,
+        # LossyGearDemo2): the gear keeps rolling, so that element carries the load and
+        # breaks away at its own limit (sticking here would hand the load back to the gear
+        # and hold both for ever)
+        if sign * w <= SPEED_TOL and sign * acc < -ACC_TOL:
             state.set(self, mode=GearMode.STUCK)
             return True
         before = round(state.discrete(self)["tau_etaPos"])

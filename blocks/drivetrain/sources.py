@@ -45,8 +45,9 @@ class QuadraticSpeedDependentTorque(SpeedDependentSource):
     ``Rotational.Sources.QuadraticSpeedDependentTorque``, same parameters): with
     TorqueDirection = True (default) τ = tau_nominal·(w/w_nominal)², the same sign for both
     directions of rotation; with TorqueDirection = False
-    τ = tau_nominal·(w/w_nominal)·|w/w_nominal|, reversing with the speed (a load that always brakes when tau_nominal < 0). A negative
-    tau_nominal brakes positive speeds (a fan, a pump, a vehicle's drag).
+    τ = tau_nominal·(w/w_nominal)·|w/w_nominal|, reversing with the speed (a load that always
+    brakes when tau_nominal < 0). A negative tau_nominal brakes positive speeds (a fan, a pump,
+    a vehicle's drag).
 
     tau_nominal : [N·m] torque at the nominal speed.   w_nominal : [rad/s] nominal speed, > 0.
     TorqueDirection : bool, same direction of torque in both directions of rotation.
