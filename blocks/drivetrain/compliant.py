@@ -163,6 +163,9 @@ class ElastoBacklash2(ElastoBacklash):
     but in contact tau = tau_c + tau_d unbounded (0 where it would pull), so the torque jumps
     by d·w_rel at the start of contact. Guards restart the integrator at contact, release
     and where tau_c + tau_d changes sign (the MSL's events).
+
+    c : [N·m/rad] spring constant, > 0.   d : [N·m·s/rad] damping constant, ≥ 0.
+    b : [rad] total backlash, ≥ 0.   phi_rel0 : [rad] unstretched spring angle.
     """
 
     def transmitted(self, s_rel, w_rel):
