@@ -21,20 +21,22 @@ from .base import (Component, Composite, Context, FlangeState, FrameState, Model
                    param)
 from .bodies import Body, RigidBody
 from .contacts import Contact, RollingContact
-from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integrator, SecondOrder,
-                         TransferFunction)
+from .continuous import (PI, Butterworth, CriticalDamping, FirstOrder, Init, Integrator,
+                         SecondOrder, TransferFunction)
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Saturation,
                           StateFeedback)
-from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
-                         IdealRollingWheel, Inertia, LinearCoupling, Mass,
-                         QuadraticSpeedDependentForce, QuadraticSpeedDependentTorque,
-                         TorqueSensor)
+from .drivetrain import (ConstantForce, ConstantTorque, ElastoBacklash, ElastoBacklash2, Fixed,
+                         ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
+                         IdealRollingWheel, Inertia, LinearCoupling, LossyGear, Mass,
+                         QuadraticSpeedDependentForce, QuadraticSpeedDependentTorque, Rod,
+                         SpringDamper, TorqueSensor, TorqueStep, TranslationalSpringDamper)
 from .electrical import (EMF, Capacitor, ConstantCurrent, ConstantVoltage, CurrentSensor, Ground,
                          HBridge, Inductor, Resistor, SignalCurrent, SignalVoltage,
                          TranslationalEMF, VoltageLimit, VoltageSensor)
 from .errors import ModelError, SimulationError
 from .forces import (CoulombFriction, FlangeForce, ForceLaw, QuadraticDrag, RotationalSpring,
                      TableForce, TranslationalSpring, ViscousFriction)
+from .math import Add3, Atan, Cos, Feedback, Sin
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
                      Revolute, Speed, Spherical)
 from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper,
@@ -50,7 +52,8 @@ from .path_planning import KinematicPTP2
 from .multibody.wheels import RollingWheel, RollingWheelSet
 from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
 from .sensors import AngleSensor, FrameSensor, PositionSensor
-from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
+from .signals import Constant, KinematicPTP, Pulse, Ramp, SignalBlock, Sine, Step, Table
+from .tables import CombiTimeTable, Extrapolation, Smoothness
 from .world import GravityTypes, World
 
 __all__ = [
@@ -82,4 +85,9 @@ __all__ = [
     "Product", "Pulse",  # issue 13 (hybrid blocks live in jourdain.blocks.hybrid)
     # loads for machines with loops (issue 11)
     "ForceLaw", "QuadraticSpeedDependentForce", "QuadraticSpeedDependentTorque", "TableForce",
+    # MSL Rotational/Translational parts and Blocks (issue 26)
+    "Add3", "Atan", "CombiTimeTable", "ConstantForce", "ConstantTorque", "Cos",
+    "ElastoBacklash", "ElastoBacklash2", "Extrapolation", "LossyGear", "Rod",
+    "TranslationalSpringDamper", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
+    "SpringDamper", "TorqueStep",
 ]

@@ -1,5 +1,5 @@
 """Continuous signal blocks with states (Modelica ``Blocks.Continuous``, same names and
-parameters): Integrator, FirstOrder, SecondOrder, CriticalDamping, Butterworth (Modelica's
+parameters): Integrator, FirstOrder, PI, SecondOrder, CriticalDamping, Butterworth (Modelica's
 ``LowpassButterworth``, equal to ``Filter`` with a Butterworth low pass) and TransferFunction.
 
 Each is a single-input single-output block (input ``u``, output ``y``) written with the
@@ -119,6 +119,41 @@ class FirstOrder(Continuous):
 
     def _output(self, x, u):
         return x[0]
+
+
+@dataclass(eq=False)
+class PI(Continuous):
+    """Proportional-integral controller y = k·(x + u), ẋ = u/T (Modelica
+    ``Blocks.Continuous.PI``, same parameters): transfer function k·(1 + 1/(T·s)).
+
+    k : [1] gain.  T : [s] time constant of the integral part, > 0.
+    x_start : start of the integral state (Init.INITIAL_STATE); y_start : initial output
+    (Init.INITIAL_OUTPUT). Init.STEADY_STATE asks u(t0) = 0 of the loop, a residual that does
+    not involve x, and is refused as for the Integrator.
+    """
+
+    k: float = param(1.0, "1", "gain")
+    T: float = param(1.0, "s", "time constant")
+    x_start: float = 0.0
+    y_start: float = 0.0
+    init: Init = Init.INITIAL_STATE
+    STATES = ("x",)
+
+    def __post_init__(self):
+        as_scalars(self, "PI", "k", "T", "x_start")
+        self._make_ports()
+
+    def validate(self) -> None:
+        _positive(self, T=self.T)
+
+    def start(self) -> list:
+        return [self.x_start]
+
+    def _derivatives(self, x, u):
+        return u / self.T
+
+    def _output(self, x, u):
+        return self.k * (x[0] + u)
 
 
 @dataclass(eq=False)

@@ -86,6 +86,35 @@ class Sine(_Source):
                                                                + self.phase)}
 
 
+@dataclass(eq=False)
+class Ramp(_Source):
+    """MSL ``Blocks.Sources.Ramp``: y = offset until startTime, rising linearly by height over
+    duration [s], then offset + height; the two kinks are declared time events."""
+
+    height: float = param(1.0, "1", "height of the ramp")
+    duration: float = param(2.0, "s", "duration of the ramp (0: a step)")
+    offset: float = param(0.0, "1", "offset of the output")
+    startTime: float = param(0.0, "s", "output = offset for time < startTime")
+
+    def __post_init__(self):
+        as_scalars(self, "Ramp", "height", "duration", "offset", "startTime")
+        if not self.duration >= 0:
+            raise ModelError(f"Ramp: duration must be ≥ 0, got {self.duration} s")
+        self._make_output()
+
+    def outputs(self, ctx) -> dict:
+        elapsed = ctx.t - self.startTime
+        rising = self.height * elapsed / self.duration if self.duration > 0 else self.height
+        y = ca.if_else(elapsed < 0, 0, ca.if_else(elapsed < self.duration, rising,
+                                                  self.height))
+        return {self.y: self.offset + y}
+
+    def time_events(self, t0: float, t_end: float) -> list[float]:
+        """Where the slope jumps: startTime and startTime + duration."""
+        times = {self.startTime, self.startTime + self.duration}
+        return sorted(float(t) for t in times if t0 < t < t_end)
+
+
 TABLE_EVENTS = 200   # a table with at most this many times declares all of them
 STEEP = 0.1          # else the ends of segments carrying over this fraction of its range
 

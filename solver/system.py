@@ -88,6 +88,9 @@ class System:
         self.u_names: list[str] = names["u"]
         self.p_names: list[str] = names["p"]
         self.output_names: list[str] = names["out"]
+        # position and rate of every 1-D body whose net's coordinate is not its own (a load
+        # behind a gear or a cut sensor): series of a Result (the ``flanges`` function)
+        self.flange_names: list[str] = names.get("flanges", [])
         # (index of q0 in y, joint path) of every unit quaternion among the coordinates
         self.quaternions: list[tuple[int, str]] = names.get("quaternions", [])
         # what initial conditions can be given for (System.initialize), in the order of the

@@ -2630,3 +2630,80 @@ def _():
 def _():
     from jourdain.blocks import KinematicPTP2
     KinematicPTP2(q_begin=(0, 0, 0), q_end=(1, 1, 1), qd_max=(1, 1))
+
+# ---- msl1d ----
+@case("a LossyGear with a 4-column lossTable", ModelError, "LossyGear", "lossTable", "5 columns")
+def _():
+    from jourdain.blocks import LossyGear
+    LossyGear(ratio=2.0, lossTable=[[0, 0.5, 0.5, 0]])
+
+
+@case("a LossyGear with mesh efficiency 0", ModelError, "LossyGear", "eta_mf1", "(0, 1]")
+def _():
+    from jourdain.blocks import LossyGear
+    LossyGear(lossTable=[[0, 0.0, 0.5, 0, 0]])
+
+
+@case("a LossyGear whose flange_b carries no inertia", ModelError, "gear.flange_b",
+      "no inertia")
+def _():
+    from jourdain.blocks import Inertia, LossyGear, RotationalSpring
+    model = jd.Model(world=World())
+    model.inertia, model.gear = Inertia(J=1.0), LossyGear(ratio=2.0)
+    model.spring = RotationalSpring(c=10.0)
+    model.connect(model.inertia.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.spring.flange_a)
+    jd.compile(model)
+
+
+@case("an ElastoBacklash with c = 0", ModelError, "gap", "spring constant c", "positive")
+def _():
+    from jourdain.blocks import ElastoBacklash, Inertia
+    model = jd.Model(world=World())
+    model.inertia, model.gap = Inertia(J=1.0), ElastoBacklash(c=0.0, b=0.1)
+    model.connect(model.gap.flange_b, model.inertia.flange_a)
+    jd.compile(model)
+
+
+@case("a CombiTimeTable with decreasing times", ModelError, "CombiTimeTable", "decrease")
+def _():
+    from jourdain.blocks import CombiTimeTable
+    CombiTimeTable([[0, 1], [1, 2], [0.5, 3]])
+
+
+@case("a CombiTimeTable with a spline smoothness", ModelError, "CombiTimeTable",
+      "ContinuousDerivative", "LinearSegments")
+def _():
+    from jourdain.blocks import CombiTimeTable, Smoothness
+    CombiTimeTable([[0, 1], [1, 2]], smoothness=Smoothness.ContinuousDerivative)
+
+
+@case("a CombiTimeTable column out of range", ModelError, "CombiTimeTable", "columns", "2 … 2")
+def _():
+    from jourdain.blocks import CombiTimeTable
+    CombiTimeTable([[0, 1], [1, 2]], columns=[3])
+
+
+@case("a run beyond a CombiTimeTable without extrapolation", SimulationError, "table",
+      "NoExtrapolation", "[0, 1]")
+def _():
+    from jourdain.blocks import CombiTimeTable, Extrapolation, Inertia, Motor
+    model = jd.Model(world=World())
+    model.table = CombiTimeTable([[0, 1], [1, 2]], extrapolation=Extrapolation.NoExtrapolation)
+    model.inertia, model.motor = Inertia(J=1.0), Motor()
+    model.connect(model.motor.flange_b, model.inertia.flange_a)
+    model.connect(model.table.y, model.motor.tau)
+    jd.compile(model).simulate(2.0, n_out=3)
+
+
+@case("a Ramp with a negative duration", ModelError, "Ramp", "duration", "-1")
+def _():
+    from jourdain.blocks import Ramp
+    Ramp(duration=-1.0)
+
+
+@case("QuadraticSpeedDependentTorque with TorqueDirection 'no'", ModelError,
+      "QuadraticSpeedDependentTorque", "TorqueDirection", "'no'")
+def _():
+    from jourdain.blocks import QuadraticSpeedDependentTorque
+    QuadraticSpeedDependentTorque(TorqueDirection="no")

@@ -136,9 +136,10 @@ def test_planetary_gear_kinematics_and_energy():
     assert len(system.y_names) == 2      # 3 flanges, 1 relation
     res = system.simulate(1.0, inputs={"p.motor.tau": 0.1}, z0={system.z_names[0]: 1.0},
                           n_out=11, rtol=1e-10, atol=1e-10)
-    from jourdain.blocks import AngleSensor  # noqa: F401  (positions read from coordinates)
     phi = {n: res[n] for n in res.names if n.endswith(".phi")}
-    assert len(phi) == 2
+    assert sorted(phi) == ["p.carrier.phi", "p.ring.phi", "p.sun.phi"]   # the solved one too
+    willis = 3.5 * phi["p.carrier.phi"] - phi["p.sun.phi"] - 2.5 * phi["p.ring.phi"]
+    assert np.abs(willis).max() < 1e-12
     work = 0.1 * _carrier_angle(system, res)
     E = res["energy.total"]
     assert np.abs(E - E[0] - work).max() < 1e-8

@@ -135,6 +135,123 @@ def test_translational_accelerate(tmp_path, monkeypatch, capsys):
     assert f_min == pytest.approx(1.0, abs=1e-9) and f_max == pytest.approx(1.0, abs=1e-9)
 
 
+def test_first(tmp_path, monkeypatch, capsys):
+    """Reference: scipy's DOP853 on the hand-reduced equations of the drive train (the gear
+    reflects ratio²·J1 and ratio·tau), the gear's relation inertia1.phi = ratio·inertia2.phi
+    on the series of the eliminated inertia2, and the energy balance (res.check())."""
+    out = _run("first.py", tmp_path, monkeypatch, capsys)
+    err2, err3 = _numbers(r"max \|w - w_scipy\|: inertia2 (\S+), inertia3 (\S+) rad/s", out)
+    assert err2 < 1e-6 and err3 < 1e-6
+    residual, = _numbers(r"inertia1 = ratio·inertia2: max residual (\S+) rad", out)
+    assert residual < 1e-12
+    assert "energy balance holds" in out
+
+
+def test_lossy_gear_demo1(tmp_path, monkeypatch, capsys):
+    """Reference: the mode sequence the MSL documents (backward and forward rolling and stuck
+    within 0.5 s) at the instants an independent scipy event model gives
+    (tests/test_msl_1d_parts.py: 0.080477, 0.199520, 0.371343, 0.464539 s), a non-negative
+    power loss, and the energy balance including the gear's losses (res.check())."""
+    out = _run("lossy_gear_demo1.py", tmp_path, monkeypatch, capsys)
+    times = [float(t) for t in re.findall(r"t = (\S+) s  \w+: mode", out)]
+    assert times == pytest.approx([0.080477, 0.199520, 0.371343, 0.464539], abs=2e-6)
+    modes = re.findall(r"mode (-?\d) → (-?\d)", out)
+    assert modes == [("-1", "0"), ("0", "1"), ("1", "0"), ("0", "-1")]
+    loss_max, lost = _numbers(r"max (\S+) W, energy lost (\S+) J", out)
+    assert loss_max > 0 and lost > 0
+    assert "energy balance holds" in out
+
+
+def test_first_grounded(tmp_path, monkeypatch, capsys):
+    """Reference: the same scipy model as First (the MSL's statement: grounding the supports
+    by leaving them free changes nothing), the gear's relation and the energy balance."""
+    out = _run("first_grounded.py", tmp_path, monkeypatch, capsys)
+    err2, err3 = _numbers(r"max \|w - w_scipy\|: inertia2 (\S+), inertia3 (\S+) rad/s", out)
+    assert err2 < 1e-6 and err3 < 1e-6
+    assert "energy balance holds" in out
+
+
+def test_backlash(tmp_path, monkeypatch, capsys):
+    """Reference: the damped oscillator's closed form for the SpringDamper branch; scipy on
+    the MSL's ElastoBacklash and ElastoBacklash2 laws written out in the script for the
+    others; neither law pulls; the backlash lowers the eigenfrequency (fewer zero
+    crossings); ElastoBacklash2's unbounded damping takes more energy (smaller amplitude);
+    energy balance."""
+    out = _run("backlash.py", tmp_path, monkeypatch, capsys)
+    closed, = _numbers(r"springDamper: max \|phi - closed form\| (\S+) rad", out)
+    assert closed < 1e-7
+    for name in ("elastoBacklash", "elastoBacklash2"):
+        err, pull = _numbers(rf"{name}: max \|phi - scipy\| (\S+) rad; never pulls: min "
+                             r"tau·sign\(phi\) = (\S+) N·m", out)
+        assert err < 1e-5 and pull >= 0
+    n1, n2 = _numbers(r"springDamper (\d+), elastoBacklash (\d+)", out)
+    assert n2 < n1
+    a1, a2 = _numbers(r"elastoBacklash (\S+) rad, elastoBacklash2 (\S+) rad", out)
+    assert a2 < a1
+    assert "energy balance holds" in out
+
+
+def test_sign_convention(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's statement, a = 1 m/s² in all three systems: s = 0.5 m and
+    v = 1 m/s after 1 s."""
+    out = _run("sign_convention.py", tmp_path, monkeypatch, capsys)
+    for k in (1, 2, 3):
+        s, v = _numbers(rf"mass{k}: s\(1 s\) = (\S+) m, v\(1 s\) = (\S+) m/s", out)
+        assert s == pytest.approx(0.5, abs=1e-9) and v == pytest.approx(1.0, abs=1e-9)
+
+
+def test_initial_conditions(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's diagram — system 1 rests (m3.s = 4.5 m, m4.s = 12.5 m), system
+    2 starts at m1.s = 0 m, m2.s = 2.5 m from the elements' lengths — and scipy's DOP853 on
+    the two-mass equations of system 2."""
+    out = _run("initial_conditions.py", tmp_path, monkeypatch, capsys)
+    s1, s2, v2 = _numbers(r"m1.s = (\S+) m, m2.s = (\S+) m, m2.v = (\S+) m/s", out)
+    assert s1 == pytest.approx(0.0, abs=1e-9) and s2 == pytest.approx(2.5, abs=1e-9)
+    assert v2 == pytest.approx(0.0, abs=1e-9)
+    rest, = _numbers(r"system 1 at rest: max displacement (\S+) m", out)
+    assert rest < 1e-9
+    e1, e2 = _numbers(r"max \|s - scipy\| m1 (\S+) m, m2 (\S+) m", out)
+    assert e1 < 1e-6 and e2 < 1e-6
+
+
+def test_lossy_gear_demo2(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's statement that both friction elements take all modes (forward,
+    backward, stuck) within 0.5 s; the first phase (both rolling backward) against scipy on
+    the MSL's equations; non-negative losses; the energy balance."""
+    out = _run("lossy_gear_demo2.py", tmp_path, monkeypatch, capsys)
+    ours, ref = _numbers(r"first stop of the backward phase: (\S+) s, scipy (\S+) s", out)
+    assert ours == pytest.approx(ref, abs=1e-5)
+    assert "gear.mode takes [-1, 0, 1]" in out and "bearingFriction.mode takes [-1, 0, 1]" in out
+    power, = _numbers(r"min power (\S+) W", out)
+    assert power > -1e-9
+    assert "energy balance holds" in out
+
+
+def test_oscillator(tmp_path, monkeypatch, capsys):
+    """Reference: scipy's DOP853 on m·a = F(t) + c·(s_rel − s_rel0) − d·v with the masses'
+    length (flange_b at s + L/2); the damped amplitude against the closed form of forced
+    vibration 1/√((c − m·ω²)² + (d·ω)²) (within the decaying transient, 3 %)."""
+    out = _run("oscillator.py", tmp_path, monkeypatch, capsys)
+    amp1, err1 = _numbers(r"mass1: amplitude over the last 0.2 s (\S+) m, max \|s - s_scipy\| "
+                          r"(\S+) m", out)
+    amp2, err2 = _numbers(r"mass2: amplitude over the last 0.2 s (\S+) m, max \|s - s_scipy\| "
+                          r"(\S+) m", out)
+    closed, = _numbers(r"\(d·ω\)²\) = (\S+) m", out)
+    assert err1 < 1e-8 and err2 < 1e-8
+    assert amp2 == pytest.approx(closed, rel=0.03) and amp1 > 4 * amp2   # resonance grows
+
+
+def test_translational_damper(tmp_path, monkeypatch, capsys):
+    """Reference: closed forms, v = 10·e^(−25t) for the damper alone and the overdamped
+    oscillator x'' + 25·x' + x = 0 for damper ∥ spring; the SpringDamper equals the pair."""
+    out = _run("translational_damper.py", tmp_path, monkeypatch, capsys)
+    for k in (1, 2, 3):
+        err, = _numbers(rf"mass{k}: s\(1 s\) = \S+ m, max \|s - closed form\| (\S+) m", out)
+        assert err < 1e-8
+    diff, = _numbers(r"mass2 - mass3: max (\S+) m", out)
+    assert diff < 1e-10
+
+
 def test_readme_msl_block_runs(capsys):
     """Reference: the README's MSL block runs as written; its initial condition is met
     (the forearm's end 0.4 m below the shoulder) and the driven shoulder is reported held."""

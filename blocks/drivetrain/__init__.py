@@ -2,17 +2,23 @@
 1-D bodies with coordinates of their own (Inertia, Mass), ideal couplings between flanges
 (IdealGear, IdealPlanetary, IdealGearR2T, IdealRollingWheel), cut sensors (TorqueSensor,
 ForceSensor), Fixed, a LinearCoupling with an offset (URDF mimic joints) and speed-dependent
-loads (QuadraticSpeedDependentTorque, …Force). See
+loads (QuadraticSpeedDependentTorque, …Force), constant and step sources (ConstantTorque,
+ConstantForce, TorqueStep) and compliant elements (SpringDamper, ElastoBacklash). See
 docs/domains.md."""
 from .base import Coupling, CutSensor, Fixed, FlangeMass
+from .compliant import (ElastoBacklash, ElastoBacklash2, SpringDamper,
+                        TranslationalSpringDamper)
 from .converters import IdealGearR2T, IdealRollingWheel
 from .coupling import LinearCoupling
+from .lossy import GearMode, LossyGear
 from .rotational import IdealGear, IdealPlanetary, Inertia, TorqueSensor
-from .sources import (QuadraticSpeedDependentForce, QuadraticSpeedDependentTorque,
-                      SpeedDependentSource)
-from .translational import ForceSensor, Mass
+from .sources import (ConstantForce, ConstantTorque, QuadraticSpeedDependentForce,
+                      QuadraticSpeedDependentTorque, SpeedDependentSource, TorqueStep)
+from .translational import ForceSensor, Mass, Rod
 
 __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "IdealGear",
            "IdealGearR2T", "IdealPlanetary", "IdealRollingWheel", "Inertia", "LinearCoupling",
            "Mass", "TorqueSensor", "QuadraticSpeedDependentForce",
-           "QuadraticSpeedDependentTorque", "SpeedDependentSource"]
+           "QuadraticSpeedDependentTorque", "SpeedDependentSource", "ConstantForce",
+           "ConstantTorque", "ElastoBacklash", "ElastoBacklash2", "GearMode", "LossyGear", "Rod",
+           "TranslationalSpringDamper", "SpringDamper", "TorqueStep"]

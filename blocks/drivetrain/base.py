@@ -44,6 +44,11 @@ class FlangeMass(Component):
         """The 1-D inertia: J [kg·m²] of a rotational, m [kg] of a translational body."""
         raise NotImplementedError
 
+    def body_flange(self) -> Flange:
+        """The port whose net moves with the body's coordinate (its center): ``flange_a``
+        unless the body has a length (a ``Mass`` with L ≠ 0: an internal ``center``)."""
+        return self.flange_a
+
     def coordinate_rates(self, q, w):
         return w
 

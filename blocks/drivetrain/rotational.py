@@ -47,9 +47,9 @@ class IdealGear(Coupling):
 
     ratio : [1] transmission ratio φ_a/φ_b (e.g. 100: flange_a is the fast motor side), ≠ 0;
         a negative ratio reverses the direction.
-    Gear efficiency is not modelled: a loss proportional to the transmitted torque needs the
-    constraint torque, which the minimal-coordinate equations do not carry; use a
-    ViscousFriction or CoulombFriction on a flange for mesh losses (docs/domains.md).
+    Gear efficiency: a loss proportional to the transmitted torque needs the constraint torque,
+    which an eliminated coupling does not carry; ``LossyGear`` carries it as a row of
+    constraint force (docs/domains.md).
     """
 
     ratio: float = param(1.0, "1", "transmission ratio flange_a.phi/flange_b.phi")

@@ -78,6 +78,7 @@ class PartitionModel:
         self.y_names, self.z_names = names["y"], names["z"]
         self.s_names, self.u_names = names.get("s", []), names["u"]
         self.output_names = names["out"]
+        self.flange_names = names.get("flanges", [])   # 1-D bodies without a coordinate
         self.prescribed_speeds = names.get("prescribed", [])
 
     def __getattr__(self, key):

@@ -20,6 +20,7 @@ from jourdain.blocks.drivers.base import Level
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.ports import Frame
 
+from ..model.kinematics import flange_state
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from ..model.speeds import describe as describe_speeds
@@ -59,7 +60,7 @@ def structure_of(mech: Mechanics, sp: Speeds) -> Structure:
         [s.path for s in mech.flat.signals],
         [c.unit for c in mech.kin.coordinates], sp.units, describe_speeds(sp),
         mech.params.constants, mech.params.units, None,
-        [c.path for c in mech.flat.inertias + mech.flat.couplings],
+        list(dict.fromkeys(c.path for c in mech.flat.inertias + mech.flat.couplings)),
         [c.path for c in mech.flat.electrical],
         input_units=[s.unit for s in mech.ctx.inputs for _ in s.entry_names()],
         output_units=[s.unit for s in mech.ctx.outputs()[0] for _ in s.entry_names()],
@@ -82,7 +83,8 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
             "driven_by": {sp.names[driven_speed_index(mech, sp, d.speed)]: d.path
                           for d in mech.driven},
             "prescribed": [driven_speed_index(mech, sp, d.speed) for d in mech.driven],
-            "dynamic": dynamic_names(mech), "check_parameters": mech.params.check}
+            "dynamic": dynamic_names(mech), "check_parameters": mech.params.check,
+            "flanges": flange_terms(mech)[0]}
 
 
 def _driven(mech: Mechanics, sp: Speeds) -> tuple[list[int], list[int]]:
@@ -137,9 +139,31 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
                             ["residual"]),
         **inverse_dynamics(mech, sp, eom, drive),
     }
+    names, exprs = flange_terms(mech)
+    if names:
+        values = to_speeds(ca.vertcat(*exprs), mech, sp)
+        functions["flanges"] = ca.Function("flanges", [t, x, u, p], [apply(values)],
+                                           ["t", "x", "u", "p"], ["flanges"])
     if drive is not None:
         functions.update(drive_functions(t, x, u, p, drive))
     return functions
+
+
+def flange_terms(mech: Mechanics) -> tuple[list[str], list]:
+    """Names and expressions (in y, w) of the position and rate of every 1-D body (Inertia,
+    Mass) whose net's coordinate is not its own — behind a gear, a cut sensor or on a joint's
+    axis — named as its own coordinate would be (``inertia2.phi``, ``inertia2.w``): so every
+    1-D body of the model has its series in a Result, whichever net the 1-D network chose
+    to keep as a coordinate."""
+    owners = {c.joint.path for c in mech.kin.coordinates}
+    names, exprs = [], []
+    for body in mech.flat.inertias:
+        if body.path in owners or not body.COORDINATES or not body.SPEEDS:
+            continue
+        state = flange_state(mech.kin, mech.flat.net_of[body.body_flange()])
+        names += [f"{body.path}.{body.COORDINATES[0].name}", f"{body.path}.{body.SPEEDS[0].name}"]
+        exprs += [ca.SX(state.s), ca.SX(state.w)]
+    return names, exprs
 
 
 def driver_power(mech: Mechanics, sp: Speeds, drive: Drive | None) -> ca.SX:

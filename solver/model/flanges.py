@@ -265,7 +265,7 @@ def _mass_map(flat: FlatModel) -> dict:
     """net -> the 1-D bodies on it, in declaration order (one pass, not one per net)."""
     masses: dict = {}
     for m in flat.inertias:
-        masses.setdefault(flat.net_of[m.flange_a], []).append(m)
+        masses.setdefault(flat.net_of[m.body_flange()], []).append(m)
     return masses
 
 

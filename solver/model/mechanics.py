@@ -120,8 +120,8 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     elements = [_flange_terms(flat, kin, ctx, inst[e], e) for e in flat.forces]
     lines, masses = line_terms(flat, kin, ctx, inst, geometry)
     bodies += masses
-    inertias = [InertiaTerms(m.path, inst[m].inertia(), flat.net_of[m.flange_a],
-                             flange_state(kin, flat.net_of[m.flange_a]).w)
+    inertias = [InertiaTerms(m.path, inst[m].inertia(), flat.net_of[m.body_flange()],
+                             flange_state(kin, flat.net_of[m.body_flange()]).w)
                 for m in flat.inertias]
     gravity, gravity_loads, energy = gravity_terms(inst[flat.worlds[0]], bodies, kin.y,
                                                    params.p, params.defaults)

@@ -85,6 +85,9 @@ class Result(Mapping):
         series.update({name: us[i] for i, name in enumerate(system.u_names)})
         outs = np.array(system.h.map(n)(t, xs, us, P))
         series.update({name: outs[i] for i, name in enumerate(system.output_names)})
+        if "flanges" in fns:   # 1-D bodies without a coordinate of their own (behind a gear)
+            rows = np.array(fns["flanges"].map(n)(t, xs, us, P))
+            series.update({name: rows[i] for i, name in enumerate(system.flange_names)})
         T, V, W = (np.array(e).ravel() for e in energy)
         series["energy.kinetic"], series["energy.potential"] = T, V
         series["energy.stored"] = W
@@ -204,6 +207,7 @@ def series_names(system) -> list[str]:
     the partitioned and the hybrid simulations add. Lets a study check its names before any
     run."""
     names = list(system.x_names) + list(system.u_names) + list(system.output_names)
+    names += list(getattr(system, "flange_names", []))
     names += list(ENERGIES) + (["power.supplied"] if "supplied" in system.functions else [])
     names += [n for n in getattr(system, "speed_names", []) if n not in names]
     info = getattr(system, "hybrid", None)
