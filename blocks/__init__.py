@@ -42,12 +42,15 @@ from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylind
                         LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
                         ResolveInFrame, Rotor1D, Spring, SpringDamperParallel, Torque, Universal,
                         WorldForce, WorldForceAndTorque, WorldTorque)
-from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
+from .acausal import AcausalComponent
+from .ports import (Connector, Flange, FluidPort, Frame, HeatPort, Motion, Pin, Port, RealInput,
+                    RealOutput)
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Table
 from .world import GravityTypes, World
 
 __all__ = [
+    "AcausalComponent", "Connector", "FluidPort", "HeatPort",
     "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
     "AngleSensor", "Body", "Component", "Composite", "Constant", "Contact", "Context",
     "Coordinate",

@@ -1,0 +1,136 @@
+"""Each block of the BLT form solved for its unknowns, in terms of the states, the externals
+and the parameters (no algebraic unknown is left in f):
+
+* a block **linear** in its unknowns with a numeric matrix (the usual case: conductances,
+  resistances) is eliminated by a sparse LU of the matrix (the columns of its inverse that
+  meet a non-zero right side, as the electrical network's nodal analysis does);
+* a linear block with a symbolic matrix of at most ``SYMBOLIC_SOLVE`` unknowns by CasADi's
+  symbolic solve;
+* any other block (nonlinear: a diode, an orifice) is **torn**: the equations that are
+  linear in their matched unknown with a coefficient free of the block's unknowns are solved
+  explicitly in a causal order; the unknowns left (tearing variables, chosen greedily so the
+  explicit part has no cycle) are found by Newton's method inside f, a CasADi
+  ``fast_newton`` rootfinder, which CasADi writes as C (code generation, FMU export).
+  Newton starts from the variables' ``start()`` values (zeros unless given).
+"""
+from __future__ import annotations
+
+import casadi as ca
+import networkx as nx
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+SYMBOLIC_SOLVE = 12     # largest linear block with a symbolic matrix solved in closed form
+DENSE = 60              # largest numeric block inverted densely
+ZERO_TOL = 1e-12        # inverse entries below ZERO_TOL·max are round-off zeros
+NEWTON = {"abstol": 1e-12, "abstolStep": 1e-14, "max_iter": 100}
+
+
+def substitute_known(expr: ca.SX, value: dict) -> ca.SX:
+    """``expr`` with the unknowns already solved replaced by their values (only those it
+    reads, so each block costs its own size)."""
+    syms = [s for s in ca.symvar(expr) if s.element_hash() in value]
+    if not syms:
+        return expr
+    return ca.substitute(expr, ca.vertcat(*syms),
+                         ca.vertcat(*[value[s.element_hash()] for s in syms]))
+
+
+def solve_block(r: ca.SX, z: list, where: list[str], guess: list[float], name: str) -> list:
+    """Values of the unknowns ``z`` (symbols) that zero the residuals ``r`` (module
+    docstring); ``where`` names the equations for messages."""
+    zv = ca.vertcat(*z)
+    J = ca.jacobian(r, zv)
+    if not ca.depends_on(J, zv):
+        r0 = ca.substitute(r, zv, ca.DM.zeros(len(z)))
+        if J.is_constant():
+            return _numeric_linear(ca.DM(J), r0, where)
+        if len(z) == 1:
+            return [-r0 / J]
+        if len(z) <= SYMBOLIC_SOLVE:
+            sol = ca.solve(J, -r0)
+            return [sol[k] for k in range(len(z))]
+    return _torn(r, z, guess, name)
+
+
+def _numeric_linear(J: ca.DM, r0: ca.SX, where: list[str]) -> list:
+    n = J.shape[0]
+    if n == 1:
+        a = float(J)
+        if a == 0.0:
+            raise ModelError(f"the equation {where[0]} does not determine its unknown (its "
+                             "coefficient is 0); check the component's parameters")
+        return [-r0 / a]
+    live = [i for i in range(n) if not (r0[i].is_constant() and float(ca.DM(r0[i])) == 0)]
+    if not live:
+        return [ca.SX(0)] * n
+    X = _columns_of_inverse(J, live, where)
+    sol = -ca.mtimes(ca.DM(X), ca.vertcat(*[r0[i] for i in live]))
+    return [sol[k] for k in range(n)]
+
+
+def _columns_of_inverse(J: ca.DM, columns: list[int], where: list[str]):
+    """Columns of J⁻¹ (dense up to DENSE unknowns, else a sparse LU), round-off zeros
+    removed; a singular J is a ModelError naming its equations."""
+    from scipy.sparse import csc_matrix
+    from scipy.sparse.linalg import splu
+
+    A = csc_matrix(J.sparse()) if J.nnz() < J.numel() else csc_matrix(J.full())
+    try:
+        if A.shape[0] <= DENSE:
+            X = np.linalg.solve(A.toarray(), np.eye(A.shape[0])[:, columns])
+        else:
+            X = splu(A).solve(np.eye(A.shape[0])[:, columns])
+    except (np.linalg.LinAlgError, RuntimeError):
+        raise ModelError("the linear acausal equations " + "; ".join(where[:6]) +
+                         (" …" if len(where) > 6 else "") + " are singular (e.g. a loop of "
+                         "sources, or a network part whose potential nothing fixes); check "
+                         "the connections of these components") from None
+    top = max(1.0, float(np.abs(X).max()))
+    X[np.abs(X) < ZERO_TOL * top] = 0.0
+    return csc_matrix(X)
+
+
+def _torn(r: ca.SX, z: list, guess: list[float], name: str) -> list:
+    """Tearing + Newton (module docstring); equation k is matched to unknown z[k]."""
+    n = len(z)
+    index = {s.element_hash(): k for k, s in enumerate(z)}
+    zv = ca.vertcat(*z)
+    reads = [{index[s.element_hash()] for s in ca.symvar(r[k]) if s.element_hash() in index}
+             for k in range(n)]
+    tears = set()
+    for k in range(n):
+        a = ca.jacobian(r[k], z[k])
+        if ca.depends_on(a, zv) or a.is_zero():
+            tears.add(k)
+    while True:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(k for k in range(n) if k not in tears)
+        graph.add_edges_from((k, j) for j in graph for k in reads[j] if k in graph and k != j)
+        loops = [c for c in nx.strongly_connected_components(graph) if len(c) > 1]
+        if not loops:
+            break
+        for loop in loops:   # the unknown that most of the loop reads or is read by
+            tears.add(max(sorted(loop), key=lambda k: graph.in_degree(k) + graph.out_degree(k)))
+    value: dict = {}
+    for j in nx.topological_sort(graph):
+        rj = substitute_known(r[j], value)
+        a = ca.jacobian(rj, z[j])
+        value[z[j].element_hash()] = -ca.substitute(rj, z[j], 0) / a
+    torn = sorted(tears)
+    T = ca.vertcat(*[z[k] for k in torn])
+    res = substitute_known(ca.vertcat(*[r[k] for k in torn]), value)
+    known = [s for s in ca.symvar(res) if s.element_hash() not in
+             {z[k].element_hash() for k in torn}]
+    K = ca.vertcat(*known) if known else ca.SX(0, 1)
+    g = ca.Function(f"{name}_residual", [T, K], [res])
+    newton = ca.rootfinder(name, "fast_newton", g, NEWTON)
+    T_sol = newton(ca.DM([guess[k] for k in torn]), K)
+    out = []
+    for k in range(n):
+        if k in tears:
+            out.append(T_sol[torn.index(k)])
+        else:
+            out.append(ca.substitute(value[z[k].element_hash()], T, T_sol))
+    return out
