@@ -115,8 +115,8 @@ class HeatPort(Connector):
 
 
 class FluidPort(Connector):
-    """A hydraulic connector (an incompressible-flow port): pressure p [Pa] and mass flow rate
-    m_flow [kg/s] into the component."""
+    """A hydraulic connector: pressure p [Pa] and volume flow rate V_flow [m³/s] into the
+    component (p·V_flow is the hydraulic power)."""
 
     POTENTIAL = ("p", "Pa")
-    FLOW = ("m_flow", "kg/s")
+    FLOW = ("V_flow", "m3/s")
