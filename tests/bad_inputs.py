@@ -2418,3 +2418,167 @@ def _():
     res = cube().simulate(0.1, n_out=3)
     with tempfile.TemporaryDirectory() as tmp:
         res.animate(f"{tmp}/a.html", traces=["cube.edge.frame_bb"])
+
+
+# ---- acausal ----
+def acausal_model(build):
+    """A Model whose composite ``net`` is wired by ``build(net)``."""
+    class Net(Composite):
+        def __init__(self):
+            super().__init__()
+            build(self)
+    return jd.Model(World(), net=Net())
+
+
+@case("a heat capacitor with negative capacity", ModelError, "net.cap", "C")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature, HeatCapacitor
+
+    def build(n):
+        n.cap, n.amb = HeatCapacitor(C=-1.0), FixedTemperature()
+        n.connect(n.cap.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+@case("a heat capacitor with capacity '5'", ModelError, "HeatCapacitor", "C", "'5'")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+    HeatCapacitor(C="5")
+
+
+@case("a heat port connected to a pin", ModelError, "HeatPort", "Pin")
+def _():
+    from jourdain.blocks import Resistor
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.cap, n.r = HeatCapacitor(), Resistor()
+        n.connect(n.cap.port, n.r.p)
+    jd.compile(acausal_model(build))
+
+
+@case("an unconnected heat flow sensor", ModelError, "net.flow", "missing")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature, HeatCapacitor, HeatFlowSensor
+
+    def build(n):   # its temperature floats: nothing fixes the sensor's ports
+        n.cap, n.amb, n.flow = HeatCapacitor(), FixedTemperature(), HeatFlowSensor()
+        n.connect(n.cap.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+@case("a thermal loop of conductors that nothing anchors", ModelError, "net.g1", "net.g2",
+      "singular")
+def _():
+    from jourdain.blocks.thermal import ThermalConductor
+
+    def build(n):
+        n.g1, n.g2 = ThermalConductor(), ThermalConductor()
+        n.connect(n.g1.port_b, n.g2.port_a)
+        n.connect(n.g2.port_b, n.g1.port_a)
+    jd.compile(acausal_model(build))
+
+
+@case("an op-amp without feedback", ModelError, "net.op", "net.r", "redundant")
+def _():
+    from jourdain.blocks import ConstantVoltage, Ground, Resistor
+    from jourdain.blocks.electrical import IdealOpAmp
+
+    def build(n):
+        n.src, n.r, n.op, n.g = ConstantVoltage(V=1.0), Resistor(), IdealOpAmp(), Ground()
+        n.connect(n.src.p, n.r.p)
+        n.connect(n.r.n, n.op.in_n)
+        n.connect(n.op.in_p, n.g.p)
+        n.connect(n.src.n, n.g.p)
+    jd.compile(acausal_model(build))
+
+
+@case("a diode with Vt = 0", ModelError, "net.d", "Vt")
+def _():
+    from jourdain.blocks import ConstantVoltage, Ground
+    from jourdain.blocks.electrical import Diode
+
+    def build(n):
+        n.src, n.d, n.g = ConstantVoltage(V=1.0), Diode(Vt=0.0), Ground()
+        n.connect(n.src.p, n.d.p)
+        n.connect(n.d.n, n.src.n)
+        n.connect(n.src.n, n.g.p)
+    jd.compile(acausal_model(build))
+
+
+class _NoEquations(jd.blocks.AcausalComponent):
+    def __init__(self):
+        self.port = jd.blocks.HeatPort(self, "port")
+
+
+@case("an acausal component without equations", ModelError, "net.x", "equations(v)")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _NoEquations(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+class _Misnamed(_NoEquations):
+    def equations(self, v):
+        return [v.port.Q_flow - v.temperature]
+
+
+@case("acausal equations reading an unknown name", ModelError, "net.x", "temperature", "port")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _Misnamed(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+class _NotAList(_NoEquations):
+    def equations(self, v):
+        return v.port.Q_flow
+
+
+@case("acausal equations not returned as a list", ModelError, "net.x", "list")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _NotAList(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+class _DerOfInput(_NoEquations):
+    def __init__(self):
+        super().__init__()
+        self.u = jd.blocks.RealInput(self, "u")
+
+    def equations(self, v):
+        return [v.port.Q_flow - v.der(v.u)]
+
+
+@case("der() of a signal input", ModelError, "net.x", "der()", "net.x.u")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _DerOfInput(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+@case("a temperature fed back to its own prescribed source", ModelError, "algebraic loop",
+      "net.sensor", "net.gain")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor, PrescribedTemperature, TemperatureSensor
+
+    def build(n):
+        n.src, n.sensor, n.gain = PrescribedTemperature(), TemperatureSensor(), Gain(K=1.0)
+        n.cap = HeatCapacitor()
+        n.connect(n.src.port, n.sensor.port)
+        n.connect(n.sensor.T, n.gain.u)
+        n.connect(n.gain.y, n.src.T)
+    jd.compile(acausal_model(build))

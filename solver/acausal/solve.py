@@ -24,6 +24,7 @@ from jourdain.blocks.errors import ModelError
 SYMBOLIC_SOLVE = 12     # largest linear block with a symbolic matrix solved in closed form
 DENSE = 60              # largest numeric block inverted densely
 ZERO_TOL = 1e-12        # inverse entries below ZERO_TOL·max are round-off zeros
+SINGULAR = 1e-14        # reciprocal condition (pivot ratio) below which a block is singular
 NEWTON = {"abstol": 1e-12, "abstolStep": 1e-14, "max_iter": 100}
 
 
@@ -63,9 +64,9 @@ def _numeric_linear(J: ca.DM, r0: ca.SX, where: list[str]) -> list:
                              "coefficient is 0); check the component's parameters")
         return [-r0 / a]
     live = [i for i in range(n) if not (r0[i].is_constant() and float(ca.DM(r0[i])) == 0)]
+    X = _columns_of_inverse(J, live, where)   # checks J even when nothing drives the block
     if not live:
         return [ca.SX(0)] * n
-    X = _columns_of_inverse(J, live, where)
     sol = -ca.mtimes(ca.DM(X), ca.vertcat(*[r0[i] for i in live]))
     return [sol[k] for k in range(n)]
 
@@ -79,9 +80,16 @@ def _columns_of_inverse(J: ca.DM, columns: list[int], where: list[str]):
     A = csc_matrix(J.sparse()) if J.nnz() < J.numel() else csc_matrix(J.full())
     try:
         if A.shape[0] <= DENSE:
-            X = np.linalg.solve(A.toarray(), np.eye(A.shape[0])[:, columns])
+            dense = A.toarray()
+            if np.linalg.cond(dense) > 1 / SINGULAR:
+                raise np.linalg.LinAlgError
+            X = np.linalg.solve(dense, np.eye(A.shape[0])[:, columns])
         else:
-            X = splu(A).solve(np.eye(A.shape[0])[:, columns])
+            lu = splu(A)
+            pivots = np.abs(lu.U.diagonal())
+            if pivots.min() <= SINGULAR * pivots.max():
+                raise np.linalg.LinAlgError
+            X = lu.solve(np.eye(A.shape[0])[:, columns])
     except (np.linalg.LinAlgError, RuntimeError):
         raise ModelError("the linear acausal equations " + "; ".join(where[:6]) +
                          (" …" if len(where) > 6 else "") + " are singular (e.g. a loop of "

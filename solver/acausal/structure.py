@@ -101,10 +101,12 @@ def _singular(equations, unknowns, states, inc, match, free_eq, free_u) -> str:
             continue
         others = sorted({equations[match[("u", h)][1]].where() for h in inc[i]
                          if ("u", h) in match})
+        comps = _owners([equations[k].owner for k in _overdetermined(i, inc, match)])
         lines.append(f"* the equation {eq.where()} is redundant or conflicting: its unknowns "
                      f"({', '.join(read) or 'none'}) are already determined by "
-                     f"{'; '.join(others[:4]) or 'other equations'}; remove one of them or "
-                     "check the component's equations (one per variable it introduces)")
+                     f"{'; '.join(others[:4]) or 'other equations'} (components involved: "
+                     f"{comps}); remove one of them or check the components' equations (one "
+                     "per variable a component introduces) and their connections")
     return "\n".join(lines)
 
 
@@ -123,6 +125,19 @@ def _alternating(free_u, users, match) -> tuple[set, set]:
                 seen_u.add(nxt[1])
                 todo.append(nxt[1])
     return seen_u, seen_e
+
+
+def _overdetermined(start: int, inc, match) -> set:
+    """Equations reached from an unmatched equation by alternating paths (the
+    over-determined part of the Dulmage–Mendelsohn decomposition)."""
+    seen, todo = {start}, [start]
+    while todo:
+        for h in inc[todo.pop()]:
+            nxt = match.get(("u", h))
+            if nxt is not None and nxt[1] not in seen:
+                seen.add(nxt[1])
+                todo.append(nxt[1])
+    return seen
 
 
 def _owners(items) -> str:
