@@ -307,3 +307,21 @@ def test_a_constraint_between_states_is_named():
     with pytest.raises(jd.ModelError, match=r"(?s)c\.off: equation 1.*only states.*c\.[ab]\.T"
                        r".*conductor"):
         jd.compile(model(build))
+
+
+def test_heat_losses_example(tmp_path, monkeypatch, capsys):
+    """Reference: the closed forms the example prints next to the simulated values (steady
+    speed, current, winding and housing temperatures of the thermal network) agree, and its
+    energy balance holds."""
+    import re
+    import runpy
+    from pathlib import Path
+    monkeypatch.chdir(tmp_path)
+    example = Path(__file__).resolve().parents[1] / "examples" / "heat_losses.py"
+    runpy.run_path(str(example), run_name="__main__")
+    out = capsys.readouterr().out
+    assert (tmp_path / "out" / "heat_losses.png").stat().st_size > 1000
+    for what in ("speed", "winding", "housing"):
+        got, exact = re.search(rf"{what} (\S+) \S+ \(closed form (\S+)\)", out).groups()
+        assert float(got) == pytest.approx(float(exact), abs=5e-3)
+    assert "Result check: holds" in out
