@@ -125,6 +125,30 @@ def test_rlc_on_the_core_matches_the_closed_form(on_core):
     assert np.abs(res["c.L.i"] - exact).max() < 1e-7
 
 
+def test_rc_and_rl_on_the_core_match_their_closed_forms(on_core):
+    """Reference: v_C(t) = V·(1 − e^(−t/RC)) for an RC step, i(t) = V/R·(1 − e^(−tR/L)) for
+    an RL step, both compiled on the acausal core."""
+    def rc(c):
+        c.src, c.R, c.C, c.g = ConstantVoltage(V=2.0), Resistor(R=10.0), Capacitor(C=0.01), \
+            Ground()
+        c.connect(c.src.p, c.R.p)
+        c.connect(c.R.n, c.C.p)
+        c.connect(c.C.n, c.src.n)
+        c.connect(c.g.p, c.src.n)
+
+    def rl(c):
+        c.src, c.R, c.L, c.g = ConstantVoltage(V=3.0), Resistor(R=4.0), Inductor(L=0.2), \
+            Ground()
+        c.connect(c.src.p, c.R.p)
+        c.connect(c.R.n, c.L.p)
+        c.connect(c.L.n, c.src.n)
+        c.connect(c.g.p, c.src.n)
+    res = jd.compile(model(rc)).simulate(0.5, n_out=51, rtol=1e-10, atol=1e-10)
+    assert np.abs(res["c.C.v"] - 2.0 * (1 - np.exp(-res.t / 0.1))).max() < 1e-8
+    res = jd.compile(model(rl)).simulate(0.5, n_out=51, rtol=1e-10, atol=1e-10)
+    assert np.abs(res["c.L.i"] - 0.75 * (1 - np.exp(-res.t * 20.0))).max() < 1e-8
+
+
 @pytest.mark.parametrize("build", [rlc, lambda c: rlc(c, R=50.0)])
 def test_core_and_nodal_analysis_give_the_same_f(build, monkeypatch):
     """Reference: agreement of two formulations, modified nodal analysis
