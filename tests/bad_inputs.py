@@ -2582,3 +2582,31 @@ def _():
         n.connect(n.sensor.T, n.gain.u)
         n.connect(n.gain.y, n.src.T)
     jd.compile(acausal_model(build))
+
+
+@case("two heat capacitors on one node with different start temperatures", ModelError,
+      "net.a.T", "net.b.T", "start")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.a, n.b = HeatCapacitor(T_start=300.0), HeatCapacitor(T_start=350.0)
+        n.connect(n.a.port, n.b.port)
+    jd.compile(acausal_model(build))
+
+
+class _BadStart(_Misnamed):
+    VARIABLES = {"temperature": "K"}
+
+    def start(self):
+        return {"temprature": 300.0}
+
+
+@case("start() naming an unknown variable", ModelError, "net.x", "temprature", "temperature")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _BadStart(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))

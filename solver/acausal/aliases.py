@@ -63,19 +63,14 @@ def eliminate_aliases(table: Table, equations: list[Equation]) -> tuple[list, di
 
 
 def _alias_pair(table: Table, expr: ca.SX):
-    """(a, b) hashes when ``expr`` is a − b or b − a of two unknowns (no derivatives)."""
-    syms = ca.symvar(expr)
-    if len(syms) != 2:
+    """(a, b) hashes when ``expr`` is a − b of two unknowns (no derivatives), read from the
+    expression's top operation (no CasADi function built per equation)."""
+    if not expr.is_op(ca.OP_SUB):
         return None
-    keys = [s.element_hash() for s in syms]
-    if any(k not in table.unknowns or k in table.rates for k in keys):
+    a, b = expr.dep(0), expr.dep(1)
+    if not (a.is_symbolic() and b.is_symbolic()):
         return None
-    J = ca.jacobian(expr, ca.vertcat(*syms))
-    if not J.is_constant():
+    keys = (a.element_hash(), b.element_hash())
+    if any(k not in table.unknowns or k in table.rates for k in keys) or keys[0] == keys[1]:
         return None
-    a, b = (float(v) for v in ca.DM(J).full().ravel())
-    at_zero = ca.substitute(expr, ca.vertcat(*syms), ca.DM.zeros(2))
-    if abs(a) != 1.0 or a != -b or not (at_zero.is_constant() and float(ca.DM(at_zero)) == 0):
-        return None
-    return keys[0], keys[1]
-
+    return keys

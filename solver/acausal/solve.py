@@ -38,46 +38,64 @@ def substitute_known(expr: ca.SX, value: dict) -> ca.SX:
                          ca.vertcat(*[value[s.element_hash()] for s in syms]))
 
 
-def solve_block(r: ca.SX, z: list, where: list[str], guess: list[float], name: str) -> list:
+def solve_block(r: ca.SX, z: list, where: list, guess: list[float], name: str) -> list:
     """Values of the unknowns ``z`` (symbols) that zero the residuals ``r`` (module
-    docstring); ``where`` names the equations for messages."""
+    docstring); ``where``: the block's equations, for messages."""
     zv = ca.vertcat(*z)
     J = ca.jacobian(r, zv)
     if not ca.depends_on(J, zv):
         r0 = ca.substitute(r, zv, ca.DM.zeros(len(z)))
-        if J.is_constant():
-            return _numeric_linear(ca.DM(J), r0, where)
-        if len(z) == 1:
-            return [-r0 / J]
-        if len(z) <= SYMBOLIC_SOLVE:
-            sol = ca.solve(J, -r0)
-            return [sol[k] for k in range(len(z))]
+        A = {(i, j): J[i, j] for i in range(len(z)) for j in range(len(z))
+             if J.sparsity().has_nz(i, j)}
+        values = linear_values(A, [r0[i] for i in range(len(z))], where)
+        if values is not None:
+            return values
     return _torn(r, z, guess, name)
 
 
-def _numeric_linear(J: ca.DM, r0: ca.SX, where: list[str]) -> list:
-    n = J.shape[0]
+def linear_values(A: dict, b: list, where: list) -> list | None:
+    """The solution z of A·z + b = 0 (A: {(row, column): SX entry}), or None when the
+    matrix is symbolic and too large for a closed form (the caller tears the block)."""
+    n = len(b)
+    if all(a.is_constant() for a in A.values()):
+        return _numeric_linear(A, n, b, where)
     if n == 1:
-        a = float(J)
+        return [-b[0] / A[(0, 0)]]
+    if n <= SYMBOLIC_SOLVE:
+        S = ca.SX(n, n)
+        for (i, j), a in A.items():
+            S[i, j] = a
+        sol = ca.solve(S, -ca.vertcat(*b))
+        return [sol[k] for k in range(n)]
+    return None
+
+
+def _numeric_linear(A: dict, n: int, b: list, where: list) -> list:
+    from scipy.sparse import csc_matrix
+
+    if n == 1:
+        a = float(A.get((0, 0), 0.0))
         if a == 0.0:
-            raise ModelError(f"the equation {where[0]} does not determine its unknown (its "
-                             "coefficient is 0); check the component's parameters")
-        return [-r0 / a]
-    live = [i for i in range(n) if not (r0[i].is_constant() and float(ca.DM(r0[i])) == 0)]
-    X = _columns_of_inverse(J, live, where)   # checks J even when nothing drives the block
+            raise ModelError(f"the equation {where[0].where()} does not determine its unknown "
+                             "(its coefficient is 0); check the component's parameters")
+        return [-b[0] / a]
+    keys = list(A)
+    M = csc_matrix(([float(A[k]) for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
+                   shape=(n, n))
+    live = [i for i in range(n) if not (b[i].is_constant() and float(b[i]) == 0)]
+    X = _columns_of_inverse(M, live, where)   # checks M even when nothing drives the block
     if not live:
         return [ca.SX(0)] * n
-    sol = -ca.mtimes(ca.DM(X), ca.vertcat(*[r0[i] for i in live]))
+    sol = -ca.mtimes(ca.DM(X), ca.vertcat(*[b[i] for i in live]))
     return [sol[k] for k in range(n)]
 
 
-def _columns_of_inverse(J: ca.DM, columns: list[int], where: list[str]):
-    """Columns of J⁻¹ (dense up to DENSE unknowns, else a sparse LU), round-off zeros
-    removed; a singular J is a ModelError naming its equations."""
+def _columns_of_inverse(A, columns: list[int], where: list):
+    """Columns of A⁻¹ (dense up to DENSE unknowns, else a sparse LU), round-off zeros
+    removed; a singular A is a ModelError naming its equations."""
     from scipy.sparse import csc_matrix
     from scipy.sparse.linalg import splu
 
-    A = csc_matrix(J.sparse()) if J.nnz() < J.numel() else csc_matrix(J.full())
     try:
         if A.shape[0] <= DENSE:
             dense = A.toarray()
@@ -91,11 +109,11 @@ def _columns_of_inverse(J: ca.DM, columns: list[int], where: list[str]):
                 raise np.linalg.LinAlgError
             X = lu.solve(np.eye(A.shape[0])[:, columns])
     except (np.linalg.LinAlgError, RuntimeError):
-        raise ModelError("the linear acausal equations " + "; ".join(where[:6]) +
-                         (" …" if len(where) > 6 else "") + " are singular (e.g. a loop of "
-                         "sources, or a network part whose potential nothing fixes); check "
-                         "the connections of these components") from None
-    top = max(1.0, float(np.abs(X).max()))
+        raise ModelError("the linear acausal equations " + "; ".join(
+            eq.where() for eq in where[:6]) + (" …" if len(where) > 6 else "") +
+            " are singular (e.g. a loop of sources, or a network part whose potential "
+            "nothing fixes); check the connections of these components") from None
+    top = max(1.0, float(np.abs(X).max())) if X.size else 1.0
     X[np.abs(X) < ZERO_TOL * top] = 0.0
     return csc_matrix(X)
 

@@ -24,7 +24,8 @@ from jourdain.blocks.errors import ModelError
 from jourdain.blocks.ports import Connector, HeatPort, Pin
 
 from .aliases import eliminate_aliases
-from .solve import solve_block, substitute_known
+from .eliminate import jacobian_structure, resolve, solve_all
+from .solve import substitute_known
 from .structure import Equation, blt
 from .variables import Table, View
 
@@ -91,12 +92,8 @@ def build_acausal(flat, inst: dict, original_of=None) -> AcausalSolution | None:
     equations += circuit_eqs
     equations += _connection_equations(table, flat, comps + legacy, electric)
     equations, alias = eliminate_aliases(table, equations)
+    _start_values(table, comps, alias)
     states = {h: table.unknowns[h] for h in table.der}
-    for u in states.values():
-        start = u.owner.start() if isinstance(u.owner, AcausalComponent) else {}
-        local = [n for (c, n), s in table.local.items() if s.element_hash() ==
-                 u.sym.element_hash()]
-        u.start = float(start.get(local[0], 0.0)) if local else 0.0
     unknowns = {h: u for h, u in table.unknowns.items() if h not in states}
     value = _solve(table, equations, unknowns, states)
     for h, rep in alias.items():   # members of an alias class read their representative
@@ -108,6 +105,33 @@ def build_acausal(flat, inst: dict, original_of=None) -> AcausalSolution | None:
     if legacy:
         solution.circuit = _circuit_values(table, flat, legacy, holder, value)
     return solution
+
+
+def _start_values(table: Table, comps: list, alias: dict) -> None:
+    """Each variable's start value (a state's initial value, a Newton guess) from its
+    component's ``start()``; a name that is no variable of the component is refused, and
+    so are different start values of variables that aliases made one."""
+    given: dict = {}   # representative hash -> (value, variable name)
+    for comp in comps:
+        if not isinstance(comp, AcausalComponent):
+            continue
+        for name, value in comp.start().items():
+            sym = table.local.get((comp, name))
+            if sym is None and name not in getattr(comp, "VARIABLES", {}):
+                raise ModelError(f"{comp.path}: start() names '{name}', which is not one of "
+                                 f"its VARIABLES ({', '.join(comp.VARIABLES) or 'none'})")
+            if sym is None:
+                continue
+            rep = alias.get(sym.element_hash(), sym).element_hash()
+            here = f"{comp.path}.{name}"
+            if rep in given and abs(given[rep][0] - float(value)) > 1e-12 * max(
+                    1.0, abs(float(value))):
+                raise ModelError(f"{given[rep][1]} and {here} are one variable (connected "
+                                 f"without anything between them) but start at {given[rep][0]}"
+                                 f" and {float(value)}; give them the same start value")
+            given[rep] = (float(value), here)
+            if rep in table.unknowns:
+                table.unknowns[rep].start = float(value)
 
 
 def _component_equations(table: Table, comp, instance) -> list:
@@ -128,9 +152,7 @@ def _component_equations(table: Table, comp, instance) -> list:
                              f"variables (got {r!r:.60}); write it as a residual, lhs − rhs"
                              ) from None
         for i in range(expr.numel()):
-            text = str(expr[i])
-            out.append(Equation(expr[i], comp, f"equation {k + 1}: 0 = "
-                                f"{text if len(text) < 90 else text[:87] + '…'}"))
+            out.append(Equation(expr[i], comp, f"equation {k + 1}"))
     return out
 
 
@@ -178,15 +200,12 @@ def _connection_equations(table: Table, flat, comps: list, electric: bool) -> li
 
 
 def _solve(table: Table, equations: list, unknowns: dict, states: dict) -> dict:
-    value: dict = {}
-    for number, (rows, hashes) in enumerate(blt(equations, unknowns, states)):
-        r = substitute_known(ca.vertcat(*[equations[i].expr for i in rows]), value)
-        z = [unknowns[h].sym for h in hashes]
-        guess = [unknowns[h].start for h in hashes]
-        where = [equations[i].where() for i in rows]
-        for h, v in zip(hashes, solve_block(r, z, where, guess, f"acausal_loop_{number}")):
-            value[h] = v
-    return value
+    column = {h: j for j, h in enumerate(unknowns)}
+    structure = jacobian_structure(equations, [u.sym for u in unknowns.values()])
+    hashes = list(unknowns)
+    inc = [[hashes[j] for j, _ in row] for row in structure[1]]
+    order = blt(equations, unknowns, states, inc)
+    return solve_all(equations, unknowns, order, structure, column)
 
 
 def _energy(table: Table, comps: list, inst: dict, value: dict, states: dict):
@@ -215,13 +234,13 @@ def _energy(table: Table, comps: list, inst: dict, value: dict, states: dict):
 
 
 def _circuit_values(table: Table, flat, legacy: list, holder: dict, value: dict):
-    voltage, current, potential = {}, {}, {}
-    for b in legacy:
-        if isinstance(b, Ground):
-            continue
-        v = table.potential_of(b.p) - table.potential_of(b.n)
-        voltage[b.path] = substitute_known(v, value)
-        current[b.path] = substitute_known(table.flow_of(b.p), value)
+    branches = [b for b in legacy if not isinstance(b, Ground)]
+    exprs = [table.potential_of(b.p) - table.potential_of(b.n) for b in branches] + \
+        [table.flow_of(b.p) for b in branches]
+    solved = resolve(exprs, value)
+    voltage = {b.path: solved[k] for k, b in enumerate(branches)}
+    current = {b.path: solved[len(branches) + k] for k, b in enumerate(branches)}
+    potential = {}
     for net, sym in table.potential.items():
         potential[net] = value.get(sym.element_hash(), sym)
     return CircuitValues(voltage, current, potential,

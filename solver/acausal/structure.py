@@ -29,10 +29,14 @@ class Equation:
 
     expr: ca.SX
     owner: object          # a component, or None for a connection equation
-    text: str              # what it says, in the user's terms
+    text: str              # what it says, in the user's terms ("equation 2": its residual)
 
     def where(self) -> str:
-        return f"{self.owner.path}: {self.text}" if self.owner is not None else self.text
+        text = self.text
+        if text.startswith("equation "):   # the residual printed only for a message
+            body = str(self.expr)
+            text = f"{text}: 0 = {body if len(body) < 90 else body[:87] + '…'}"
+        return f"{self.owner.path}: {text}" if self.owner is not None else text
 
 
 def incidence(equations: list, unknowns: set) -> list[list[int]]:
@@ -41,11 +45,12 @@ def incidence(equations: list, unknowns: set) -> list[list[int]]:
             for eq in equations]
 
 
-def blt(equations: list, unknowns: dict, states: dict) -> list[tuple[list[int], list[int]]]:
+def blt(equations: list, unknowns: dict, states: dict, inc: list | None = None
+        ) -> list[tuple[list[int], list[int]]]:
     """Blocks (equation indices, unknown hashes) in solving order, or a ModelError
     (module docstring). ``unknowns``: hash -> Unknown (without the states); ``states``:
-    hash -> Unknown of the states."""
-    inc = incidence(equations, set(unknowns))
+    hash -> Unknown of the states; ``inc``: the incidence when known (else computed)."""
+    inc = incidence(equations, set(unknowns)) if inc is None else inc
     graph = nx.Graph()
     eq_nodes = [("e", i) for i in range(len(equations))]
     graph.add_nodes_from(eq_nodes, bipartite=0)
