@@ -2610,3 +2610,41 @@ def _():
         n.x, n.amb = _BadStart(), FixedTemperature()
         n.connect(n.x.port, n.amb.port)
     jd.compile(acausal_model(build))
+
+
+class _Cycling(_NoEquations):
+    VARIABLES = {"x": "1"}
+
+    def equations(self, v):   # x/|x|^½ = 0: Newton from x = 1 jumps to −1, 1, −1, … forever
+        return [v.port.Q_flow - v.x, v.x / (v.x ** 2 + 1e-30) ** 0.25 + 0.0 * v.port.T]
+
+    def start(self):
+        return {"x": 1.0}
+
+
+@case("acausal equations whose Newton iteration cycles", SimulationError, "Newton",
+      "net_x", "start()")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.x, n.cap = _Cycling(), HeatCapacitor()
+        n.connect(n.x.port, n.cap.port)
+    jd.compile(acausal_model(build)).simulate(1.0, n_out=3)
+
+
+class _NoRoot(_NoEquations):
+    VARIABLES = {"x": "1"}
+
+    def equations(self, v):   # x² + 1 = 0 has no real root: Newton's iterate is not finite
+        return [v.port.Q_flow - v.x, v.x ** 2 + 1.0 + 0.0 * v.port.T]
+
+
+@case("acausal equations without a real solution", ModelError, "net.cap.T", "not finite")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.x, n.cap = _NoRoot(), HeatCapacitor()
+        n.connect(n.x.port, n.cap.port)
+    jd.compile(acausal_model(build)).simulate(1.0, n_out=3)

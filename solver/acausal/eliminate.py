@@ -13,6 +13,8 @@ nonlinear ones, whose rootfinder call nodes it would drop).
 """
 from __future__ import annotations
 
+import re
+
 import casadi as ca
 import numpy as np
 
@@ -68,12 +70,21 @@ def solve_all(equations: list, unknowns: dict, order: list, structure: tuple,
         _flush(pending, resolved)
         r = ca.vertcat(*[eq.expr for eq in where])
         guess = [unknowns[h].start for h in hashes]
-        values = solve_block(r, z, where, guess, f"acausal_loop_{number}")
+        values = solve_block(r, z, where, guess, loop_name(number, where))
         solved = resolve([ca.vertcat(*values)], resolved)[0]
         for s, v in zip(z, _split(solved, len(z))):
             resolved[s.element_hash()] = v
     _flush(pending, resolved)
     return resolved
+
+
+def loop_name(number: int, where: list) -> str:
+    """The rootfinder's name: ``acausal_loop_<n>_in_<component>_and_<component>`` (a CasADi
+    function name: letters, digits, single underscores), so the simulation's diagnosis can
+    name the components of a loop whose Newton iteration failed."""
+    paths = list(dict.fromkeys(eq.owner.path for eq in where if eq.owner is not None))[:3]
+    tail = "_and_".join(re.sub(r"_+", "_", re.sub(r"\W", "_", p)).strip("_") for p in paths)
+    return f"acausal_loop_{number}_in_{tail}" if tail else f"acausal_loop_{number}"
 
 
 def _split(expr: ca.SX, n: int) -> list:

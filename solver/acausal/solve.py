@@ -25,7 +25,7 @@ SYMBOLIC_SOLVE = 12     # largest linear block with a symbolic matrix solved in 
 DENSE = 60              # largest numeric block inverted densely
 ZERO_TOL = 1e-12        # inverse entries below ZERO_TOL·max are round-off zeros
 SINGULAR = 1e-14        # reciprocal condition (pivot ratio) below which a block is singular
-NEWTON = {"abstol": 1e-12, "abstolStep": 1e-14, "max_iter": 100}
+NEWTON = {"abstol": 1e-12, "abstolStep": 1e-14, "max_iter": 100, "error_on_fail": True}
 
 
 def substitute_known(expr: ca.SX, value: dict) -> ca.SX:
