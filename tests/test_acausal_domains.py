@@ -290,3 +290,20 @@ def test_the_docs_components_compile_and_agree_with_the_library():
         fa = np.array(a.functions["f"](0.0, x, [], a.p_default))
         fb = np.array(b.functions["f"](0.0, x, [], b.p_default))
         assert np.abs(fa - fb).max() <= 1e-12 * max(1.0, np.abs(fb).max())
+
+
+def test_thermal_network_linearizes_to_its_laplacian():
+    """Reference: linear algebra; the linearization of a thermal network (jd.linearize on
+    the compiled System) is A = −C⁻¹·K, K the conductance Laplacian with the ambient."""
+    spec = (4, [(0, 1), (1, 2), (1, 3), (3, 0)], [1.0, 2.0, 3.0, 4.0], [0.5, 1.0, 1.5, 2.0],
+            2)
+    n, edges, caps, conds, anchor = spec
+    lin = jd.linearize(jd.compile(model(thermal_net(spec))))
+    K = np.zeros((n, n))
+    for (a, b), g in zip(edges, conds):
+        K[[a, b], [a, b]] += g
+        K[a, b] -= g
+        K[b, a] -= g
+    K[anchor, anchor] += 1.0
+    assert lin.state_names == [f"c.m{k}.T" for k in range(n)]
+    assert np.abs(np.asarray(lin.A) + K / np.array(caps)[:, None]).max() < 1e-12
