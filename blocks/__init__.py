@@ -25,6 +25,7 @@ from .continuous import (Butterworth, CriticalDamping, FirstOrder, Init, Integra
                          TransferFunction)
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Saturation,
                           StateFeedback)
+from .drivetrain import EddyCurrentForce, EddyCurrentTorque
 from .drivetrain import (Fixed, ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
                          IdealRollingWheel, Inertia, LinearCoupling, Mass,
                          QuadraticSpeedDependentForce, QuadraticSpeedDependentTorque,
@@ -50,7 +51,8 @@ from .signals import Constant, KinematicPTP, Pulse, SignalBlock, Sine, Step, Tab
 from .world import GravityTypes, World
 
 __all__ = [
-    "AcausalComponent", "Connector", "FluidPort", "HeatPort",
+    "AcausalComponent", "Connector", "EddyCurrentForce", "EddyCurrentTorque", "FluidPort",
+    "HeatPort",
     "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
     "AngleSensor", "Body", "Component", "Composite", "Constant", "Contact", "Context",
     "Coordinate",

@@ -2648,3 +2648,13 @@ def _():
         n.x, n.cap = _NoRoot(), HeatCapacitor()
         n.connect(n.x.port, n.cap.port)
     jd.compile(acausal_model(build)).simulate(1.0, n_out=3)
+
+
+@case("an eddy current brake with w_nominal = 0", ModelError, "net.brake", "nominal speed")
+def _():
+    from jourdain.blocks import EddyCurrentTorque, Inertia
+
+    def build(n):
+        n.j, n.brake = Inertia(), EddyCurrentTorque(w_nominal=0.0)
+        n.connect(n.j.flange_b, n.brake.flange)
+    jd.compile(acausal_model(build))

@@ -307,3 +307,44 @@ def test_thermal_network_linearizes_to_its_laplacian():
     K[anchor, anchor] += 1.0
     assert lin.state_names == [f"c.m{k}.T" for k in range(n)]
     assert np.abs(np.asarray(lin.A) + K / np.array(caps)[:, None]).max() < 1e-12
+
+
+# ---- the MSL's eddy current brake (EddyCurrentTorque with its heat port) -------------------
+def eddy_brake(alpha20: float):
+    from jourdain.blocks import EddyCurrentTorque, Inertia
+
+    def build(c):
+        c.inertia = Inertia(J=1.0)
+        c.brake = EddyCurrentTorque(tau_nominal=10.0, w_nominal=5.0, alpha20=alpha20,
+                                    useHeatPort=True)
+        c.cap = HeatCapacitor(C=20.0, T_start=293.15)
+        c.connect(c.inertia.flange_b, c.brake.flange)
+        c.connect(c.brake.heatPort, c.cap.port)
+    return build
+
+
+def test_eddy_current_brake_heats_its_capacitor_by_the_kinetic_energy():
+    """Reference: energy balance; everything the brake takes from the flywheel heats the
+    capacitor, C·(T − T0) = ½·J·(ω0² − ω²), at every output time."""
+    system = jd.compile(model(eddy_brake(0.0)))
+    w_name = next(n for n in system.x_names if n.endswith(".w"))
+    res = system.simulate(5.0, z0={w_name: 20.0}, n_out=11, rtol=1e-10, atol=1e-10)
+    heat = 20.0 * (res["c.cap.T"] - 293.15)
+    assert np.abs(heat - 0.5 * (400.0 - res[w_name] ** 2)).max() < 1e-6
+    assert res.check()
+
+
+def test_eddy_current_brake_with_temperature_matches_scipy():
+    """Reference: scipy's solve_ivp of J·dω/dt = −τ, C·dT/dt = τ·ω with the MSL's law
+    τ = 2·τn·v/(1 + v²), v = ω/(ω_n·(1 + α·(T − T_ref))) written again here."""
+    system = jd.compile(model(eddy_brake(0.05)))
+    w_name = next(n for n in system.x_names if n.endswith(".w"))
+    res = system.simulate(3.0, z0={w_name: 20.0}, n_out=31, rtol=1e-10, atol=1e-10)
+
+    def rhs(t, x):
+        v = x[0] / (5.0 * (1 + 0.05 * (x[1] - 293.15)))
+        tau = 2 * 10.0 * v / (1 + v ** 2)
+        return [-tau / 1.0, tau * x[0] / 20.0]
+    ref = solve_ivp(rhs, (0, 3.0), [20.0, 293.15], t_eval=res.t, rtol=1e-11, atol=1e-11)
+    assert np.abs(res[w_name] - ref.y[0]).max() < 1e-6
+    assert np.abs(res["c.cap.T"] - ref.y[1]).max() < 1e-6

@@ -16,3 +16,7 @@ __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "Ideal
            "IdealGearR2T", "IdealPlanetary", "IdealRollingWheel", "Inertia", "LinearCoupling",
            "Mass", "TorqueSensor", "QuadraticSpeedDependentForce",
            "QuadraticSpeedDependentTorque", "SpeedDependentSource"]
+
+from .eddy_current import EddyCurrentForce, EddyCurrentTorque  # noqa: E402  (on the acausal core)
+
+__all__ += ["EddyCurrentForce", "EddyCurrentTorque"]
