@@ -25,6 +25,7 @@ from .continuous import (PI, Butterworth, CriticalDamping, FirstOrder, Init, Int
                          SecondOrder, TransferFunction)
 from .controllers import (PID, Add, AttitudeError, Demux, Gain, Mux, Product, Saturation,
                           StateFeedback)
+from .drivetrain import EddyCurrentForce, EddyCurrentTorque
 from .drivetrain import (ConstantForce, ConstantTorque, ElastoBacklash, ElastoBacklash2, Fixed,
                          ForceSensor, IdealGear, IdealGearR2T, IdealPlanetary,
                          IdealRollingWheel, Inertia, LinearCoupling, LossyGear, Mass,
@@ -50,13 +51,17 @@ from .multibody.forces import SpringDamperSeries
 from .multibody.gears import BevelGear1D, GearConstraint
 from .path_planning import KinematicPTP2
 from .multibody.wheels import RollingWheel, RollingWheelSet
-from .ports import Flange, Frame, Motion, Pin, Port, RealInput, RealOutput
+from .acausal import AcausalComponent
+from .ports import (Connector, Flange, FluidPort, Frame, HeatPort, Motion, Pin, Port, RealInput,
+                    RealOutput)
 from .sensors import AngleSensor, FrameSensor, PositionSensor
 from .signals import Constant, KinematicPTP, Pulse, Ramp, SignalBlock, Sine, Step, Table
 from .tables import CombiTimeTable, Extrapolation, Smoothness
 from .world import GravityTypes, World
 
 __all__ = [
+    "AcausalComponent", "Connector", "EddyCurrentForce", "EddyCurrentTorque", "FluidPort",
+    "HeatPort",
     "Add", "AttitudeError", "Demux", "Gain", "Mux", "PID", "Saturation", "StateFeedback",
     "AngleSensor", "Body", "Component", "Composite", "Constant", "Contact", "Context",
     "Coordinate",

@@ -422,6 +422,11 @@ class Context:
         """The potential [V] of an electrical pin (ground = 0)."""
         raise NotImplementedError
 
+    def acausal(self, component) -> Any:  # pragma: no cover - interface
+        """The solved variables of an acausal component (``.name`` or ``.get(name)``), for
+        its other hooks, e.g. the ``force`` of an acausal element on flanges."""
+        raise NotImplementedError
+
     def cut_force(self, sensor) -> Any:  # pragma: no cover - interface
         """The torque [N·m] or force [N] a cut sensor transmits from flange_a to flange_b."""
         raise NotImplementedError

@@ -19,7 +19,7 @@ import numpy as np
 
 from .base import Component, as_array, as_scalar, as_scalars, param
 from .errors import ModelError
-from .ports import Flange, Motion
+from .ports import Flange, HeatPort, Motion
 
 
 class FlangeForce(Component):
@@ -65,13 +65,24 @@ class ViscousFriction(FlangeForce):
     """Linear damping, D = ½·d·w_rel², force −d·w_rel.
 
     d : [N·m·s/rad] or [N·s/m] damping coefficient, ≥ 0.
+    useHeatPort : add the HeatPort ``heatPort`` that takes the losses (MSL's
+        ``useHeatPort`` of a Damper): heatPort.Q_flow = −d·w_rel²; the losses still count
+        as dissipated and, entering the thermal network, as supplied there.
     """
 
     d: float = param(0.0, "N.m.s/rad", "damping coefficient")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         self.d = as_scalar(self.d, "ViscousFriction", "d")
         self._make_flanges()
+        if self.useHeatPort:
+            self.heatPort = HeatPort(self, "heatPort")
+
+    def equations(self, v) -> list:
+        """The heat port's equation (only with useHeatPort)."""
+        w_rel = v.flange_b.w - v.flange_a.w
+        return [v.heatPort.Q_flow + self.d * w_rel ** 2]
 
     def validate(self) -> None:
         self._check_nonnegative(d=self.d)

@@ -87,7 +87,36 @@ class RealOutput(_Signal):
     """A real-valued signal output (scalar or vector of ``size``); every output is a system output."""
 
 
-class Pin(Port):
+class Connector(Port):
+    """An acausal connector (Modelica ``connector`` with a potential and a ``flow`` variable):
+    ``POTENTIAL`` and ``FLOW`` are (name, unit) pairs. Connected connectors of one type share
+    their potential, and their flows (positive *into* the component) sum to zero; an
+    unconnected connector has flow 0. Subclass it for a new domain (docs/acausal.md)."""
+
+    POTENTIAL: tuple = ("e", "")
+    FLOW: tuple = ("f", "")
+
+
+class Pin(Connector):
     """An electrical pin (Modelica ``Pin``): potential v [V] and current i [A] flowing into the
     component. Connected pins form a node: one potential, currents summing to zero
     (Kirchhoff's current law)."""
+
+    POTENTIAL = ("v", "V")
+    FLOW = ("i", "A")
+
+
+class HeatPort(Connector):
+    """A thermal connector (Modelica ``Thermal.HeatTransfer.Interfaces.HeatPort``):
+    temperature T [K] and heat flow rate Q_flow [W] into the component."""
+
+    POTENTIAL = ("T", "K")
+    FLOW = ("Q_flow", "W")
+
+
+class FluidPort(Connector):
+    """A hydraulic connector: pressure p [Pa] and volume flow rate V_flow [m³/s] into the
+    component (p·V_flow is the hydraulic power)."""
+
+    POTENTIAL = ("p", "Pa")
+    FLOW = ("V_flow", "m3/s")

@@ -2707,3 +2707,242 @@ def _():
 def _():
     from jourdain.blocks import QuadraticSpeedDependentTorque
     QuadraticSpeedDependentTorque(TorqueDirection="no")
+
+# ---- acausal ----
+def acausal_model(build):
+    """A Model whose composite ``net`` is wired by ``build(net)``."""
+    class Net(Composite):
+        def __init__(self):
+            super().__init__()
+            build(self)
+    return jd.Model(World(), net=Net())
+
+
+@case("a heat capacitor with negative capacity", ModelError, "net.cap", "C")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature, HeatCapacitor
+
+    def build(n):
+        n.cap, n.amb = HeatCapacitor(C=-1.0), FixedTemperature()
+        n.connect(n.cap.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+@case("a heat capacitor with capacity '5'", ModelError, "HeatCapacitor", "C", "'5'")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+    HeatCapacitor(C="5")
+
+
+@case("a heat port connected to a pin", ModelError, "HeatPort", "Pin")
+def _():
+    from jourdain.blocks import Resistor
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.cap, n.r = HeatCapacitor(), Resistor()
+        n.connect(n.cap.port, n.r.p)
+    jd.compile(acausal_model(build))
+
+
+@case("an unconnected heat flow sensor", ModelError, "net.flow", "missing")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature, HeatCapacitor, HeatFlowSensor
+
+    def build(n):   # its temperature floats: nothing fixes the sensor's ports
+        n.cap, n.amb, n.flow = HeatCapacitor(), FixedTemperature(), HeatFlowSensor()
+        n.connect(n.cap.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+@case("a thermal loop of conductors that nothing anchors", ModelError, "net.g1", "net.g2",
+      "singular")
+def _():
+    from jourdain.blocks.thermal import ThermalConductor
+
+    def build(n):
+        n.g1, n.g2 = ThermalConductor(), ThermalConductor()
+        n.connect(n.g1.port_b, n.g2.port_a)
+        n.connect(n.g2.port_b, n.g1.port_a)
+    jd.compile(acausal_model(build))
+
+
+@case("an op-amp without feedback", ModelError, "net.op", "net.r", "redundant")
+def _():
+    from jourdain.blocks import ConstantVoltage, Ground, Resistor
+    from jourdain.blocks.electrical import IdealOpAmp
+
+    def build(n):
+        n.src, n.r, n.op, n.g = ConstantVoltage(V=1.0), Resistor(), IdealOpAmp(), Ground()
+        n.connect(n.src.p, n.r.p)
+        n.connect(n.r.n, n.op.in_n)
+        n.connect(n.op.in_p, n.g.p)
+        n.connect(n.src.n, n.g.p)
+    jd.compile(acausal_model(build))
+
+
+@case("a diode with Vt = 0", ModelError, "net.d", "Vt")
+def _():
+    from jourdain.blocks import ConstantVoltage, Ground
+    from jourdain.blocks.electrical import Diode
+
+    def build(n):
+        n.src, n.d, n.g = ConstantVoltage(V=1.0), Diode(Vt=0.0), Ground()
+        n.connect(n.src.p, n.d.p)
+        n.connect(n.d.n, n.src.n)
+        n.connect(n.src.n, n.g.p)
+    jd.compile(acausal_model(build))
+
+
+class _NoEquations(jd.blocks.AcausalComponent):
+    def __init__(self):
+        self.port = jd.blocks.HeatPort(self, "port")
+
+
+@case("an acausal component without equations", ModelError, "net.x", "equations(v)")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _NoEquations(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+class _Misnamed(_NoEquations):
+    def equations(self, v):
+        return [v.port.Q_flow - v.temperature]
+
+
+@case("acausal equations reading an unknown name", ModelError, "net.x", "temperature", "port")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _Misnamed(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+class _NotAList(_NoEquations):
+    def equations(self, v):
+        return v.port.Q_flow
+
+
+@case("acausal equations not returned as a list", ModelError, "net.x", "list")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _NotAList(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+class _DerOfInput(_NoEquations):
+    def __init__(self):
+        super().__init__()
+        self.u = jd.blocks.RealInput(self, "u")
+
+    def equations(self, v):
+        return [v.port.Q_flow - v.der(v.u)]
+
+
+@case("der() of a signal input", ModelError, "net.x", "der()", "net.x.u")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _DerOfInput(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+@case("a temperature fed back to its own prescribed source", ModelError, "algebraic loop",
+      "net.sensor", "net.gain")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor, PrescribedTemperature, TemperatureSensor
+
+    def build(n):
+        n.src, n.sensor, n.gain = PrescribedTemperature(), TemperatureSensor(), Gain(K=1.0)
+        n.cap = HeatCapacitor()
+        n.connect(n.src.port, n.sensor.port)
+        n.connect(n.sensor.T, n.gain.u)
+        n.connect(n.gain.y, n.src.T)
+    jd.compile(acausal_model(build))
+
+
+@case("two heat capacitors on one node with different start temperatures", ModelError,
+      "net.a.T", "net.b.T", "start")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.a, n.b = HeatCapacitor(T_start=300.0), HeatCapacitor(T_start=350.0)
+        n.connect(n.a.port, n.b.port)
+    jd.compile(acausal_model(build))
+
+
+class _BadStart(_Misnamed):
+    VARIABLES = {"temperature": "K"}
+
+    def start(self):
+        return {"temprature": 300.0}
+
+
+@case("start() naming an unknown variable", ModelError, "net.x", "temprature", "temperature")
+def _():
+    from jourdain.blocks.thermal import FixedTemperature
+
+    def build(n):
+        n.x, n.amb = _BadStart(), FixedTemperature()
+        n.connect(n.x.port, n.amb.port)
+    jd.compile(acausal_model(build))
+
+
+class _Cycling(_NoEquations):
+    VARIABLES = {"x": "1"}
+
+    def equations(self, v):   # x/|x|^½ = 0: Newton from x = 1 jumps to −1, 1, −1, … forever
+        return [v.port.Q_flow - v.x, v.x / (v.x ** 2 + 1e-30) ** 0.25 + 0.0 * v.port.T]
+
+    def start(self):
+        return {"x": 1.0}
+
+
+@case("acausal equations whose Newton iteration cycles", SimulationError, "Newton",
+      "net_x", "start()")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.x, n.cap = _Cycling(), HeatCapacitor()
+        n.connect(n.x.port, n.cap.port)
+    jd.compile(acausal_model(build)).simulate(1.0, n_out=3)
+
+
+class _NoRoot(_NoEquations):
+    VARIABLES = {"x": "1"}
+
+    def equations(self, v):   # x² + 1 = 0 has no real root: Newton's iterate is not finite
+        return [v.port.Q_flow - v.x, v.x ** 2 + 1.0 + 0.0 * v.port.T]
+
+
+@case("acausal equations without a real solution", ModelError, "net.cap.T", "not finite")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.x, n.cap = _NoRoot(), HeatCapacitor()
+        n.connect(n.x.port, n.cap.port)
+    jd.compile(acausal_model(build)).simulate(1.0, n_out=3)
+
+
+@case("an eddy current brake with w_nominal = 0", ModelError, "net.brake", "nominal speed")
+def _():
+    from jourdain.blocks import EddyCurrentTorque, Inertia
+
+    def build(n):
+        n.j, n.brake = Inertia(), EddyCurrentTorque(w_nominal=0.0)
+        n.connect(n.j.flange_b, n.brake.flange)
+    jd.compile(acausal_model(build))

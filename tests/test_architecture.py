@@ -19,8 +19,8 @@ PACKAGES = {"jourdain": "jourdain", "jourdain.blocks": "blocks", "jourdain.solve
 # wings of the solver and their rank: a module may import modules of a lower rank or of its own
 # wing, never a higher or a sibling wing of the same rank
 # (hybrid, visual, exchange and studies are reserved for the families that come next)
-SOLVER_RANK = {"model": 0, "equations": 1, "constraints": 2, "collision": 2, "hybrid": 3,
-               "visual": 3, "simulation": 4, "control": 5, "stepping": 5, "optimal": 6,
+SOLVER_RANK = {"acausal": -1, "model": 0, "equations": 1, "constraints": 2, "collision": 2,
+               "hybrid": 3, "visual": 3, "simulation": 4, "control": 5, "stepping": 5, "optimal": 6,
                "exchange": 7, "studies": 7, "system": 8, "compile": 9, "__init__": 10}
 MAX_LINES = 500
 

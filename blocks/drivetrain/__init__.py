@@ -22,3 +22,7 @@ __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "Ideal
            "QuadraticSpeedDependentTorque", "SpeedDependentSource", "ConstantForce",
            "ConstantTorque", "ElastoBacklash", "ElastoBacklash2", "GearMode", "LossyGear", "Rod",
            "TranslationalSpringDamper", "SpringDamper", "TorqueStep"]
+
+from .eddy_current import EddyCurrentForce, EddyCurrentTorque  # noqa: E402  (on the acausal core)
+
+__all__ += ["EddyCurrentForce", "EddyCurrentTorque"]

@@ -3,6 +3,7 @@ Capacitor, Inductor, Ground, sources, sensors and the electromechanical converte
 TranslationalEMF. See docs/domains.md."""
 from .base import BranchKind, Electrical, Ground, OnePort
 from .basic import EMF, Capacitor, Inductor, Resistor, TranslationalEMF
+from .nonlinear import Diode, IdealDiode, IdealOpAmp
 from .sensors import CurrentSensor, VoltageSensor
 from .sources import (
                       ConstantCurrent,
@@ -13,7 +14,7 @@ from .sources import (
                       VoltageLimit,
 )
 
-__all__ = ["BranchKind", "Capacitor", "ConstantCurrent", "ConstantVoltage", "CurrentSensor",
+__all__ = ["BranchKind", "Capacitor", "Diode", "IdealDiode", "IdealOpAmp", "ConstantCurrent", "ConstantVoltage", "CurrentSensor",
            "EMF", "Electrical", "Ground", "HBridge", "Inductor", "OnePort", "Resistor",
            "SignalCurrent", "SignalVoltage", "TranslationalEMF", "VoltageLimit",
            "VoltageSensor"]

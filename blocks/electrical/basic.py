@@ -9,7 +9,7 @@ from typing import ClassVar
 from ..base import as_scalar, param
 from ..errors import ModelError
 from ..forces import FlangeForce
-from ..ports import Flange, Motion
+from ..ports import Flange, HeatPort, Motion
 from .base import BranchKind, OnePort
 
 
@@ -24,13 +24,24 @@ class Resistor(OnePort):
     """Ideal linear resistor, v = R·i; dissipates R·i².
 
     R : [Ω] resistance, > 0 (for a short circuit connect the pins directly).
+    useHeatPort : add the HeatPort ``heatPort`` that takes the losses (MSL's
+        ``useHeatPort``): heatPort.Q_flow = −v·i, heating what it is connected to; the
+        losses still count as dissipated and, entering the thermal network, as supplied
+        there (docs/acausal.md). The resistance does not depend on the temperature.
     """
 
     R: float = param(1.0, "Ohm", "resistance")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         self.R = as_scalar(self.R, "Resistor", "R")
         self._make_pins()
+        if self.useHeatPort:
+            self.heatPort = HeatPort(self, "heatPort")
+
+    def equations(self, v) -> list:
+        """The heat port's equation (only with useHeatPort)."""
+        return [v.heatPort.Q_flow + v.voltage(self) * v.current(self)]
 
     def validate(self) -> None:
         _positive(self, "R", "Ω")

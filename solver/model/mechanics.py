@@ -13,6 +13,7 @@ import numpy as np
 
 from jourdain.blocks.base import Component
 
+from ..acausal import build_acausal
 from .discrete import DiscreteSet, collect_discrete, with_discrete
 from .drivers import Driven, check_mounts, find_driven
 from .flatten import FlatModel, flatten
@@ -108,9 +109,11 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     inst, params = instantiate(flat.components, symbolic)
     topo = build_topology(flat)
     kin = build_kinematics(flat, topo, inst, params.p, params.defaults)
-    circuit = build_circuit(flat, inst, params.p, params.defaults)
+    acausal = build_acausal(flat, inst)   # the circuit too when it has acausal parts
+    circuit = acausal.circuit if acausal is not None and acausal.circuit is not None else \
+        build_circuit(flat, inst, params.p, params.defaults)
     t = ca.SX.sym("t")
-    ctx = SignalContext(flat, kin, inst, t, circuit)
+    ctx = SignalContext(flat, kin, inst, t, circuit, acausal)
     discrete = collect_discrete(flat.components)
     params = with_discrete(params, discrete)
     ctx.attach_discrete(discrete.symbols)

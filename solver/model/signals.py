@@ -36,9 +36,13 @@ class SignalContext(Context):
     """The solver's implementation of the block Context, with memoized, loop-checked outputs."""
 
     def __init__(self, flat: FlatModel, kin: Kinematics, inst: dict, t: ca.SX,
-                 circuit: Circuit | None = None):
+                 circuit: Circuit | None = None, acausal=None):
         self.flat, self.kin, self.inst, self.t = flat, kin, inst, t
         self.circuit = circuit
+        self.acausal_stage = acausal   # the acausal stage's solution (solver.acausal), or None
+        self._by_path = {c.path: c for c in flat.components}
+        self._external_value: dict = {}
+        self._external_active: list = []
         self._branch_value: dict = {}
         self._resolving: list = []
         self.cuts: dict = {}   # cut sensor path -> placeholder of its reading (equations.cuts)
@@ -66,7 +70,11 @@ class SignalContext(Context):
             names = [f"{comp.path}.{n}" for n in comp.STATES]
             self._state[comp.path] = ca.vertcat(*[ca.SX.sym(n) for n in names])
             self.state_names += names
-        self.s = ca.vertcat(*self._state.values()) if self._state else ca.SX(0, 1)
+        parts = list(self._state.values())
+        if self.acausal_stage is not None and self.acausal_stage.states:   # variables under der()
+            self.state_names += [u.name for u in self.acausal_stage.states]
+            parts.append(self.acausal_stage.s)
+        self.s = ca.vertcat(*parts) if parts else ca.SX(0, 1)
 
     def state(self, block) -> ca.SX:
         return self._state[block.path]
@@ -88,11 +96,14 @@ class SignalContext(Context):
                                  f"values for the {len(comp.STATES)} STATES "
                                  f"{', '.join(comp.STATES)}")
             parts.append(rates)
+        if self.acausal_stage is not None and self.acausal_stage.states:
+            parts.append(self.resolve(self.acausal_stage.sdot))
         return ca.vertcat(*parts) if parts else ca.SX(0, 1)
 
     def start_values(self) -> list[float]:
         """Default initial values of s (each component's ``start()``)."""
-        return [float(v) for comp in self.stateful for v in comp.start()]
+        own = [float(v) for comp in self.stateful for v in comp.start()]
+        return own + ([u.start for u in self.acausal_stage.states] if self.acausal_stage else [])
 
     def initial_residuals(self) -> tuple[ca.SX, list[int]]:
         """The components' initial equations and the indices (into s) of the states they
@@ -114,18 +125,62 @@ class SignalContext(Context):
     def total(self, hook: str) -> ca.SX:
         """Σ over all components of ``stored_energy``, ``dissipated_power`` or
         ``supplied_power`` (Component hooks)."""
-        return sum((ca.SX(getattr(self.inst[c], hook)(self)) for c in self.flat.components),
-                   ca.SX(0))
+        owners = self.acausal_stage.owners if self.acausal_stage is not None else set()
+        own = sum((ca.SX(getattr(self.inst[c], hook)(self)) for c in self.flat.components
+                   if id(c) not in owners), ca.SX(0))
+        return own + (self.resolve(self.acausal_stage.energy[hook]) if self.acausal_stage else 0)
+
+    # ---- the acausal equations (solver.acausal) ------------------------------------------
+    def acausal(self, component) -> "AcausalValues":
+        """The solved acausal variables of ``component``: ``.get(name)`` or ``.name``."""
+        return AcausalValues(self, component)
+
+    def acausal_original(self, component):
+        """The flattened component of a hook's parameterized copy (same path)."""
+        return self._by_path[component.path]
+
+    def resolve(self, expr) -> ca.SX:
+        """An expression of the acausal solution or the circuit with the quantities they
+        read from the rest of the model (branch values, inputs, flanges, time) filled in."""
+        expr = ca.SX(expr)
+        if self.circuit is not None:
+            expr = self._resolve(expr)
+        if self.acausal_stage is None:
+            return expr
+        ext = self.acausal_stage.table.externals
+        found = [ext[s.element_hash()] for s in ca.symvar(expr) if s.element_hash() in ext]
+        if not found:
+            return expr
+        return ca.substitute(expr, ca.vertcat(*[e.sym for e in found]),
+                             ca.vertcat(*[self._external(e) for e in found]))
+
+    def _external(self, ext) -> ca.SX:
+        key = ext.sym.element_hash()
+        if key in self._external_value:
+            return self._external_value[key]
+        if key in self._external_active:
+            raise ModelError(f"algebraic loop through the acausal equations: {ext.sym.name()} "
+                             "depends on itself instantaneously (e.g. a sensor's reading fed "
+                             "back to a prescribed source without a state between)")
+        self._external_active.append(key)
+        target = ext.target
+        value = {"time": lambda: self.t, "input": lambda: self.value(target),
+                 "s": lambda: self.flange(target).s, "w": lambda: self.flange(target).w,
+                 "voltage": lambda: self.voltage(target),
+                 "current": lambda: self.current(target)}[ext.kind]()
+        self._external_active.pop()
+        self._external_value[key] = self.resolve(value)
+        return self._external_value[key]
 
     # ---- the electrical network (model.networks) -----------------------------------------
     def voltage(self, branch) -> ca.SX:
-        return self._resolve(self._circuit("voltage")[branch.path])
+        return self.resolve(self._circuit("voltage")[branch.path])
 
     def current(self, branch) -> ca.SX:
-        return self._resolve(self._circuit("current")[branch.path])
+        return self.resolve(self._circuit("current")[branch.path])
 
     def potential(self, pin) -> ca.SX:
-        return self._resolve(self._circuit("potential")[self.flat.net_of[pin]])
+        return self.resolve(self._circuit("potential")[self.flat.net_of[pin]])
 
     def _circuit(self, what: str) -> dict:
         if self.circuit is None:
@@ -255,3 +310,23 @@ class SignalContext(Context):
                 infos.append(SignalInfo(port.path, port.size, port.unit))
                 exprs.append(ca.reshape(expr, port.size, 1))
         return infos, (ca.vertcat(*exprs) if exprs else ca.SX(0, 1))
+
+
+class AcausalValues:
+    """Solved acausal variables of one component, read by its other hooks (a FlangeForce's
+    ``force`` of an acausal element, a sensor's output)."""
+
+    def __init__(self, ctx: SignalContext, component):
+        self._ctx, self._component = ctx, component
+
+    def get(self, name: str) -> ca.SX:
+        if self._ctx.acausal_stage is None:
+            raise ModelError(f"{self._component.path}: acausal values were read but the model "
+                             "has no acausal equations")
+        original = self._ctx.acausal_original(self._component)
+        return self._ctx.resolve(self._ctx.acausal_stage.lookup(original, name))
+
+    def __getattr__(self, name: str) -> ca.SX:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.get(name)

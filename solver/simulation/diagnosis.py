@@ -9,6 +9,8 @@ and only then "fast or stiff".
 """
 from __future__ import annotations
 
+import re
+
 import casadi as ca
 import numpy as np
 
@@ -116,7 +118,26 @@ def diagnose(system, dae: dict, grid: np.ndarray, x0: np.ndarray, opts: dict, p:
             "cause: a singular position of the partition (e.g. a crank at a dead point); use "
             "ConstraintMethod.DAE or BAUMGARTE, or keep another joint speed independent with "
             "speeds=")
+    if ("RHSFUNC_FAIL" in failure or "rootfinder" in failure) and _acausal_loops(system):
+        return SimulationError(
+            head + ": Newton's iteration inside f found no solution of the nonlinear acausal "
+            f"equations of {_acausal_loops(system)} (dots written as _); likely cause: start "
+            "values far from the solution or a law that is not monotone along the iteration; "
+            "give the components' variables better start() values, or write the law in the "
+            "direction that is monotone (docs/acausal.md, Limits)")
     return SimulationError(f"{head}; likely cause: {_cause(system, t_ok, x, us[:, k], p)}")
+
+
+def _acausal_loops(system) -> str:
+    """The components of the acausal loops solved by Newton inside f, from the names of its
+    rootfinders (``acausal_loop_<n>_in_<a>_and_<b>``, solver/acausal/eliminate.py)."""
+    try:
+        names = [fn.name() for fn in system.functions["f"].find_functions()]
+    except (AttributeError, RuntimeError, KeyError):
+        return ""
+    found = [re.match(r"acausal_loop_\d+(?:_in_(\w+))?$", n) for n in names]
+    comps = [m.group(1).replace("_and_", ", ") for m in found if m and m.group(1)]
+    return "; ".join(dict.fromkeys(comps))
 
 
 def _cause(system, t: float, x: np.ndarray, u: np.ndarray, p: np.ndarray) -> str:

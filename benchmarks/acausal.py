@@ -1,0 +1,180 @@
+"""Benchmark: the acausal core (docs/acausal.md) — compile time against model size and the
+runtime of circuits compiled on the core against modified nodal analysis.
+
+In one run (CPU time, process_time, medians of --repeat):
+  thermal chain — n HeatCapacitors joined by ThermalConductors, the last to a
+                  FixedTemperature (n = 125 … 1000): compile time, compile time per mass
+                  (flat when the growth is linear), one f evaluation;
+  diode ladder  — n sections of a series Resistor and a shunt Capacitor and Diode behind a
+                  voltage source (n = 50 … 200 nodes, the circuit compiled on the core);
+  RC ladder     — the same ladder without diodes, compiled by nodal analysis and on the core
+                  (n = 200): compile times, f evaluation and a 0.05 s simulation, ratio;
+  DC motor      — the geared DC motor arm of examples/dc_motor.py, nodal vs core: f
+                  evaluation and a 3 s simulation, ratio (the same f to round-off, tested).
+Prints tables and writes benchmarks/results/acausal.json.
+
+    python benchmarks/acausal.py [--chain 125 250 500 1000] [--ladder 50 100 200] [--repeat 3]
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import jourdain as jd  # noqa: E402
+from jourdain.blocks import Capacitor, ConstantVoltage, Ground, Resistor, World  # noqa: E402
+from jourdain.blocks.electrical import Diode  # noqa: E402
+from jourdain.blocks.thermal import (FixedTemperature, HeatCapacitor,  # noqa: E402
+                                     ThermalConductor)
+from jourdain.solver.acausal import stage  # noqa: E402
+
+
+class ThermalChain(jd.Composite):
+    def __init__(self, n: int):
+        super().__init__()
+        last = None
+        for k in range(n):
+            cap = self.add(f"m{k}", HeatCapacitor(C=1.0 + 0.01 * k, T_start=300.0 + k % 7))
+            if last is not None:
+                g = self.add(f"g{k}", ThermalConductor(G=2.0))
+                self.connect(last.port, g.port_a)
+                self.connect(g.port_b, cap.port)
+            last = cap
+        self.amb, self.ga = FixedTemperature(T=290.0), ThermalConductor(G=1.0)
+        self.connect(last.port, self.ga.port_a)
+        self.connect(self.ga.port_b, self.amb.port)
+
+
+class Ladder(jd.Composite):
+    def __init__(self, n: int, diodes: bool):
+        super().__init__()
+        self.src, self.gnd = ConstantVoltage(V=5.0), Ground()
+        self.connect(self.src.n, self.gnd.p)
+        node = self.src.p
+        for k in range(n):
+            r = self.add(f"R{k}", Resistor(R=10.0))
+            c = self.add(f"C{k}", Capacitor(C=1e-4))
+            self.connect(node, r.p)
+            self.connect(r.n, c.p)
+            self.connect(c.n, self.gnd.p)
+            if diodes:
+                d = self.add(f"D{k}", Diode())
+                self.connect(r.n, d.p)
+                self.connect(d.n, self.gnd.p)
+            node = r.n
+
+
+def dc_motor_arm():
+    """The geared arm of examples/dc_motor.py (its classes, not its runs)."""
+    path = ROOT / "examples" / "dc_motor.py"
+    tree = ast.parse(path.read_text())
+    tree.body = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom,
+                                                        ast.ClassDef)) or
+                 (isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "MOTOR")]
+    scope: dict = {"__name__": "dc_motor_parts"}
+    exec(compile(tree, str(path), "exec"), scope)
+    return jd.Model.on_world(World(), arm=scope["GearedArm"](**scope["MOTOR"]))
+
+
+def timed(fn, repeat: int):
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        out = fn()
+        times.append(time.process_time() - t0)
+    return float(np.median(times)), out
+
+
+def f_time(system, repeat: int) -> float:
+    f = system.numeric("f")
+    x = np.asarray(system.state(), dtype=float) if hasattr(system, "state") else \
+        np.zeros(system.nx)
+    u, p = np.zeros(len(system.u_names)), system.p_default
+    n = 2000
+    t0 = time.process_time()
+    for _ in range(n):
+        f(0.0, x, u, p)
+    return (time.process_time() - t0) / n
+
+
+def compile_with(model_fn, core: bool, repeat: int):
+    stage.CIRCUITS_ON_CORE = core
+    try:
+        return timed(lambda: jd.compile(model_fn()), repeat)
+    finally:
+        stage.CIRCUITS_ON_CORE = False
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chain", type=int, nargs="*", default=[125, 250, 500, 1000])
+    ap.add_argument("--ladder", type=int, nargs="*", default=[50, 100, 200])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args(argv)
+    out = {"machine": platform.platform(), "python": platform.python_version(),
+           "chain": [], "diode_ladder": [], "rc_ladder": {}, "dc_motor": {}}
+
+    print("thermal chain: n masses | compile [s] | per mass [ms] | f eval [µs]")
+    for n in args.chain:
+        t, system = timed(lambda: jd.compile(jd.Model(World(), c=ThermalChain(n))), args.repeat)
+        fe = f_time(system, args.repeat)
+        out["chain"].append({"n": n, "compile_s": t, "per_mass_ms": 1e3 * t / n,
+                             "f_eval_us": 1e6 * fe, "states": system.nx})
+        print(f"  {n:5d} | {t:8.3f} | {1e3 * t / n:7.3f} | {1e6 * fe:8.2f}")
+
+    print("diode ladder (core): n nodes | compile [s] | per node [ms] | f eval [µs]")
+    for n in args.ladder:
+        t, system = timed(lambda: jd.compile(jd.Model(World(), c=Ladder(n, True))), args.repeat)
+        fe = f_time(system, args.repeat)
+        out["diode_ladder"].append({"n": n, "compile_s": t, "per_node_ms": 1e3 * t / n,
+                                    "f_eval_us": 1e6 * fe})
+        print(f"  {n:5d} | {t:8.3f} | {1e3 * t / n:7.3f} | {1e6 * fe:8.2f}")
+
+    n = max(args.ladder)
+    print(f"RC ladder, {n} nodes: | nodal | core | core/nodal")
+    row = {}
+    for name, core in (("nodal", False), ("core", True)):
+        t, system = compile_with(lambda: jd.Model(World(), c=Ladder(n, False)), core,
+                                 args.repeat)
+        fe = f_time(system, args.repeat)
+        ts, _ = timed(lambda: system.simulate(0.05, n_out=11, rtol=1e-8, atol=1e-8),
+                      args.repeat)
+        row[name] = {"compile_s": t, "f_eval_us": 1e6 * fe, "simulate_s": ts}
+    out["rc_ladder"] = {"n": n, **row}
+    for key, unit, scale in (("compile_s", "s", 1), ("f_eval_us", "µs", 1),
+                             ("simulate_s", "s", 1)):
+        a, b = row["nodal"][key], row["core"][key]
+        print(f"  {key:11s} | {a * scale:9.4f} | {b * scale:9.4f} | {b / a:5.2f}")
+
+    print("DC motor arm (examples/dc_motor.py): | nodal | core | core/nodal")
+    row = {}
+    for name, core in (("nodal", False), ("core", True)):
+        t, system = compile_with(dc_motor_arm, core, args.repeat)
+        fe = f_time(system, args.repeat)
+        ts, _ = timed(lambda: system.simulate(
+            3.0, inputs={"arm.source.v": lambda t: 6.0 * np.sin(2 * np.pi * t)}, n_out=301,
+            rtol=1e-8, atol=1e-8), args.repeat)
+        row[name] = {"compile_s": t, "f_eval_us": 1e6 * fe, "simulate_s": ts}
+    out["dc_motor"] = row
+    for key in ("compile_s", "f_eval_us", "simulate_s"):
+        a, b = row["nodal"][key], row["core"][key]
+        print(f"  {key:11s} | {a:9.4f} | {b:9.4f} | {b / a:5.2f}")
+
+    path = ROOT / "benchmarks" / "results" / "acausal.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(out, indent=2))
+    print(f"written to {path}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
