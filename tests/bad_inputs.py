@@ -2466,3 +2466,10 @@ def _():
 @case("an unknown NLP solver", ModelError, "solver", "snopt")
 def _():
     _target_problem().solve(solver="snopt")
+
+
+@case("frame target on an unknown frame", ModelError, "frame", "cube.housing.frame_aa")
+def _():
+    ocp = jd.TrajectoryProblem(cube(), 1.0, intervals=4)
+    ocp.least_squares(lambda v: v.frame("cube.housing.frame_aa"), terminal=True)
+    ocp.solve()

@@ -112,3 +112,26 @@ def test_cached_library_loads_without_numeric_check_and_gives_the_same_solution(
     assert cached.compiled and sol.stats["compiled"]
     assert sol.cost == pytest.approx(vm.cost, rel=1e-8)
     np.testing.assert_allclose(sol.X, vm.X, atol=1e-7)
+
+
+def test_frame_target_equals_the_same_target_on_the_coordinate():
+    """Reference: agreement of two formulations: the slider's body frame sits at (s, 0, 0),
+    so a terminal residual on v.frame('cart.body.frame_a') − (target, 0, 0) states the same
+    problem as one on v['cart.joint.s'] − target: same optimum."""
+    by_state = _reach()
+    by_frame = jd.TrajectoryProblem(double_integrator(), 1.0, intervals=20)
+    by_frame.initial({X: 0.0, V: 0.0})
+    by_frame.parameter("target", [1.0, 0.0, 0.0])
+    by_frame.least_squares(lambda v: v[F])
+    by_frame.least_squares(lambda v: [*ca_split(10 * (v.frame("cart.body.frame_a") -
+                                                      v["target"])), 10 * v[V]],
+                           terminal=True)
+    a = by_state.build(RK4).solve(params={"target": 0.7})
+    b = by_frame.build(RK4).solve(params={"target": [0.7, 0.0, 0.0]})
+    assert b.cost == pytest.approx(a.cost, rel=1e-8)
+    np.testing.assert_allclose(b.X, a.X, atol=1e-8)
+
+
+def ca_split(column):
+    import casadi as ca
+    return ca.vertsplit(column)

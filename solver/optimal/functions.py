@@ -4,6 +4,7 @@ plant's initial state), the named view v the callables receive, and the free fin
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,7 @@ class Variables:
 
     def __init__(self, system, t, x, u, p, T, where: str, extra: dict | None = None):
         self.t, self.T, self._where = t, T, where
+        self._system, self._x, self._u, self._p = system, x, u, p
         self._values = dict(zip(system.x_names, ca.vertsplit(x)))
         self._values.update(zip(system.p_names, ca.vertsplit(p)))
         self._values.update(extra or {})
@@ -64,6 +66,15 @@ class Variables:
             list(system.output_names) + [r.label for r in getattr(getattr(
                 system, "hybrid", None), "rows", [])] + list(extra or {})
 
+    def frame(self, name: str):
+        """The origin r_0 [m] (a 3-column, world coordinates) of the frame port ``name``
+        (e.g. ``"arm.tool.frame_b"``): for end-effector targets, ``v.frame(name) -
+        v["target"]`` as a least-squares residual."""
+        rows = frame_rows(self._system, name, self._where)
+        u = self._u if self._u is not None else ca.DM.zeros(len(self._system.u_names))
+        values = self._system.quantities(self.t, self._x, u, self._p)
+        return ca.vertcat(*[values[i] for i in rows])
+
     def __getitem__(self, name: str):
         if name not in self._values:
             if name in self._known:
@@ -72,6 +83,21 @@ class Variables:
                                  "parameters, outputs free of inputs, t and T")
             raise ModelError(unknown(self._where, name, self._known))
         return self._values[name]
+
+
+def frame_rows(system, name: str, where: str) -> list[int]:
+    """Rows of r_0[0..2] of the frame port ``name`` in the System's quantities, or a
+    ModelError naming it with the closest frame names."""
+    names = list(getattr(system, "quantity_names", []) or [])
+    frames = sorted({n[:-len(".r_0[0]")] for n in names if n.endswith(".r_0[0]")})
+    frame = name[:-len(".r_0")] if isinstance(name, str) and name.endswith(".r_0") else name
+    if frame not in frames:
+        close = difflib.get_close_matches(str(frame), frames, n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(close)}?" if close else \
+            f"frames: {', '.join(frames[:8])}{', ...' if len(frames) > 8 else ''}"
+        raise ModelError(f"{where}: v.frame({name!r}) names no frame port of this system "
+                         f"({hint}); give a frame port such as 'arm.link.frame_a'")
+    return [names.index(f"{frame}.r_0[{i}]") for i in range(3)]
 
 
 def _hybrid_forces(system, t, x, u, p) -> dict:
