@@ -19,6 +19,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from .functions import FreeTime
 from .nlp import NLP
 from .transcription import Plan
 
@@ -93,7 +94,7 @@ def check_choice(solver, hessian, transcription, prob, codegen: bool) -> None:
         shooting = isinstance(transcription, MultipleShooting) and \
             transcription.integrator is not Integrator.CVODES
         stageless = [what for what, bad in (
-            ("a free horizon (jd.FreeTime)", not isinstance(prob.horizon, (int, float))),
+            ("a free horizon (jd.FreeTime)", isinstance(prob.horizon, FreeTime)),
             ("free parameters", bool(prob.free_params)),
             ("a transcription other than fixed-step multiple shooting", not shooting))
             if bad]
