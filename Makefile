@@ -11,7 +11,7 @@ LOCK   ?= constraints.txt
 LOCK_EXTRAS ?= test,docs
 PIP     = $(BIN)/python -m pip install --quiet -c $(LOCK)
 
-.PHONY: demo test test-slow test-props test-browser docs docs-fast bench bench-scale venv lock clean
+.PHONY: demo test test-slow test-props test-browser docs docs-fast bench bench-robot bench-scale venv lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +78,15 @@ bench: $(VENV)/.installed-test
 	$(PIP) -e ".[bench]"
 	MPLBACKEND=Agg $(BIN)/python benchmarks/chain.py
 	MPLBACKEND=Agg $(BIN)/python benchmarks/trajectory.py
+
+# crocoddyl, the peer of benchmarks/robot_ocp.py: its 3.2.1 wheel silently drops gravity with
+# Pinocchio 4.1, so it runs in its own venv with pin 4.0.0 (one thread)
+bench-robot: $(VENV)/.installed-test
+	test -x .venv-crocoddyl/bin/python || $(PYTHON) -m venv .venv-crocoddyl
+	.venv-crocoddyl/bin/python -m pip install --quiet crocoddyl==3.2.1 pin==4.0.0 \
+		example-robot-data
+	OMP_NUM_THREADS=1 CROCODDYL_PYTHON=.venv-crocoddyl/bin/python MPLBACKEND=Agg \
+		$(BIN)/python benchmarks/robot_ocp.py
 
 bench-scale: $(VENV)/.installed-test
 	$(PIP) pin mujoco  # the scale peers only (no opty build)

@@ -2946,3 +2946,57 @@ def _():
         n.j, n.brake = Inertia(), EddyCurrentTorque(w_nominal=0.0)
         n.connect(n.j.flange_b, n.brake.flange)
     jd.compile(acausal_model(build))
+
+# ---- ocp ----
+def _target_problem():
+    """The cube held at its edge towards a problem parameter 'target' [rad]."""
+    ocp = jd.TrajectoryProblem(cube(), 1.0, intervals=4)
+    ocp.parameter("target", 0.1)
+    ocp.least_squares(lambda v: v[PHI] - v["target"])
+    return ocp
+
+
+@case("re-solve with an undeclared problem parameter", ModelError, "params", "targt", "target")
+def _():
+    _target_problem().build(jd.MultipleShooting()).solve(params={"targt": 0.2})
+
+
+@case("re-solve with a problem parameter of the wrong shape", ModelError, "params", "target")
+def _():
+    _target_problem().build(jd.MultipleShooting()).solve(params={"target": [0.1, 0.2]})
+
+
+@case("problem parameter named like a state", ModelError, "parameter", PHI)
+def _():
+    jd.TrajectoryProblem(cube(), 1.0).parameter(PHI, 0.0)
+
+
+@case("fatrop on collocation (no stage structure)", ModelError, "fatrop", "stage",
+      "MultipleShooting")
+def _():
+    _target_problem().solve(jd.Collocation(), solver="fatrop")
+
+
+@case("Gauss-Newton with a cost that is not least squares", ModelError, "gauss-newton",
+      "least_squares")
+def _():
+    ocp = _target_problem()
+    ocp.integral_cost(lambda v: v[TAU] ** 2)
+    ocp.solve(jd.MultipleShooting(), hessian="gauss-newton")
+
+
+@case("re-solve with x0 of the wrong length", ModelError, "x0", PHI)
+def _():
+    _target_problem().build(jd.MultipleShooting()).solve(x0=[0.1, 0.0])
+
+
+@case("an unknown NLP solver", ModelError, "solver", "snopt")
+def _():
+    _target_problem().solve(solver="snopt")
+
+
+@case("frame target on an unknown frame", ModelError, "frame", "cube.housing.frame_aa")
+def _():
+    ocp = jd.TrajectoryProblem(cube(), 1.0, intervals=4)
+    ocp.least_squares(lambda v: v.frame("cube.housing.frame_aa"), terminal=True)
+    ocp.solve()

@@ -11,10 +11,14 @@ the grid, so it stays small.
 The library lives in the code-generation cache (:mod:`jourdain.solver.simulation.codegen`:
 ``$JOURDAIN_CACHE`` or ``~/.cache/jourdain``, pruned with it), named by a hash of the
 serialized functions, compiler, flags and CasADi version; the next solve of the same problem
-loads it. Before use its constraints, their Jacobian and (exact Hessian) the Hessian of the
-Lagrangian are compared with the same functions on CasADi's virtual machine at the initial
-guess; a library that does not load, does not agree, or cannot be built leaves the virtual
-machine in charge, with a warning.
+loads it. A library just built is checked once: its constraints, their Jacobian and (exact
+Hessian) the Hessian of the Lagrangian are compared, nonzero by nonzero (never densified: the
+Talos arm's 6314 × 6314 Hessian took 27 s to densify), with the same functions on CasADi's
+virtual machine at the initial guess. A cached library was checked when it was built and is
+named by the hash of what it computes, so loading it checks only that its functions have the
+sparsity patterns of this NLP's (a collision or a stale file would differ there). A library
+that does not load, does not agree, or cannot be built leaves the virtual machine in charge,
+with a warning.
 """
 from __future__ import annotations
 
@@ -34,14 +38,16 @@ CHECK_RTOL = 1e-8   # compiled vs virtual machine, relative to the largest value
 GLUE_FLAGS = ("-O0",)   # the sparse glue code of the NLP functions (module docstring)
 
 
-def codegen_solver(nlp: NLP, plan: Plan, options: dict,
+def codegen_solver(nlp: NLP, plan: Plan, options: dict, par0: np.ndarray,
                    codegen_options: codegen.CodegenOptions | None = None) -> tuple:
-    """(IPOPT solver, whether it runs compiled C) for the mapped transcription ``plan``."""
+    """(IPOPT solver factory: nlpsol options -> solver, whether it runs compiled C) for the
+    mapped transcription ``plan``; ``options`` those of the check, ``par0`` the NLP
+    parameters' values there."""
     opts = codegen_options or codegen.CodegenOptions()
-    w, g, cost = nlp.vector(), ca.vertcat(*nlp.g), plan.cost
+    w, g, cost, par = nlp.vector(), ca.vertcat(*nlp.g), plan.cost, nlp.par
     if plan.points is not None:
         blocks = point_blocks(plan.points.P)
-        functions = nlp_functions(w, g, cost, plan.points, plan.exact_hessian, blocks)
+        functions = nlp_functions(w, g, cost, plan.points, plan.exact_hessian, blocks, par)
 
         def sources(tmp):
             # the point blocks apart (in parallel, optimized), then the NLP's glue: sparse
@@ -50,14 +56,14 @@ def codegen_solver(nlp: NLP, plan: Plan, options: dict,
             error = codegen._build(compiler, opts.flags, blocks, tmp, "points.so", opts.timeout)
             compiled = [] if error else [ca.external(b.name(), str(tmp / "points.so"))
                                          for b in blocks]
-            glue = nlp_functions(w, g, cost, plan.points, plan.exact_hessian, compiled) \
+            glue = nlp_functions(w, g, cost, plan.points, plan.exact_hessian, compiled, par) \
                 if compiled else []
             error = error or codegen._build(compiler, GLUE_FLAGS, [lambda d: [_write(glue, d)]],
                                             tmp, "glue.so", opts.timeout)
             if error:
                 raise RuntimeError(error)
             return [tmp / "nlp.o"] + [tmp / f"{b.name()}.o" for b in blocks]
-        f_val, g_val = functions[0].call([w, ca.MX(0, 1)])
+        f_val, g_val = functions[0].call([w, par])
         nlp.g, plan.cost = [g_val], f_val     # q replaced: the failure diagnosis reads them
     else:
         vm = _vm_solver(nlp, plan, options)
@@ -66,14 +72,16 @@ def codegen_solver(nlp: NLP, plan: Plan, options: dict,
 
         def sources(tmp):
             return [_write(functions, tmp)]   # CasADi's derivatives: compiled with opts.flags
-    path = compiled_library(functions, opts, sources)
-    solver = _load(functions, path, options, nlp.arrays()["x0"]) if path else None
-    return (solver, True) if solver is not None else (_vm_solver(nlp, plan, options), False)
+    path, fresh = compiled_library(functions, opts, sources)
+    solver = _load(functions, path, options, nlp.arrays()["x0"], par0, fresh) if path else None
+    if solver is None:
+        return (lambda o: _vm_solver(nlp, plan, o)), False
+    return (lambda o: ca.nlpsol("trajectory", "ipopt", str(path), o)), True
 
 
 def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptions, sources):
-    """Path of the library holding ``functions`` (from the cache, or built now from what
-    ``sources(tmp)`` writes), or None (with a warning)."""
+    """(path of the library holding ``functions``, whether it was built now) from the cache
+    or from what ``sources(tmp)`` writes; (None, False) with a warning if it fails."""
     digest = hashlib.sha256()
     for fn in functions:
         digest.update(codegen.library_key(fn, options).encode())
@@ -81,14 +89,15 @@ def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptio
     path = codegen.cache_dir(options) / name
     if path.exists():
         mark_used(path)
-        return path
+        return path, False
     try:
-        return codegen.build_library(functions[0], options, functions=[sources], name=name)
+        return codegen.build_library(functions[0], options, functions=[sources],
+                                     name=name), True
     except RuntimeError as exc:
         reason = next((line for line in str(exc).splitlines() if "error" in line), str(exc))
         codegen._warn(f"jourdain: compiling the NLP failed ({reason.strip()[:160]}); solving "
                       "on CasADi's virtual machine")
-        return None
+        return None, False
 
 
 def _write(functions: list[ca.Function], tmp) -> str:
@@ -101,13 +110,15 @@ def _write(functions: list[ca.Function], tmp) -> str:
 
 
 def _vm_solver(nlp: NLP, plan: Plan, options: dict) -> ca.Function:
-    return ca.nlpsol("trajectory", "ipopt",
-                     {"x": nlp.vector(), "f": plan.cost, "g": ca.vertcat(*nlp.g)}, options)
+    return ca.nlpsol("trajectory", "ipopt", {"x": nlp.vector(), "p": nlp.par, "f": plan.cost,
+                                             "g": ca.vertcat(*nlp.g)}, options)
 
 
-def _load(functions: list, path, options: dict, w0: np.ndarray) -> ca.Function | None:
-    """nlpsol from the library at ``path`` if it loads and reproduces ``functions`` on the
-    virtual machine at the initial guess (random multipliers for the Hessian)."""
+def _load(functions: list, path, options: dict, w0: np.ndarray, par0: np.ndarray,
+          fresh: bool) -> ca.Function | None:
+    """nlpsol from the library at ``path`` if it loads and its functions have the sparsity
+    patterns of ``functions`` and, when ``fresh``, reproduce them on the virtual machine at
+    the initial guess (random multipliers for the Hessian), compared nonzero by nonzero."""
     try:
         fast = ca.nlpsol("trajectory", "ipopt", str(path), options)
     except RuntimeError:
@@ -118,11 +129,16 @@ def _load(functions: list, path, options: dict, w0: np.ndarray) -> ca.Function |
     for fn in functions:
         if fn.name() not in ("nlp_g", "nlp_jac_g", "nlp_hess_l"):
             continue
-        args = [w0, np.zeros(0)] + [rng.uniform(-1, 1, fn.nnz_in(i)) for i in (2, 3)
-                                    if i < fn.n_in()]
         ours = ca.external(fn.name(), str(path))
+        if any(ours.sparsity_out(i) != fn.sparsity_out(i) for i in range(fn.n_out())):
+            worst = np.inf
+            break
+        if not fresh:
+            continue
+        args = [w0, par0] + [rng.uniform(-1, 1, fn.nnz_in(i)) for i in (2, 3)
+                             if i < fn.n_in()]
         for a, b in zip(ours.call(args), fn.call(args)):
-            a, b = (np.array(ca.densify(m), dtype=float).ravel() for m in (a, b))
+            a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
             worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
     if worst <= CHECK_RTOL:
         return fast

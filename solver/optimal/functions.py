@@ -4,6 +4,7 @@ plant's initial state), the named view v the callables receive, and the free fin
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -48,10 +49,12 @@ def dynamics(system) -> ca.Function:
 class Variables:
     """Named view of (t, x, u, p) handed to cost and constraint callables."""
 
-    def __init__(self, system, t, x, u, p, T, where: str):
+    def __init__(self, system, t, x, u, p, T, where: str, extra: dict | None = None):
         self.t, self.T, self._where = t, T, where
+        self._system, self._x, self._u, self._p = system, x, u, p
         self._values = dict(zip(system.x_names, ca.vertsplit(x)))
         self._values.update(zip(system.p_names, ca.vertsplit(p)))
+        self._values.update(extra or {})
         if u is not None:
             self._values.update(zip(system.u_names, ca.vertsplit(u)))
             out = system.h(t, x, u, p)
@@ -61,7 +64,16 @@ class Variables:
             self._values.update(_input_free_outputs(system, t, x, p))
         self._known = list(system.x_names) + list(system.u_names) + list(system.p_names) + \
             list(system.output_names) + [r.label for r in getattr(getattr(
-                system, "hybrid", None), "rows", [])]
+                system, "hybrid", None), "rows", [])] + list(extra or {})
+
+    def frame(self, name: str):
+        """The origin r_0 [m] (a 3-column, world coordinates) of the frame port ``name``
+        (e.g. ``"arm.tool.frame_b"``): for end-effector targets, ``v.frame(name) -
+        v["target"]`` as a least-squares residual."""
+        rows = frame_rows(self._system, name, self._where)
+        u = self._u if self._u is not None else ca.DM.zeros(len(self._system.u_names))
+        values = self._system.quantities(self.t, self._x, u, self._p)
+        return ca.vertcat(*[values[i] for i in rows])
 
     def __getitem__(self, name: str):
         if name not in self._values:
@@ -71,6 +83,21 @@ class Variables:
                                  "parameters, outputs free of inputs, t and T")
             raise ModelError(unknown(self._where, name, self._known))
         return self._values[name]
+
+
+def frame_rows(system, name: str, where: str) -> list[int]:
+    """Rows of r_0[0..2] of the frame port ``name`` in the System's quantities, or a
+    ModelError naming it with the closest frame names."""
+    names = list(getattr(system, "quantity_names", []) or [])
+    frames = sorted({n[:-len(".r_0[0]")] for n in names if n.endswith(".r_0[0]")})
+    frame = name[:-len(".r_0")] if isinstance(name, str) and name.endswith(".r_0") else name
+    if frame not in frames:
+        close = difflib.get_close_matches(str(frame), frames, n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(close)}?" if close else \
+            f"frames: {', '.join(frames[:8])}{', ...' if len(frames) > 8 else ''}"
+        raise ModelError(f"{where}: v.frame({name!r}) names no frame port of this system "
+                         f"({hint}); give a frame port such as 'arm.link.frame_a'")
+    return [names.index(f"{frame}.r_0[{i}]") for i in range(3)]
 
 
 def _hybrid_forces(system, t, x, u, p) -> dict:
@@ -121,17 +148,30 @@ class Functions:
     c_labels: list[str] = field(default_factory=list)
     closure: ca.Function | None = None
     closure_labels: list[str] = field(default_factory=list)
+    n_system_p: int = 0     # the System's parameters at the head of p (problem ones follow)
+    R: ca.Function | None = None    # least-squares residuals along the path (t, x, u, p, T)
+    Rf: ca.Function | None = None   # terminal least-squares residuals (t, x, p, T)
 
     @classmethod
     def build(cls, prob: TrajectoryProblem) -> "Functions":
+        """The functions of (t, x, u, p, T) where p is the System's parameter vector followed
+        by the problem parameters (:meth:`TrajectoryProblem.parameter`), see :func:`full_p`."""
         s = prob.system
+        n_sys = len(s.p_names)
         t, T = ca.SX.sym("t"), ca.SX.sym("T")
-        x, u, p = ca.SX.sym("x", s.nx), ca.SX.sym("u", len(s.u_names)), ca.SX.sym("p",
-                                                                                   len(s.p_names))
-        run = Variables(s, t, x, u, p, T, "cost or path constraint")
-        end = Variables(s, t, x, None, p, T, "terminal cost")
+        x, u = ca.SX.sym("x", s.nx), ca.SX.sym("u", len(s.u_names))
+        p = ca.SX.sym("p", n_sys + sum(v.size for v in prob.parameters.values()))
+        extra, start = {}, n_sys
+        for name, value in prob.parameters.items():
+            extra[name] = p[start] if value.ndim == 0 else p[start:start + value.size]
+            start += value.size
+        run = Variables(s, t, x, u, p[:n_sys], T, "cost or path constraint", extra)
+        end = Variables(s, t, x, None, p[:n_sys], T, "terminal cost", extra)
         L = _total(prob.integral_costs, run, "integral_cost")
         E = _total(prob.terminal_costs, end, "terminal_cost")
+        R = _residuals([fn for fn, terminal in prob.residual_costs if not terminal], run)
+        Rf = _residuals([fn for fn, terminal in prob.residual_costs if terminal], end)
+        L, E = L + ca.sumsqr(R), E + ca.sumsqr(Rf)
         rows, lo, hi, labels = [], [], [], []
         for path in prob.paths:
             expr = ca.vec(_traced(path.fn, run, f"path_constraint '{path.name}'"))
@@ -142,11 +182,32 @@ class Functions:
                        for i in range(expr.numel())]
         c = ca.vertcat(*rows) if rows else ca.SX(0, 1)
         args, names = [t, x, u, p, T], ["t", "x", "u", "p", "T"]
-        closure, closure_labels = _closure(s, x, p)
+        closure, closure_labels = _closure(s, x, p[:n_sys])
         return cls(ca.Function("L", args, [L], names, ["L"]),
                    ca.Function("E", [t, x, p, T], [E], ["t", "x", "p", "T"], ["E"]),
                    ca.Function("c", args, [c], names, ["c"]),
-                   np.array(lo, float), np.array(hi, float), labels, closure, closure_labels)
+                   np.array(lo, float), np.array(hi, float), labels, closure, closure_labels,
+                   n_sys, ca.Function("R", args, [R], names, ["R"]),
+                   ca.Function("Rf", [t, x, p, T], [Rf], ["t", "x", "p", "T"], ["Rf"]))
+
+
+def parameter_value(value, where: str) -> np.ndarray:
+    """A problem parameter's value: a finite number or a 1-D array of finite numbers."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        array = np.array(np.nan)
+    if array.ndim > 1 or array.size == 0 or not np.isfinite(array).all() or \
+            isinstance(value, (bool, str, bytes)):
+        raise ModelError(f"{where}: expected a finite number or a 1-D sequence of finite "
+                         f"numbers, got {value!r:.60}")
+    return array.copy()
+
+
+def system_p(p, system):
+    """The System's own parameters at the head of a transcription's parameter vector (the
+    problem parameters follow them, see :meth:`Functions.build`)."""
+    return p[:len(system.p_names)]
 
 
 def _closure(system, x, p):
@@ -192,6 +253,12 @@ def _traced(fn, view: Variables, where: str):
                              "expression: float(), math.* and numpy cannot take a symbolic "
                              "v[...]; use CasADi operations (ca.sin, ca.sqrt, ...)")
     return expr
+
+
+def _residuals(fns: list, view: Variables):
+    """The least-squares residuals stacked in one column."""
+    parts = [ca.vec(_traced(fn, view, "least_squares")) for fn in fns]
+    return ca.vertcat(*parts) if parts else ca.SX(0, 1)
 
 
 def _total(fns: list, view: Variables, where: str):

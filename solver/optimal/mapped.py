@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import casadi as ca
 import numpy as np
 
-from .functions import Functions, dynamics
+from .functions import Functions, dynamics, system_p
 from .nlp import NLP
 from .transcription import (
     Collocation,
@@ -71,10 +71,10 @@ class _Rows:
                 nlp.constraint(name, out[:, k], labels(k), lower, upper)
 
 
-def _symbols(prob: TrajectoryProblem, n_v: int, n_u: int):
+def _symbols(prob: TrajectoryProblem, fns: Functions, n_v: int, n_u: int):
     s = prob.system
     return (ca.SX.sym("x_k", s.nx), ca.SX.sym("v_k", n_v), ca.SX.sym("u_k", n_u),
-            ca.SX.sym("x_next", s.nx), ca.SX.sym("p", len(s.p_names)), ca.SX.sym("T"),
+            ca.SX.sym("x_next", s.nx), ca.SX.sym("p", fns.L.nnz_in(3)), ca.SX.sym("T"),
             ca.SX.sym("k"))
 
 
@@ -116,11 +116,12 @@ def point_function(prob, fns: Functions) -> ca.Function:
     """P(v) = (f, L, c) at v = (t, x, u, p, T): dynamics, integral-cost integrand, path
     constraints; everything a collocation point evaluates."""
     s = prob.system
-    nx, nu, n_p = s.nx, len(s.u_names), len(s.p_names)
+    nx, nu, n_p = s.nx, len(s.u_names), fns.L.nnz_in(3)
     v = ca.SX.sym("v", 1 + nx + nu + n_p + 1)
     t, x, u = v[0], v[1:1 + nx], v[1 + nx:1 + nx + nu]
     p, T = v[1 + nx + nu:1 + nx + nu + n_p], v[-1]
-    q = ca.vertcat(dynamics(s)(t, x, u, p), fns.L(t, x, u, p, T), fns.c(t, x, u, p, T))
+    q = ca.vertcat(dynamics(s)(t, x, u, system_p(p, s)), fns.L(t, x, u, p, T),
+                   fns.c(t, x, u, p, T))
     return ca.Function("point", [v], [q], ["v"], ["q"])
 
 
@@ -159,7 +160,7 @@ def _collocation(colloc: Collocation, prob, fns: Functions, nlp: NLP, guess) -> 
     if not collocated:
         _path(fns, nlp, f"node {N}", t0 + T, X[-1], U[-1], p, T)
     cost += fns.E(t0 + T, X[-1], p, T)
-    plan = Plan(ca.horzcat(*X), ca.horzcat(*U), u_tau, T, p, cost)
+    plan = Plan(ca.horzcat(*X), ca.horzcat(*U), u_tau, T, system_p(p, s), cost)
     plan.points = Points(P, ca.horzcat(*columns), q)
     return plan
 
@@ -171,7 +172,7 @@ def _collocation_variables(colloc, prob, fns, nlp: NLP, guess, u_tau, p):
     tau = colloc.coefficients()[0]
     X, U, XC = [_node_state(prob, nlp, 0, guess.x(t0)[:, 0])], [], []
     if fns.closure is not None:
-        nlp.constraint("closure", fns.closure(X[0], p), fns.closure_labels)
+        nlp.constraint("closure", fns.closure(X[0], system_p(p, s)), fns.closure_labels)
     for k in range(N):
         U.append(_inputs(prob, nlp, k, len(u_tau), guess.u(t0 + (k + u_tau) * Tg / N)))
         XC.append(nlp.variable(f"xc_{k}", [f"collocation state {n}, interval {k}, point {j}"
@@ -188,11 +189,11 @@ def _shooting(shoot: MultipleShooting, prob, fns: Functions, nlp: NLP, guess) ->
     p, T = _globals(prob, nlp, guess)
     X, U = [_node_state(prob, nlp, 0, guess.x(t0)[:, 0])], []
     if fns.closure is not None:
-        nlp.constraint("closure", fns.closure(X[0], p), fns.closure_labels)
+        nlp.constraint("closure", fns.closure(X[0], system_p(p, s)), fns.closure_labels)
     for k in range(N):
         U.append(_inputs(prob, nlp, k, 1, guess.u(t0 + (k + np.zeros(1)) * Tg / N)))
         X.append(_node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0]))
-    x_k, v_k, u_k, x_next, p_s, T_s, k_s = args = _symbols(prob, 0, nu)
+    x_k, v_k, u_k, x_next, p_s, T_s, k_s = args = _symbols(prob, fns, 0, nu)
     h = T_s / N
     rows = _Rows()
     _path_rows(rows, fns, lambda k: f"node {k}", t0 + k_s * h, x_k, u_k, p_s, T_s)
@@ -204,4 +205,4 @@ def _shooting(shoot: MultipleShooting, prob, fns: Functions, nlp: NLP, guess) ->
     total = _map(prob, nlp, rows, list(args), step["qf"], columns, p, T)
     _path(fns, nlp, f"node {N}", t0 + T, X[-1], U[-1], p, T)
     total += fns.E(t0 + T, X[-1], p, T)
-    return Plan(ca.horzcat(*X), ca.horzcat(*U), np.zeros(1), T, p, total)
+    return Plan(ca.horzcat(*X), ca.horzcat(*U), np.zeros(1), T, system_p(p, s), total)

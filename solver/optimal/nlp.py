@@ -35,6 +35,7 @@ class NLP:
         self.sym = sym
         self.w, self.lbw, self.ubw, self.w0 = [], [], [], []
         self.g, self.lbg, self.ubg = [], [], []
+        self.par = sym(0, 1)    # the NLP's parameters (problem parameters, not decided)
         self.var_blocks: list[Block] = []
         self.con_blocks: list[Block] = []
         self._nw = self._ng = 0
@@ -50,6 +51,12 @@ class NLP:
         self.var_blocks.append(Block(name, self._nw, list(labels)))
         self._nw += n
         return v
+
+    def parameters(self, n: int):
+        """The column of n NLP parameters (values given at each solve), created once."""
+        if self.par.numel() != n:
+            self.par = self.sym.sym("parameters", n)
+        return self.par
 
     def constraint(self, name: str, expr, labels: list[str], lower=0.0, upper=0.0) -> None:
         """lower ≤ expr ≤ upper, one label per row of expr."""
@@ -134,13 +141,16 @@ class NLP:
         return [f"{what}: on its bound at {n} of {m}" for what, (n, m) in active[:top]]
 
 
-    def invalid_numbers(self, cost, w: np.ndarray, top: int = 6) -> list[str]:
+    def invalid_numbers(self, cost, w: np.ndarray, top: int = 6,
+                        par: np.ndarray | None = None) -> list[str]:
         """Where the cost, the constraints or their first derivatives are NaN or inf at w
         (IPOPT's Invalid_Number_Detected), by label: what to keep away from a singularity."""
         x, g = self.vector(), ca.vertcat(*self.g)
         try:
-            fn = ca.Function("check", [x], [cost, ca.gradient(cost, x), g, ca.jacobian(g, x)])
-            f, df, gv, jac = (np.array(ca.DM(v), dtype=float) for v in fn(w))
+            fn = ca.Function("check", [x, self.par], [cost, ca.gradient(cost, x), g,
+                                                      ca.jacobian(g, x)])
+            par = np.zeros(self.par.numel()) if par is None else par
+            f, df, gv, jac = (np.array(ca.DM(v), dtype=float) for v in fn(w, par))
         except RuntimeError:  # e.g. an integrator that fails at this point: nothing to name
             return []
         bad = []

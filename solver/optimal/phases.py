@@ -33,14 +33,13 @@ from ..model.names import unknown
 from .guess import make_guess
 from .nlp import NLP
 from .problem import TrajectoryProblem
+from . import backends
 from .solve import (
     OptimizationError,
-    _check_start,
-    _checked,
-    _failure_report,
-    _ipopt,
-    _options,
-    _solution,
+    check_start,
+    checked_transcription,
+    failure_report,
+    make_solution,
 )
 from .transcription import Collocation, Plan
 
@@ -111,7 +110,11 @@ class MultiPhaseProblem:
         """Transcribe every phase into one NLP, link the junctions, solve with IPOPT.
         ``guesses``: one guess per phase (None, a Result, a Solution or a dict; see
         :func:`jourdain.solver.optimal.solve.solve`)."""
-        transcription = _checked(transcription or Collocation(), progress)
+        transcription = checked_transcription(transcription or Collocation(), progress)
+        if any(p.parameters for p in self.phases):
+            raise ModelError("MultiPhaseProblem.solve: problem parameters (ocp.parameter) are "
+                             "not supported across phases; give their values as numbers in "
+                             "the phases' costs")
         guesses = list(guesses) if guesses is not None else [None] * len(self.phases)
         if len(guesses) != len(self.phases):
             raise ModelError(f"MultiPhaseProblem.solve: {len(self.phases)} guesses expected")
@@ -124,19 +127,20 @@ class MultiPhaseProblem:
             end = plan.X[:, -1] if delta is None else delta(plan.X[:, -1], plan.p)
             nlp.constraint("junction", nxt.X[:, 0] - end,
                            [f"junction {i}→{i + 1}: {n}" for n in self.system.x_names])
-        _check_start(nlp)
+        check_start(nlp)
         total = Plan(None, None, np.zeros(0), None, None, sum(p.cost for p in plans),
                      all(p.exact_hessian for p in plans))
-        solver = _ipopt(nlp, total, _options(total, progress, tol, max_iter, ipopt, False))
+        solver = backends.make("ipopt", backends.nlp_dict(nlp, total), backends.options(
+            "ipopt", total, nlp, progress, tol, max_iter, ipopt, False, "exact"))
         build = time.perf_counter() - start
         result = solver(**nlp.arrays())
         stats = dict(solver.stats())
-        sols = [_solution(p, plan, nlp, result, stats, transcription, build)
+        sols = [make_solution(p, plan, nlp, result, stats, transcription, build)
                 for p, plan in zip(self.phases, plans)]
         starts = list(np.concatenate([[0.0], np.cumsum([s.T for s in sols])[:-1]]))
         out = PhaseSolution(sols, starts, float(result["f"]), stats)
         if not out.success and raise_on_failure:
-            raise OptimizationError(_failure_report(nlp, total, result, stats), sols[0])
+            raise OptimizationError(failure_report(nlp, total, result, stats), sols[0])
         return out
 
 

@@ -21,11 +21,11 @@ from jourdain.blocks.errors import ModelError
 
 from ..constraints.methods import ConstraintMethod
 from ..hybrid.info import refuse_unstated_modes
-from ..model.checks import keywords, mapping
+from ..model.checks import flag, keywords, mapping
 from ..model.checks import name as check_name
 from ..model.names import require_system, unknown
-from .functions import FreeTime, Functions, Limits
-from .solve import solve
+from .built import BuiltProblem, solve
+from .functions import FreeTime, Functions, Limits, parameter_value
 
 
 @dataclass
@@ -64,11 +64,13 @@ class TrajectoryProblem:
         self.x_limits = Limits.free(system.nx)
         self.u_limits = Limits.free(len(system.u_names))
         self.free_params: dict[str, tuple[float, float, float]] = {}
+        self.parameters: dict[str, np.ndarray] = {}
         self.x_initial: dict[str, float] = {}
         self.x_final: dict[str, float] = {}
         self.paths: list[_Path] = []
         self.integral_costs: list = []
         self.terminal_costs: list = []
+        self.residual_costs: list = []   # (fn, terminal) of least_squares terms
 
     # ---- statement -------------------------------------------------------------------------
     def bound(self, name: str, lower: float = -np.inf, upper: float = np.inf) -> None:
@@ -111,6 +113,34 @@ class TrajectoryProblem:
             raise ModelError(f"free_parameter '{name}': guess {value} outside [{lower}, {upper}]")
         self.free_params[name] = (float(lower), float(upper), float(value))
 
+    def parameter(self, name: str, value) -> None:
+        """A parameter of the problem (a target, a weight), seen by costs and path
+        constraints as ``v[name]`` (a scalar, or a column for a vector value): an NLP
+        parameter, so a built problem re-solves with a new value without rebuilding
+        (``ocp.build(...).solve(params={name: value})``). ``value`` is its default."""
+        check_name(name, "parameter")
+        system = self.system
+        if name in system.x_names + system.u_names + system.p_names + system.output_names:
+            raise ModelError(f"parameter: '{name}' is already a state, input, parameter or "
+                             "output of the system; give the problem parameter another name")
+        self.parameters[name] = parameter_value(value, f"parameter '{name}'")
+
+    def parameter_vector(self, params: dict | None = None) -> np.ndarray:
+        """The problem parameters' values stacked in declaration order, with ``params``
+        {name: value} replacing defaults (each of its declared shape)."""
+        values = dict(self.parameters)
+        for name, value in mapping(params, "params", "problem parameter name").items():
+            if name not in self.parameters:
+                raise ModelError(unknown("params", name, list(self.parameters)) +
+                                 " (declare problem parameters with ocp.parameter(name, value))")
+            new = parameter_value(value, f"params '{name}'")
+            if new.shape != self.parameters[name].shape:
+                raise ModelError(f"params '{name}': expected {self.parameters[name].size} "
+                                 f"value(s) as declared, got shape {np.shape(value)}")
+            values[name] = new
+        return np.concatenate([values[n].ravel() for n in self.parameters]) if values else \
+            np.zeros(0)
+
     def path_constraint(self, fn, lower: float = -np.inf, upper: float = np.inf,
                         name: str = "path") -> None:
         """lower ≤ fn(v) ≤ upper at every node (and collocation point); fn returns a scalar or
@@ -128,10 +158,25 @@ class TrajectoryProblem:
         v.t and v.T) to the objective, e.g. ``lambda v: v.T`` for minimum time."""
         self.terminal_costs.append(_callable(fn, "terminal_cost"))
 
+    def least_squares(self, fn, terminal: bool = False) -> None:
+        """Add ∫ ‖fn(v)‖² dt (or ‖fn(v)‖² at t_f with ``terminal=True``) to the objective;
+        fn returns a residual, a scalar or a column of expressions of the view v (weights
+        inside it, e.g. ``lambda v: 10 * (v["q"] - v["target"])``). Least-squares terms
+        allow ``solve(hessian="gauss-newton")``."""
+        flag(terminal, "least_squares: terminal")
+        self.residual_costs.append((_callable(fn, "least_squares"), bool(terminal)))
+
     def solve(self, transcription=None, guess=None, **options):
         """Transcribe, solve with IPOPT and return a Solution; see
         :func:`jourdain.solver.optimal.solve.solve` for guess and options."""
         return solve(self, transcription, guess, **options)
+
+    def build(self, transcription=None, **options):
+        """Transcribe once and keep the NLP (and its solver, compiled with ``codegen=True``)
+        for many solves: a :class:`~jourdain.solver.optimal.built.BuiltProblem` whose
+        ``solve(x0=..., params=..., warm=True)`` changes the initial state and the problem
+        parameters without rebuilding; options as for :meth:`solve`."""
+        return BuiltProblem(self, transcription, **options)
 
     # ---- helpers -----------------------------------------------------------------------------
     def _states(self, values: dict, what: str) -> dict:

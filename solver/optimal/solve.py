@@ -1,10 +1,9 @@
-"""Consumer: trajectory optimization. Transcribe a TrajectoryProblem, solve the NLP with IPOPT,
-return a Solution; report progress during long solves and, when IPOPT fails, name the
-constraints that stay violated instead of returning a meaningless trajectory.
+"""Consumer: trajectory optimization, the checks before a solve and what is made of its result:
+the Solution, and, when the solver fails, the constraints that stay violated named instead
+of a meaningless trajectory (the solve itself: :mod:`.built`).
 """
 from __future__ import annotations
 
-import time
 import warnings
 from typing import TYPE_CHECKING
 
@@ -14,10 +13,6 @@ import numpy as np
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from ..constraints.repartition import assess
-from ..model.checks import count, flag, keywords, mapping, number
-from .compiled import codegen_solver
-from .guess import make_guess
-from .mapped import transcribe_mapped
 from .nlp import NLP
 from .solution import Solution
 from .transcription import Collocation, Integrator, MultipleShooting, Plan
@@ -35,69 +30,7 @@ class OptimizationError(SimulationError):
         self.solution = solution
 
 
-@keywords
-def solve(prob: TrajectoryProblem, transcription=None, guess=None, progress: bool | int = False,
-          tol: float = 1e-8, max_iter: int = 3000, ipopt: dict | None = None,
-          raise_on_failure: bool = True, codegen: bool = False) -> Solution:
-    """Solve ``prob`` with ``transcription`` (default: Collocation(3, Radau)).
-
-    guess : None (interpolate the boundary conditions), a simulation Result, a previous
-        Solution (warm start, with multipliers when the NLP has the same shape) or a dict
-        {name: constant | callable(t) | (t, values)}.
-    progress : False, True (IPOPT's iteration log) or n (a log line every n iterations).
-    tol, max_iter : IPOPT's convergence tolerance and iteration limit; ``ipopt`` adds options.
-    raise_on_failure : raise :class:`OptimizationError` (default) or return the failed Solution.
-    codegen : build the NLP from one per-interval function mapped over the grid and compile
-        the functions IPOPT calls to C, cached on disk (:mod:`.compiled`; the same optimum,
-        the same iterations, several times faster per iteration). Collocation and
-        fixed-step multiple shooting; ``sol.stats['compiled']`` says whether C ran.
-    """
-    transcription = _checked(transcription or Collocation(), progress)
-    tol = number(tol, "solve: tol", 0.0, open_low=True)
-    max_iter = count(max_iter, "solve: max_iter")
-    ipopt = mapping(ipopt, "solve: ipopt", "IPOPT option")
-    flag(raise_on_failure, "solve: raise_on_failure")
-    _check_codegen(flag(codegen, "solve: codegen"), transcription)
-    start = time.perf_counter()
-    fns = prob.functions()
-    g0 = make_guess(prob, guess)
-    if codegen:
-        nlp = NLP(ca.MX)
-        plan = transcribe_mapped(transcription, prob, fns, nlp, g0)
-    else:
-        nlp = NLP(transcription.symbols(prob))
-        plan = transcription.transcribe(prob, fns, nlp, g0)
-    _check_start(nlp)
-    warm = _warm_start(g0.multipliers, nlp)
-    options = _options(plan, progress, tol, max_iter, ipopt, bool(warm))
-    if codegen:
-        solver, compiled = codegen_solver(nlp, plan, options)
-    else:
-        solver, compiled = _ipopt(nlp, plan, options), False
-    build_time = time.perf_counter() - start
-    if progress:
-        nw, ng = nlp.sizes
-        print(f"jourdain: {transcription}, {prob.intervals} intervals, {nw} variables, "
-              f"{ng} constraints (built in {build_time:.2f} s)", flush=True)
-    start, cpu = time.perf_counter(), time.process_time()
-    result = solver(**nlp.arrays(), **warm)
-    stats = dict(solver.stats(), t_wall_total=time.perf_counter() - start,
-                 t_proc_total=time.process_time() - cpu)
-    sol = _solution(prob, plan, nlp, result, stats, transcription, build_time)
-    sol.stats["compiled"] = compiled
-    _check_partition(sol)
-    if progress:
-        print(sol.report())
-    if stats["return_status"] == "Invalid_Option":
-        raise ModelError(f"solve: IPOPT rejected an option value (Invalid_Option) in "
-                         f"ipopt={ipopt!r}, e.g. a linear solver this IPOPT build lacks; see "
-                         "the IPOPT options reference")
-    if not sol.success and raise_on_failure:
-        raise OptimizationError(_failure_report(nlp, plan, result, stats), sol)
-    return sol
-
-
-def _checked(transcription, progress):
+def checked_transcription(transcription, progress):
     """The transcription, after checking it and the progress option."""
     if not isinstance(transcription, (Collocation, MultipleShooting)):
         raise ModelError(f"solve: the transcription must be a jd.Collocation or "
@@ -108,7 +41,7 @@ def _checked(transcription, progress):
     return transcription
 
 
-def _check_codegen(codegen: bool, transcription) -> None:
+def check_codegen(codegen: bool, transcription) -> None:
     """codegen=True needs a transcription with an SX per-interval function."""
     if codegen and isinstance(transcription, MultipleShooting) and \
             transcription.integrator is Integrator.CVODES:
@@ -117,7 +50,7 @@ def _check_codegen(codegen: bool, transcription) -> None:
                          "COLLOCATION, or jd.Collocation")
 
 
-def _check_start(nlp: NLP) -> None:
+def check_start(nlp: NLP) -> None:
     """No bound contradicts another, and the initial guess is finite (a NaN in a table or a
     Result would stop IPOPT)."""
     conflicts = nlp.check_bounds()
@@ -130,36 +63,7 @@ def _check_start(nlp: NLP) -> None:
                          f"{'; '.join(labels)}: give finite guess values")
 
 
-def _ipopt(nlp: NLP, plan: Plan, options: dict):
-    """The IPOPT solver of the NLP; an option IPOPT does not know is a ModelError."""
-    try:
-        return ca.nlpsol("trajectory", "ipopt",
-                         {"x": nlp.vector(), "f": plan.cost, "g": ca.vertcat(*nlp.g)}, options)
-    except RuntimeError as exc:
-        reason = str(exc).strip().splitlines()[-1].split(": ", 1)[-1]
-        raise ModelError(f"solve: IPOPT refused the options ({reason}); check tol, max_iter "
-                         f"and the ipopt={{...}} dict against the IPOPT options") from None
-
-
-def _options(plan: Plan, progress, tol: float, max_iter: int, extra: dict | None,
-             warm: bool) -> dict:
-    opts = {"tol": tol, "max_iter": int(max_iter), "print_level": 0,
-            "sb": "yes", "mu_strategy": "adaptive"}
-    if progress:
-        opts["print_level"] = 5
-        if not isinstance(progress, bool):
-            opts["print_frequency_iter"] = int(progress)
-    if not plan.exact_hessian:
-        opts["hessian_approximation"] = "limited-memory"
-    if warm:
-        # the previous primal-dual point is already near the optimum: do not push it inward
-        opts.update({"warm_start_init_point": "yes", "warm_start_bound_push": 1e-9,
-                     "warm_start_mult_bound_push": 1e-9, "mu_init": 1e-6})
-    opts.update(extra or {})
-    return {"ipopt": opts, "print_time": False, "error_on_fail": False}
-
-
-def _warm_start(multipliers: dict | None, nlp: NLP) -> dict:
+def warm_start(multipliers: dict | None, nlp: NLP) -> dict:
     """The previous multipliers, if the NLP has the same shape (same transcription and grid)."""
     if not multipliers:
         return {}
@@ -169,7 +73,7 @@ def _warm_start(multipliers: dict | None, nlp: NLP) -> dict:
     return {"lam_x0": multipliers["lam_x"], "lam_g0": multipliers["lam_g"]}
 
 
-def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcription,
+def make_solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcription,
               build_time: float) -> Solution:
     w = nlp.vector()
     values = ca.Function("plan", [w], [plan.X, plan.U, plan.T, plan.p], ["w"],
@@ -190,7 +94,7 @@ def _solution(prob, plan: Plan, nlp: NLP, result: dict, stats: dict, transcripti
                     float(result["f"]), info, multipliers)
 
 
-def _check_partition(sol: Solution) -> None:
+def check_partition(sol: Solution) -> None:
     """A closed loop is optimized in its fixed partition (the dependent coordinates solved by
     Newton), which must stay well conditioned over the solution's nodes: else a warning names
     the worst node and the independent speeds to compile with (constraints/repartition.py)."""
@@ -208,13 +112,13 @@ def _check_partition(sol: Solution) -> None:
                       RuntimeWarning, stacklevel=3)
 
 
-def _failure_report(nlp: NLP, plan: Plan, result: dict, stats: dict) -> str:
+def failure_report(nlp: NLP, plan: Plan, result: dict, stats: dict, par=None) -> str:
     w = np.array(result["x"]).ravel()
     g = np.array(result["g"]).ravel()
     head = (f"trajectory optimization failed: IPOPT returned {stats['return_status']} after "
             f"{stats.get('iter_count', '?')} iterations.")
     if stats["return_status"] == "Invalid_Number_Detected":
-        bad = nlp.invalid_numbers(plan.cost, w)
+        bad = nlp.invalid_numbers(plan.cost, w, par=par)
         return head + ("\nNaN or inf at the last iterate in: " + "; ".join(bad) if bad else
                        "\nA trial point produced NaN or inf.") + \
             ("\nLikely cause: sqrt, log, a division or a power evaluated outside its domain; "

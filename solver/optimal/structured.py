@@ -32,14 +32,15 @@ def point_blocks(P: ca.Function) -> list[ca.Function]:
 
 
 def nlp_functions(w: ca.MX, g: ca.MX, cost: ca.MX, points: Points, exact_hessian: bool = True,
-                  blocks: list | None = None) -> list[ca.Function]:
+                  blocks: list | None = None, par: ca.MX | None = None) -> list[ca.Function]:
     """nlp, nlp_f, nlp_g, nlp_grad_f, nlp_jac_g, nlp_grad and (exact Hessian) nlp_hess_l,
-    from ``blocks`` (default :func:`point_blocks`; compiled ones for code generation)."""
+    from ``blocks`` (default :func:`point_blocks`; compiled ones for code generation);
+    ``par`` the NLP's parameters (problem parameters), an input beside w."""
     P_values, J_block, H_block = blocks or point_blocks(points.P)
     V, q = points.V, points.q
     M, nq = q.size2(), q.size1()
     qv, Q = ca.vec(q), ca.vec(P_values.map(M, "serial")(V))
-    p = ca.MX.sym("p", 0, 1)
+    p = ca.MX.sym("p", 0, 1) if par is None else par
     lam_f, lam_g = ca.MX.sym("lam_f"), ca.MX.sym("lam_g", g.numel())
     V_w = ca.evalf(ca.jacobian(ca.vec(V), w))          # constant: V is affine in w
     Q_w = ca.mtimes(_block_diagonal(J_block.map(M, "serial")(V), J_block.sparsity_out(0), M),

@@ -30,7 +30,7 @@ from jourdain.blocks.errors import ModelError
 
 from ..model.checks import flag, number
 from ..model.numerics import SUNDIALS
-from .functions import FreeTime, Functions, dynamics
+from .functions import FreeTime, Functions, dynamics, system_p
 from .nlp import NLP
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ class Plan:
     cost: object
     exact_hessian: bool = True
     points: object = None   # mapped.Points of a structured transcription (codegen), else None
+    residuals: object = None  # least-squares residuals R, the cost's ‖R‖² (Gauss–Newton)
 
 
 # Inlining f everywhere (SX) gives IPOPT the fastest derivatives, but their generation grows
@@ -101,7 +102,8 @@ def _check_inline(inline, where: str) -> None:
 
 # ---- pieces shared by the transcriptions ---------------------------------------------------
 def _globals(prob: TrajectoryProblem, nlp: NLP, guess):
-    """Free parameters and horizon as decision variables; returns (p, T) expressions."""
+    """Free parameters and horizon as decision variables; returns (p, T) expressions, p the
+    System's parameters followed by the problem parameters (NLP parameters)."""
     s = prob.system
     entries = list(prob.p_values)
     if prob.free_params:
@@ -111,6 +113,9 @@ def _globals(prob: TrajectoryProblem, nlp: NLP, guess):
         v = nlp.variable("parameters", [f"parameter {n}" for n in names], lo, hi, g0)
         for i, n in enumerate(names):
             entries[s.p_names.index(n)] = v[i]
+    n_q = sum(v.size for v in prob.parameters.values())
+    if n_q:
+        entries.append(nlp.parameters(n_q))
     p = ca.vertcat(*entries) if entries else nlp.sym(0, 1)
     if isinstance(prob.horizon, FreeTime):
         h = prob.horizon
@@ -171,7 +176,7 @@ def _path(fns: Functions, nlp: NLP, where: str, t, x, u, p, T) -> None:
 def _consistent_start(fns: Functions, nlp: NLP, x0, p) -> None:
     """A constrained System's initial state satisfies its constraints (see ocp._closure)."""
     if fns.closure is not None:
-        nlp.constraint("closure", fns.closure(x0, p), fns.closure_labels)
+        nlp.constraint("closure", fns.closure(x0, p[:fns.n_system_p]), fns.closure_labels)
 
 
 def _dynamics_labels(prob: TrajectoryProblem, what: str, k: int) -> list[str]:
@@ -192,11 +197,13 @@ def _march(prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess, u_tau: np.n
     """The part both transcriptions share: free parameters and horizon, for each interval k
     the node state x_k, the inputs (len(u_tau) values), the path constraints at the node (if
     ``node_paths``), what ``interval(k, t_k, x_k, u_k, p, T, h) -> (x_end, cost terms)`` adds,
-    and continuity x_{k+1} = x_end; then the last node and the terminal cost."""
+    and continuity x_{k+1} = x_end; then the last node and the terminal cost. The
+    least-squares residuals of the cost (for a Gauss–Newton Hessian) are those at the points
+    ``interval`` returns as a third item, weighted by their quadrature, and the terminal ones."""
     N, t0, Tg = prob.intervals, prob.t0, guess.T
     p, T = _globals(prob, nlp, guess)
     h = T / N
-    xs, us, cost = [], [], 0
+    xs, us, cost, residuals = [], [], 0, []
     x_k = _node_state(prob, nlp, 0, guess.x(t0)[:, 0])
     _consistent_start(fns, nlp, x_k, p)
     for k in range(N):
@@ -205,7 +212,8 @@ def _march(prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess, u_tau: np.n
         us.append(u_k)
         if node_paths:
             _path(fns, nlp, f"node {k}", t0 + k * h, x_k, u_k, p, T)
-        x_end, costs = interval(k, t0 + k * h, x_k, u_k, p, T, h)
+        x_end, costs, res = interval(k, t0 + k * h, x_k, u_k, p, T, h)
+        residuals += res
         for term in costs:
             cost += term
         x_k = _node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0])
@@ -214,7 +222,9 @@ def _march(prob: TrajectoryProblem, fns: Functions, nlp: NLP, guess, u_tau: np.n
     if node_paths:
         _path(fns, nlp, f"node {N}", t0 + T, x_k, us[-1], p, T)
     cost += fns.E(t0 + T, x_k, p, T)
-    return Plan(ca.horzcat(*xs), ca.horzcat(*us), u_tau, T, p, cost)
+    residuals.append(fns.Rf(t0 + T, x_k, p, T))
+    return Plan(ca.horzcat(*xs), ca.horzcat(*us), u_tau, T, system_p(p, prob.system), cost,
+                residuals=ca.vertcat(*residuals))
 
 
 # ---- direct collocation --------------------------------------------------------------------
@@ -277,16 +287,17 @@ class Collocation:
                               np.tile(prob.x_limits.lower, d), np.tile(prob.x_limits.upper, d),
                               guess.x(tc).T.ravel())
             X = ca.horzcat(x_k, ca.reshape(xc, s.nx, d))
-            costs = []
+            costs, residuals = [], []
             for j in range(1, d + 1):
                 t_j = prob.t0 + (k + tau[j]) * h
                 u_j = u_k[:, j - 1] if collocated else u_k
                 xp = ca.mtimes(X, C[:, j])
-                nlp.constraint("collocation", h * f(t_j, X[:, j], u_j, p) - xp,
+                nlp.constraint("collocation", h * f(t_j, X[:, j], u_j, system_p(p, s)) - xp,
                                _dynamics_labels(prob, f"collocation point {j}:", k))
                 _path(fns, nlp, f"interval {k}, point {j}", t_j, X[:, j], u_j, p, T)
                 costs.append(B[j] * h * fns.L(t_j, X[:, j], u_j, p, T))
-            return ca.mtimes(X, D), costs
+                residuals.append(np.sqrt(B[j]) * ca.sqrt(h) * fns.R(t_j, X[:, j], u_j, p, T))
+            return ca.mtimes(X, D), costs, residuals
 
         return _march(prob, fns, nlp, guess, u_tau, not collocated, "continuity", interval)
 
@@ -331,11 +342,11 @@ class MultipleShooting:
         integrated in τ ∈ [0, 1] with dx/dτ = h·f, dq/dτ = h·L."""
         s = prob.system
         tau, x = ca.SX.sym("tau"), ca.SX.sym("x", s.nx)
-        u, p = ca.SX.sym("u", len(s.u_names)), ca.SX.sym("p", len(s.p_names))
+        u, p = ca.SX.sym("u", len(s.u_names)), ca.SX.sym("p", fns.L.nnz_in(3))
         tk, h, T = ca.SX.sym("t_k"), ca.SX.sym("h"), ca.SX.sym("T")
         t = tk + tau * h
         dae = {"t": tau, "x": x, "p": ca.vertcat(u, p, tk, h, T),
-               "ode": h * dynamics(s)(t, x, u, p), "quad": h * fns.L(t, x, u, p, T)}
+               "ode": h * dynamics(s)(t, x, u, system_p(p, s)), "quad": h * fns.L(t, x, u, p, T)}
         if self.integrator is Integrator.CVODES:
             opts = {"reltol": self.rtol, "abstol": self.atol, **SUNDIALS}
         else:
@@ -348,7 +359,8 @@ class MultipleShooting:
 
         def interval(k, t_k, x_k, u_k, p, T, h):
             step = F(x0=x_k, p=ca.vertcat(u_k, p, t_k, h, T))
-            return step["xf"], [step["qf"]]
+            # the quadrature inside F is exact; the Gauss–Newton residual is the node's
+            return step["xf"], [step["qf"]], [ca.sqrt(h) * fns.R(t_k, x_k, u_k, p, T)]
 
         plan = _march(prob, fns, nlp, guess, np.zeros(1), True, "shooting continuity", interval)
         plan.exact_hessian = self.integrator is not Integrator.CVODES
