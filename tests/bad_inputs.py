@@ -2418,3 +2418,47 @@ def _():
     res = cube().simulate(0.1, n_out=3)
     with tempfile.TemporaryDirectory() as tmp:
         res.animate(f"{tmp}/a.html", traces=["cube.edge.frame_bb"])
+
+
+# ---- contact ----
+@case("collide with a non-shape", ModelError, "collide", "collision shapes", "'ball'")
+def _():
+    RigidBody(m=1.0).collide("ball")
+
+
+@case("collide with an unknown material keyword", ModelError, "collide", "friction", "mu")
+def _():
+    from jourdain.blocks.visual import Sphere
+    RigidBody(m=1.0).collide(Sphere(radius=0.1), friction=0.3)
+
+
+@case("collide with negative collision bits", ModelError, "collide", "group", "-1")
+def _():
+    from jourdain.blocks.visual import Sphere
+    RigidBody(m=1.0).collide(Sphere(radius=0.1), group=-1)
+
+
+@case("collide with a cylinder", ModelError, "collide", "Cylinder", "Capsule")
+def _():
+    from jourdain.blocks.visual import Cylinder
+    RigidBody(m=1.0).collide(Cylinder(radius=0.1, length=0.2))
+
+
+@case("two colliding boxes in the event-driven mode", ModelError, "Box and a Box",
+      "Spheres")
+def _():
+    from jourdain.blocks import FreeJoint
+    from jourdain.blocks.visual import Box
+    model = jd.Model(world=World())
+    for k in (1, 2):
+        joint, body = model.add(f"j{k}", FreeJoint()), model.add(f"b{k}", RigidBody(m=1.0))
+        model.connect(model.world.frame_b, joint.frame_a)
+        model.connect(joint.frame_b, body.frame_a)
+        body.collide(Box(size=(0.1, 0.1, 0.1)))
+    jd.compile(model)
+
+
+@case("a plane with a zero normal", ModelError, "Plane", "normal")
+def _():
+    from jourdain.blocks.visual import Plane
+    Plane(normal=(0, 0, 0))

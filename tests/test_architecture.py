@@ -19,7 +19,7 @@ PACKAGES = {"jourdain": "jourdain", "jourdain.blocks": "blocks", "jourdain.solve
 # wings of the solver and their rank: a module may import modules of a lower rank or of its own
 # wing, never a higher or a sibling wing of the same rank
 # (hybrid, visual, exchange and studies are reserved for the families that come next)
-SOLVER_RANK = {"model": 0, "equations": 1, "constraints": 2, "hybrid": 3, "visual": 3,
+SOLVER_RANK = {"model": 0, "equations": 1, "constraints": 2, "collision": 2, "hybrid": 3, "visual": 3,
                "simulation": 4, "control": 5, "optimal": 6, "exchange": 7, "studies": 7,
                "system": 8, "compile": 9, "__init__": 10}
 MAX_LINES = 500
