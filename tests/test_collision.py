@@ -30,7 +30,8 @@ def _frame(R, r):
 
 @pytest.mark.parametrize("a, b", [("sphere", "ball"), ("capsule", "ball"), ("box", "ball"),
                                   ("ball", "box"), ("plane", "ball"), ("plane", "capsule"),
-                                  ("plane", "box"), ("capsule", "plane")])
+                                  ("plane", "box"), ("capsule", "plane"),
+                                  ("capsule", "capsule")])
 def test_closed_form_gap_agrees_with_mujoco_distance(a, b):
     """The closed-form gap (the least over a pair's contact points) and witness points equal
     MuJoCo's mj_geomDistance (to 1e-9 m) in 20 random poses, apart and penetrating."""

@@ -3,13 +3,13 @@ shapes (``jourdain.blocks.visual``) fixed in two frames, as expressions of the s
 event-driven contacts watch the gap as a guard and hold the normal speed as a constraint.
 
 A pair is resolved into contact *points*, each with its own rows: one for sphere–sphere,
-sphere–capsule and sphere–box; one per end of a capsule on a plane, per corner of a box, per
+sphere–capsule, capsule–capsule and sphere–box; one per end of a capsule on a plane, per corner of a box, per
 hull vertex of a convex mesh (the deepest point of a polyhedron on a plane is always a vertex,
 so the gap is exact). Every gap is the signed distance of the two shapes' closest points
 (negative: penetration), with the normal ``n`` from shape a to shape b; for smooth pairs
 ġ = n·(v_b − v_a) at the witness points, the row the solver holds.
 
-Pairs without a closed form here (box–box, box–capsule, capsule–capsule, cylinders, meshes
+Pairs without a closed form here (box–box, box–capsule, cylinders, meshes
 against anything but a plane) are refused by name: :func:`point_count` raises a ModelError
 that says what to do (spheres on the shape, or the time-stepping mode). The numeric narrow
 phase of every pair (MuJoCo's collision functions) is ``jourdain.solver.collision.narrow``.
@@ -25,7 +25,7 @@ from ..visual.shapes import Box, Capsule, Cylinder, Mesh, Plane, Sphere
 # order of the kinds: a pair is solved with the lower rank as shape a (the normal flipped back)
 _RANK = {Plane: 0, Box: 1, Mesh: 2, Capsule: 3, Cylinder: 4, Sphere: 5}
 _SUPPORTED = {(Plane, Sphere), (Plane, Capsule), (Plane, Box), (Plane, Mesh),
-              (Sphere, Sphere), (Capsule, Sphere), (Box, Sphere)}
+              (Sphere, Sphere), (Capsule, Sphere), (Box, Sphere), (Capsule, Capsule)}
 MAX_VERTICES = 64     # hull vertices of a mesh on a plane: one contact (3 rows) each
 
 
@@ -51,7 +51,7 @@ def point_count(shape_a, shape_b, owner: str = "contact") -> int:
         raise ModelError(
             f"{owner}: event-driven contact between a {key[0].__name__} and a "
             f"{key[1].__name__} is not supported (closed forms: sphere–sphere, sphere–capsule, "
-            "sphere–box, and sphere, capsule, box or convex mesh on a plane); put Spheres on "
+            "capsule–capsule, sphere–box, and sphere, capsule, box or convex mesh on a plane); put Spheres on "
             "one of the shapes (e.g. at a box's corners), or filter the pair out with "
             "collision groups (group/mask)")
     if key == (Plane, Capsule):
@@ -114,6 +114,24 @@ def _segment_point(R, c, length, point):
     return c + t * axis
 
 
+def _segments(p1, d1, p2, d2):
+    """Closest points of the segments p1 + s·d1 and p2 + t·d2, s, t ∈ [0, 1] (Ericson,
+    *Real-Time Collision Detection*, 2005, §5.1.9); parallel segments take s = 0 (the
+    distance is right, the points one of the closest pairs)."""
+    r = p1 - p2
+    a, e, f = ca.dot(d1, d1), ca.dot(d2, d2), ca.dot(d2, r)
+    c, b = ca.dot(d1, r), ca.dot(d1, d2)
+    denom = a * e - b * b
+
+    def clamp(v):
+        return ca.fmin(ca.fmax(v, 0), 1)
+    s = ca.if_else(denom > 1e-12 * a * e, clamp((b * f - c * e) / denom), 0)
+    t = (b * s + f) / e
+    s = ca.if_else(t < 0, clamp(-c / a), ca.if_else(t > 1, clamp((b - c) / a), s))
+    t = clamp(t)
+    return p1 + s * d1, p2 + t * d2
+
+
 def _box_sphere(R, c, box, centre, radius):
     """Sphere against a box: the closest point of the box (clamped in its axes); inside, the
     nearest face."""
@@ -151,6 +169,10 @@ def contact(shape_a, frame_a, shape_b, frame_b, k: int = 0, vertices=None):
     if key == (Capsule, Sphere):
         axis_point = _segment_point(Ra, ca_, shape_a.length, cb)
         return _sphere_sphere(axis_point, shape_a.radius, cb, shape_b.radius)
+    if key == (Capsule, Capsule):
+        (a0, a1), (b0, b1) = _capsule_ends(Ra, ca_, shape_a), _capsule_ends(Rb, cb, shape_b)
+        qa, qb = _segments(a0, a1 - a0, b0, b1 - b0)
+        return _sphere_sphere(qa, shape_a.radius, qb, shape_b.radius)
     if key == (Box, Sphere):
         return _box_sphere(Ra, ca_, shape_a, cb, shape_b.radius)
     if key == (Plane, Sphere):

@@ -23,6 +23,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
+from .contacts import with_contacts
 from .joint_friction import with_friction
 from .packages import resolve, search_dirs
 from .robot import Robot, UnsupportedWarning, with_stops
@@ -52,7 +53,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
               locked: dict | None = None, merge_fixed: bool = True, joint_damping: bool = True,
               require_meshes: bool = True, balance_inertia: bool = False,
               mimic: bool = True, stops: bool | dict = False,
-              friction: bool | dict = False) -> Robot:
+              friction: bool | dict = False, contacts: bool | dict = False) -> Robot:
     """Import a URDF robot as a Composite of jourdain blocks.
 
     source : a file path or the URDF XML text.
@@ -77,8 +78,13 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
         Otherwise the friction is metadata (``robot.joint_info[name].friction``, as
         Pinocchio's ``model.friction``) and one note says where it was left out.
 
+    contacts : True declares the ``<collision>`` elements as collision shapes of their links
+        (:mod:`.contacts`; a dict: contact options such as ``{"mu": 0.8, "e": 0.2}``); the
+        compiled model has contacts between them (parent and child links excepted).
+
     Otherwise joint limits are metadata (``robot.limits``, ``robot.bounds()`` for trajectory
-    problems). Visual and collision geometry is metadata (``robot.visuals``).
+    problems). Visual geometry is metadata (``robot.visuals``), collision geometry too unless
+    ``contacts``.
     """
     text, path = _read(source)
     xml, urdf, unsupported = _parse(text, path)
@@ -105,6 +111,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
                         locked, mimic)
     with_stops(robot, stops, "from_urdf")
     with_friction(robot, friction, "from_urdf")
+    with_contacts(robot, contacts, "from_urdf")
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported) +
                       " (robot.report() lists it again)", UnsupportedWarning, stacklevel=2)

@@ -3,7 +3,8 @@ impacts took, the work of its forces between events, the deepest penetration, an
 residuals of its laws — complementarity of the normal force and the gap, Coulomb's cone.
 
 Impacts: at every event record, M·(z⁺ − z⁻) = Jᵀ·Λ (impacts and the projection that follows
-them act through the rows' Jacobian); Λ by least squares, and the kinetic energy the event
+them act through the rows' Jacobian, those of the elements the event names or that are
+closed: open rows carry no impulse); Λ by least squares, and the kinetic energy the event
 changed splits exactly over the rows, ΔT = ½·(z⁺ + z⁻)ᵀ·M·(z⁺ − z⁻) = Σ_i Λ_i·(γ_i⁺ + γ_i⁻)/2
 (rows that hold one motion together, four corners of a box, share by the least-squares
 split). Between events, the work of each row's force is ∫ λ·γ dt on the output grid
@@ -106,10 +107,24 @@ def _impact_split(res, record, rows: int):
     M, J = np.array(M, dtype=float), np.array(J, dtype=float).reshape(rows, nz)
     zb, za = xb[ny:ny + nz], xa[ny:ny + nz]
     impulse = M @ (za - zb)
-    lam = np.linalg.lstsq(J.T, impulse, rcond=None)[0]
+    acting = _acting_rows(res.system.hybrid, record)
+    lam = np.zeros(rows)
+    if acting:
+        lam[acting] = np.linalg.lstsq(J[acting].T, impulse, rcond=None)[0]
     per_row = lam * (J @ (za + zb)) / 2
     total = 0.5 * (za + zb) @ impulse
     return per_row, total - per_row.sum()
+
+
+def _acting_rows(info, record) -> list[int]:
+    """The rows an event's impulses can act through: those of the elements it names and of
+    every element in a closed mode before or after it (open rows carry no impulse)."""
+    named = set(record.element.split(", "))
+    for change in record.changes:     # merged islands' records name theirs in the changes
+        named |= set(str(change).split(":", 1)[0].split(", "))
+    closed = {key.rsplit(".", 1)[0] for d in (record.discrete_before, record.discrete_after)
+              for key, value in d.items() if key.endswith(".mode") and value != 0}
+    return [i for i, row in enumerate(info.rows) if row.owner.path in named | closed]
 
 
 def contact_ledger(res) -> ContactLedger:
