@@ -2462,3 +2462,25 @@ def _():
 def _():
     from jourdain.blocks.visual import Plane
     Plane(normal=(0, 0, 0))
+
+
+@case("from_mjcf with contacts='yes'", ModelError, "from_mjcf", "contacts", "'yes'")
+def _():
+    jd.from_mjcf('<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body>'
+                 '</worldbody></mujoco>', contacts="yes")
+
+
+@case("robot.add_contacts with an unknown option", ModelError, "add_contacts", "friction",
+      "mu")
+def _():
+    robot = jd.from_mjcf('<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body>'
+                         '</worldbody></mujoco>')
+    robot.add_contacts(friction=0.3)
+
+
+@case("URDF with a negative armature", ModelError, "hinge", "armature", "-0.1")
+def _():
+    jd.from_urdf('<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/>'
+                 '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+                 '<joint name="hinge" type="continuous"><parent link="a"/><child link="b"/>'
+                 '<dynamics armature="-0.1"/></joint></robot>')

@@ -82,3 +82,35 @@ def test_dm_control_model_dropped_does_not_fall_through_the_floor(name, horizon)
     assert ledger.max_penetration < 1e-6
     assert all(c.impacts <= 1e-12 for c in ledger.contacts.values())
     assert sum(c.impacts for c in ledger.contacts.values()) < 0
+
+
+PENDULUM = """<robot name="pendulum">
+  <link name="base"><collision><origin xyz="0 0 -0.48"/><geometry><box size="1 1 0.1"/>
+    </geometry></collision></link>
+  <link name="arm"><inertial><origin xyz="0 0 -0.4"/><mass value="1.0"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 -0.4"/><geometry><sphere radius="0.05"/></geometry>
+    </collision></link>
+  <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 1 0"/><dynamics damping="0" armature="{a}"/></joint>
+</robot>"""
+
+
+def test_urdf_armature_and_collision_elements():
+    """URDF: <dynamics armature> adds to the joint's inertia (M = I + m·l² + a, closed form);
+    the arm's <collision> sphere lands on the base's <collision> box (parent and child, kept
+    because the base is the world: MuJoCo's rule) at cos φ = (0.43 − r)/l and stays above
+    the box's top (non-penetration)."""
+    from jourdain.solver.exchange import from_urdf
+    a, m, l, i = 0.05, 1.0, 0.4, 0.01
+    robot = from_urdf(PENDULUM.format(a=a), contacts={"e": 0.0, "mu": 0.5})
+    system = jd.compile(jd.Model.on_world(World(g=(0.0, 0.0, -9.81)), r=robot))
+    assert float(system.M([0.3], system.p_default)) == pytest.approx(i + m * l * l + a,
+                                                                     rel=1e-12)
+    res = system.simulate(1.5, y0={"r.hinge.phi": np.pi / 2}, n_out=31, rtol=1e-10,
+                          atol=1e-12)
+    first = res.events.select("contacts", "touch")[0]
+    assert np.cos(first.x_before[0]) == pytest.approx((0.43 - 0.05) / l, abs=1e-8)
+    assert res.ledger.max_penetration < 1e-8
+    lowest = -l * np.cos(res["r.hinge.phi"]) - 0.05
+    assert lowest.min() >= -0.43 - 1e-8

@@ -60,22 +60,25 @@ def _bodies(flat):
 
 
 def material_of(a: dict, b: dict) -> ContactMaterial:
-    """The contact material of two colliders' material keywords (see the module)."""
+    """The contact material of two colliders' material keywords (module docstring): each
+    parameter from the colliders that give it (the larger μ, the smaller e, springs in series,
+    the larger damping and exponent), ContactMaterial's default where neither does."""
     base = ContactMaterial()
 
-    def get(m, key):
-        return m.get(key, getattr(base, key, None))
-    mu = max(get(a, "mu"), get(b, "mu"))
-    statics = [m.get("mu_static", m.get("mu", base.mu)) for m in (a, b)]
+    def given(key, combine, default):
+        values = [m[key] for m in (a, b) if m.get(key) is not None]
+        return float(combine(values)) if values else default
+    mu = given("mu", max, base.mu)
+    statics = [m.get("mu_static", m.get("mu")) for m in (a, b)]
+    statics = [v for v in statics if v is not None]
     compliant = [m for m in (a, b) if m.get("law") is ContactLaw.COMPLIANT or "c" in m]
     c = None
     if compliant:
         cs = [m.get("c", 1e6) for m in compliant]
         c = cs[0] if len(cs) == 1 else cs[0] * cs[1] / (cs[0] + cs[1])
-    return ContactMaterial(mu=float(mu), mu_static=float(max(max(statics), mu)),
-                           e=float(min(get(a, "e"), get(b, "e"))), c=c,
-                           d=float(max(a.get("d", 0.0), b.get("d", 0.0))),
-                           n=float(max(a.get("n", base.n), b.get("n", base.n))))
+    return ContactMaterial(mu=mu, mu_static=max(max(statics, default=mu), mu),
+                           e=given("e", min, base.e), c=c, d=given("d", max, base.d),
+                           n=given("n", max, base.n))
 
 
 def collision_pairs(model) -> list[CollisionPair]:

@@ -64,6 +64,8 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     locked : {joint name: value [rad or m]} joints welded at a value (e.g. gripper fingers).
     merge_fixed : merge links welded by fixed joints into one RigidBody (as Pinocchio).
     joint_damping : ``<dynamics damping>`` becomes a ViscousFriction on the joint's axis.
+        ``<dynamics armature>`` (rotor inertia, an extension of URDF) becomes an Inertia
+        (revolute) or a Mass (prismatic) on the joint's axis, as MuJoCo's armature.
     require_meshes : a mesh file that cannot be found is a ModelError (else a note).
     balance_inertia : repair principal moments that violate the triangle inequality
         (MuJoCo's ``balanceinertia``) instead of refusing them.
@@ -96,6 +98,8 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     links = {lk.name: _link(lk, urdf.robot, where, base, dirs, require_meshes)
              for lk in urdf.robot.links}
     joints = [_joint(j, where) for j in urdf.robot.joints]
+    for spec in joints:
+        spec.armature = _armature(xml, spec)
     spec = RobotSpec(urdf.robot.name, links, joints, _root(links, joints),
                      where.file, unsupported=unsupported)
     if not mimic:
@@ -202,6 +206,24 @@ def _root(links: dict, joints: list[JointSpec]) -> str:
     cycle)."""
     children = {j.child for j in joints}
     return next((name for name in links if name not in children), next(iter(links), ""))
+
+
+def _armature(xml, spec: JointSpec) -> float:
+    """``<dynamics armature>`` of a joint (an extension of URDF that Pinocchio's and Drake's
+    users write for rotor inertia [kg·m² or kg]); 0 when absent."""
+    for joint in xml.iter("joint"):
+        if joint.get("name") == spec.name:
+            dyn = joint.find("dynamics")
+            value = None if dyn is None else dyn.get("armature")
+            try:
+                armature = _float(value, spec.where, "<dynamics armature>")
+            except ValueError:
+                armature = float("nan")
+            if not armature >= 0:
+                raise ModelError(f"{spec.where}: <dynamics armature> must be ≥ 0 [kg·m² or "
+                                 f"kg], got {value}")
+            return armature
+    return 0.0
 
 
 def _joint(j, where: _Where) -> JointSpec:
