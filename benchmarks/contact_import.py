@@ -1,6 +1,7 @@
 """Benchmark: the dm_control hopper and cheetah imported from their MJCF files with their
-contacts (``jd.from_mjcf(path, contacts=True)``), dropped from the file's pose, in jourdain's
-exact event-driven mode and in MuJoCo (mj_step, its default soft contact, dt from the file).
+contacts and joint limits (``jd.from_mjcf(path, contacts=True, stops=True)``: MuJoCo enforces
+the ranges of limited joints too), dropped from the file's pose, in jourdain's exact
+event-driven mode and in MuJoCo (mj_step, its default soft contact, dt from the file).
 
 Columns: compile and simulation CPU [s], the ratio to MuJoCo, the number of contacts
 (jourdain: contact points of the collision pairs), events, the deepest penetration [m] (the
@@ -33,30 +34,47 @@ from jourdain.blocks import World  # noqa: E402
 DATA = ROOT / "tests" / "data" / "dm_control"
 
 
-def run_jourdain(name: str, horizon: float) -> dict:
+def start(robot) -> dict:
+    """Joint coordinates inside their ranges (the hopper's knee range 5°–150° excludes the
+    file's pose 0, which a rigid stop cannot start from): {joint: value from the file's pose}."""
+    out = {}
+    for name, info in robot.joint_info.items():
+        lo, hi = info.limits.lower, info.limits.upper
+        if lo is not None and hi is not None:
+            value = float(np.clip(0.0, lo - info.ref, hi - info.ref))
+            if value != 0.0:
+                out[name] = value
+    return out
+
+
+def run_jourdain(name: str, horizon: float) -> tuple[dict, dict]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        robot = jd.from_mjcf(DATA / f"{name}.xml", contacts=True)
+        robot = jd.from_mjcf(DATA / f"{name}.xml", contacts=True, stops=True)
     model = jd.Model.on_world(World(g=robot.gravity), r=robot)
     t0 = time.process_time()
     system = jd.compile(model)
     compile_s = time.process_time() - t0
+    y0 = {f"r.{joint}.phi": value for joint, value in start(robot).items()}
     t0 = time.process_time()
-    res = system.simulate(horizon, n_out=201)
+    res = system.simulate(horizon, y0=y0, n_out=201)
     sim_s = time.process_time() - t0
     ledger = res.ledger
     return {"compile": compile_s, "simulate": sim_s, "contacts": len(ledger.contacts),
             "events": len(res.events) - 1, "penetration": ledger.max_penetration,
             "taken": ledger.energy_out - ledger.energy_in,
             "largest_gain": max((c.impacts for c in ledger.contacts.values()), default=0.0),
-            "height": float(res["r.rootz.s"][-1])}
+            "height": float(res["r.rootz.s"][-1])}, start(robot)
 
 
-def run_mujoco(name: str, horizon: float) -> dict:
+def run_mujoco(name: str, horizon: float, offsets: dict) -> dict:
     import mujoco
     model = mujoco.MjModel.from_xml_path(str(DATA / f"{name}.xml"))
     model.opt.enableflags |= mujoco.mjtEnableBit.mjENBL_ENERGY
     data = mujoco.MjData(model)
+    for joint, value in offsets.items():
+        data.qpos[model.jnt_qposadr[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT,
+                                                      joint)]] += value
     mujoco.mj_forward(model, data)
     e0 = float(np.sum(data.energy))
     steps, deepest = int(round(horizon / model.opt.timestep)), 0.0
@@ -79,7 +97,8 @@ def main() -> None:
     args = parser.parse_args()
     rows = {}
     for name in args.models.split(","):
-        jdr, mjr = run_jourdain(name, args.horizon), run_mujoco(name, args.horizon)
+        jdr, offsets = run_jourdain(name, args.horizon)
+        mjr = run_mujoco(name, args.horizon, offsets)
         rows[name] = {"jourdain": jdr, "mujoco": mjr,
                       "ratio": jdr["simulate"] / max(mjr["simulate"], 1e-9)}
         print(f"{name:8s} jourdain: compile {jdr['compile']:.2f} s, simulate "

@@ -3,8 +3,8 @@ shapes (``jourdain.blocks.visual``) fixed in two frames, as expressions of the s
 event-driven contacts watch the gap as a guard and hold the normal speed as a constraint.
 
 A pair is resolved into contact *points*, each with its own rows: one for sphere–sphere,
-sphere–capsule, capsule–capsule and sphere–box; one per end of a capsule on a plane, per corner of a box, per
-hull vertex of a convex mesh (the deepest point of a polyhedron on a plane is always a vertex,
+sphere–capsule, capsule–capsule and sphere–box; one per end of a capsule on a plane, per
+corner of a box, per hull vertex of a convex mesh (the deepest point of a polyhedron on a plane is always a vertex,
 so the gap is exact). Every gap is the signed distance of the two shapes' closest points
 (negative: penetration), with the normal ``n`` from shape a to shape b; for smooth pairs
 ġ = n·(v_b − v_a) at the witness points, the row the solver holds.
@@ -51,8 +51,9 @@ def point_count(shape_a, shape_b, owner: str = "contact") -> int:
         raise ModelError(
             f"{owner}: event-driven contact between a {key[0].__name__} and a "
             f"{key[1].__name__} is not supported (closed forms: sphere–sphere, sphere–capsule, "
-            "capsule–capsule, sphere–box, and sphere, capsule, box or convex mesh on a plane); put Spheres on "
-            "one of the shapes (e.g. at a box's corners), or filter the pair out with "
+            "capsule–capsule, sphere–box, and sphere, capsule, box or convex mesh on a "
+            "plane); put Spheres on one of the shapes (e.g. at a box's corners), or filter "
+            "the pair out with "
             "collision groups (group/mask)")
     if key == (Plane, Capsule):
         return 2

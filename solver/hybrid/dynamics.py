@@ -267,9 +267,10 @@ def _linear_system(M, J, rhs, active, C, b, compliance, groups):
     MinvJT = _solve_blocks(M, J.T, groups) if n else ca.SX(M.size1(), 0)
     D = J @ MinvJT
     # an active row that moves no speed here (J_i = 0: the sideways tangent of a contact on
-    # a planar linkage) constrains nothing; it gets λ_i = r_i = 0 instead of a zero pivot
+    # a planar linkage) constrains nothing; it gets λ_i = r_i = 0 instead of a zero pivot.
+    # Per row (an absolute bound: physical rows have D_ii ≫ 1e-20), so islands stay apart.
     diag = ca.diag(D)
-    idle = active * (diag <= 1e-12 * (1 + ca.mmax(diag))) if n else ca.SX(0, 1)
+    idle = active * (diag <= 1e-20)
     K = ca.diag(active) @ D + ca.diag(1 - active) @ (ca.SX.eye(n) - C) + ca.diag(idle)
     K_reg = K + ca.diag(active * compliance * diag)
     r = -active * rhs + (1 - active) * b
