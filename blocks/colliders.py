@@ -50,4 +50,4 @@ def collide(component, shapes, frame=None, group: int = 1, mask: int = 1, **mate
 
 def declared_colliders(component) -> list:
     """The (frame, shape, group, mask, material) declarations of ``component``."""
-    return component.__dict__.get("_colliders", [])
+    return getattr(component, "__dict__", {}).get("_colliders", [])
