@@ -2484,3 +2484,19 @@ def _():
                  '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
                  '<joint name="hinge" type="continuous"><parent link="a"/><child link="b"/>'
                  '<dynamics armature="-0.1"/></joint></robot>')
+
+
+@case("a collision shape declared after the first compile", ModelError, "declared after",
+      "compile")
+def _():
+    from jourdain.blocks import FreeJoint
+    from jourdain.blocks.visual import Plane, Sphere
+    model = jd.Model(world=World())
+    model.j, model.b = FreeJoint(), RigidBody(m=1.0, I=(0.01,) * 3)
+    model.connect(model.world.frame_b, model.j.frame_a)
+    model.connect(model.j.frame_b, model.b.frame_a)
+    model.world.collide(Plane())
+    model.b.collide(Sphere(radius=0.1))
+    jd.compile(model)
+    model.b.collide(Sphere(radius=0.2, center=(0.3, 0, 0)))
+    jd.compile(model)

@@ -134,6 +134,10 @@ def add_contacts(model, pairs=None) -> Composite | None:
     if CONTACTS in getattr(model, "children", {}):
         existing = model.children[CONTACTS]
         if getattr(existing, "_collision_pairs", None) is not None:
+            if len(_declarations(model)) != existing._declared:
+                raise ModelError("collision shapes were declared after the model's contacts "
+                                 "were made (by an earlier compile); declare every shape "
+                                 "before the first compile, or build the model anew")
             return existing
         raise ModelError(f"the model has a child named '{CONTACTS}' that is not its collision "
                          "contacts; rename it (declared collision shapes add their contacts "
@@ -154,6 +158,7 @@ def add_contacts(model, pairs=None) -> Composite | None:
             group.connect(elem.frame_a, pair.a.port if pair.a.port is not None else world)
             group.connect(elem.frame_b, pair.b.port if pair.b.port is not None else world)
     object.__setattr__(group, "_collision_pairs", tuple(pairs))
+    object.__setattr__(group, "_declared", len(_declarations(model)))
     model.add(CONTACTS, group)
     return group
 
