@@ -207,6 +207,15 @@ class Component:
         from .visual.shapes import attach
         return attach(self, shapes, frame)
 
+    def collide(self, *shapes, frame=None, group: int = 1, mask: int = 1,
+                **material) -> "Component":
+        """Declare collision shapes (Sphere, Capsule, Box, Mesh, Plane) fixed in ``frame``
+        (default frame_a, or frame_b for the World), with collision bits and a contact
+        material (:func:`jourdain.blocks.colliders.collide`); returns the component. At
+        compile time every two shapes that may touch become contacts."""
+        from .colliders import collide
+        return collide(self, shapes, frame, group, mask, **material)
+
     def default_shapes(self, size: float) -> list | None:
         """Shapes a component draws when the user attached none, as (frame port, shape)
         pairs; ``size`` [m] is the model's nominal length. None (the default) leaves the

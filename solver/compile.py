@@ -11,6 +11,7 @@ import casadi as ca
 
 from jourdain.blocks.errors import ModelError
 
+from .collision.build import add_contacts, declared
 from .constraints.analysis import analyze, integrability_of
 from .constraints.loop_dynamics import supported as loops_supported
 from .constraints.methods import (
@@ -80,6 +81,8 @@ def compile(model, speeds: dict | None = None, parameters=(),
         (see :mod:`jourdain.solver.simulation.codegen`).
     """
     _check_options(formulation, backend, constraints, baumgarte, codegen)
+    if declared(model):          # collision shapes: their contacts join the model (once)
+        add_contacts(model)
     mech = build_mechanics(model, parameters)
     speeds = speed_spec(speeds, mech.kin, mech.signal_names())
     if mech.constrained:

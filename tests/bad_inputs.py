@@ -3000,3 +3000,84 @@ def _():
     ocp = jd.TrajectoryProblem(cube(), 1.0, intervals=4)
     ocp.least_squares(lambda v: v.frame("cube.housing.frame_aa"), terminal=True)
     ocp.solve()
+
+# ---- contact ----
+@case("collide with a non-shape", ModelError, "collide", "collision shapes", "'ball'")
+def _():
+    RigidBody(m=1.0).collide("ball")
+
+
+@case("collide with an unknown material keyword", ModelError, "collide", "friction", "mu")
+def _():
+    from jourdain.blocks.visual import Sphere
+    RigidBody(m=1.0).collide(Sphere(radius=0.1), friction=0.3)
+
+
+@case("collide with negative collision bits", ModelError, "collide", "group", "-1")
+def _():
+    from jourdain.blocks.visual import Sphere
+    RigidBody(m=1.0).collide(Sphere(radius=0.1), group=-1)
+
+
+@case("collide with a cylinder", ModelError, "collide", "Cylinder", "Capsule")
+def _():
+    from jourdain.blocks.visual import Cylinder
+    RigidBody(m=1.0).collide(Cylinder(radius=0.1, length=0.2))
+
+
+@case("two colliding boxes in the event-driven mode", ModelError, "Box and a Box",
+      "Spheres")
+def _():
+    from jourdain.blocks import FreeJoint
+    from jourdain.blocks.visual import Box
+    model = jd.Model(world=World())
+    for k in (1, 2):
+        joint, body = model.add(f"j{k}", FreeJoint()), model.add(f"b{k}", RigidBody(m=1.0))
+        model.connect(model.world.frame_b, joint.frame_a)
+        model.connect(joint.frame_b, body.frame_a)
+        body.collide(Box(size=(0.1, 0.1, 0.1)))
+    jd.compile(model)
+
+
+@case("a plane with a zero normal", ModelError, "Plane", "normal")
+def _():
+    from jourdain.blocks.visual import Plane
+    Plane(normal=(0, 0, 0))
+
+
+@case("from_mjcf with contacts='yes'", ModelError, "from_mjcf", "contacts", "'yes'")
+def _():
+    jd.from_mjcf('<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body>'
+                 '</worldbody></mujoco>', contacts="yes")
+
+
+@case("robot.add_contacts with an unknown option", ModelError, "add_contacts", "friction",
+      "mu")
+def _():
+    robot = jd.from_mjcf('<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body>'
+                         '</worldbody></mujoco>')
+    robot.add_contacts(friction=0.3)
+
+
+@case("URDF with a negative armature", ModelError, "hinge", "armature", "-0.1")
+def _():
+    jd.from_urdf('<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/>'
+                 '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+                 '<joint name="hinge" type="continuous"><parent link="a"/><child link="b"/>'
+                 '<dynamics armature="-0.1"/></joint></robot>')
+
+
+@case("a collision shape declared after the first compile", ModelError, "declared after",
+      "compile")
+def _():
+    from jourdain.blocks import FreeJoint
+    from jourdain.blocks.visual import Plane, Sphere
+    model = jd.Model(world=World())
+    model.j, model.b = FreeJoint(), RigidBody(m=1.0, I=(0.01,) * 3)
+    model.connect(model.world.frame_b, model.j.frame_a)
+    model.connect(model.j.frame_b, model.b.frame_a)
+    model.world.collide(Plane())
+    model.b.collide(Sphere(radius=0.1))
+    jd.compile(model)
+    model.b.collide(Sphere(radius=0.2, center=(0.3, 0, 0)))
+    jd.compile(model)

@@ -120,3 +120,16 @@ def test_hopper_jump(capsys, monkeypatch, tmp_path):
     assert abs(clear - clear_plan) < 3e-3 and clear_plan == pytest.approx(0.15, abs=1e-6)
     foot = _numbers(r"foot speed ([-+\d.]+) → ([-+\d.]+) m/s", out)
     assert foot[0] < -1.0 and abs(foot[1]) < 1e-9              # plastic impact on the floor
+
+
+def test_gripper(capsys, monkeypatch, tmp_path):
+    """Reference: statics of the grasp (friction m·g/2 per finger), the friction cone, and the
+    closed-form slip instant μ·F(t) = m·g/2."""
+    out = _run("gripper.py", capsys, monkeypatch, tmp_path)
+    friction, half_weight = _numbers(r"friction per finger ([\d.]+) N \(m·g/2 = ([\d.]+) N\)",
+                                     out)
+    assert friction == pytest.approx(half_weight, abs=2e-6)
+    assert _numbers(r"friction cone while held: ([\d.]+)", out)[0] <= 1.0
+    slip, closed = _numbers(r"slip at t = ([\d.]+) s; closed form .*: ([\d.]+) s", out)
+    assert slip == pytest.approx(closed, abs=1e-5)
+    assert (tmp_path / "out" / "gripper.png").is_file()

@@ -7,6 +7,7 @@ from .shapes import (
     Capsule,
     Cylinder,
     Mesh,
+    Plane,
     Sphere,
     VisualShape,
     as_color,
@@ -14,5 +15,5 @@ from .shapes import (
     rotation_to,
 )
 
-__all__ = ["Box", "Capsule", "Cylinder", "Mesh", "SHAPE_KINDS", "Sphere", "VisualShape",
+__all__ = ["Box", "Capsule", "Cylinder", "Mesh", "Plane", "SHAPE_KINDS", "Sphere", "VisualShape",
            "as_color", "attached_shapes", "rotation_to"]

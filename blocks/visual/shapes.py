@@ -278,7 +278,45 @@ class Mesh(VisualShape):
         return self.scale
 
 
-SHAPE_KINDS = (Box, Sphere, Cylinder, Capsule, Mesh)
+@dataclass(frozen=True)
+class Plane(VisualShape):
+    """The plane through ``center`` whose normal is the shape's z axis (``normal``, default
+    +z of the frame; give either ``normal`` or ``rotation``): a collision shape bounding the
+    half-space below it (the ground, a wall). Drawn as a thin slab of ``size`` = (x, y) [m]
+    along the shape's x and y axes (the collision plane itself is infinite)."""
+
+    normal: tuple | None = None
+    size: tuple = (2.0, 2.0)
+    KIND = "box"       # drawn as a thin box: the viewers know boxes
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.normal is not None:
+            if self.rotation is not None:
+                raise ModelError("Plane: give either normal or rotation")
+            direction = _vector(self.normal, "Plane", "normal")
+            if np.linalg.norm(direction) < 1e-12:
+                raise ModelError("Plane: normal must be non-zero")
+            object.__setattr__(self, "rotation",
+                               tuple(float(v) for v in rotation_to(direction).ravel()))
+        try:
+            size = tuple(float(v) for v in np.asarray(self.size, dtype=float).reshape(2))
+        except (TypeError, ValueError) as exc:
+            raise ModelError(f"Plane: size must be two lengths (x, y) [m], got "
+                             f"{self.size!r}") from exc
+        for v in size:
+            _positive(v, "Plane", "size entries")
+        object.__setattr__(self, "size", size)
+
+    def unit_normal(self) -> np.ndarray:
+        """The plane's unit normal in the frame's axes (the shape's z)."""
+        return self.matrix()[:, 2].copy()
+
+    def geometry_scale(self):
+        return (self.size[0], self.size[1], 1e-3 * max(self.size))
+
+
+SHAPE_KINDS = (Box, Sphere, Cylinder, Capsule, Mesh, Plane)
 
 
 def check_shapes(shapes, owner: str) -> tuple:
@@ -287,7 +325,7 @@ def check_shapes(shapes, owner: str) -> tuple:
     for shape in shapes:
         if not isinstance(shape, VisualShape):
             raise ModelError(f"{owner}: shapes must be visual shapes (Box, Sphere, Cylinder, "
-                             f"Capsule, Mesh from jourdain.blocks.visual), got {shape!r}")
+                             f"Capsule, Mesh, Plane from jourdain.blocks.visual), got {shape!r}")
     return shapes
 
 

@@ -10,7 +10,7 @@ fast) consume them, so a scene is declared once whichever mode runs it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 WORLD = "world"   # frame path of colliders fixed in the world (the ground, walls)
 
@@ -37,7 +37,10 @@ class Collider:
     shape: a shape from ``jourdain.blocks.visual`` (Sphere, Box, Capsule, Cylinder, convex
     Mesh) or a plane, placed by its own ``center``/``rotation`` in that frame;
     group, mask: collision filter bits (MuJoCo's contype/conaffinity: two colliders may touch
-    when ``a.group & b.mask or b.group & a.mask``); name: label in results and errors.
+    when ``a.group & b.mask or b.group & a.mask``); name: label in results and errors;
+    port: the Frame port itself (None for pairs made by hand: the world's frame);
+    options: the declaration's other contact keywords as sorted (key, value) pairs (v_rest,
+    v_eps). ``port`` and ``options`` take no part in equality.
     """
 
     frame: str
@@ -45,6 +48,8 @@ class Collider:
     group: int = 1
     mask: int = 1
     name: str = ""
+    port: object = field(default=None, compare=False, repr=False)
+    options: tuple = field(default=(), compare=False, repr=False)
 
     def may_touch(self, other: "Collider") -> bool:
         return bool(self.group & other.mask or other.group & self.mask)

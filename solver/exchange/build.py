@@ -18,6 +18,8 @@ from jourdain.blocks import (
     FixedRotation,
     FixedTranslation,
     FreeJoint,
+    Inertia,
+    Mass,
     Prismatic,
     Revolute,
     RigidBody,
@@ -174,6 +176,11 @@ class _Builder:
             else:
                 self.robot.notes.append(f"damping {spec.damping:g} of {spec.type.value} joint "
                                         f"'{spec.name}' not imported (1-D joints only)")
+        if spec.armature > 0 and one_dof:    # MuJoCo's armature: ½·a·q̇² on the joint axis
+            rotor = Inertia(J=spec.armature) if isinstance(block, Revolute) else \
+                Mass(m=spec.armature)
+            self.add(f"{base}_armature", rotor)
+            self.robot.connect(rotor.flange_a, block.axis)
         if spec.stiffness > 0:
             if not one_dof:
                 self.robot.notes.append(f"stiffness of {spec.type.value} joint '{spec.name}' "

@@ -12,8 +12,12 @@ therefore measured from the model's pose (``ref``): jourdain's phi = qpos − qp
 use the world position, the scalar-first quaternion, the world linear velocity and the
 body-fixed angular velocity; ball joints onto Spherical (body-fixed ω, as MuJoCo).
 
-Not imported (reported by name): actuators, tendons, equality constraints, sensors,
-contacts and armature; dry friction (frictionloss) unless ``friction=True``.
+Joint armature (hinge, slide) becomes a rotor inertia on the joint's axis (an Inertia or a
+Mass: ½·armature·q̇² as in MuJoCo's mass matrix). Geoms that collide (contype or conaffinity)
+become collision shapes with ``contacts=True`` (:mod:`.contacts`).
+
+Not imported (reported by name): actuators, tendons, equality constraints, sensors, the
+armature of free and ball joints; dry friction (frictionloss) unless ``friction=True``.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
+from .contacts import with_contacts
 from .joint_friction import with_friction
 from .robot import Robot, UnsupportedWarning, with_stops
 from .spec import (
@@ -41,6 +46,7 @@ from .spec import (
     pose,
 )
 
+NO_CONTACTS = "contacts between geoms (from_mjcf(..., contacts=True) imports them)"
 _JOINT = {0: JointType.FLOATING, 1: JointType.BALL, 2: JointType.PRISMATIC, 3: JointType.REVOLUTE}
 _GEOM = {0: GeometryKind.PLANE, 2: GeometryKind.SPHERE, 3: GeometryKind.CAPSULE,
          4: GeometryKind.ELLIPSOID, 5: GeometryKind.CYLINDER, 6: GeometryKind.BOX,
@@ -48,7 +54,8 @@ _GEOM = {0: GeometryKind.PLANE, 2: GeometryKind.SPHERE, 3: GeometryKind.CAPSULE,
 
 
 def from_mjcf(source, *, joint_damping: bool = True, balance_inertia: bool = False,
-              stops: bool | dict = False, friction: bool | dict = False) -> Robot:
+              stops: bool | dict = False, friction: bool | dict = False,
+              contacts: bool | dict = False) -> Robot:
     """Import the multibody part of an MJCF model (bodies, inertials, hinge/slide/ball/free
     joints, damping and springs, geoms as shape metadata, sites as frames) as a Composite.
 
@@ -58,6 +65,9 @@ def from_mjcf(source, *, joint_damping: bool = True, balance_inertia: bool = Fal
     friction : True makes the joints' ``frictionloss`` Coulomb friction with true stiction
     (:meth:`Robot.add_friction`; a dict: its options, ``{"peak": ...}``); MuJoCo's own
     frictionloss is a soft constraint that lets a held joint creep, here it holds exactly.
+    contacts : True declares the colliding geoms as collision shapes (:mod:`.contacts`:
+    contype/conaffinity, friction, solref mapped onto the rigid law; a dict: contact options
+    over the file's, ``{"e": 0.3}``); the compiled model has contacts between them.
     """
     model, name = _compile(source)
     spec = _spec(model, name)
@@ -65,6 +75,9 @@ def from_mjcf(source, *, joint_damping: bool = True, balance_inertia: bool = Fal
                         merge_fixed=True)
     with_stops(robot, stops, "from_mjcf")
     with_friction(robot, friction, "from_mjcf")
+    with_contacts(robot, contacts, "from_mjcf")
+    if contacts:
+        spec.unsupported = [u for u in spec.unsupported if u != NO_CONTACTS]
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported),
                       UnsupportedWarning, stacklevel=2)
@@ -180,7 +193,7 @@ def _joint_data(m, j: int, kind: JointType) -> dict:
     limits = JointLimits(lo, hi) if m.jnt_limited[j] else JointLimits()
     return {"limits": limits, "damping": float(m.dof_damping[dof]),
             "friction": float(m.dof_frictionloss[dof]), "ref": ref,
-            "stiffness": float(m.jnt_stiffness[j]),
+            "stiffness": float(m.jnt_stiffness[j]), "armature": float(m.dof_armature[dof]),
             "spring_ref": float(m.qpos_spring[q]) - ref}
 
 
@@ -219,7 +232,10 @@ def _geoms(m, bodies: list[str], links: dict, base: Path | None) -> None:
                       name=_name(m, "GEOM", g, "") or None)
         links[body].visuals.append(Geometry(role=GeometryRole.VISUAL, **common))
         if m.geom_contype[g] or m.geom_conaffinity[g]:
-            links[body].collisions.append(Geometry(role=GeometryRole.COLLISION, **common))
+            links[body].collisions.append(Geometry(
+                role=GeometryRole.COLLISION, group=int(m.geom_contype[g]),
+                mask=int(m.geom_conaffinity[g]), friction=float(m.geom_friction[g][0]),
+                solref=tuple(float(v) for v in m.geom_solref[g]), **common))
 
 
 def _unsupported(m) -> list[str]:
@@ -227,10 +243,10 @@ def _unsupported(m) -> list[str]:
               "<tendon>": m.ntendon, "<equality> constraints": m.neq, "<sensor>": m.nsensor,
               "flex bodies": m.nflex, "mocap bodies (welded here)": m.nmocap}
     out = [f"{what} ×{int(n)}" for what, n in counts.items() if n]
-    if np.any(m.dof_armature):
-        out.append("armature (rotor inertia) of joints " + ", ".join(
-            _name(m, "JOINT", int(m.dof_jntid[d]), str(d))
-            for d in np.flatnonzero(m.dof_armature)))
+    multi = [d for d in np.flatnonzero(m.dof_armature) if m.jnt_type[m.dof_jntid[d]] < 2]
+    if multi:      # hinge and slide armatures become rotor inertias on the joint's axis
+        out.append("armature (rotor inertia) of free and ball joints " + ", ".join(dict.fromkeys(
+            _name(m, "JOINT", int(m.dof_jntid[d]), str(d)) for d in multi)))
     if m.ngeom > 1 and (np.any(m.geom_contype) or np.any(m.geom_conaffinity)):
-        out.append("contacts between geoms (geoms are shapes only)")
+        out.append(NO_CONTACTS)
     return out

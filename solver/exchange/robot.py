@@ -131,6 +131,13 @@ class Robot(Composite):
             self.stops[name] = added[name] = stop
         return added
 
+    def add_contacts(self, **options) -> int:
+        """Declare the file's collision geometry as collision shapes of the links (MJCF
+        contype/conaffinity, friction, solref; URDF ``<collision>``); ``options`` are contact
+        keywords over the file's (:func:`~.contacts.add_contacts`). Returns the count."""
+        from .contacts import add_contacts
+        return add_contacts(self, **options)
+
     def add_friction(self, joints=None, **options) -> dict:
         """Make the dry friction of the file (URDF ``<dynamics friction>``, MJCF
         ``frictionloss``: one value f [N·m or N] per joint) Coulomb friction with true

@@ -127,6 +127,10 @@ class Geometry:
     uri: str | None = None
     rgba: tuple | None = None
     name: str | None = None
+    group: int = 1                # collision bits (MJCF contype, conaffinity)
+    mask: int = 1
+    friction: float | None = None     # sliding friction coefficient (MJCF friction[0])
+    solref: tuple | None = None       # MJCF (timeconst, dampratio)
 
 
 @dataclass
@@ -160,6 +164,7 @@ class JointSpec:
     damping: float = 0.0
     friction: float = 0.0
     stiffness: float = 0.0
+    armature: float = 0.0         # rotor inertia on the joint's axis [kg·m² or kg] (MJCF)
     spring_ref: float = 0.0       # rest value of the spring, in the joint's coordinate
     ref: float = 0.0              # file value of the coordinate at jourdain's zero (MJCF ref)
     mimic: tuple | None = None    # (leader joint, multiplier, offset): URDF <mimic>

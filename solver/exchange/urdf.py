@@ -23,6 +23,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .build import build_robot
+from .contacts import with_contacts
 from .joint_friction import with_friction
 from .packages import resolve, search_dirs
 from .robot import Robot, UnsupportedWarning, with_stops
@@ -52,7 +53,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
               locked: dict | None = None, merge_fixed: bool = True, joint_damping: bool = True,
               require_meshes: bool = True, balance_inertia: bool = False,
               mimic: bool = True, stops: bool | dict = False,
-              friction: bool | dict = False) -> Robot:
+              friction: bool | dict = False, contacts: bool | dict = False) -> Robot:
     """Import a URDF robot as a Composite of jourdain blocks.
 
     source : a file path or the URDF XML text.
@@ -63,6 +64,8 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     locked : {joint name: value [rad or m]} joints welded at a value (e.g. gripper fingers).
     merge_fixed : merge links welded by fixed joints into one RigidBody (as Pinocchio).
     joint_damping : ``<dynamics damping>`` becomes a ViscousFriction on the joint's axis.
+        ``<dynamics armature>`` (rotor inertia, an extension of URDF) becomes an Inertia
+        (revolute) or a Mass (prismatic) on the joint's axis, as MuJoCo's armature.
     require_meshes : a mesh file that cannot be found is a ModelError (else a note).
     balance_inertia : repair principal moments that violate the triangle inequality
         (MuJoCo's ``balanceinertia``) instead of refusing them.
@@ -77,8 +80,13 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
         Otherwise the friction is metadata (``robot.joint_info[name].friction``, as
         Pinocchio's ``model.friction``) and one note says where it was left out.
 
+    contacts : True declares the ``<collision>`` elements as collision shapes of their links
+        (:mod:`.contacts`; a dict: contact options such as ``{"mu": 0.8, "e": 0.2}``); the
+        compiled model has contacts between them (parent and child links excepted).
+
     Otherwise joint limits are metadata (``robot.limits``, ``robot.bounds()`` for trajectory
-    problems). Visual and collision geometry is metadata (``robot.visuals``).
+    problems). Visual geometry is metadata (``robot.visuals``), collision geometry too unless
+    ``contacts``.
     """
     text, path = _read(source)
     xml, urdf, unsupported = _parse(text, path)
@@ -90,6 +98,8 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
     links = {lk.name: _link(lk, urdf.robot, where, base, dirs, require_meshes)
              for lk in urdf.robot.links}
     joints = [_joint(j, where) for j in urdf.robot.joints]
+    for spec in joints:
+        spec.armature = _armature(xml, spec)
     spec = RobotSpec(urdf.robot.name, links, joints, _root(links, joints),
                      where.file, unsupported=unsupported)
     if not mimic:
@@ -105,6 +115,7 @@ def from_urdf(source, package_dirs=(), *, floating_base: bool = False,
                         locked, mimic)
     with_stops(robot, stops, "from_urdf")
     with_friction(robot, friction, "from_urdf")
+    with_contacts(robot, contacts, "from_urdf")
     if spec.unsupported:
         warnings.warn(f"{spec.name}: not imported: " + "; ".join(spec.unsupported) +
                       " (robot.report() lists it again)", UnsupportedWarning, stacklevel=2)
@@ -195,6 +206,24 @@ def _root(links: dict, joints: list[JointSpec]) -> str:
     cycle)."""
     children = {j.child for j in joints}
     return next((name for name in links if name not in children), next(iter(links), ""))
+
+
+def _armature(xml, spec: JointSpec) -> float:
+    """``<dynamics armature>`` of a joint (an extension of URDF that Pinocchio's and Drake's
+    users write for rotor inertia [kg·m² or kg]); 0 when absent."""
+    for joint in xml.iter("joint"):
+        if joint.get("name") == spec.name:
+            dyn = joint.find("dynamics")
+            value = None if dyn is None else dyn.get("armature")
+            try:
+                armature = _float(value, spec.where, "<dynamics armature>")
+            except ValueError:
+                armature = float("nan")
+            if not armature >= 0:
+                raise ModelError(f"{spec.where}: <dynamics armature> must be ≥ 0 [kg·m² or "
+                                 f"kg], got {value}")
+            return armature
+    return 0.0
 
 
 def _joint(j, where: _Where) -> JointSpec:

@@ -266,8 +266,13 @@ def _linear_system(M, J, rhs, active, C, b, compliance, groups):
     n = J.size1()
     MinvJT = _solve_blocks(M, J.T, groups) if n else ca.SX(M.size1(), 0)
     D = J @ MinvJT
-    K = ca.diag(active) @ D + ca.diag(1 - active) @ (ca.SX.eye(n) - C)
-    K_reg = K + ca.diag(active * compliance * ca.diag(D))
+    # an active row that moves no speed here (J_i = 0: the sideways tangent of a contact on
+    # a planar linkage) constrains nothing; it gets λ_i = r_i = 0 instead of a zero pivot.
+    # Per row (an absolute bound: physical rows have D_ii ≫ 1e-20), so islands stay apart.
+    diag = ca.diag(D)
+    idle = active * (diag <= 1e-20)
+    K = ca.diag(active) @ D + ca.diag(1 - active) @ (ca.SX.eye(n) - C) + ca.diag(idle)
+    K_reg = K + ca.diag(active * compliance * diag)
     r = -active * rhs + (1 - active) * b
     return K, K_reg, r, MinvJT
 

@@ -106,6 +106,13 @@ class Result(Mapping):
         return cls(t, series, xs, system, P if np.ndim(p) == 2 else P[:, 0])
 
     @property
+    def ledger(self):
+        """The physics ledger of the contacts (:mod:`.ledger`): energy in and out per
+        contact, deepest penetration, complementarity and friction-cone residuals."""
+        from .ledger import contact_ledger
+        return contact_ledger(self)
+
+    @property
     def names(self) -> list[str]:
         """Names of all series, in order."""
         return list(self.series)
