@@ -51,7 +51,7 @@ from jourdain.blocks.hybrid import BoxContact, GroundContact  # noqa: E402
 from jourdain.blocks.visual import Box, Sphere  # noqa: E402
 from jourdain.solver.collision import Collider, CollisionPair, ContactMaterial  # noqa: E402
 from jourdain.solver.hybrid.islands import island_systems  # noqa: E402
-from jourdain.solver.stepping import Plane  # noqa: E402
+from jourdain.blocks.visual import Plane  # noqa: E402
 
 MU, E, G = 0.5, 0.5, 9.81
 TIMES = (0.0, 1.0, 2.0, 5.0, 10.0)
@@ -130,8 +130,9 @@ def jourdain_tower(horizon: float, boxes: int = 10) -> dict:
         body = model.add(f"box{k}", RigidBody(m=MASS, I=inertia))
         model.connect(model.world.frame_b, joint.frame_a)
         model.connect(joint.frame_b, body.frame_a)
-        below = Collider("world", Plane()) if k == 0 else \
-            Collider(f"box{k - 1}.frame_a", Plane(offset=SIZE / 2))
+        below = Collider("world", Plane(normal=(0, 1, 0))) if k == 0 else \
+            Collider(f"box{k - 1}.frame_a",
+                     Plane(normal=(0, 1, 0), center=(0, SIZE / 2, 0)))
         pairs.append(CollisionPair(Collider(f"box{k}.frame_a", Box(size=(SIZE,) * 3)), below,
                                    ContactMaterial(mu=MU, e=0.0)))
         y0[f"j{k}.y"] = SIZE / 2 + SIZE * k

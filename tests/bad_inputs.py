@@ -2544,9 +2544,9 @@ def _():
 def _():
     from jourdain.blocks.visual import Sphere
     from jourdain.solver.collision import Collider, CollisionPair
-    from jourdain.solver.stepping import Plane
+    from jourdain.blocks.visual import Plane
     pair = CollisionPair(Collider("bal.frame_a", Sphere(radius=0.1), name="c"),
-                         Collider("world", Plane()))
+                         Collider("world", Plane(normal=(0, 1, 0))))
     dropped_ball().simulate(0.1, contact="stepping", pairs=[pair])
 
 

@@ -22,7 +22,7 @@ import casadi as ca
 from ..errors import ModelError
 from ..ports import Frame
 from ..visual.shapes import Mesh, VisualShape
-from .contacts import GroundContact
+from .contacts import ContactLaw, GroundContact
 from .narrow import contact, mesh_vertices, point_count, tangent_basis
 
 @dataclass(eq=False)
@@ -49,6 +49,14 @@ class BodyContact(GroundContact):
         self._vertices = next((mesh_vertices(s) for s in (self.shape_a, self.shape_b)
                                if isinstance(s, Mesh)), None)
         self.frame_b = Frame(self, "frame_b")
+
+    def contact_geometry(self) -> dict:
+        """The contact as the time-stepping mode reads it (solver.stepping.scene): the pair
+        of shapes, carried by point 0 only (that mode's narrow phase makes every contact
+        point of a pair itself; the other points give None)."""
+        pair = (self.frame_a.path, self.shape_a, self.frame_b.path, self.shape_b)
+        return {"pair": pair if self.point == 0 else None, "mu": self.mu, "e": self.e,
+                "v_rest": self.v_rest, "compliant": self.law is ContactLaw.COMPLIANT}
 
     def witness(self, ctx):
         """(gap, n, p_a, p_b) of this contact point (world axes)."""

@@ -73,6 +73,23 @@ class ContactLedger:
         return "\n".join(lines)
 
 
+@dataclass
+class SteppingLedger:
+    """The ledger of a ``contact="stepping"`` run, over the whole run and all contacts:
+    max_penetration [m] (max of −gap), complementarity [m/s] (max |λ_n·(v_n⁺ − b)|/λ-scale:
+    how far the velocity-level complementarity was from met when the sweeps stopped) and cone
+    [m/s] (the matching residual of Coulomb's cone). Per-contact energies are the
+    event-driven mode's (:class:`ContactLedger`)."""
+
+    max_penetration: float
+    complementarity: float
+    cone: float
+
+    def table(self) -> str:
+        return (f"stepping run: max penetration {self.max_penetration:.3g} m, "
+                f"complementarity {self.complementarity:.3g} m/s, cone {self.cone:.3g} m/s")
+
+
 def _contact_rows(info) -> dict:
     """owner path → (owner, normal row index, [tangent row indices]) of unilateral rows."""
     out = {}

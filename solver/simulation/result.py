@@ -108,9 +108,17 @@ class Result(Mapping):
     @property
     def ledger(self):
         """The physics ledger of the contacts (:mod:`.ledger`): energy in and out per
-        contact, deepest penetration, complementarity and friction-cone residuals."""
+        contact, deepest penetration, complementarity and friction-cone residuals (a
+        stepping run's own, :class:`.ledger.SteppingLedger`, is set by that run)."""
+        stored = self.__dict__.get("_ledger")
+        if stored is not None:
+            return stored
         from .ledger import contact_ledger
         return contact_ledger(self)
+
+    @ledger.setter
+    def ledger(self, value):
+        self.__dict__["_ledger"] = value
 
     @property
     def names(self) -> list[str]:

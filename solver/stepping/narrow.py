@@ -17,32 +17,13 @@ import casadi as ca
 import numpy as np
 
 from jourdain.blocks.errors import ModelError
+from jourdain.blocks.visual.shapes import Plane as VisualPlane
 
 from ..collision.pairs import WORLD
 
 EPS = 1e-12    # [m²] keeps square roots and divisions finite where two points coincide
 SUPPORTED = ("sphere–plane, sphere–sphere, capsule–plane, capsule–sphere, capsule–capsule, "
              "box–plane (corners), box–sphere")
-
-
-@dataclass(frozen=True)
-class Plane:
-    """The half-space normal·p ≥ offset of a frame (the world: the ground y ≥ 0 by
-    default), as a collider's shape: its boundary is the plane, its inside is below."""
-
-    normal: tuple = (0.0, 1.0, 0.0)
-    offset: float = 0.0
-    name: str = ""
-    KIND = "plane"
-
-    def __post_init__(self):
-        n = np.asarray(self.normal, dtype=float).ravel()
-        if n.size != 3 or not np.all(np.isfinite(n)) or np.linalg.norm(n) < 1e-12:
-            raise ModelError(f"Plane: normal must be a non-zero 3-vector, got {self.normal!r}")
-        if not np.isfinite(float(self.offset)):
-            raise ModelError(f"Plane: offset must be finite [m], got {self.offset!r}")
-        object.__setattr__(self, "normal", tuple(n / np.linalg.norm(n)))
-        object.__setattr__(self, "offset", float(self.offset))
 
 
 @dataclass(frozen=True)
@@ -63,10 +44,11 @@ class Primitive:
 def primitive(collider) -> Primitive:
     """The primitive of a solver.collision Collider (refused by name when not one)."""
     shape, label = collider.shape, collider.name or collider.frame
-    kind = getattr(shape, "KIND", type(shape).__name__)
-    if kind == "plane":
+    if isinstance(shape, VisualPlane):     # the half-space below it: n·p ≤ n·centre
+        normal = shape.unit_normal()
         return Primitive("plane", collider.frame, (0.0,) * 3, tuple(np.eye(3).ravel()),
-                         tuple(shape.normal) + (shape.offset,), label)
+                         tuple(normal) + (float(normal @ np.asarray(shape.center)),), label)
+    kind = getattr(shape, "KIND", type(shape).__name__)
     pose = (tuple(float(v) for v in shape.center), tuple(np.asarray(shape.matrix()).ravel()))
     if kind == "sphere":
         return Primitive("sphere", collider.frame, *pose, (float(shape.radius),), label)

@@ -29,6 +29,7 @@ from ..simulation.result import Result
 from ..simulation.simulate import _grid
 from .scene import contact_specs
 from .step import LEDGER, build_step
+from ..simulation.ledger import SteppingLedger
 
 MODES = ("events", "stepping")
 DT = 1e-3          # [s] default step of the stepping mode
@@ -97,7 +98,7 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
         X[:, i + 1:i + 1 + take] = accs[1:1 + system.nx, :take]
         acc = accs[:, take - 1]
     res = Result.from_states(system, grid, X, us, p)
-    res.ledger = dict(zip(LEDGER, acc[-3:].tolist()))
+    res.ledger = SteppingLedger(**dict(zip(LEDGER, acc[-3:].tolist())))
     res.method = "stepping"
     res.stats = {"dt": h, "steps": k * (grid.size - 1), "contacts": nc,
                  "iterations": iterations}

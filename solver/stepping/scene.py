@@ -1,9 +1,10 @@
 """What the time-stepping mode collides: the model's contacts as primitive pairs.
 
 Two sources, one list: the collision pairs (solver.collision.CollisionPair: the System's
-``collision_pairs`` and those a run passes), and the rigid ground contacts of the event-driven
-mode (GroundContact, BoxContact corners: a point or sphere on a frame against a plane of the
-world), read through their ``contact_geometry()`` hook. A hybrid element that is not a
+``collision_pairs`` and those a run passes), and the contacts of the event-driven mode, read
+through their ``contact_geometry()`` hook: GroundContact and BoxContact corners (a point or
+sphere on a frame against a plane of the world) and the BodyContacts that shapes declared
+with ``collide`` become (their pair of shapes). A hybrid element that is not a
 contact (a stop, a clutch, a sampled block) has no meaning in this mode and is refused by
 name, as is a compliant contact law (its force law is the event-driven mode's).
 """
@@ -15,8 +16,8 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
-from ..collision.pairs import WORLD, CollisionPair
-from .narrow import Plane, Primitive, primitive
+from ..collision.pairs import WORLD, Collider, CollisionPair
+from .narrow import Primitive, primitive
 
 V_REST = 1e-3   # [m/s] approach speed below which a collision pair does not rebound
 
@@ -35,7 +36,8 @@ class ContactSpec:
 
 def contact_specs(system, pairs=()) -> list[ContactSpec]:
     """The pairs of the system's ground contacts and collision pairs (module docstring)."""
-    specs = [_ground(element) for element in _elements(system)]
+    specs = [spec for element in _elements(system)
+             if (spec := _element_spec(element)) is not None]
     given = list(getattr(system, "collision_pairs", ()) or ()) + list(pairs or ())
     for pair in given:
         if not isinstance(pair, CollisionPair):
@@ -63,8 +65,25 @@ def _elements(system) -> list:
     return list(info.elements)
 
 
-def _ground(element) -> ContactSpec:
+def _element_spec(element) -> ContactSpec | None:
+    """The pair of a hybrid contact element: a GroundContact's sphere against its plane, or
+    a BodyContact's two shapes (declared by ``collide``; its point 0 carries the pair)."""
     geometry = element.contact_geometry()
+    if "pair" not in geometry:
+        return _ground(element, geometry)
+    if geometry["pair"] is None:
+        return None
+    if geometry.get("compliant"):
+        raise ModelError(f"{element.path}: a compliant contact (law=ContactLaw.COMPLIANT) "
+                         "runs with contact='events'; contact='stepping' is rigid")
+    frame_a, shape_a, frame_b, shape_b = geometry["pair"]
+    a = primitive(Collider(frame_a, shape_a, name=f"{element.path}.a"))
+    b = primitive(Collider(frame_b, shape_b, name=f"{element.path}.b"))
+    return ContactSpec(a, b, float(geometry["mu"]), float(geometry["e"]),
+                       float(geometry["v_rest"]), element.path)
+
+
+def _ground(element, geometry) -> ContactSpec:
     if geometry.get("compliant"):
         raise ModelError(f"{element.path}: a compliant contact (law=ContactLaw.COMPLIANT) "
                          "runs with contact='events'; contact='stepping' is rigid")
@@ -78,8 +97,9 @@ def _ground(element) -> ContactSpec:
                          ) from None
     body = Primitive("sphere", geometry["frame"], centre, tuple(np.eye(3).ravel()),
                      (values["radius"],), element.path)
-    plane = Plane(geometry["normal"], values["offset"])
+    normal = np.asarray(geometry["normal"], dtype=float).ravel()
+    normal = normal / np.linalg.norm(normal)      # GroundContact checked it is non-zero
     ground = Primitive("plane", WORLD, (0.0,) * 3, tuple(np.eye(3).ravel()),
-                       tuple(plane.normal) + (plane.offset,), "world")
+                       tuple(normal) + (values["offset"],), "world")
     return ContactSpec(body, ground, values["mu"], values["e"], values["v_rest"],
                        element.path)
