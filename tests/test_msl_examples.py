@@ -264,3 +264,53 @@ def test_readme_msl_block_runs(capsys):
     assert "held (given): joint.phi = 0" in out and "solved: elbow.phi" in out
     assert _numbers(r"forearm.frame_b.r_0\[1\] = -0.4 \(residual (\S+)\)", out)[0] < 1e-10
     assert _numbers(r"peak drive torque (\S+) N·m", out)[0] > 10
+
+
+
+def _eddy_current_brake_scipy():
+    """Angle (position), speed and temperature at t = 0.1 s and 1 s of an inertia (mass) of
+    1 kg·m² (1 kg) at 20 rad/s (m/s) braked by an eddy current brake (100 N·m at 10 rad/s)
+    heating an adiabatic 1 J/K capacitor: ds/dt = w, J·dw/dt = −τ, C·dT/dt = τ·w with
+    τ = 2·τ_nominal·v/(1 + v²), v = w/(w_nominal·(1 + alpha20·(T − TRef))): the MSL's law
+    written out independently and integrated by scipy."""
+    from scipy.integrate import solve_ivp
+    alpha20, TRef = 3.920e-3, 293.15
+
+    def rhs(t, y):
+        _, w, T = y
+        v = w / (10.0 * (1 + alpha20 * (T - TRef)))
+        tau = 2 * 100.0 * v / (1 + v ** 2)
+        return [w, -tau / 1.0, tau * w / 1.0]
+
+    sol = solve_ivp(rhs, (0.0, 1.0), [0.0, 20.0, 293.15], method="LSODA", t_eval=[0.1, 1.0],
+                    rtol=1e-11, atol=1e-11)
+    return sol.y[:, 0], sol.y[:, 1]
+
+
+def _check_eddy_current_brake(out: str, speed: str) -> None:
+    w1, T1 = _numbers(rf"at t = 0.100 s: \w = (\S+) {speed}, T = (\S+) K", out)
+    w2, T2 = _numbers(rf"at t = 1 s: \w = (\S+) {speed}, .*?T = (\S+) K", out)
+    lost, stored = _numbers(r"kinetic energy lost (\S+) J, heat stored (\S+) J", out)
+    assert lost > 199.0 and stored == pytest.approx(lost, rel=1e-6)
+    ref1, ref2 = _eddy_current_brake_scipy()
+    assert w1 == pytest.approx(ref1[1], rel=1e-6) and T1 == pytest.approx(ref1[2], rel=1e-8)
+    # at 1 s the speed is nearly 0: compared in absolute terms (of the 20 at the start)
+    assert abs(w2 - ref2[1]) < 1e-6 and T2 == pytest.approx(ref2[2], rel=1e-8)
+
+
+def test_eddy_current_brake(tmp_path, monkeypatch, capsys):
+    """Reference: the energy balance of the adiabatic brake (kinetic energy lost = heat
+    stored in the HeatCapacitor, C·ΔT), and an independent scipy solve_ivp of the same
+    equations (speed and temperature at t = 0.1 s and 1 s)."""
+    _check_eddy_current_brake(_run("eddy_current_brake.py", tmp_path, monkeypatch, capsys),
+                              "rad/s")
+
+
+def test_translational_eddy_current_brake(tmp_path, monkeypatch, capsys):
+    """Reference: the energy balance of the adiabatic brake (kinetic energy lost = heat
+    stored, C·ΔT), and an independent scipy solve_ivp of the same equations (speed and
+    temperature at t = 0.1 s and 1 s, position at 1 s)."""
+    out = _run("translational_eddy_current_brake.py", tmp_path, monkeypatch, capsys)
+    _check_eddy_current_brake(out, "m/s")
+    _, ref = _eddy_current_brake_scipy()
+    assert _numbers(r"s = (\S+) m,", out)[0] == pytest.approx(ref[0], rel=1e-6)
