@@ -285,3 +285,16 @@ def test_init_spring_constant(tmp_path, monkeypatch, capsys):
     assert closed == pytest.approx(49.05, rel=1e-12)
     assert c == pytest.approx(closed, rel=1e-9)
     assert _numbers(r"max \|rev.phi\| over 1 s = (\S+) rad", out)[0] < 1e-8
+
+
+def test_init_planar(tmp_path, monkeypatch, capsys):
+    """Reference: the planar closed form ω3 − ω1 = w12 + w23 of the MSL's InitPlanar: with
+    body3 held at rest and revolute23.w = 0, the condition w_rel = 0.14 rad/s between body1
+    and body3 gives revolute12.w = 0.14 rad/s; energy balance E − E(0) = −∫P_damper dt (the
+    integration at rtol 1e-10 on energies of ~10 J)."""
+    out = _run("init_planar.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"revolute12.w = (\S+) rad/s", out)[0] == pytest.approx(0.14, abs=1e-10)
+    assert _numbers(r"w_rel\[2\]\(0\) = (\S+) rad/s", out)[0] == pytest.approx(0.14, abs=1e-10)
+    balance, dissipated = _numbers(r"max \|E - E\(0\) \+ dissipated\| = (\S+) J \(the damper "
+                                   r"dissipates (\S+) J", out)
+    assert dissipated > 1e-7 and balance < 1e-8
