@@ -257,10 +257,11 @@ def check_explicit_form(functions: dict, y: np.ndarray, p: np.ndarray) -> None:
 def check_mass(M: ca.Function, y_ref: np.ndarray, mech: Mechanics, sp,
                free: list[int] | None = None) -> None:
     """M of the speeds with an equation of motion (``free``: all but the driven ones) must be
-    positive definite at the assembled configuration."""
+    regular at the assembled configuration; indefinite is accepted, as in
+    ``check_mass_matrix`` (the MSL's Rotor1D or BevelGear1D on a light housing)."""
     free = list(range(sp.z.numel())) if free is None else free
     mass = np.array(M(y_ref, mech.params.defaults))[np.ix_(free, free)]
-    if mass.size and np.linalg.eigvalsh(0.5 * (mass + mass.T))[0] <= \
+    if mass.size and np.abs(np.linalg.eigvalsh(0.5 * (mass + mass.T))).min() <= \
             1e-12 * max(1.0, np.abs(mass).max()):
         raise ModelError("the mass matrix of the speeds " + ", ".join(sp.names) + " is singular "
                          "at the assembled configuration: a speed moves no mass; attach bodies")
