@@ -44,6 +44,7 @@ from .zeno import (ZenoWatch, bounce_slots, element_zeno_error, rate_function,
                    user_zeno_error)
 
 SAMPLES_PER_OUTPUT = 4     # guard samples per output interval unless event_step says otherwise
+SAMPLES_PER_HORIZON = 400  # at least, whatever n_out: a double crossing between two is missed
 ROOT_TOL = 1e-13           # [s, relative to 1 + |t|] Brent's tolerance on event times
 SIMULTANEOUS = 1e-12       # [s, relative to 1 + |t|] roots this close fire together
 BAND = 1e-13               # guard values within ±BAND·(1 + scale) count as zero
@@ -101,9 +102,9 @@ class EventLoop:
         self.resets = {id(e): trace_reset(system, e.reset, f"Event '{e.name}'")
                        for e in list(user) + self.time_events if e.reset is not None}
         span = float(grid[-1] - grid[0])
-        self.event_step = float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT \
-            if event_step is None else number(event_step, "simulate: event_step", 0.0,
-                                               open_low=True, unit="s")
+        self.event_step = min(float(np.min(np.diff(grid))) / SAMPLES_PER_OUTPUT, span /
+                              SAMPLES_PER_HORIZON) if event_step is None else \
+            number(event_step, "simulate: event_step", 0.0, open_low=True, unit="s")
         check_event_step(self.event_step, span)
         self.chatter = chatter_limits(chatter, span)
         self._zeno_watch = ZenoWatch(max(self.event_step, 1e-3 * span))
