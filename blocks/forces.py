@@ -185,6 +185,19 @@ class TranslationalSpring(FlangeForce):
         return 0.5 * self.c * (s_rel - self.s_rel0) ** 2
 
 
+class SupportToFlange:
+    """For a FlangeForce that acts between ``support`` and ``flange`` (an EMF, a brake with
+    the MSL's port names): FlangeForce's contract sees them as flange_a and flange_b."""
+
+    @property
+    def flange_a(self) -> Flange:
+        return self.support
+
+    @property
+    def flange_b(self) -> Flange:
+        return self.flange
+
+
 class ForceLaw(FlangeForce):
     """A force or torque given as a law f = law(s_rel, w_rel) on flange_b (−f on flange_a):
     a Python function of CasADi expressions, e.g. a gas force that depends on the piston's

@@ -11,11 +11,11 @@ from typing import ClassVar
 from ..acausal.base import AcausalComponent
 from ..base import as_scalars, param
 from ..errors import ModelError
-from ..forces import FlangeForce
+from ..forces import FlangeForce, SupportToFlange
 from ..ports import Flange, HeatPort, Motion
 
 
-class _EddyCurrent(AcausalComponent, FlangeForce):
+class _EddyCurrent(SupportToFlange, AcausalComponent, FlangeForce):
     """τ = 2·τ_nominal·v/(1 + v²), v = w/(w_nominal·(1 + alpha20·(T − TRef))), braking
     (−τ acts on ``flange``, τ on ``support``); the losses τ·w ≥ 0 leave through
     ``heatPort`` (heatPort.Q_flow = −τ·w) or, without one, count as dissipated."""
@@ -27,15 +27,6 @@ class _EddyCurrent(AcausalComponent, FlangeForce):
         self.support = Flange(self, "support", self.MOTION)
         if self.useHeatPort:
             self.heatPort = HeatPort(self, "heatPort")
-
-    # FlangeForce's contract acts between flange_a and flange_b: support and flange here.
-    @property
-    def flange_a(self) -> Flange:
-        return self.support
-
-    @property
-    def flange_b(self) -> Flange:
-        return self.flange
 
     def validate(self) -> None:
         if not self._nominal_speed() > 0:

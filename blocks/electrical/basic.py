@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from ..base import as_scalar, param
 from ..errors import ModelError
-from ..forces import FlangeForce
+from ..forces import FlangeForce, SupportToFlange
 from ..ports import Flange, HeatPort, Motion
 from .base import BranchKind, OnePort
 
@@ -109,7 +109,7 @@ class Inductor(OnePort):
         return 0.5 * self.L * ctx.state(self)[0] ** 2
 
 
-class _Converter(OnePort, FlangeForce):
+class _Converter(SupportToFlange, OnePort, FlangeForce):
     """An ideal electromechanical converter: v = k·w_rel, and the torque or force k·i on
     ``flange`` (reaction on ``support``); electrical power v·i equals mechanical power."""
 
@@ -119,15 +119,6 @@ class _Converter(OnePort, FlangeForce):
         self._make_pins()
         self.flange = Flange(self, "flange", self.MOTION)
         self.support = Flange(self, "support", self.MOTION)
-
-    # FlangeForce's contract acts between flange_a and flange_b: support and flange here.
-    @property
-    def flange_a(self) -> Flange:
-        return self.support
-
-    @property
-    def flange_b(self) -> Flange:
-        return self.flange
 
     def validate(self) -> None:
         if self.k == 0:
