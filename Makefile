@@ -26,11 +26,13 @@ venv: $(VENV)/.installed-test
 demo: $(VENV)/.installed-test
 	MPLBACKEND=Agg $(BIN)/python examples/cube_on_edge.py
 
+# two worker processes (pytest-xdist): the CI machine has two cores; every test writes only
+# into its own temporary directory, so the order and the split do not matter
 test: $(VENV)/.installed-test
-	MPLBACKEND=Agg $(BIN)/python -m pytest -q
+	MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2
 
 test-slow: $(VENV)/.installed-test
-	MPLBACKEND=Agg $(BIN)/python -m pytest -q -m slow
+	MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 -m slow
 
 # long exploration: the property-based tests on ~5,700 new random mechanisms (not the fixed
 # cases of the default suite); a failure is kept in .hypothesis/ and replayed first next time
