@@ -299,3 +299,20 @@ def test_init_planar(tmp_path, monkeypatch, capsys):
     balance, dissipated = _numbers(r"max \|E - E\(0\) \+ dissipated\| = (\S+) J \(the damper "
                                    r"dissipates (\S+) J", out)
     assert dissipated > 1e-7 and balance < 1e-8
+
+
+def test_robot_r3_one_axis(tmp_path, monkeypatch, capsys):
+    """Reference: the closed form of the point-to-point profile (end time Δq/qd_max +
+    qd_max/qdd_max = 0.998 s, the end angle 120° reached); the MSL's statement that the axis
+    follows its reference (tracking error below 0.2°, final angle within 0.02° of 120°, held
+    by stiction); the energy balance with the op-amps' supplies and every loss. The
+    independent model of the same equations is in tests/test_robot_r3.py."""
+    out = _run("robot_r3_one_axis.py", tmp_path, monkeypatch, capsys)
+    end, closed = _numbers(r"endTime (\S+) s \(closed form .* = (\S+) s\)", out)
+    assert closed == pytest.approx(0.998132, abs=1e-6) and end == pytest.approx(closed,
+                                                                               rel=1e-12)
+    assert _numbers(r"q_ref = (\S+)° \(end angle", out)[0] == pytest.approx(120.0, abs=1e-9)
+    assert _numbers(r"final angle \S+° \(end angle 120°\): error (\S+)°", out)[0] < 0.02
+    assert _numbers(r"max tracking error \|q - q_ref\| = (\S+)°", out)[0] < 0.2
+    assert 1.0 < _numbers(r"motor current: peak (\S+) A", out)[0] < 10.0   # i_max = 9 A
+    assert "energy balance holds" in out
