@@ -329,9 +329,8 @@ class FullRobot(Composite):
     """The six-axis r3 robot (MSL ``RobotR3.FullRobot``): ``mechanics``
     (MechanicalStructure), ``pathPlanning`` (PathPlanning6) and ``axis1`` … ``axis6`` with the
     MSL's parameters. Exposes ``frame_a`` (the base) for a World with gravity along −y
-    (jourdain's default, the MSL's n = {0, −1, 0}). Angles in degrees as in the MSL.
-    ``axes``: indices (1-based) of the axes modelled; the others' flanges are left free
-    (a smaller check of the same parts)."""
+    (jourdain's default, the MSL's n = {0, −1, 0}). Angles in degrees as in the MSL; kp, ks,
+    Ts one value for all axes or six."""
 
     def __init__(self, mLoad: float = 15.0, rLoad=(0.1, 0.25, 0.1),
                  startAngles=(-60.0, 20.0, 90.0, 0.0, -110.0, 0.0),

@@ -316,3 +316,19 @@ def test_robot_r3_one_axis(tmp_path, monkeypatch, capsys):
     assert _numbers(r"max tracking error \|q - q_ref\| = (\S+)°", out)[0] < 0.2
     assert 1.0 < _numbers(r"motor current: peak (\S+) A", out)[0] < 10.0   # i_max = 9 A
     assert "energy balance holds" in out
+
+
+@pytest.mark.slow
+def test_robot_r3_full_robot(tmp_path, monkeypatch, capsys):
+    """Reference: the closed form of KinematicPTP2's synchronized profile (end time
+    1.356 s); the MSL's statement that the robot follows its reference (every axis within
+    0.2° of its end angle at 2 s, held by stiction, tracking errors below 1.5°); the energy
+    balance with the op-amps' supplies and every loss. Slow (~15 s of CPU; 36 states, six
+    stick/slip elements): the default suite checks the same parts in tests/test_robot_r3.py
+    (the steady start against virtual work, the path planning's closed form)."""
+    out = _run("robot_r3_full_robot.py", tmp_path, monkeypatch, capsys)
+    end, closed = _numbers(r"endTime (\S+) s \(closed form (\S+) s\)", out)
+    assert end == pytest.approx(closed, rel=1e-9) and closed == pytest.approx(1.356, abs=1e-3)
+    final, track = _numbers(r"largest final error (\S+)°, largest tracking error (\S+)°", out)
+    assert final < 0.2 and track < 1.5
+    assert "energy balance holds" in out
