@@ -332,3 +332,21 @@ def test_robot_r3_full_robot(tmp_path, monkeypatch, capsys):
     final, track = _numbers(r"largest final error (\S+)°, largest tracking error (\S+)°", out)
     assert final < 0.2 and track < 1.5
     assert "energy balance holds" in out
+
+
+def test_surfaces(tmp_path, monkeypatch, capsys):
+    """Reference: the closed forms of the MSL's surfaces: the sine surface's points against
+    the MSL's sineSurface loops (round-off); the torus's points at distance r from its tube's
+    centre circle, its triangulated area and volume within 1 % and 2.5 % of 4π²·R·r and
+    2π²·R·r² at the MSL's 40 × 20 points (convergence: tests/test_surfaces.py); the
+    prismatic's motion reaches the sine's ±2 m; the animation and the picture are written."""
+    out = _run("surfaces.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"sine surface: 2500 points, 4802 triangles; max \|point - closed form\| "
+                    r"= (\S+) m", out)[0] < 1e-14
+    assert _numbers(r"centre circle - r\| = (\S+) m", out)[0] < 1e-14
+    area, closed_area, volume, closed_volume = _numbers(
+        r"area (\S+) m² \(4π²·R·r = (\S+)\), volume (\S+) m³ \(2π²·R·r² = (\S+)\)", out)
+    assert abs(area / closed_area - 1) < 0.01 and abs(volume / closed_volume - 1) < 0.025
+    low, high = _numbers(r"s from (\S+) to (\S+) m", out)
+    assert low == pytest.approx(-2, abs=0.01) and high == pytest.approx(2, abs=0.01)
+    assert (tmp_path / "out" / "surfaces.html").stat().st_size > 10_000
