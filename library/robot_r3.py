@@ -259,9 +259,10 @@ class PathPlanning6(Composite):
     """Reference angles for the fastest kinematic movement of naxis axes (MSL
     ``Utilities.PathPlanning6``): ``ptp`` (KinematicPTP2, the MSL's ``path``, all axes
     synchronized) split per axis into outputs ``angle_ref1`` … and ``speed_ref1`` … (the
-    control bus's angle_ref and speed_ref). Angles in degrees as in the MSL (angleBegDeg, angleEndDeg); speedMax [rad/s],
-    accMax [rad/s²], startTime [s]; swingTime [s] the MSL's time after the motion before the
-    run stops (``stopTime``, an attribute: ptp.endTime + swingTime)."""
+    control bus's angle_ref and speed_ref). Angles in degrees as in the MSL (angleBegDeg,
+    angleEndDeg); speedMax [rad/s], accMax [rad/s²], startTime [s]; swingTime [s] the MSL's
+    time after the motion before the run stops (``stopTime``, an attribute: ptp.endTime +
+    swingTime)."""
 
     def __init__(self, naxis: int = 6, angleBegDeg=0.0, angleEndDeg=1.0, speedMax=3.0,
                  accMax=2.5, startTime: float = 0.0, swingTime: float = 0.5):

@@ -47,9 +47,10 @@ class Surface(VisualShape):
         out = self.surfaceCharacteristic(u, v)
         count = 4 if self.multiColoredSurface else 3
         if not isinstance(out, (tuple, list)) or len(out) != count:
+            size = len(out) if hasattr(out, "__len__") else 1
             raise ModelError(f"Surface: surfaceCharacteristic must return {count} arrays ("
                              + ("X, Y, Z, C" if count == 4 else "X, Y, Z") + f"), got "
-                             f"{type(out).__name__} of {len(out) if hasattr(out, '__len__') else 1}")
+                             f"{type(out).__name__} of {size}")
         points = [np.broadcast_to(np.asarray(a, dtype=float), (self.nu, self.nv))
                   for a in out[:3]] if _shapes_fit(out[:3], (self.nu, self.nv)) else None
         if points is None or not np.all(np.isfinite(points)):
@@ -95,9 +96,9 @@ def Torus(R: float = 0.5, r: float = 0.1, opening: float = 0.0,
           startAngle: float = -math.pi, stopAngle: float = math.pi, n_R: int = 40,
           n_r: int = 20, **options) -> Surface:
     """A torus (the MSL's ``Visualizers.Torus`` and ``SurfaceCharacteristics.torus``): major
-    radius R (any sign, as the MSL), minor radius r > 0 [m] about the shape's y axis (points (R + r·cos β)·sin α,
-    r·sin β, (R + r·cos β)·cos α), α from startAngle to stopAngle, β from −π + opening to
-    π − opening [rad]; n_R × n_r points. ``options``: colour, opacity, center, rotation."""
+    radius R (any sign, as the MSL), minor radius r > 0 [m] about the shape's y axis (points
+    ((R + r·cos β)·sin α, r·sin β, (R + r·cos β)·cos α)), α from startAngle to stopAngle,
+    β from −π + opening to π − opening [rad]; n_R × n_r points. ``options``: colour, opacity, center, rotation."""
     _number(R, "Torus", "R", "m")                  # R < 0 in the MSL's VoluminousWheel
     _positive(r, "Torus", "r")
 
