@@ -26,6 +26,13 @@ def one_axis():
     return system, init, system.simulate(1.6, x0=init.x0, n_out=1601)
 
 
+@pytest.fixture(scope="module")
+def full_robot():
+    model = jd.Model.on_world(World(), robot=FullRobot())
+    system = jd.compile(model)
+    return model, system, system.initialize(**initial_conditions(system, model.robot))
+
+
 def _ptp(t, q0, q1, qd_max, qdd_max):
     """The synchronized point-to-point profile in closed form: one path parameter with the
     largest time over all axes; a trapezoid in speed (or a triangle when the speed limit is
@@ -42,14 +49,12 @@ def _ptp(t, q0, q1, qd_max, qdd_max):
     return q0 + dq * s[:, None], te
 
 
-def test_full_robot_path_planning_is_the_closed_form():
+def test_full_robot_path_planning_is_the_closed_form(full_robot):
     """Reference: the closed form of KinematicPTP2 (one path parameter for all axes, the most
     demanding axis at its limits): the six reference angles of FullRobot's PathPlanning6 at
     every output time, the end angles reached at the common end time and held after it."""
-    model = jd.Model.on_world(World(), robot=FullRobot())
-    system = jd.compile(model)
-    t = np.linspace(0.0, 2.0, 201)
-    x0 = system.initialize(**initial_conditions(system, model.robot)).x0
+    model, system, init = full_robot
+    t, x0 = np.linspace(0.0, 2.0, 201), init.x0
     names = [f"robot.pathPlanning.q_split.y{k}" for k in range(1, 7)]
     closed, te = _ptp(t, START, END, SPEED, ACC)
     assert model.robot.pathPlanning.ptp.endTime == pytest.approx(te, rel=1e-12)
@@ -66,15 +71,13 @@ def _reference_outputs(system, names, t, x0):
                      for tk in t])
 
 
-def test_full_robot_steady_start_holds_gravity_by_the_motor_currents():
+def test_full_robot_steady_start_holds_gravity_by_the_motor_currents(full_robot):
     """Reference: the principle of virtual work on the bare MechanicalStructure (compiled
     alone): at the MSL's steady start (joints at their start angles, at rest, circuits
     steady, friction carrying nothing) each motor's torque through its gear balances the
     gravity torque, ratio·k·i = ∂V/∂q (central differences of the potential energy); the
     joints sit at the path's start angles; every derivative but the integrators' is zero."""
-    model = jd.Model.on_world(World(), robot=FullRobot())
-    system = jd.compile(model)
-    init = system.initialize(**initial_conditions(system, model.robot))
+    model, system, init = full_robot
     x = dict(zip(system.x_names, init.x0))
     q = np.array([x[f"robot.mechanics.r{k}.phi"] for k in range(1, 7)])
     assert np.abs(q - START).max() < 1e-12
