@@ -1,5 +1,5 @@
 """Modelica.Mechanics.MultiBody.Examples.Systems.RobotR3.FullRobot in jourdain
-==========================================================================
+===========================================================================
 
 The six-axis Manutec r3 robot built from the MSL's own components
 (``jourdain.library.robot_r3``): ``MechanicalStructure`` (six revolutes, the MSL's bodies and

@@ -1,5 +1,5 @@
 """Modelica.Mechanics.MultiBody.Examples.Systems.RobotR3.OneAxis in jourdain
-========================================================================
+=========================================================================
 
 One axis of the Manutec r3 robot with a load inertia, built from the MSL's own components
 (``jourdain.library.robot_r3``): ``PathPlanning1`` (KinematicPTP2 from 0° to 120°, 3 rad/s,
