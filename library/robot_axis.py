@@ -1,7 +1,9 @@
 """One axis of an industrial robot, in the style of the Modelica Standard Library's
 ``Mechanics.MultiBody.Examples.Systems.RobotR3.OneAxis``: a reference motion (KinematicPTP),
-a cascade controller (P position loop, PI speed loop, PI current loop), a DC motor on an
-H-bridge, a gearbox and the arm link on a revolute joint.
+a cascade controller (the MSL's P-PI ``Controller`` of ``library.robot_r3``, then a PI current
+loop), a DC motor on an H-bridge, a gearbox and the arm link on a revolute joint. The MSL's
+own axis (its analog current controller, friction, the MSL's initialization) is
+``library.robot_r3.OneAxis``.
 
 From OneAxis (public MSL source): the structure of ``Controller`` (the references are given at
 the gear output and scaled by the gear ratio to the motor side; speed error
@@ -26,10 +28,8 @@ from jourdain.blocks import (
     Add,
     AngleSensor,
     Composite,
-    Gain,
     IdealGear,
     KinematicPTP,
-    Mux,
     Revolute,
     RigidBody,
     RotationalSpring,
@@ -37,6 +37,7 @@ from jourdain.blocks import (
 )
 
 from .motors import DCMotorDrive
+from .robot_r3 import Controller
 
 
 class RobotAxis(Composite):
@@ -83,23 +84,21 @@ class RobotAxis(Composite):
         self.connect(self.gear.flange_b, self.joint.axis)
 
     def _controller(self, ratio, kp, ks, Ts, kc, Tc) -> None:
-        """OneAxis' Controller: e_w = ratio·qd_ref + kp·(ratio·q_ref − φ_m) − ω_m → PI →
-        current reference; a PI current loop gives the bridge's voltage command."""
+        """OneAxis' Controller (``library.robot_r3.Controller``, the MSL's P-PI cascade:
+        current_ref = PI(ks, Ts)[ratio·qd_ref + kp·(ratio·q_ref − φ_m) − ω_m]); a PI current
+        loop gives the bridge's voltage command (the MSL's analog current controller is
+        ``robot_r3.Motor``)."""
         self.motor_sensor = AngleSensor()
         self.connect(self.motor_sensor.flange, self.drive.flange)
-        self.references = Mux(1, 1, 1, 1)
-        for port, source in ((self.references.u1, self.reference.q),
-                             (self.references.u2, self.reference.qd),
-                             (self.references.u3, self.motor_sensor.phi),
-                             (self.references.u4, self.motor_sensor.w)):
-            self.connect(source, port)
-        self.speed_error = Gain([[kp * ratio, ratio, -kp, -1.0]])
-        self.speed_controller = PID(k_p=ks, k_i=ks / Ts)
+        self.controller = Controller(kp=kp, ks=ks, Ts=Ts, ratio=ratio)
         self.current_error = Add(1.0, -1.0)
         self.current_controller = PID(k_p=kc, k_i=kc / Tc)
-        self.connect(self.references.y, self.speed_error.u)
-        self.connect(self.speed_error.y, self.speed_controller.e)
-        self.connect(self.speed_controller.y, self.current_error.u1)
-        self.connect(self.drive.ammeter.i, self.current_error.u2)
-        self.connect(self.current_error.y, self.current_controller.e)
-        self.connect(self.current_controller.y, self.drive.v_ref)
+        for source, port in ((self.reference.q, self.controller.angle_ref),
+                             (self.reference.qd, self.controller.speed_ref),
+                             (self.motor_sensor.phi, self.controller.motorAngle),
+                             (self.motor_sensor.w, self.controller.motorSpeed),
+                             (self.controller.current_ref, self.current_error.u1),
+                             (self.drive.ammeter.i, self.current_error.u2),
+                             (self.current_error.y, self.current_controller.e),
+                             (self.current_controller.y, self.drive.v_ref)):
+            self.connect(source, port)

@@ -3081,3 +3081,23 @@ def _():
     jd.compile(model)
     model.b.collide(Sphere(radius=0.2, center=(0.3, 0, 0)))
     jd.compile(model)
+
+
+# ---- mslrobot ----
+@case("a Surface whose function returns arrays of the wrong size", ModelError, "Surface",
+      "X, Y, Z", "nu × nv")
+def _():
+    from jourdain.blocks.visual import Surface
+    Surface(surfaceCharacteristic=lambda u, v: (u, v, np.zeros(7)), nu=4, nv=5)
+
+
+@case("a Surface with a single grid point along u", ModelError, "Surface", "nu", "≥ 2")
+def _():
+    from jourdain.blocks.visual import Surface
+    Surface(surfaceCharacteristic=lambda u, v: (u, v, u), nu=1, nv=5)
+
+
+@case("a VoluminousWheel too narrow for a rim", ModelError, "VoluminousWheel", "rTire")
+def _():
+    from jourdain.blocks.visual import VoluminousWheel
+    VoluminousWheel(rTire=0.001, rCurvature=0.5, width=0.1)

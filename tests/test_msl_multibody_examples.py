@@ -299,3 +299,54 @@ def test_init_planar(tmp_path, monkeypatch, capsys):
     balance, dissipated = _numbers(r"max \|E - E\(0\) \+ dissipated\| = (\S+) J \(the damper "
                                    r"dissipates (\S+) J", out)
     assert dissipated > 1e-7 and balance < 1e-8
+
+
+def test_robot_r3_one_axis(tmp_path, monkeypatch, capsys):
+    """Reference: the closed form of the point-to-point profile (end time Δq/qd_max +
+    qd_max/qdd_max = 0.998 s, the end angle 120° reached); the MSL's statement that the axis
+    follows its reference (tracking error below 0.2°, final angle within 0.02° of 120°, held
+    by stiction); the energy balance with the op-amps' supplies and every loss. The
+    independent model of the same equations is in tests/test_robot_r3.py."""
+    out = _run("robot_r3_one_axis.py", tmp_path, monkeypatch, capsys)
+    end, closed = _numbers(r"endTime (\S+) s \(closed form .* = (\S+) s\)", out)
+    assert closed == pytest.approx(0.998132, abs=1e-6) and end == pytest.approx(closed,
+                                                                               rel=1e-12)
+    assert _numbers(r"q_ref = (\S+)° \(end angle", out)[0] == pytest.approx(120.0, abs=1e-9)
+    assert _numbers(r"final angle \S+° \(end angle 120°\): error (\S+)°", out)[0] < 0.02
+    assert _numbers(r"max tracking error \|q - q_ref\| = (\S+)°", out)[0] < 0.2
+    assert 1.0 < _numbers(r"motor current: peak (\S+) A", out)[0] < 10.0   # i_max = 9 A
+    assert "energy balance holds" in out
+
+
+@pytest.mark.slow
+def test_robot_r3_full_robot(tmp_path, monkeypatch, capsys):
+    """Reference: the closed form of KinematicPTP2's synchronized profile (end time
+    1.356 s); the MSL's statement that the robot follows its reference (every axis within
+    0.2° of its end angle at 2 s, held by stiction, tracking errors below 1.5°); the energy
+    balance with the op-amps' supplies and every loss. Slow (~15 s of CPU; 36 states, six
+    stick/slip elements): the default suite checks the same parts in tests/test_robot_r3.py
+    (the steady start against virtual work, the path planning's closed form)."""
+    out = _run("robot_r3_full_robot.py", tmp_path, monkeypatch, capsys)
+    end, closed = _numbers(r"endTime (\S+) s \(closed form (\S+) s\)", out)
+    assert end == pytest.approx(closed, rel=1e-9) and closed == pytest.approx(1.356, abs=1e-3)
+    final, track = _numbers(r"largest final error (\S+)°, largest tracking error (\S+)°", out)
+    assert final < 0.2 and track < 1.5
+    assert "energy balance holds" in out
+
+
+def test_surfaces(tmp_path, monkeypatch, capsys):
+    """Reference: the closed forms of the MSL's surfaces: the sine surface's points against
+    the MSL's sineSurface loops (round-off); the torus's points at distance r from its tube's
+    centre circle, its triangulated area and volume within 1 % and 2.5 % of 4π²·R·r and
+    2π²·R·r² at the MSL's 40 × 20 points (convergence: tests/test_surfaces.py); the
+    prismatic's motion reaches the sine's ±2 m; the animation and the picture are written."""
+    out = _run("surfaces.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"sine surface: 2500 points, 4802 triangles; max \|point - closed form\| "
+                    r"= (\S+) m", out)[0] < 1e-14
+    assert _numbers(r"centre circle - r\| = (\S+) m", out)[0] < 1e-14
+    area, closed_area, volume, closed_volume = _numbers(
+        r"area (\S+) m² \(4π²·R·r = (\S+)\), volume (\S+) m³ \(2π²·R·r² = (\S+)\)", out)
+    assert abs(area / closed_area - 1) < 0.01 and abs(volume / closed_volume - 1) < 0.025
+    low, high = _numbers(r"s from (\S+) to (\S+) m", out)
+    assert low == pytest.approx(-2, abs=0.01) and high == pytest.approx(2, abs=0.01)
+    assert (tmp_path / "out" / "surfaces.html").stat().st_size > 10_000

@@ -325,7 +325,8 @@ def check_shapes(shapes, owner: str) -> tuple:
     for shape in shapes:
         if not isinstance(shape, VisualShape):
             raise ModelError(f"{owner}: shapes must be visual shapes (Box, Sphere, Cylinder, "
-                             f"Capsule, Mesh, Plane from jourdain.blocks.visual), got {shape!r}")
+                             "Capsule, Mesh, Plane, Surface from jourdain.blocks.visual), got "
+                             f"{shape!r}")
     return shapes
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .meshes import read_mesh
+from .meshes import shape_mesh
 from .motion import Motion
 
 
@@ -38,13 +38,13 @@ def _lowest(motion: Motion, k: int, u: np.ndarray) -> float:
     elif spec.kind == "capsule":
         reach = spec.length / 2 * np.abs(ua[:, 2]) + spec.radius
     else:                                       # mesh: its hull's lowest vertex
-        hull = _hull(spec.mesh)
+        hull = _hull(spec)
         return float(np.min(height + np.min((ua * motion.scale[:, k]) @ hull.T, axis=1)))
     return float(np.min(height - reach))
 
 
-def _hull(path: str) -> np.ndarray:
-    vertices = read_mesh(path).vertices
+def _hull(spec) -> np.ndarray:
+    vertices = shape_mesh(spec).vertices
     try:
         from scipy.spatial import ConvexHull
         return vertices[ConvexHull(vertices).vertices]

@@ -20,7 +20,7 @@ from scipy.spatial.transform import Rotation
 from jourdain.blocks.errors import ModelError
 
 from .floor import floor_height
-from .meshes import read_mesh
+from .meshes import shape_mesh
 from .motion import Motion, bounds, plane_normal, points
 
 HERE = Path(__file__).resolve().parent
@@ -86,9 +86,9 @@ def _shape_data(motion: Motion, k: int) -> dict:
            "position": _b64(r[keep]), "quaternion": _b64(_quaternions(R[keep])),
            "scale": _b64(s[:1] if fixed_scale else s)}
     if spec.kind == "mesh":
-        mesh = read_mesh(spec.mesh)
+        mesh = shape_mesh(spec)
         out.update(vertices=_b64(mesh.vertices), faces=_b64(mesh.faces, np.uint32))
-        if spec.mesh_colors and mesh.colors is not None:   # the file's own colours
+        if spec.mesh_colors and mesh.colors is not None:   # the file's (surface's) colours
             colors = np.where(np.isnan(mesh.colors), np.asarray(spec.color), mesh.colors)
             out["colors"] = _b64(colors)
     return out

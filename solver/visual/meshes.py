@@ -22,6 +22,19 @@ class MeshData:
     colors: np.ndarray | None
 
 
+def shape_mesh(spec) -> MeshData:
+    """The triangles of a drawn mesh shape: a Surface's generated grid, or its file's."""
+    surface = getattr(spec, "surface", None)
+    if surface is not None:
+        return MeshData(surface.vertices, surface.faces, surface.colors)
+    return read_mesh(spec.mesh)
+
+
+def mesh_key(spec) -> str:
+    """What identifies a drawn mesh's triangles: the file, or the surface shape's name."""
+    return spec.mesh if getattr(spec, "surface", None) is None else f"surface:{spec.name}"
+
+
 def load_mesh(path: str) -> tuple[np.ndarray, np.ndarray]:
     """Vertices (n × 3) and triangles (m × 3) of a mesh file, through trimesh."""
     data = read_mesh(path)

@@ -18,6 +18,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.visual.shapes import Capsule, Mesh, attached_shapes
+from jourdain.blocks.visual.surfaces import Surface
 
 from ..model.mechanics import Mechanics
 from .defaults import Placed, default_shapes, frame_geometry, nominal_size
@@ -33,7 +34,8 @@ class ShapeSpec:
     radius, length : [m] of a capsule; mesh : path of a mesh file;
     dynamic : the scale changes with the state (a prismatic joint's box);
     mesh_colors : a mesh given no colour, drawn in its file's own colours (materials, vertex
-    colours) where it has any, else in ``color``.
+    colours) where it has any, else in ``color``; a multi-coloured Surface in its colours;
+    surface : the Surface shape whose generated mesh is drawn (kind mesh, no file).
     """
 
     name: str
@@ -47,6 +49,7 @@ class ShapeSpec:
     mesh: str | None = None
     dynamic: bool = False
     mesh_colors: bool = False
+    surface: object = None
 
 
 @dataclass
@@ -163,11 +166,14 @@ def _place(mech: Mechanics, item: Placed, k: int, taken: set) -> tuple:
     while name in taken:
         name, n = f"{base}#{n}", n + 1
     color = shape.color if shape.color is not None else PALETTE[k % len(PALETTE)]
-    mesh = isinstance(shape, Mesh)
+    mesh, surface = isinstance(shape, Mesh), isinstance(shape, Surface)
     spec = ShapeSpec(name, item.owner, shape.KIND, tuple(color), shape.opacity, item.default,
                      getattr(shape, "radius", 0.0) if isinstance(shape, Capsule) else 0.0,
                      getattr(shape, "length", 0.0) if isinstance(shape, Capsule) else 0.0,
-                     shape.path if mesh else None, mesh_colors=mesh and shape.color is None)
+                     shape.path if mesh else None,
+                     mesh_colors=(mesh and shape.color is None) or
+                     (surface and shape.colors is not None),
+                     surface=shape if surface else None)
     return spec, (R, r, scale)
 
 

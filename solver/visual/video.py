@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from .html import view_direction
+from .meshes import mesh_key, shape_mesh
 from .motion import Motion, radii
 
 RING = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
@@ -126,8 +127,7 @@ def _ffmpeg() -> str:
 
 
 def _meshes(motions: list[Motion]) -> dict:
-    from .meshes import load_mesh
-    return {s.mesh: load_mesh(s.mesh)[0] for m in motions for s in m.visual.shapes
+    return {mesh_key(s): shape_mesh(s).vertices for m in motions for s in m.visual.shapes
             if s.kind == "mesh"}
 
 
@@ -163,7 +163,7 @@ def _render(ax, fig, writer, motions, basis, meshes, times, title) -> None:
             alpha = 1.0 if i == 0 else 0.35
             for k, spec in enumerate(m.visual.shapes):
                 shape = outline(spec.kind, m.R[j, k], m.r[j, k], m.scale[j, k], spec,
-                                meshes.get(spec.mesh))
+                                meshes.get(mesh_key(spec)))
                 depth = float(basis[2] @ m.r[j, k])
                 drawn.append((depth, spec, shape, m.r[j, k], alpha))
         for depth, spec, shape, centre, alpha in sorted(drawn, key=lambda d: d[0]):
