@@ -26,3 +26,9 @@ __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "Ideal
 from .eddy_current import EddyCurrentForce, EddyCurrentTorque  # noqa: E402  (on the acausal core)
 
 __all__ += ["EddyCurrentForce", "EddyCurrentTorque"]
+
+from .speed_dependent import (InverseSpeedDependentTorque, LinearSpeedDependentTorque,  # noqa: E402
+                              Regularization, SignTorque)
+
+__all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque", "Regularization",
+            "SignTorque"]

@@ -1,0 +1,161 @@
+"""Speed-dependent torques of the Modelica Standard Library's ``Rotational.Sources`` with its
+names and parameters: SignTorque (a constant torque that changes sign with the speed,
+regularized near 0), LinearSpeedDependentTorque and InverseSpeedDependentTorque, and the
+laws they share with the translational force versions (free functions on CasADi
+expressions, so ``SignForce`` and the other ``…Force`` versions can use them too).
+
+As in :mod:`.sources`, ``flange`` is flange_b and ``support`` flange_a; w is the speed of
+flange relative to support; the torque acts on flange (its reaction on support). A negative
+tau_nominal brakes positive speeds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+import casadi as ca
+
+from ..base import as_scalar, param
+from ..errors import ModelError
+from ..ports import Motion
+from .sources import SpeedDependentSource
+
+
+class Regularization(Enum):
+    """MSL ``Modelica.Blocks.Types.Regularization``: the shape of sign(w) below w0."""
+
+    Exp = "Exp"         # 2/(1 + exp(−w/(0.01·w0))) − 1 (smooth, nearly a step)
+    Sine = "Sine"       # sin(π/2·w/w0) for |w| < w0
+    Linear = "Linear"   # w/w0 for |w| < w0
+    CoSine = "CoSine"   # sign(w)·(1 − cos(π/2·w/w0)) for |w| < w0
+
+
+def regularized_sign(w, w0, reg: Regularization):
+    """sign(w) regularized below w0 as the MSL's SignTorque/SignForce do."""
+    inside = {Regularization.Sine: lambda: ca.sin(ca.pi / 2 * w / w0),
+              Regularization.Linear: lambda: w / w0,
+              Regularization.CoSine: lambda: ca.sign(w) * (1 - ca.cos(ca.pi / 2 * w / w0))}
+    if reg is Regularization.Exp:
+        # 2/(1 + exp(−x)) − 1 = tanh(x/2): the same number without overflow for large |x|
+        return ca.tanh(w / (0.01 * w0) / 2)
+    return ca.if_else(ca.fabs(w) >= w0, ca.sign(w), inside[reg]())
+
+
+def linear_law(ratio, same_direction: bool):
+    """|ratio| (the same sign for both directions) or ratio (reversing with the speed)."""
+    return ca.fabs(ratio) if same_direction else ratio
+
+
+def inverse_law(w, w_nominal, w0, same_direction: bool):
+    """The MSL's InverseSpeedDependent… law per unit of the nominal value: w_nominal/|w|
+    (same direction) or w_nominal/w (reversing), below w0 w_nominal/w0 or w/w0 — as the MSL
+    writes it, so the reversing law jumps at |w| = w0 unless w_nominal = w0."""
+    if same_direction:
+        return ca.if_else(ca.fabs(w) < w0, w_nominal / w0, w_nominal / ca.fmax(ca.fabs(w), w0))
+    safe = ca.if_else(ca.fabs(w) < w0, w0, w)   # never divides by a speed below w0
+    return ca.if_else(ca.fabs(w) < w0, w / w0, w_nominal / safe)
+
+
+def _positive(owner, **values) -> None:
+    for name, value in values.items():
+        if not value > 0:
+            raise ModelError(f"{owner.path}: {name} must be positive, got {value} rad/s")
+
+
+def _flag(owner: str, name: str, value) -> None:
+    if not isinstance(value, bool):
+        raise ModelError(f"{owner}: {name} must be True or False, got {value!r}")
+
+
+@dataclass(eq=False)
+class SignTorque(SpeedDependentSource):
+    """Constant torque changing sign with the speed (MSL ``Rotational.Sources.SignTorque``):
+    τ = tau_nominal·sign(w), regularized below w0 by ``reg``. A negative tau_nominal brakes
+    in both directions of rotation (a dry-friction load), a positive one accelerates.
+
+    tau_nominal : [N·m] nominal torque.   reg : Regularization (default Exp, as the MSL).
+    w0 : [rad/s] regularization below w0, > 0.
+    """
+
+    MOTION: ClassVar[Motion] = Motion.ROTATIONAL
+    tau_nominal: float = param(0.0, "N.m", "nominal torque (negative: a load)")
+    reg: Regularization = Regularization.Exp
+    w0: float = param(0.1, "rad/s", "regularization below w0")
+
+    def __post_init__(self):
+        self.tau_nominal = as_scalar(self.tau_nominal, "SignTorque", "tau_nominal")
+        self.w0 = as_scalar(self.w0, "SignTorque", "w0")
+        if not isinstance(self.reg, Regularization):
+            raise ModelError(f"SignTorque: reg must be a Regularization "
+                             f"({', '.join(r.name for r in Regularization)}), got {self.reg!r}")
+        self._make_flanges()
+
+    def validate(self) -> None:
+        _positive(self, w0=self.w0)
+
+    def law(self, w_rel):
+        return self.tau_nominal * regularized_sign(w_rel, self.w0, self.reg)
+
+
+@dataclass(eq=False)
+class LinearSpeedDependentTorque(SpeedDependentSource):
+    """Torque linear in the speed (MSL ``Rotational.Sources.LinearSpeedDependentTorque``):
+    τ = tau_nominal·|w/w_nominal| with TorqueDirection = True (default), τ =
+    tau_nominal·w/w_nominal with False (a viscous load when tau_nominal < 0).
+
+    tau_nominal : [N·m] torque at the nominal speed.   w_nominal : [rad/s] nominal speed, > 0.
+    TorqueDirection : bool, same direction of torque in both directions of rotation.
+    """
+
+    MOTION: ClassVar[Motion] = Motion.ROTATIONAL
+    tau_nominal: float = param(0.0, "N.m", "torque at the nominal speed")
+    TorqueDirection: bool = True
+    w_nominal: float = param(1.0, "rad/s", "nominal speed")
+
+    def __post_init__(self):
+        self.tau_nominal = as_scalar(self.tau_nominal, "LinearSpeedDependentTorque",
+                                     "tau_nominal")
+        self.w_nominal = as_scalar(self.w_nominal, "LinearSpeedDependentTorque", "w_nominal")
+        _flag("LinearSpeedDependentTorque", "TorqueDirection", self.TorqueDirection)
+        self._make_flanges()
+
+    def validate(self) -> None:
+        _positive(self, w_nominal=self.w_nominal)
+
+    def law(self, w_rel):
+        return self.tau_nominal * linear_law(w_rel / self.w_nominal, self.TorqueDirection)
+
+
+@dataclass(eq=False)
+class InverseSpeedDependentTorque(SpeedDependentSource):
+    """Torque inverse to the speed (MSL ``Rotational.Sources.InverseSpeedDependentTorque``),
+    constant power tau_nominal·w_nominal: τ = tau_nominal·w_nominal/|w| with
+    TorqueDirection = True (default; tau_nominal·w_nominal/w0 below w0), τ =
+    tau_nominal·w_nominal/w with False (tau_nominal·w/w0 below w0). As in the MSL source,
+    the reversing law jumps at |w| = w0 unless w_nominal = w0.
+
+    tau_nominal : [N·m] torque at the nominal speed.   w_nominal : [rad/s] nominal speed, > 0.
+    TorqueDirection : bool.   w0 : [rad/s] regularization below w0, > 0.
+    """
+
+    MOTION: ClassVar[Motion] = Motion.ROTATIONAL
+    tau_nominal: float = param(0.0, "N.m", "torque at the nominal speed")
+    TorqueDirection: bool = True
+    w_nominal: float = param(1.0, "rad/s", "nominal speed")
+    w0: float = param(0.1, "rad/s", "regularization below w0")
+
+    def __post_init__(self):
+        owner = "InverseSpeedDependentTorque"
+        self.tau_nominal = as_scalar(self.tau_nominal, owner, "tau_nominal")
+        self.w_nominal = as_scalar(self.w_nominal, owner, "w_nominal")
+        self.w0 = as_scalar(self.w0, owner, "w0")
+        _flag(owner, "TorqueDirection", self.TorqueDirection)
+        self._make_flanges()
+
+    def validate(self) -> None:
+        _positive(self, w_nominal=self.w_nominal, w0=self.w0)
+
+    def law(self, w_rel):
+        return self.tau_nominal * inverse_law(w_rel, self.w_nominal, self.w0,
+                                              self.TorqueDirection)
