@@ -99,7 +99,8 @@ __all__ = [
 
 # MSL Rotational sources and sensors of the Rotational examples (issue 26, branch mslrot)
 from .drivetrain import (InverseSpeedDependentTorque, LinearSpeedDependentTorque,  # noqa: E402
-                         Regularization, SignTorque)
+                         RotationalMultiSensor, SignTorque)
+from .regularization import Regularization  # noqa: E402
 
 __all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque", "Regularization",
-            "SignTorque"]
+            "RotationalMultiSensor", "SignTorque"]

@@ -115,3 +115,20 @@ def test_demo_free_wheel(tmp_path, monkeypatch, capsys):
     gap, tau, overrun = _numbers(r"max \|w1 - w2\| locked (\S+) rad/s, min tau (\S+) N·m; "
                                  r"freewheeling min w2 - w1 (\S+) rad/s", out)
     assert gap < 1e-6 and tau >= 0 and overrun >= -1e-9
+
+
+def test_elastic_bearing(tmp_path, monkeypatch, capsys):
+    """Reference: an independent scipy DOP853 model of the same three equations (shaft,
+    housing, load; the gear's flange_b at φ_s/3 + 2·φ_h/3 relative to the moving housing):
+    the three speeds over 10 s; the MultiSensor's torque = the bearing spring-damper's law
+    −(c·φ + d·ω) and its speed = the housing's; the energy balance (the torque's work = the
+    change of T + V plus the damper's loss)."""
+    out = _run("elastic_bearing.py", tmp_path, monkeypatch, capsys)
+    for name in ("shaft", "housing", "load"):
+        _, err = _numbers(rf"{name}: w\(10 s\) = (\S+) rad/s, max \|w - scipy\| = (\S+) rad/s",
+                          out)
+        assert err < 1e-6, name
+    diff, peak, dw = _numbers(r"max difference (\S+) N·m \(peak (\S+) N·m\); "
+                              r"multiSensor.w = housing.w: (\S+)", out)
+    assert diff < 1e-8 * peak and peak > 100 and dw < 1e-12
+    assert "energy balance holds" in out

@@ -27,8 +27,9 @@ from .eddy_current import EddyCurrentForce, EddyCurrentTorque  # noqa: E402  (on
 
 __all__ += ["EddyCurrentForce", "EddyCurrentTorque"]
 
-from .speed_dependent import (InverseSpeedDependentTorque, LinearSpeedDependentTorque,  # noqa: E402
-                              Regularization, SignTorque)
+from .speed_dependent import (InverseSpeedDependentTorque,  # noqa: E402
+                              LinearSpeedDependentTorque, SignTorque)
+from .rotational_sensors import RotationalMultiSensor  # noqa: E402
 
-__all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque", "Regularization",
-            "SignTorque"]
+__all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque",
+            "RotationalMultiSensor", "SignTorque"]

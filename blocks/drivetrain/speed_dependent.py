@@ -1,8 +1,9 @@
 """Speed-dependent torques of the Modelica Standard Library's ``Rotational.Sources`` with its
 names and parameters: SignTorque (a constant torque that changes sign with the speed,
 regularized near 0), LinearSpeedDependentTorque and InverseSpeedDependentTorque, and the
-laws they share with the translational force versions (free functions on CasADi
-expressions, so ``SignForce`` and the other ``…Force`` versions can use them too).
+laws (free functions on CasADi expressions; the regularized sign of SignTorque is
+:mod:`jourdain.blocks.regularization`'s, shared with SignForce). Where a law has a kink or a
+jump (at |w| = w0), guards restart the integrator there, as the MSL's events do.
 
 As in :mod:`.sources`, ``flange`` is flange_b and ``support`` flange_a; w is the speed of
 flange relative to support; the torque acts on flange (its reaction on support). A negative
@@ -11,35 +12,16 @@ tau_nominal brakes positive speeds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import ClassVar
 
 import casadi as ca
 
 from ..base import as_scalar, param
 from ..errors import ModelError
+from ..hybrid.base import Direction, Guard, Hybrid
 from ..ports import Motion
+from ..regularization import Regularization, check_regularization, kinks, regularized_sign
 from .sources import SpeedDependentSource
-
-
-class Regularization(Enum):
-    """MSL ``Modelica.Blocks.Types.Regularization``: the shape of sign(w) below w0."""
-
-    Exp = "Exp"         # 2/(1 + exp(−w/(0.01·w0))) − 1 (smooth, nearly a step)
-    Sine = "Sine"       # sin(π/2·w/w0) for |w| < w0
-    Linear = "Linear"   # w/w0 for |w| < w0
-    CoSine = "CoSine"   # sign(w)·(1 − cos(π/2·w/w0)) for |w| < w0
-
-
-def regularized_sign(w, w0, reg: Regularization):
-    """sign(w) regularized below w0 as the MSL's SignTorque/SignForce do."""
-    inside = {Regularization.Sine: lambda: ca.sin(ca.pi / 2 * w / w0),
-              Regularization.Linear: lambda: w / w0,
-              Regularization.CoSine: lambda: ca.sign(w) * (1 - ca.cos(ca.pi / 2 * w / w0))}
-    if reg is Regularization.Exp:
-        # 2/(1 + exp(−x)) − 1 = tanh(x/2): the same number without overflow for large |x|
-        return ca.tanh(w / (0.01 * w0) / 2)
-    return ca.if_else(ca.fabs(w) >= w0, ca.sign(w), inside[reg]())
 
 
 def linear_law(ratio, same_direction: bool):
@@ -57,6 +39,17 @@ def inverse_law(w, w_nominal, w0, same_direction: bool):
     return ca.if_else(ca.fabs(w) < w0, w / w0, w_nominal / safe)
 
 
+class _EventsAtW0(Hybrid):
+    """Guards at w = ±w0 (the relative speed), where the law has a kink or a jump."""
+
+    def guards(self, ctx):
+        if not self._kinks():
+            return []
+        w = ctx.flange(self.flange).w - ctx.flange(self.support).w
+        return [Guard("w_above_w0", w - self.w0, Direction.BOTH),
+                Guard("w_below_minus_w0", w + self.w0, Direction.BOTH)]
+
+
 def _positive(owner, **values) -> None:
     for name, value in values.items():
         if not value > 0:
@@ -69,7 +62,7 @@ def _flag(owner: str, name: str, value) -> None:
 
 
 @dataclass(eq=False)
-class SignTorque(SpeedDependentSource):
+class SignTorque(SpeedDependentSource, _EventsAtW0):
     """Constant torque changing sign with the speed (MSL ``Rotational.Sources.SignTorque``):
     τ = tau_nominal·sign(w), regularized below w0 by ``reg``. A negative tau_nominal brakes
     in both directions of rotation (a dry-friction load), a positive one accelerates.
@@ -86,13 +79,13 @@ class SignTorque(SpeedDependentSource):
     def __post_init__(self):
         self.tau_nominal = as_scalar(self.tau_nominal, "SignTorque", "tau_nominal")
         self.w0 = as_scalar(self.w0, "SignTorque", "w0")
-        if not isinstance(self.reg, Regularization):
-            raise ModelError(f"SignTorque: reg must be a Regularization "
-                             f"({', '.join(r.name for r in Regularization)}), got {self.reg!r}")
         self._make_flanges()
 
     def validate(self) -> None:
-        _positive(self, w0=self.w0)
+        check_regularization(self, self.reg, self.w0)
+
+    def _kinks(self) -> bool:
+        return kinks(self.reg)
 
     def law(self, w_rel):
         return self.tau_nominal * regularized_sign(w_rel, self.w0, self.reg)
@@ -128,7 +121,7 @@ class LinearSpeedDependentTorque(SpeedDependentSource):
 
 
 @dataclass(eq=False)
-class InverseSpeedDependentTorque(SpeedDependentSource):
+class InverseSpeedDependentTorque(SpeedDependentSource, _EventsAtW0):
     """Torque inverse to the speed (MSL ``Rotational.Sources.InverseSpeedDependentTorque``),
     constant power tau_nominal·w_nominal: τ = tau_nominal·w_nominal/|w| with
     TorqueDirection = True (default; tau_nominal·w_nominal/w0 below w0), τ =
@@ -155,6 +148,9 @@ class InverseSpeedDependentTorque(SpeedDependentSource):
 
     def validate(self) -> None:
         _positive(self, w_nominal=self.w_nominal, w0=self.w0)
+
+    def _kinks(self) -> bool:
+        return True
 
     def law(self, w_rel):
         return self.tau_nominal * inverse_law(w_rel, self.w_nominal, self.w0,

@@ -51,8 +51,8 @@ for source, inertia in ((model.signTorque, model.inertia1),
     model.connect(source.flange, inertia.flange_a)
 system = jd.compile(model)
 
-# %% Simulate 5 s (StopTime 5, Interval 1e-4) from phi = 0, w = w_start
-res = system.simulate(5.0, z0={f"inertia{k}.w": w_start for k in (1, 2, 3, 4)}, n_out=50001,
+# %% Simulate 5 s (StopTime 5, the MSL's Interval 1e-4; output every 1e-3 s) from phi = 0, w = w_start
+res = system.simulate(5.0, z0={f"inertia{k}.w": w_start for k in (1, 2, 3, 4)}, n_out=5001,
                       rtol=1e-10, atol=1e-10)
 t = res.t
 t1, t4 = (w_start - w0) / tau_nominal, (w_start ** 2 - w0 ** 2) / (2 * tau_nominal * w_nominal)
