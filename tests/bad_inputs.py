@@ -3081,3 +3081,79 @@ def _():
     jd.compile(model)
     model.b.collide(Sphere(radius=0.2, center=(0.3, 0, 0)))
     jd.compile(model)
+
+
+# ---- mslrot ----
+def _on_inertia(path: str, part, port: str = "flange"):
+    """A model with ``part`` (a source or a two-flange element) on an Inertia, compiled."""
+    from jourdain.blocks import Inertia
+    model = jd.Model(world=World())
+    model.shaft = Inertia(J=1.0)
+    setattr(model, path, part)
+    model.connect(getattr(part, port), model.shaft.flange_a)
+    return jd.compile(model)
+
+
+@case("SignTorque with w0 = 0", ModelError, "brake", "w0")
+def _():
+    from jourdain.blocks import SignTorque
+    _on_inertia("brake", SignTorque(tau_nominal=-1.0, w0=0.0))
+
+
+@case("SignTorque with reg given as a string", ModelError, "brake", "reg", "Regularization")
+def _():
+    from jourdain.blocks import SignTorque
+    _on_inertia("brake", SignTorque(tau_nominal=-1.0, reg="Linear"))
+
+
+@case("LinearSpeedDependentTorque with a negative w_nominal", ModelError, "load", "w_nominal",
+      "-2")
+def _():
+    from jourdain.blocks import LinearSpeedDependentTorque
+    _on_inertia("load", LinearSpeedDependentTorque(tau_nominal=-1.0, w_nominal=-2.0))
+
+
+@case("LinearSpeedDependentTorque with TorqueDirection = 'no'", ModelError,
+      "LinearSpeedDependentTorque", "TorqueDirection", "'no'")
+def _():
+    from jourdain.blocks import LinearSpeedDependentTorque
+    LinearSpeedDependentTorque(tau_nominal=-1.0, TorqueDirection="no")
+
+
+@case("InverseSpeedDependentTorque with a negative w0", ModelError, "load", "w0", "-0.1")
+def _():
+    from jourdain.blocks import InverseSpeedDependentTorque
+    _on_inertia("load", InverseSpeedDependentTorque(tau_nominal=-1.0, w_nominal=1.0, w0=-0.1))
+
+
+@case("FreeWheel with a negative wRes", ModelError, "freeWheel", "wRes", "-1")
+def _():
+    from jourdain.blocks.hybrid import FreeWheel
+    _on_inertia("freeWheel", FreeWheel(wRes=-1.0), "flange_b")
+
+
+@case("FreeWheel with the MSL's regularized lock tauRes = 1e-5", ModelError, "FreeWheel",
+      "tauRes", "rigid")
+def _():
+    from jourdain.blocks.hybrid import FreeWheel
+    FreeWheel(tauRes=1e-5)
+
+
+@case("FreeWheel on a translational Mass", ModelError, "freeWheel", "flange_b", "mass")
+def _():
+    from jourdain.blocks import Mass
+    from jourdain.blocks.hybrid import FreeWheel
+    model = jd.Model(world=World())
+    model.mass, model.freeWheel = Mass(m=1.0), FreeWheel()
+    model.connect(model.freeWheel.flange_b, model.mass.flange_a)
+    jd.compile(model)
+
+
+@case("RotationalMultiSensor between translational flanges", ModelError, "multiSensor",
+      "flange_a", "mass")
+def _():
+    from jourdain.blocks import Mass, RotationalMultiSensor
+    model = jd.Model(world=World())
+    model.mass, model.multiSensor = Mass(m=1.0), RotationalMultiSensor()
+    model.connect(model.multiSensor.flange_a, model.mass.flange_b)
+    jd.compile(model)

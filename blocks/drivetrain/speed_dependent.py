@@ -82,6 +82,7 @@ class SignTorque(SpeedDependentSource, _EventsAtW0):
         self._make_flanges()
 
     def validate(self) -> None:
+        _positive(self, w0=self.w0)   # first: check_regularization names the speed v0
         check_regularization(self, self.reg, self.w0)
 
     def _kinks(self) -> bool:
