@@ -3157,3 +3157,15 @@ def _():
     model.mass, model.multiSensor = Mass(m=1.0), RotationalMultiSensor()
     model.connect(model.multiSensor.flange_a, model.mass.flange_b)
     jd.compile(model)
+
+
+@case("initialize holding both speeds of a LossyGear against its ratio", ModelError,
+      "initialize", "gear.mesh")
+def _():
+    from jourdain.blocks import Inertia, LossyGear
+    model = jd.Model(world=World())
+    model.a, model.b = Inertia(J=1.0), Inertia(J=1.0)
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0.0, 0.5, 0.5, 0.0, 0.0]])
+    model.connect(model.a.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.b.flange_a)
+    jd.compile(model).initialize(z0={"a.w": 1.0, "b.w": 1.0})

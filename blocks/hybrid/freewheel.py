@@ -52,31 +52,34 @@ class FreeWheel(FlangeForce, Hybrid):
     def validate(self) -> None:
         self._check_nonnegative(wRes=self.wRes)
 
-    def _w_rel(self, ctx):
-        return ctx.flange(self.flange_a).w - ctx.flange(self.flange_b).w
+    def _overrun(self, ctx):
+        """w_b − w_a = −w_rel: ≥ 0 is the free side (the impact solver's opening direction)."""
+        return ctx.flange(self.flange_b).w - ctx.flange(self.flange_a).w
 
     def rows(self, ctx):
         free = ctx.discrete(self)["free"]
-        w_rel = self._w_rel(ctx)
-        # λ acts on flange_a along w_rel (−λ on flange_b): the MSL's tau = flange_a.tau = −λ
-        return [Row("tau", w_rel, 1 - free, self.wRes * w_rel * free * -1.0, sign=-1.0)]
+        overrun = self._overrun(ctx)
+        # λ acts on flange_b along w_b − w_a (−λ on flange_a): the MSL's tau = −flange_b.tau
+        # = λ, ≥ 0 while locked (pushing); free, tau = wRes·w_rel = −wRes·overrun
+        return [Row("tau", overrun, 1 - free, -self.wRes * overrun * free)]
 
     def guards(self, ctx):
-        return [Guard("release", ctx.multiplier(self, "tau"), Direction.RISING, {"free": (0,)}),
-                Guard("lock", self._w_rel(ctx), Direction.RISING, {"free": (1,)})]
+        return [Guard("release", ctx.multiplier(self, "tau"), Direction.FALLING,
+                      {"free": (0,)}),
+                Guard("lock", self._overrun(ctx), Direction.FALLING, {"free": (1,)})]
 
     def on_event(self, guard, state):
         state.set(self, free=1 if guard == "release" else 0)
 
     def initialize(self, state):
-        w_rel = state.row(self, "tau").velocity
-        if w_rel > SPEED_TOL:
+        overrun = state.row(self, "tau").velocity
+        if overrun < -SPEED_TOL:
             # started with flange_a faster: it takes flange_b along at once, a plastic impact
             # (momentum kept, the kinetic energy it takes in the event log)
             state.set(self, free=0)
             state.impact(self, "tau", restitution=0.0)
         else:
-            state.set(self, free=1 if w_rel < -SPEED_TOL else 0)
+            state.set(self, free=1 if overrun > SPEED_TOL else 0)
 
     def after_impact(self, state):
         state.set(self, free=0)
@@ -86,11 +89,11 @@ class FreeWheel(FlangeForce, Hybrid):
         and accelerating past flange_b: locked."""
         row = state.row(self, "tau")
         if round(state.discrete(self)["free"]) == 0:
-            if row.force > 1e-10 * (1 + abs(row.force)):
+            if row.force < -1e-10 * (1 + abs(row.force)):
                 state.set(self, free=1)
                 return True
             return False
-        if row.velocity >= -SPEED_TOL and row.acceleration > 0:
+        if row.velocity <= SPEED_TOL and row.acceleration < 0:
             state.set(self, free=0)
             return True
         return False

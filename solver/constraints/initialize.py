@@ -270,7 +270,8 @@ def _speeds(system, y: np.ndarray, z0: dict, fix: dict, p, t0, u0, init) -> np.n
     if "drive0" in system.functions:
         x = np.array(system.functions["drive0"](t0, x, u0, p)).ravel()
         zeta = np.linalg.lstsq(basis, x[ny:ny + nz], rcond=None)[0]
-    if not fix:
+    rows = _mesh_rows(system, x, p, t0, u0)
+    if not fix and rows is None:
         return x
     idx = [system.quantity_names.index(n) for n in fix]
     known = [names.index(n) for n in speeds] + \
@@ -280,7 +281,13 @@ def _speeds(system, y: np.ndarray, z0: dict, fix: dict, p, t0, u0, init) -> np.n
     q = system.quantities(t0, xs, ca.DM(u0), ca.DM(p))[idx]
     A = np.array(ca.Function("A", [xs], [ca.jacobian(q, xs)])(x))[:, ny:ny + nz] @ basis
     b = np.array(ca.Function("g", [xs], [q])(x)).ravel() - A @ zeta
-    rhs = np.array(list(fix.values())) - b - A[:, known] @ zeta[known]
+    targets = np.array(list(fix.values()), dtype=float)
+    if rows is not None:   # γ = J·z + offset = 0 on the rows that are always constraints
+        J, offset, labels = rows
+        A = np.vstack([A, J @ basis])
+        b = np.concatenate([b, offset])
+        targets = np.concatenate([targets, np.zeros(len(labels))])
+    rhs = targets - b - A[:, known] @ zeta[known]
     if unknown_z:
         zeta[unknown_z] = np.linalg.lstsq(A[:, unknown_z], rhs, rcond=None)[0]
         if numeric_rank(A[:, unknown_z]) < len(unknown_z):
@@ -289,7 +296,29 @@ def _speeds(system, y: np.ndarray, z0: dict, fix: dict, p, t0, u0, init) -> np.n
     for k in unknown_z:
         init.solved[names[k]] = zeta[k]
     x[ny:ny + nz] = basis @ zeta
+    if rows is not None:
+        residual = rows[0] @ x[ny:ny + nz] + rows[1]
+        bad = [label for label, r in zip(rows[2], residual) if abs(r) > TOL * (1 + abs(r))]
+        if bad:
+            raise ModelError(f"initialize: the held speeds violate {', '.join(bad)} (a "
+                             "constraint in every mode, e.g. a LossyGear's mesh); give "
+                             "speeds that satisfy it, or hold only one of its flanges' speeds")
     return x
+
+
+def _mesh_rows(system, x: np.ndarray, p, t0, u0):
+    """(J, γ − J·z, labels) of the hybrid rows that are constraints in every mode (a
+    LossyGear's mesh), or None: velocity conditions like a closure's."""
+    hybrid = getattr(system, "hybrid", None)
+    always = list(getattr(hybrid, "always_active", ()) or ())
+    if not always or "impact" not in system.functions:
+        return None
+    _, J, gamma, _ = system.functions["impact"](t0, x, u0, p)
+    ny = len(system.y_names)
+    J = np.atleast_2d(np.array(J))[always]
+    gamma = np.array(gamma).ravel()[always]
+    z = x[ny:ny + len(system.z_names)]
+    return J, gamma - J @ z, [hybrid.rows[i].label for i in always]
 
 
 def _states(system, x: np.ndarray, z0: dict, p, t0, u0, init) -> np.ndarray:
