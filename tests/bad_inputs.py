@@ -3169,3 +3169,15 @@ def _():
     model.connect(model.a.flange_b, model.gear.flange_a)
     model.connect(model.gear.flange_b, model.b.flange_a)
     jd.compile(model).initialize(z0={"a.w": 1.0, "b.w": 1.0})
+
+
+@case("initialize holding both angles of a LossyGear against its ratio", ModelError,
+      "gear.mesh", "Inertia1.phi")
+def _():
+    from jourdain.blocks import Inertia, LossyGear
+    model = jd.Model(world=World())
+    model.Inertia1, model.Inertia2 = Inertia(J=1.0), Inertia(J=1.0)
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0.0, 0.5, 0.5, 0.0, 0.0]])
+    model.connect(model.Inertia1.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.Inertia2.flange_a)
+    jd.compile(model).initialize(y0={"Inertia1.phi": 0.0, "Inertia2.phi": 0.7})

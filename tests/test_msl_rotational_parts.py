@@ -86,18 +86,21 @@ def test_free_wheel_lets_flange_b_overrun():
     assert np.all(res["freeWheel.free"] == 1)
 
 
-def test_initialize_solves_speeds_through_a_lossy_gear_mesh():
-    """Reference: the gear relation w_a = ratio·w_b (ratio 2) of the LossyGear's mesh row, a
-    constraint in every mode: holding Inertia2.w = 5 gives Inertia1.w = 10 (reported as
-    solved), and the run starts without a projection (no kinetic energy lost at t = 0)."""
+def test_initialize_solves_through_a_lossy_gear_mesh():
+    """Reference: the gear relation φ_a = ratio·φ_b, w_a = ratio·w_b (ratio 2) of the
+    LossyGear's mesh row, a constraint in every mode: holding Inertia2.phi = 0.7 and
+    Inertia2.w = 5 gives Inertia1.phi = 1.4 and Inertia1.w = 10 (reported as solved), and the
+    run starts without a projection (no kinetic energy lost at t = 0)."""
     model = jd.Model(world=World())
     model.Inertia1, model.Inertia2 = Inertia(J=1.0), Inertia(J=1.5)
     model.gear = LossyGear(ratio=2.0, lossTable=[[0.0, 0.5, 0.5, 0.0, 0.0]])
     model.connect(model.Inertia1.flange_b, model.gear.flange_a)
     model.connect(model.gear.flange_b, model.Inertia2.flange_a)
     system = jd.compile(model)
-    init = system.initialize(z0={"Inertia2.w": 5.0})
+    init = system.initialize(y0={"Inertia2.phi": 0.7}, z0={"Inertia2.w": 5.0})
     assert init.solved["Inertia1.w"] == pytest.approx(10.0, abs=1e-12)
+    assert init.solved["Inertia1.phi"] == pytest.approx(1.4, abs=1e-9)
     res = system.simulate(0.01, x0=init.x0)
     assert res.events[0].energy_lost is None
     assert res["Inertia1.w"][0] == pytest.approx(2 * res["Inertia2.w"][0], abs=1e-12)
+    assert res["Inertia1.phi"][-1] == pytest.approx(2 * res["Inertia2.phi"][-1], abs=1e-9)

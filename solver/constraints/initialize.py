@@ -204,18 +204,22 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
         pulled = _augmented_mover(system, mover, {**fix, **quantity_guesses}, p, t0, u0)
         y = toward_guesses(pulled, y, p, free)
     c = np.array(mover.c(y, p)).ravel()
-    if not fix and not c.size:
+    gaps = _mesh_gaps(system)
+    if not fix and not c.size and not gaps:
         return y
     augmented = _augmented_mover(system, mover, fix, p, t0, u0)
-    owners = list(getattr(system, "constraint_owners", [])) + [f"the condition {k}" for k in fix]
+    owners = list(getattr(system, "constraint_owners", [])) + \
+        [f"the condition {k}" for k in fix] + [system.hybrid.rows[i].label for i in gaps]
     y_new = assemble(augmented, y, p, free, system.y_names, owners)
     _classify(system, augmented, y, y_new, p, free, init)
     return y_new
 
 
 def _augmented_mover(system, mover: Mover, fix: dict, p, t0, u0) -> Mover:
-    """The closure equations with the position-level conditions g(y) − value appended."""
-    if not fix:
+    """The closure equations with the position-level conditions g(y) − value appended, and
+    the gaps of the hybrid rows that are constraints in every mode (a LossyGear's mesh)."""
+    gaps = _mesh_gaps(system)
+    if not fix and not gaps:
         return mover
     ny, nx = len(system.y_names), system.nx
     y, pp = ca.MX.sym("y", ny), ca.MX.sym("p", len(p))
@@ -226,7 +230,12 @@ def _augmented_mover(system, mover: Mover, fix: dict, p, t0, u0) -> Mover:
     def residual(yy):
         x = ca.vertcat(yy, ca.MX.zeros(nx - ny))
         g = system.quantities(t0, x, ca.DM(u0), pp)[idx]
-        return ca.vertcat(mover.c(yy, pp), g - target)
+        out = [mover.c(yy, pp), g - target]
+        if gaps:
+            others = system.functions["hybrid_others"]
+            lam = ca.MX.zeros(others.size1_in(4))
+            out.append(others(t0, x, ca.DM(u0), pp, lam)[1][gaps])
+        return ca.vertcat(*out)
     moved = mover.retract(y, delta)
     res = residual(moved)
     zero = ca.DM.zeros(len(mover.moved))
@@ -304,6 +313,13 @@ def _speeds(system, y: np.ndarray, z0: dict, fix: dict, p, t0, u0, init) -> np.n
                              "constraint in every mode, e.g. a LossyGear's mesh); give "
                              "speeds that satisfy it, or hold only one of its flanges' speeds")
     return x
+
+
+def _mesh_gaps(system) -> list[int]:
+    """The hybrid rows that are constraints in every mode and have a position-level gap."""
+    hybrid = getattr(system, "hybrid", None)
+    gaps = list(getattr(hybrid, "always_gap", ()) or ())
+    return gaps if gaps and "hybrid_others" in system.functions else []
 
 
 def _mesh_rows(system, x: np.ndarray, p, t0, u0):
