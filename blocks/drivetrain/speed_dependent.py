@@ -17,11 +17,10 @@ from typing import ClassVar
 import casadi as ca
 
 from ..base import as_scalar, param
-from ..errors import ModelError
 from ..hybrid.base import Direction, Guard, Hybrid
 from ..ports import Motion
 from ..regularization import Regularization, check_regularization, kinks, regularized_sign
-from .sources import SpeedDependentSource
+from .sources import SpeedDependentSource, _flag, _positive
 
 
 def linear_law(ratio, same_direction: bool):
@@ -50,17 +49,6 @@ class _EventsAtW0(Hybrid):
                 Guard("w_below_minus_w0", w + self.w0, Direction.BOTH)]
 
 
-def _positive(owner, **values) -> None:
-    for name, value in values.items():
-        if not value > 0:
-            raise ModelError(f"{owner.path}: {name} must be positive, got {value} rad/s")
-
-
-def _flag(owner: str, name: str, value) -> None:
-    if not isinstance(value, bool):
-        raise ModelError(f"{owner}: {name} must be True or False, got {value!r}")
-
-
 @dataclass(eq=False)
 class SignTorque(SpeedDependentSource, _EventsAtW0):
     """Constant torque changing sign with the speed (MSL ``Rotational.Sources.SignTorque``):
@@ -82,7 +70,7 @@ class SignTorque(SpeedDependentSource, _EventsAtW0):
         self._make_flanges()
 
     def validate(self) -> None:
-        _positive(self, w0=self.w0)   # first: check_regularization names the speed v0
+        _positive(self, "w0", self.w0)   # first: check_regularization names the speed v0
         check_regularization(self, self.reg, self.w0)
 
     def _kinks(self) -> bool:
@@ -111,11 +99,11 @@ class LinearSpeedDependentTorque(SpeedDependentSource):
         self.tau_nominal = as_scalar(self.tau_nominal, "LinearSpeedDependentTorque",
                                      "tau_nominal")
         self.w_nominal = as_scalar(self.w_nominal, "LinearSpeedDependentTorque", "w_nominal")
-        _flag("LinearSpeedDependentTorque", "TorqueDirection", self.TorqueDirection)
+        _flag(self, "TorqueDirection")
         self._make_flanges()
 
     def validate(self) -> None:
-        _positive(self, w_nominal=self.w_nominal)
+        _positive(self, "w_nominal", self.w_nominal)
 
     def law(self, w_rel):
         return self.tau_nominal * linear_law(w_rel / self.w_nominal, self.TorqueDirection)
@@ -144,11 +132,12 @@ class InverseSpeedDependentTorque(SpeedDependentSource, _EventsAtW0):
         self.tau_nominal = as_scalar(self.tau_nominal, owner, "tau_nominal")
         self.w_nominal = as_scalar(self.w_nominal, owner, "w_nominal")
         self.w0 = as_scalar(self.w0, owner, "w0")
-        _flag(owner, "TorqueDirection", self.TorqueDirection)
+        _flag(self, "TorqueDirection")
         self._make_flanges()
 
     def validate(self) -> None:
-        _positive(self, w_nominal=self.w_nominal, w0=self.w0)
+        _positive(self, "w_nominal", self.w_nominal)
+        _positive(self, "w0", self.w0)
 
     def _kinks(self) -> bool:
         return True
