@@ -15,7 +15,7 @@ You will see: each speed against its closed form — w = 100 − 100·t then e^(
 100·e^(−t); 100/(1 + t); √(10⁴ − 2·10⁴·t) then e^(−100·(t − 0.49995)) — and the figure
 out/compare_braking_torque.png.
 
-Note: the MSL's InverseSpeedDependentTorque jumps at |w| = w0 when w_nominal ≠ w0 (from
+Note: the MSL's InverseSpeedDependentTorque jumps at w = ±w0 when w_nominal ≠ w0 (from
 −10⁴ to −100 N·m here): both sides brake, so the speed only changes its rate there.
 """
 # %%
