@@ -96,3 +96,11 @@ __all__ = [
     "TranslationalSpringDamper", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
     "SpringDamper", "TorqueStep",
 ]
+
+# MSL Rotational sources and sensors of the Rotational examples (issue 26, branch mslrot)
+from .drivetrain import (InverseSpeedDependentTorque, LinearSpeedDependentTorque,  # noqa: E402
+                         RotationalMultiSensor, SignTorque)
+from .regularization import Regularization  # noqa: E402
+
+__all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque", "Regularization",
+            "RotationalMultiSensor", "SignTorque"]

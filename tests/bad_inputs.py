@@ -3101,3 +3101,101 @@ def _():
 def _():
     from jourdain.blocks.visual import VoluminousWheel
     VoluminousWheel(rTire=0.001, rCurvature=0.5, width=0.1)
+# ---- mslrot ----
+def _on_inertia(path: str, part, port: str = "flange"):
+    """A model with ``part`` (a source or a two-flange element) on an Inertia, compiled."""
+    from jourdain.blocks import Inertia
+    model = jd.Model(world=World())
+    model.shaft = Inertia(J=1.0)
+    setattr(model, path, part)
+    model.connect(getattr(part, port), model.shaft.flange_a)
+    return jd.compile(model)
+
+
+@case("SignTorque with w0 = 0", ModelError, "brake", "w0")
+def _():
+    from jourdain.blocks import SignTorque
+    _on_inertia("brake", SignTorque(tau_nominal=-1.0, w0=0.0))
+
+
+@case("SignTorque with reg given as a string", ModelError, "brake", "reg", "Regularization")
+def _():
+    from jourdain.blocks import SignTorque
+    _on_inertia("brake", SignTorque(tau_nominal=-1.0, reg="Linear"))
+
+
+@case("LinearSpeedDependentTorque with a negative w_nominal", ModelError, "load", "w_nominal",
+      "-2")
+def _():
+    from jourdain.blocks import LinearSpeedDependentTorque
+    _on_inertia("load", LinearSpeedDependentTorque(tau_nominal=-1.0, w_nominal=-2.0))
+
+
+@case("LinearSpeedDependentTorque with TorqueDirection = 'no'", ModelError,
+      "LinearSpeedDependentTorque", "TorqueDirection", "'no'")
+def _():
+    from jourdain.blocks import LinearSpeedDependentTorque
+    LinearSpeedDependentTorque(tau_nominal=-1.0, TorqueDirection="no")
+
+
+@case("InverseSpeedDependentTorque with a negative w0", ModelError, "load", "w0", "-0.1")
+def _():
+    from jourdain.blocks import InverseSpeedDependentTorque
+    _on_inertia("load", InverseSpeedDependentTorque(tau_nominal=-1.0, w_nominal=1.0, w0=-0.1))
+
+
+@case("FreeWheel with a negative wRes", ModelError, "freeWheel", "wRes", "-1")
+def _():
+    from jourdain.blocks.hybrid import FreeWheel
+    _on_inertia("freeWheel", FreeWheel(wRes=-1.0), "flange_b")
+
+
+@case("FreeWheel with the MSL's regularized lock tauRes = 1e-5", ModelError, "FreeWheel",
+      "tauRes", "rigid")
+def _():
+    from jourdain.blocks.hybrid import FreeWheel
+    FreeWheel(tauRes=1e-5)
+
+
+@case("FreeWheel on a translational Mass", ModelError, "freeWheel", "flange_b", "mass")
+def _():
+    from jourdain.blocks import Mass
+    from jourdain.blocks.hybrid import FreeWheel
+    model = jd.Model(world=World())
+    model.mass, model.freeWheel = Mass(m=1.0), FreeWheel()
+    model.connect(model.freeWheel.flange_b, model.mass.flange_a)
+    jd.compile(model)
+
+
+@case("RotationalMultiSensor between translational flanges", ModelError, "multiSensor",
+      "flange_a", "mass")
+def _():
+    from jourdain.blocks import Mass, RotationalMultiSensor
+    model = jd.Model(world=World())
+    model.mass, model.multiSensor = Mass(m=1.0), RotationalMultiSensor()
+    model.connect(model.multiSensor.flange_a, model.mass.flange_b)
+    jd.compile(model)
+
+
+@case("initialize holding both speeds of a LossyGear against its ratio", ModelError,
+      "initialize", "gear.mesh")
+def _():
+    from jourdain.blocks import Inertia, LossyGear
+    model = jd.Model(world=World())
+    model.a, model.b = Inertia(J=1.0), Inertia(J=1.0)
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0.0, 0.5, 0.5, 0.0, 0.0]])
+    model.connect(model.a.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.b.flange_a)
+    jd.compile(model).initialize(z0={"a.w": 1.0, "b.w": 1.0})
+
+
+@case("initialize holding both angles of a LossyGear against its ratio", ModelError,
+      "gear.mesh", "Inertia1.phi")
+def _():
+    from jourdain.blocks import Inertia, LossyGear
+    model = jd.Model(world=World())
+    model.Inertia1, model.Inertia2 = Inertia(J=1.0), Inertia(J=1.0)
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0.0, 0.5, 0.5, 0.0, 0.0]])
+    model.connect(model.Inertia1.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.Inertia2.flange_a)
+    jd.compile(model).initialize(y0={"Inertia1.phi": 0.0, "Inertia2.phi": 0.7})

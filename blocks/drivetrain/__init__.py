@@ -26,3 +26,10 @@ __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "Ideal
 from .eddy_current import EddyCurrentForce, EddyCurrentTorque  # noqa: E402  (on the acausal core)
 
 __all__ += ["EddyCurrentForce", "EddyCurrentTorque"]
+
+from .speed_dependent import (InverseSpeedDependentTorque,  # noqa: E402
+                              LinearSpeedDependentTorque, SignTorque)
+from .rotational_sensors import RotationalMultiSensor  # noqa: E402
+
+__all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque",
+            "RotationalMultiSensor", "SignTorque"]

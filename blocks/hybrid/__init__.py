@@ -20,6 +20,7 @@ from .friction import (
                        SupportFriction,
                        stribeck_table,
 )
+from .freewheel import FreeWheel
 from .logic import Latch
 from .sampled import DiscretePID, DiscreteStateFeedback, ZeroOrderHold
 from .stops import ElastoGap, Stop, StopLaw, StopMode
@@ -27,7 +28,7 @@ from .stops import ElastoGap, Stop, StopLaw, StopMode
 __all__ = ["BodyContact", "BoxContact", "ContactLaw", "ContactMode", "GroundContact", "box_corners",
            "tangents", "BearingFriction", "Brake", "Clutch", "Direction", "Discrete", "DiscretePID",
            "DiscreteStateFeedback", "ElastoGap", "ZeroOrderHold",
-           "FrictionMode", "Guard", "Hybrid", "Latch", "HybridState", "OneWayClutch", "PartialFriction",
+           "FreeWheel", "FrictionMode", "Guard", "Hybrid", "Latch", "HybridState", "OneWayClutch", "PartialFriction",
            "Row", "RowValue", "Sampled", "Stop", "StopLaw", "StopMode", "StribeckFriction",
            "SupportFriction",
            "stribeck_table"]

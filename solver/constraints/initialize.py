@@ -204,18 +204,22 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
         pulled = _augmented_mover(system, mover, {**fix, **quantity_guesses}, p, t0, u0)
         y = toward_guesses(pulled, y, p, free)
     c = np.array(mover.c(y, p)).ravel()
-    if not fix and not c.size:
+    gaps = _mesh_gaps(system)
+    if not fix and not c.size and not gaps:
         return y
     augmented = _augmented_mover(system, mover, fix, p, t0, u0)
-    owners = list(getattr(system, "constraint_owners", [])) + [f"the condition {k}" for k in fix]
+    owners = list(getattr(system, "constraint_owners", [])) + \
+        [f"the condition {k}" for k in fix] + [system.hybrid.rows[i].label for i in gaps]
     y_new = assemble(augmented, y, p, free, system.y_names, owners)
     _classify(system, augmented, y, y_new, p, free, init)
     return y_new
 
 
 def _augmented_mover(system, mover: Mover, fix: dict, p, t0, u0) -> Mover:
-    """The closure equations with the position-level conditions g(y) − value appended."""
-    if not fix:
+    """The closure equations with the position-level conditions g(y) − value appended, and
+    the gaps of the hybrid rows that are constraints in every mode (a LossyGear's mesh)."""
+    gaps = _mesh_gaps(system)
+    if not fix and not gaps:
         return mover
     ny, nx = len(system.y_names), system.nx
     y, pp = ca.MX.sym("y", ny), ca.MX.sym("p", len(p))
@@ -226,7 +230,12 @@ def _augmented_mover(system, mover: Mover, fix: dict, p, t0, u0) -> Mover:
     def residual(yy):
         x = ca.vertcat(yy, ca.MX.zeros(nx - ny))
         g = system.quantities(t0, x, ca.DM(u0), pp)[idx]
-        return ca.vertcat(mover.c(yy, pp), g - target)
+        out = [mover.c(yy, pp), g - target]
+        if gaps:
+            others = system.functions["hybrid_others"]
+            lam = ca.MX.zeros(others.size1_in(4))
+            out.append(others(t0, x, ca.DM(u0), pp, lam)[1][gaps])
+        return ca.vertcat(*out)
     moved = mover.retract(y, delta)
     res = residual(moved)
     zero = ca.DM.zeros(len(mover.moved))
@@ -270,7 +279,8 @@ def _speeds(system, y: np.ndarray, z0: dict, fix: dict, p, t0, u0, init) -> np.n
     if "drive0" in system.functions:
         x = np.array(system.functions["drive0"](t0, x, u0, p)).ravel()
         zeta = np.linalg.lstsq(basis, x[ny:ny + nz], rcond=None)[0]
-    if not fix:
+    rows = _mesh_rows(system, x, p, t0, u0)
+    if not fix and rows is None:
         return x
     idx = [system.quantity_names.index(n) for n in fix]
     known = [names.index(n) for n in speeds] + \
@@ -280,7 +290,13 @@ def _speeds(system, y: np.ndarray, z0: dict, fix: dict, p, t0, u0, init) -> np.n
     q = system.quantities(t0, xs, ca.DM(u0), ca.DM(p))[idx]
     A = np.array(ca.Function("A", [xs], [ca.jacobian(q, xs)])(x))[:, ny:ny + nz] @ basis
     b = np.array(ca.Function("g", [xs], [q])(x)).ravel() - A @ zeta
-    rhs = np.array(list(fix.values())) - b - A[:, known] @ zeta[known]
+    targets = np.array(list(fix.values()), dtype=float)
+    if rows is not None:   # γ = J·z + offset = 0 on the rows that are always constraints
+        J, offset, labels = rows
+        A = np.vstack([A, J @ basis])
+        b = np.concatenate([b, offset])
+        targets = np.concatenate([targets, np.zeros(len(labels))])
+    rhs = targets - b - A[:, known] @ zeta[known]
     if unknown_z:
         zeta[unknown_z] = np.linalg.lstsq(A[:, unknown_z], rhs, rcond=None)[0]
         if numeric_rank(A[:, unknown_z]) < len(unknown_z):
@@ -289,7 +305,36 @@ def _speeds(system, y: np.ndarray, z0: dict, fix: dict, p, t0, u0, init) -> np.n
     for k in unknown_z:
         init.solved[names[k]] = zeta[k]
     x[ny:ny + nz] = basis @ zeta
+    if rows is not None:
+        residual = rows[0] @ x[ny:ny + nz] + rows[1]
+        bad = [label for label, r in zip(rows[2], residual) if abs(r) > TOL * (1 + abs(r))]
+        if bad:
+            raise ModelError(f"initialize: the held speeds violate {', '.join(bad)} (a "
+                             "constraint in every mode, e.g. a LossyGear's mesh); give "
+                             "speeds that satisfy it, or hold only one of its flanges' speeds")
     return x
+
+
+def _mesh_gaps(system) -> list[int]:
+    """The hybrid rows that are constraints in every mode and have a position-level gap."""
+    hybrid = getattr(system, "hybrid", None)
+    gaps = list(getattr(hybrid, "always_gap", ()) or ())
+    return gaps if gaps and "hybrid_others" in system.functions else []
+
+
+def _mesh_rows(system, x: np.ndarray, p, t0, u0):
+    """(J, γ − J·z, labels) of the hybrid rows that are constraints in every mode (a
+    LossyGear's mesh), or None: velocity conditions like a closure's."""
+    hybrid = getattr(system, "hybrid", None)
+    always = list(getattr(hybrid, "always_active", ()) or ())
+    if not always or "impact" not in system.functions:
+        return None
+    _, J, gamma, _ = system.functions["impact"](t0, x, u0, p)
+    ny = len(system.y_names)
+    J = np.atleast_2d(np.array(J))[always]
+    gamma = np.array(gamma).ravel()[always]
+    z = x[ny:ny + len(system.z_names)]
+    return J, gamma - J @ z, [hybrid.rows[i].label for i in always]
 
 
 def _states(system, x: np.ndarray, z0: dict, p, t0, u0, init) -> np.ndarray:

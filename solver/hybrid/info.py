@@ -29,6 +29,10 @@ class HybridInfo:
     discrete_index: dict = field(default_factory=dict)   # component path -> {name: index in p}
     samplers: list = field(default_factory=list)          # Sampled components
     sources: list = field(default_factory=list)   # components with time_events(t0, t_end)
+    # rows that are constraints in every mode (a LossyGear's mesh): initialize() solves the
+    # speeds through them, as through a closure
+    always_active: list[int] = field(default_factory=list)
+    always_gap: list[int] = field(default_factory=list)   # those of them with a gap g(y) = 0
 
     def time_events(self, t0: float, t_end: float) -> list[float]:
         """Times of known jumps of signal sources (a Step's step time) in (t0, t_end)."""
@@ -102,5 +106,7 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
     # the components overriding the time_events hook (every component has the default)
     sources = [c for c in mech.flat.components
                if type(c).time_events is not Component.time_events]
+    always = [i for i in range(model.active.numel()) if model.active[i].is_one()]
     return HybridInfo(model.elements, model.rows, model.guards, model.monitors,
-                      list(mech.discrete.names), index, model.samplers, sources)
+                      list(mech.discrete.names), index, model.samplers, sources, always,
+                      [i for i in always if model.has_gap[i]])
