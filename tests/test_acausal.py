@@ -310,29 +310,6 @@ def test_capacitors_on_one_node_share_one_state():
     assert np.abs(res["c.sensor.T"] - (300 + 50 * np.exp(-2.0 * res.t / 4.0))).max() < 1e-7
 
 
-class Offset(jd.blocks.AcausalComponent):
-    """A made-up element fixing a temperature difference (not an alias)."""
-
-    def __init__(self):
-        self.port_a, self.port_b = jd.blocks.HeatPort(self, "port_a"), \
-            jd.blocks.HeatPort(self, "port_b")
-
-    def equations(self, v):
-        return [v.port_a.T - v.port_b.T - 5.0, v.port_a.Q_flow + v.port_b.Q_flow]
-
-
-def test_a_constraint_between_states_is_named():
-    """Reference: a fixed difference between two capacitors' temperatures ties two states
-    (index 2); the error names the equation, the states and what to do."""
-    def build(c):
-        c.a, c.b, c.off = HeatCapacitor(), HeatCapacitor(), Offset()
-        c.connect(c.a.port, c.off.port_a)
-        c.connect(c.off.port_b, c.b.port)
-    with pytest.raises(jd.ModelError, match=r"(?s)c\.off: equation 1.*only states.*c\.[ab]\.T"
-                       r".*conductor"):
-        jd.compile(model(build))
-
-
 def test_heat_losses_example(tmp_path, monkeypatch, capsys):
     """Reference: the closed forms the example prints next to the simulated values (steady
     speed, current, winding and housing temperatures of the thermal network) agree, and its

@@ -26,7 +26,8 @@ from jourdain.blocks.ports import Connector, HeatPort, Pin
 from .aliases import eliminate_aliases
 from .eliminate import jacobian_structure, resolve, solve_all
 from .solve import substitute_known
-from .structure import Equation, blt
+from .index import reduce_index, states_after
+from .structure import Equation, blt, matching
 from .variables import Table, View
 
 CIRCUITS_ON_CORE = False
@@ -93,13 +94,11 @@ def build_acausal(flat, inst: dict, original_of=None) -> AcausalSolution | None:
     equations += _connection_equations(table, flat, comps + legacy, electric)
     equations, alias = eliminate_aliases(table, equations)
     _start_values(table, comps, alias)
-    states = {h: table.unknowns[h] for h in table.der}
-    unknowns = {h: u for h, u in table.unknowns.items() if h not in states}
-    value = _solve(table, equations, unknowns, states)
+    value, states = _solve(table, equations)
     for h, rep in alias.items():   # members of an alias class read their representative
         value[h] = value.get(rep.element_hash(), rep)
-    sdot = ca.vertcat(*[value[table.der[h].element_hash()] for h in states]) if states \
-        else ca.SX(0, 1)
+    sdot = ca.vertcat(*[value.get(table.der[h].element_hash(), table.der[h]) for h in states]
+                      ) if states else ca.SX(0, 1)
     energy, owners = _energy(table, comps, inst, value, states)
     solution = AcausalSolution(table, list(states.values()), sdot, value, energy, owners)
     if legacy:
@@ -132,6 +131,7 @@ def _start_values(table: Table, comps: list, alias: dict) -> None:
             given[rep] = (float(value), here)
             if rep in table.unknowns:
                 table.unknowns[rep].start = float(value)
+                table.started.add(rep)
 
 
 def _component_equations(table: Table, comp, instance) -> list:
@@ -171,9 +171,11 @@ def _circuit_equations(table: Table, legacy: list, inst: dict) -> tuple[list, di
             equations.append(Equation(v - inst[b].resistance() * i, b, "v = R·i"))
         elif b.KIND is BranchKind.VOLTAGE:
             holder[b] = ca.SX.sym(f"{b.path}.v")
+            table.placeholders[holder[b].element_hash()] = holder[b]
             equations.append(Equation(v - holder[b], b, "v = its voltage"))
         else:
             holder[b] = ca.SX.sym(f"{b.path}.i")
+            table.placeholders[holder[b].element_hash()] = holder[b]
             equations.append(Equation(i - holder[b], b, "i = its current"))
     return equations, holder
 
@@ -199,13 +201,29 @@ def _connection_equations(table: Table, flat, comps: list, electric: bool) -> li
     return out
 
 
-def _solve(table: Table, equations: list, unknowns: dict, states: dict) -> dict:
+def _solve(table: Table, equations: list) -> tuple[dict, dict]:
+    """{unknown hash: value} and the states {hash: Unknown}, after index reduction when a
+    constraint between states needs it (:mod:`.index`)."""
+    states = states_after(table)
+    unknowns = {h: u for h, u in table.unknowns.items() if h not in states}
+    structure, inc, column = _structure(equations, unknowns)
+    match = matching(equations, unknowns, inc)
+    reduced = reduce_index(table, equations, match)
+    if reduced is not None:
+        equations, states = reduced, states_after(table)
+        unknowns = {h: u for h, u in table.unknowns.items() if h not in states}
+        structure, inc, column = _structure(equations, unknowns)
+        match = None
+    order = blt(equations, unknowns, states, inc, match)
+    return solve_all(equations, unknowns, order, structure, column), states
+
+
+def _structure(equations: list, unknowns: dict):
     column = {h: j for j, h in enumerate(unknowns)}
     structure = jacobian_structure(equations, [u.sym for u in unknowns.values()])
     hashes = list(unknowns)
     inc = [[hashes[j] for j, _ in row] for row in structure[1]]
-    order = blt(equations, unknowns, states, inc)
-    return solve_all(equations, unknowns, order, structure, column)
+    return structure, inc, column
 
 
 def _energy(table: Table, comps: list, inst: dict, value: dict, states: dict):

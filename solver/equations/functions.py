@@ -223,10 +223,20 @@ def drive_functions(t, x, u, p, drive: Drive) -> dict:
 def _state_energy(mech: Mechanics, t, u) -> ca.SX:
     """W: the energy stored in component states, which must depend on the states only."""
     W = mech.stored_energy()
-    if ca.depends_on(W, ca.vertcat(t, u, mech.kin.y, mech.kin.w)):
-        owners = [c.path for c in mech.flat.components if ca.depends_on(
-            ca.SX(mech.inst[c].stored_energy(mech.ctx)), ca.vertcat(t, u, mech.kin.y,
-                                                                    mech.kin.w))]
+    moving = ca.vertcat(t, u, mech.kin.y, mech.kin.w)
+    if ca.depends_on(W, moving):
+        stage = mech.ctx.acausal_stage
+        acausal = stage.owners if stage is not None else set()
+        owners = [c.path for c in mech.flat.components if id(c) not in acausal and
+                  ca.depends_on(ca.SX(mech.inst[c].stored_energy(mech.ctx)), moving)]
+        if stage is not None and ca.depends_on(
+                mech.ctx.resolve(stage.energy["stored_energy"]), moving):
+            raise ModelError(
+                "the stored_energy() of the acausal components depends on time, inputs or "
+                "the motion: index reduction made a variable that stores energy follow a "
+                "source (a capacitor across a voltage source, an inductor in series with a "
+                "current source), so its energy is no function of the states; put a "
+                "resistor or conductor between them, or report no stored_energy() for it")
         raise ModelError(f"{', '.join(owners)}: stored_energy() must depend on the component's "
                          "states and parameters only")
     return W

@@ -167,10 +167,25 @@ class SignalContext(Context):
         value = {"time": lambda: self.t, "input": lambda: self.value(target),
                  "s": lambda: self.flange(target).s, "w": lambda: self.flange(target).w,
                  "voltage": lambda: self.voltage(target),
-                 "current": lambda: self.current(target)}[ext.kind]()
+                 "current": lambda: self.current(target),
+                 "rate": lambda: self._rate(target)}[ext.kind]()
         self._external_active.pop()
         self._external_value[key] = self.resolve(value)
         return self._external_value[key]
+
+    def _rate(self, sym: ca.SX) -> ca.SX:
+        """d/dt of a quantity the acausal index reduction differentiates (a source's value,
+        an input's signal): its value's partial derivative in time, which is its derivative
+        when the value moves with nothing else (states, inputs, coordinates, speeds)."""
+        value = self.resolve(sym)
+        moving = ca.vertcat(self.s, self.u, self.kin.y, self.kin.w)
+        if moving.numel() and ca.depends_on(value, moving):
+            raise ModelError(
+                f"index reduction of the acausal equations needs the time derivative of "
+                f"{sym.name()}, whose value depends on the model's states, inputs or motion "
+                "and is not differentiated; put a component with a state between (a "
+                "resistor, a conductor, a damper) or drive it by a signal of time")
+        return ca.densify(ca.jacobian(value, self.t))   # a constant: 0, not a structural 0
 
     # ---- the electrical network (model.networks) -----------------------------------------
     def voltage(self, branch) -> ca.SX:
