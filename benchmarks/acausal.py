@@ -9,11 +9,16 @@ In one run (CPU time, process_time, medians of --repeat):
                   voltage source (n = 50 … 200 nodes, the circuit compiled on the core);
   RC ladder     — the same ladder without diodes, compiled by nodal analysis and on the core
                   (n = 200): compile times, f evaluation and a 0.05 s simulation, ratio;
+  parallel pairs — n sections of a series Resistor and two acausal capacitors in parallel
+                  (Modelica's Capacitor written as an AcausalComponent): each pair is an
+                  index-2 constraint that Pantelides and dummy derivatives reduce (n = 50 …
+                  200): compile time, per section (flat when linear), one f evaluation;
   DC motor      — the geared DC motor arm of examples/dc_motor.py, nodal vs core: f
                   evaluation and a 3 s simulation, ratio (the same f to round-off, tested).
 Prints tables and writes benchmarks/results/acausal.json.
 
-    python benchmarks/acausal.py [--chain 125 250 500 1000] [--ladder 50 100 200] [--repeat 3]
+    python benchmarks/acausal.py [--chain 125 250 500 1000] [--ladder 50 100 200]
+                                 [--pairs 50 100 200] [--repeat 3]
 """
 from __future__ import annotations
 
@@ -31,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import jourdain as jd  # noqa: E402
-from jourdain.blocks import Capacitor, ConstantVoltage, Ground, Resistor, World  # noqa: E402
+from jourdain.blocks import (AcausalComponent, Capacitor, ConstantVoltage, Ground,  # noqa: E402
+                             Pin, Resistor, World)
 from jourdain.blocks.electrical import Diode  # noqa: E402
 from jourdain.blocks.thermal import (FixedTemperature, HeatCapacitor,  # noqa: E402
                                      ThermalConductor)
@@ -70,6 +76,35 @@ class Ladder(jd.Composite):
                 d = self.add(f"D{k}", Diode())
                 self.connect(r.n, d.p)
                 self.connect(d.n, self.gnd.p)
+            node = r.n
+
+
+class Cap(AcausalComponent):
+    """Modelica's Capacitor: v = p.v − n.v, 0 = p.i + n.i, C·der(v) = p.i."""
+
+    VARIABLES = {"v": "V"}
+
+    def __init__(self, C: float):
+        self.C = C
+        self.p, self.n = Pin(self, "p"), Pin(self, "n")
+
+    def equations(self, v):
+        return [v.v - (v.p.v - v.n.v), v.p.i + v.n.i, self.C * v.der(v.v) - v.p.i]
+
+
+class ParallelPairs(jd.Composite):
+    def __init__(self, n: int):
+        super().__init__()
+        self.src, self.gnd = ConstantVoltage(V=5.0), Ground()
+        self.connect(self.src.n, self.gnd.p)
+        node = self.src.p
+        for k in range(n):
+            r = self.add(f"R{k}", Resistor(R=10.0))
+            a, b = self.add(f"Ca{k}", Cap(1e-4)), self.add(f"Cb{k}", Cap(2e-4))
+            self.connect(node, r.p)
+            for c in (a, b):
+                self.connect(r.n, c.p)
+                self.connect(c.n, self.gnd.p)
             node = r.n
 
 
@@ -118,10 +153,11 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--chain", type=int, nargs="*", default=[125, 250, 500, 1000])
     ap.add_argument("--ladder", type=int, nargs="*", default=[50, 100, 200])
+    ap.add_argument("--pairs", type=int, nargs="*", default=[50, 100, 200])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     out = {"machine": platform.platform(), "python": platform.python_version(),
-           "chain": [], "diode_ladder": [], "rc_ladder": {}, "dc_motor": {}}
+           "chain": [], "diode_ladder": [], "parallel_pairs": [], "rc_ladder": {}, "dc_motor": {}}
 
     print("thermal chain: n masses | compile [s] | per mass [ms] | f eval [µs]")
     for n in args.chain:
@@ -139,7 +175,17 @@ def main(argv=None) -> dict:
                                     "f_eval_us": 1e6 * fe})
         print(f"  {n:5d} | {t:8.3f} | {1e3 * t / n:7.3f} | {1e6 * fe:8.2f}")
 
-    n = max(args.ladder)
+    print("parallel pairs (index reduction): n sections | compile [s] | per section [ms] | "
+          "f eval [µs] | states")
+    for n in args.pairs:
+        t, system = timed(lambda: jd.compile(jd.Model(World(), c=ParallelPairs(n))),
+                          args.repeat)
+        fe = f_time(system, args.repeat)
+        out["parallel_pairs"].append({"n": n, "compile_s": t, "per_section_ms": 1e3 * t / n,
+                                      "f_eval_us": 1e6 * fe, "states": system.nx})
+        print(f"  {n:5d} | {t:8.3f} | {1e3 * t / n:7.3f} | {1e6 * fe:8.2f} | {system.nx}")
+
+    n = max(args.ladder, default=0)
     print(f"RC ladder, {n} nodes: | nodal | core | core/nodal")
     row = {}
     for name, core in (("nodal", False), ("core", True)):

@@ -104,7 +104,7 @@ class _Pantelides:
     def _augment(self, root: int):
         """An augmenting path from equation ``root`` (applied when found), or the
         equations and candidate unknowns it visited (iterative depth-first search)."""
-        eqs, vars_ = {root}, set()
+        eqs, vars_ = {root}, {}    # vars_ a dict: its order (not hashes') sets the der()s
         free = self._free(root)
         if free is not None:
             self.assign[free] = root
@@ -116,7 +116,7 @@ class _Pantelides:
             if nxt is None:
                 stack.pop()
                 continue
-            vars_.add(nxt)
+            vars_[nxt] = None
             e2 = self.assign[nxt]
             eqs.add(e2)
             free = self._free(e2)
@@ -173,24 +173,57 @@ class _Pantelides:
 
     def _select(self, rows: list, cols: list) -> list:
         """Columns of ∂g/∂z (rows g, columns z in preference order) forming a regular square
-        matrix, per connected part; a ModelError naming the equations when there is none."""
+        matrix; a ModelError naming the equations when there is none. A row with a single
+        column left forces that column (it is in every such matrix: the ground's der(v) = 0
+        that every capacitor's row reads); the rest splits into connected parts, each
+        selected greedily, so the work stays local."""
         if not rows:
             return []
         H = self._jacobian(rows, cols)
-        pattern = csr_matrix((np.abs(H) > 0).astype(float))
-        n, labels = connected_components(bmat([[None, pattern], [pattern.T, None]]).tocsr(),
+        live = np.abs(H) > 0
+        row_cols = [set(np.flatnonzero(live[r])) for r in range(len(rows))]
+        original, forced_by = [set(c) for c in row_cols], {}
+        col_rows = [set(np.flatnonzero(live[:, j])) for j in range(len(cols))]
+        left_r, left_c, chosen = set(range(len(rows))), set(range(len(cols))), []
+        todo = [r for r in left_r if len(row_cols[r]) == 1]
+        while todo:
+            r = todo.pop()
+            if r not in left_r or len(row_cols[r]) != 1:
+                continue
+            j = row_cols[r].pop()
+            chosen.append(cols[j])
+            forced_by[j] = r
+            left_r.discard(r)
+            left_c.discard(j)
+            for r2 in col_rows[j]:
+                row_cols[r2].discard(j)
+                if r2 in left_r and len(row_cols[r2]) == 1:
+                    todo.append(r2)
+        r_idx, c_idx = sorted(left_r), sorted(left_c)
+        if not r_idx:
+            return chosen
+        sub = csr_matrix(live[np.ix_(r_idx, c_idx)].astype(float))
+        n, labels = connected_components(bmat([[None, sub], [sub.T, None]]).tocsr(),
                                          directed=False)
-        chosen = []
-        for part in range(n):
-            r = [k for k in range(len(rows)) if labels[k] == part]
-            c = [j for j in range(len(cols)) if labels[len(rows) + j] == part]
+        parts: dict = {}
+        for k, r in enumerate(r_idx):
+            parts.setdefault(labels[k], ([], []))[0].append(r)
+        for k, j in enumerate(c_idx):
+            parts.setdefault(labels[len(r_idx) + k], ([], []))[1].append(j)
+        for r, c in parts.values():
             if not r:
                 continue
-            picked = _independent_columns(H[np.ix_(r, c)], len(r))
-            if picked is None:
+            picked = _independent_columns(H[np.ix_(r, c)], len(r)) if c else None
+            if picked is None:   # with the rows that took this part's columns, transitively
+                named, k = list(r), 0
+                while k < len(named):
+                    named += [forced_by[j] for j in sorted(original[named[k]])
+                              if j in forced_by and forced_by[j] not in named]
+                    k += 1
+                r = sorted(named)
                 raise ModelError(
                     "index reduction found no derivatives that the differentiated equations "
-                    + "; ".join(self.equations[rows[k]].where() for k in r[:4]) +
+                    + "; ".join(self.equations[rows[k]].where() for k in r[:6]) +
                     " determine (their matrix is singular): the constraints they come from "
                     "are redundant or contradict each other; check these components")
             chosen += [cols[c[j]] for j in picked]

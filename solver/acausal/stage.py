@@ -96,7 +96,7 @@ def build_acausal(flat, inst: dict, original_of=None) -> AcausalSolution | None:
     _start_values(table, comps, alias)
     value, states = _solve(table, equations)
     for h, rep in alias.items():   # members of an alias class read their representative
-        value[h] = value.get(rep.element_hash(), rep)
+        value[h] = rep if rep.is_constant() else value.get(rep.element_hash(), rep)
     sdot = ca.vertcat(*[value.get(table.der[h].element_hash(), table.der[h]) for h in states]
                       ) if states else ca.SX(0, 1)
     energy, owners = _energy(table, comps, inst, value, states)
@@ -121,7 +121,10 @@ def _start_values(table: Table, comps: list, alias: dict) -> None:
                                  f"its VARIABLES ({', '.join(comp.VARIABLES) or 'none'})")
             if sym is None:
                 continue
-            rep = alias.get(sym.element_hash(), sym).element_hash()
+            rep = alias.get(sym.element_hash(), sym)
+            if rep.is_constant():
+                continue   # fixed by an equation x = c: its start is no guess anyone needs
+            rep = rep.element_hash()
             here = f"{comp.path}.{name}"
             if rep in given and abs(given[rep][0] - float(value)) > 1e-12 * max(
                     1.0, abs(float(value))):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import casadi as ca
 import networkx as nx
+import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
@@ -46,13 +47,28 @@ def incidence(equations: list, unknowns: set) -> list[list[int]]:
 
 
 def matching(equations: list, unknowns: dict, inc: list) -> dict:
-    """A maximum matching {("e", i): ("u", h), ("u", h): ("e", i)} (Hopcroft–Karp)."""
-    graph = nx.Graph()
-    eq_nodes = [("e", i) for i in range(len(equations))]
-    graph.add_nodes_from(eq_nodes, bipartite=0)
-    graph.add_nodes_from((("u", h) for h in unknowns), bipartite=1)
-    graph.add_edges_from((("e", i), ("u", h)) for i, row in enumerate(inc) for h in row)
-    return nx.bipartite.hopcroft_karp_matching(graph, top_nodes=eq_nodes)
+    """A maximum matching {("e", i): ("u", h), ("u", h): ("e", i)} (Hopcroft–Karp, scipy's,
+    on indices: deterministic, where networkx's iterates sets of hashed nodes and so may
+    blame a different equation of an over-determined set from one run to the next)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    column = {h: j for j, h in enumerate(unknowns)}
+    hashes = list(unknowns)
+    rows = [i for i, row in enumerate(inc) for h in row]
+    cols = [column[h] for row in inc for h in row]
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)),
+                       shape=(len(equations), len(hashes)))
+    graph.sum_duplicates()
+    if not len(equations) or not hashes:
+        return {}
+    found = maximum_bipartite_matching(graph, perm_type="column")
+    match = {}
+    for i, j in enumerate(found):
+        if j >= 0:
+            match[("e", i)] = ("u", hashes[j])
+            match[("u", hashes[j])] = ("e", i)
+    return match
 
 
 def blt(equations: list, unknowns: dict, states: dict, inc: list | None = None,
