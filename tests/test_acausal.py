@@ -14,7 +14,6 @@ from jourdain.blocks import (Capacitor, ConstantVoltage, Ground, Inductor, Inert
 from jourdain.blocks.electrical import Diode, IdealDiode, IdealOpAmp
 from jourdain.blocks.thermal import (FixedTemperature, HeatCapacitor, HeatFlowSensor,
                                      PrescribedHeatFlow, TemperatureSensor, ThermalConductor)
-from jourdain.solver.acausal import stage
 
 
 def model(build) -> jd.Model:
@@ -110,12 +109,7 @@ def rlc(c, R=2.0, L=0.1, C=0.01, V=1.0):
     c.connect(c.g.p, c.src.n)
 
 
-@pytest.fixture
-def on_core(monkeypatch):
-    monkeypatch.setattr(stage, "CIRCUITS_ON_CORE", True)
-
-
-def test_rlc_on_the_core_matches_the_closed_form(on_core):
+def test_rlc_on_the_core_matches_the_closed_form():
     """Reference: the underdamped series RLC step response, i(t) = V/(ωd·L)·e^(−αt)·sin(ωd t)
     with α = R/2L, ωd = √(1/LC − α²)."""
     system = jd.compile(model(rlc))
@@ -125,7 +119,7 @@ def test_rlc_on_the_core_matches_the_closed_form(on_core):
     assert np.abs(res["c.L.i"] - exact).max() < 1e-7
 
 
-def test_rc_and_rl_on_the_core_match_their_closed_forms(on_core):
+def test_rc_and_rl_on_the_core_match_their_closed_forms():
     """Reference: v_C(t) = V·(1 − e^(−t/RC)) for an RC step, i(t) = V/R·(1 − e^(−tR/L)) for
     an RL step, both compiled on the acausal core."""
     def rc(c):
@@ -149,22 +143,22 @@ def test_rc_and_rl_on_the_core_match_their_closed_forms(on_core):
     assert np.abs(res["c.L.i"] - 0.75 * (1 - np.exp(-res.t * 20.0))).max() < 1e-8
 
 
-@pytest.mark.parametrize("build", [rlc, lambda c: rlc(c, R=50.0)])
-def test_core_and_nodal_analysis_give_the_same_f(build, monkeypatch):
-    """Reference: agreement of two formulations, modified nodal analysis
-    (solver/model/networks.py) and the acausal core, on f, the outputs and the energy at
-    random states (round-off)."""
-    nodal = jd.compile(model(build))
-    monkeypatch.setattr(stage, "CIRCUITS_ON_CORE", True)
-    core = jd.compile(model(build))
-    assert nodal.x_names == core.x_names
+@pytest.mark.parametrize("R", [2.0, 50.0])
+def test_rlc_f_is_the_circuits_state_equations(R):
+    """Reference: the series RLC circuit's state equations written by hand,
+    L·di/dt = V − R·i − v_C and C·dv_C/dt = i, for f at random states, and the powers
+    V·i supplied and R·i² dissipated (round-off)."""
+    system = jd.compile(model(lambda c: rlc(c, R=R)))
+    assert system.x_names == ["c.L.i", "c.C.v"]
     rng = np.random.default_rng(2)
     for _ in range(5):
-        x = rng.normal(size=nodal.nx)
-        for name in ("f", "dissipation", "supplied"):
-            a = np.array(nodal.functions[name](0.0, x, [], nodal.p_default))
-            b = np.array(core.functions[name](0.0, x, [], core.p_default))
-            assert np.abs(a - b).max() < 1e-12 * max(1.0, np.abs(a).max())
+        i, v = rng.normal(size=2)
+        f = np.array(system.functions["f"](0.0, [i, v], [], system.p_default)).ravel()
+        expected = [(1.0 - R * i - v) / 0.1, i / 0.01]
+        assert np.abs(f - expected).max() < 1e-12 * max(1.0, np.abs(expected).max())
+        P = float(system.functions["supplied"](0.0, [i, v], [], system.p_default))
+        D = float(system.functions["dissipation"](0.0, [i, v], [], system.p_default))
+        assert abs(P - 1.0 * i) < 1e-12 and abs(D - R * i**2) < 1e-12 * max(1.0, R * i**2)
 
 
 def rectifier(c, diode, Rs=10.0, R=100.0, C=1e-4):

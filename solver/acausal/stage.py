@@ -7,10 +7,11 @@ element's heat port: a Resistor's or a damper's ``useHeatPort``). When an acausa
 has an electrical Pin, the whole circuit is compiled here: each two-pin component of the
 electrical domain (``OnePort``) contributes v = p.v − n.v, p.i + n.i = 0 and its branch law
 (v = R·i, or its voltage or current as a placeholder that the signal context fills from the
-component's hook, as modified nodal analysis does), a Ground p.v = 0; the result is handed
-to the signal context in the shape of the nodal analysis' Circuit, so the electrical
-components read it unchanged. ``CIRCUITS_ON_CORE`` routes every circuit here (the
-equivalence tests and the benchmark compare both).
+component's hook), a Ground p.v = 0; the result is handed to the signal context as branch
+voltages, currents and node potentials, which the electrical components read. Every circuit
+is compiled here (the modified nodal analysis that did it before is gone: the same f to the
+instruction, benchmarks/acausal.py); a circuit of two-pin parts only is first checked in
+circuit terms (:mod:`.circuits`).
 """
 from __future__ import annotations
 
@@ -24,13 +25,13 @@ from jourdain.blocks.errors import ModelError
 from jourdain.blocks.ports import Connector, HeatPort, Pin
 
 from .aliases import eliminate_aliases
+from .circuits import check_circuit
 from .eliminate import jacobian_structure, resolve, solve_all
 from .solve import substitute_known
 from .index import reduce_index, states_after
 from .structure import Equation, blt, matching
 from .variables import Table, View
 
-CIRCUITS_ON_CORE = False
 HOOKS = ("stored_energy", "dissipated_power", "supplied_power")
 
 
@@ -81,17 +82,18 @@ def participants(flat) -> list:
 def build_acausal(flat, inst: dict, original_of=None) -> AcausalSolution | None:
     """Solve the acausal equations of ``flat`` (module docstring); None when it has none."""
     comps = participants(flat)
-    electric = CIRCUITS_ON_CORE or any(isinstance(p, Pin) for c in comps for p in c.ports())
-    legacy = [c for c in flat.electrical if isinstance(c, (OnePort, Ground))] if electric else []
+    legacy = [c for c in flat.electrical if isinstance(c, (OnePort, Ground))]
     if not comps and not legacy:
         return None
+    if not any(isinstance(p, Pin) for c in comps for p in c.ports()):
+        check_circuit(flat)   # a circuit of two-pin parts only: named in circuit terms
     table = Table(flat)
     equations = []
     for comp in comps:
         equations += _component_equations(table, comp, inst[comp])
     circuit_eqs, holder = _circuit_equations(table, legacy, inst)
     equations += circuit_eqs
-    equations += _connection_equations(table, flat, comps + legacy, electric)
+    equations += _connection_equations(table, flat, comps + legacy)
     equations, alias = eliminate_aliases(table, equations)
     _start_values(table, comps, alias)
     value, states = _solve(table, equations)
@@ -183,15 +185,13 @@ def _circuit_equations(table: Table, legacy: list, inst: dict) -> tuple[list, di
     return equations, holder
 
 
-def _connection_equations(table: Table, flat, comps: list, electric: bool) -> list:
-    """Σ flows = 0 per net of connectors (potentials are shared symbols already); the pins'
-    nets only when the circuit is compiled here."""
+def _connection_equations(table: Table, flat, comps: list) -> list:
+    """Σ flows = 0 per net of connectors (potentials are shared symbols already)."""
     nets: dict = {}
     seen = set()
     for comp in comps:
         for port in comp.ports():
-            if isinstance(port, Connector) and port not in seen and \
-                    (electric or not isinstance(port, Pin)):
+            if isinstance(port, Connector) and port not in seen:
                 seen.add(port)
                 nets.setdefault(flat.net_of[port], []).append(port)
     out = []

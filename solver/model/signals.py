@@ -17,7 +17,6 @@ from jourdain.blocks.ports import Port, RealInput, RealOutput
 
 from .flatten import FlatModel
 from .kinematics import Kinematics, flange_state
-from .networks import Circuit
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ class SignalContext(Context):
     """The solver's implementation of the block Context, with memoized, loop-checked outputs."""
 
     def __init__(self, flat: FlatModel, kin: Kinematics, inst: dict, t: ca.SX,
-                 circuit: Circuit | None = None, acausal=None):
+                 circuit=None, acausal=None):
         self.flat, self.kin, self.inst, self.t = flat, kin, inst, t
         self.circuit = circuit
         self.acausal_stage = acausal   # the acausal stage's solution (solver.acausal), or None
@@ -187,7 +186,7 @@ class SignalContext(Context):
                 "resistor, a conductor, a damper) or drive it by a signal of time")
         return ca.densify(ca.jacobian(value, self.t))   # a constant: 0, not a structural 0
 
-    # ---- the electrical network (model.networks) -----------------------------------------
+    # ---- the electrical network (compiled by solver.acausal) -----------------------------------------
     def voltage(self, branch) -> ca.SX:
         return self.resolve(self._circuit("voltage")[branch.path])
 
