@@ -1,5 +1,5 @@
-"""Benchmark: the acausal core (docs/acausal.md) — compile time against model size and the
-runtime of circuits compiled on the core against modified nodal analysis.
+"""Benchmark: the acausal core (docs/acausal.md) — compile time against model size, index
+reduction, and the runtime of circuits (all compiled on the core).
 
 In one run (CPU time, process_time, medians of --repeat):
   thermal chain — n HeatCapacitors joined by ThermalConductors, the last to a
@@ -7,16 +7,15 @@ In one run (CPU time, process_time, medians of --repeat):
                   (flat when the growth is linear), one f evaluation;
   diode ladder  — n sections of a series Resistor and a shunt Capacitor and Diode behind a
                   voltage source (n = 50 … 200 nodes, the circuit compiled on the core);
-  RC ladder     — the same ladder without diodes, compiled by nodal analysis and on the core
-                  (n = 200): compile times, f evaluation and a 0.05 s simulation, ratio;
   parallel pairs — n sections of a series Resistor and two acausal capacitors in parallel
                   (Modelica's Capacitor written as an AcausalComponent): each pair is an
                   index-2 constraint that Pantelides and dummy derivatives reduce (n = 50 …
                   200): compile time, per section (flat when linear), one f evaluation;
-  DC motor      — the geared DC motor arm of examples/dc_motor.py, nodal vs core: f
-                  evaluation and a 3 s simulation, ratio (the same f to round-off, tested);
-  electric cube — the LQR-balanced cube of examples/electric_cube.py (DC motor on an
-                  H-bridge), nodal vs core: f evaluation and its 4 s balancing run.
+  RC ladder     — the same ladder without diodes (n = 200), DC motor — the geared DC motor
+                  arm of examples/dc_motor.py (a 3 s run), electric cube — the LQR-balanced
+                  cube of examples/electric_cube.py (its 4 s balancing run): compile time, f
+                  evaluation and simulation on the core. (Before the modified nodal analysis
+                  was removed, these rows compared both: docs/acausal.md has the ratios.)
 Prints tables and writes benchmarks/results/acausal.json.
 
     python benchmarks/acausal.py [--chain 125 250 500 1000] [--ladder 50 100 200]
@@ -160,12 +159,8 @@ def f_time(system, repeat: int) -> float:
     return best
 
 
-def compile_with(model_fn, core: bool, repeat: int):
-    stage.CIRCUITS_ON_CORE = core
-    try:
-        return timed(lambda: jd.compile(model_fn()), repeat)
-    finally:
-        stage.CIRCUITS_ON_CORE = False
+def on_core(model_fn, repeat: int):
+    return timed(lambda: jd.compile(model_fn()), repeat)
 
 
 def main(argv=None) -> dict:
@@ -176,7 +171,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     out = {"machine": platform.platform(), "python": platform.python_version(),
-           "chain": [], "diode_ladder": [], "parallel_pairs": [], "rc_ladder": {}, "dc_motor": {}}
+           "chain": [], "diode_ladder": [], "parallel_pairs": []}
 
     print("thermal chain: n masses | compile [s] | per mass [ms] | f eval [µs]")
     for n in args.chain:
@@ -204,48 +199,25 @@ def main(argv=None) -> dict:
                                       "f_eval_us": 1e6 * fe, "states": system.nx})
         print(f"  {n:5d} | {t:8.3f} | {1e3 * t / n:7.3f} | {1e6 * fe:8.2f} | {system.nx}")
 
-    n = max(args.ladder, default=0)
-    print(f"RC ladder, {n} nodes: | nodal | core | core/nodal")
-    row = {}
-    for name, core in (("nodal", False), ("core", True)):
-        t, system = compile_with(lambda: jd.Model(World(), c=Ladder(n, False)), core,
-                                 args.repeat)
-        fe = f_time(system, args.repeat)
-        ts, _ = timed(lambda: system.simulate(0.05, n_out=11, rtol=1e-8, atol=1e-8),
-                      args.repeat)
-        row[name] = {"compile_s": t, "f_eval_us": 1e6 * fe, "simulate_s": ts}
-    out["rc_ladder"] = {"n": n, **row}
-    for key, unit, scale in (("compile_s", "s", 1), ("f_eval_us", "µs", 1),
-                             ("simulate_s", "s", 1)):
-        a, b = row["nodal"][key], row["core"][key]
-        print(f"  {key:11s} | {a * scale:9.4f} | {b * scale:9.4f} | {b / a:5.2f}")
-
-    print("DC motor arm (examples/dc_motor.py): | nodal | core | core/nodal")
-    row = {}
-    for name, core in (("nodal", False), ("core", True)):
-        t, system = compile_with(dc_motor_arm, core, args.repeat)
-        fe = f_time(system, args.repeat)
-        ts, _ = timed(lambda: system.simulate(
+    runs = {
+        "rc_ladder": (lambda: jd.Model(World(), c=Ladder(max(args.ladder), False)),
+                      lambda system: system.simulate(0.05, n_out=11, rtol=1e-8, atol=1e-8)),
+        "dc_motor": (dc_motor_arm, lambda system: system.simulate(
             3.0, inputs={"arm.source.v": lambda t: 6.0 * np.sin(2 * np.pi * t)}, n_out=301,
-            rtol=1e-8, atol=1e-8), args.repeat)
-        row[name] = {"compile_s": t, "f_eval_us": 1e6 * fe, "simulate_s": ts}
-    out["dc_motor"] = row
-    for key in ("compile_s", "f_eval_us", "simulate_s"):
-        a, b = row["nodal"][key], row["core"][key]
-        print(f"  {key:11s} | {a:9.4f} | {b:9.4f} | {b / a:5.2f}")
-
-    print("electric cube balancing (examples/electric_cube.py): | nodal | core | core/nodal")
-    row = {}
-    for name, core in (("nodal", False), ("core", True)):
-        t, system = compile_with(electric_cube, core, args.repeat)
+            rtol=1e-8, atol=1e-8)),
+        "electric_cube": (electric_cube, lambda system: system.simulate(
+            4.0, y0={"bal.cube.edge.phi": 0.1}, n_out=401)),
+    }
+    print("circuits on the core (RC ladder of max --ladder nodes, examples/dc_motor.py, "
+          "examples/electric_cube.py): | compile [s] | f eval [µs] | simulate [s]")
+    for name, (build, run) in runs.items():
+        if name == "rc_ladder" and not args.ladder:
+            continue
+        t, system = on_core(build, args.repeat)
         fe = f_time(system, args.repeat)
-        ts, _ = timed(lambda: system.simulate(4.0, y0={"bal.cube.edge.phi": 0.1}, n_out=401),
-                      args.repeat)
-        row[name] = {"compile_s": t, "f_eval_us": 1e6 * fe, "simulate_s": ts}
-    out["electric_cube"] = row
-    for key in ("compile_s", "f_eval_us", "simulate_s"):
-        a, b = row["nodal"][key], row["core"][key]
-        print(f"  {key:11s} | {a:9.4f} | {b:9.4f} | {b / a:5.2f}")
+        ts, _ = timed(lambda: run(system), args.repeat)
+        out[name] = {"core": {"compile_s": t, "f_eval_us": 1e6 * fe, "simulate_s": ts}}
+        print(f"  {name:13s} | {t:8.4f} | {1e6 * fe:8.3f} | {ts:8.4f}")
 
     path = ROOT / "benchmarks" / "results" / "acausal.json"
     path.parent.mkdir(exist_ok=True)

@@ -4,11 +4,14 @@ sensor without a drop) are removed and one symbol kept for the class of equal va
 Besides shrinking the system, this is the cheap part of the index reduction: two
 components that each put ``der()`` on their own variable, tied by aliases (two heat
 capacitors on one node), share one state, whose derivative every ``der()`` of the class
-becomes; other constraints between states go to :mod:`.index`. An equation x = c (a
-Ground's p.v = 0, a FixedTemperature's port.T = T) puts the number c for x and its class
-when none of them is under ``der()`` (else it stays an equation: a state's value is a
-constraint for the index reduction); a node potential that every component of a circuit
-reads is then no dense column of the Jacobian.
+becomes; other constraints between states go to :mod:`.index`. An equation x = c of a
+node potential x (a Ground's p.v = 0, a FixedTemperature's port.T = T) puts the number c
+for x when x is under no ``der()`` (a state's value is a constraint for the index
+reduction) and no alias joins it (a class keeps its equation, so a conflict through an
+alias, an op-amp's virtual short to the ground, still names the component of the alias);
+flows keep their equations (an op-amp's in_n.i = 0), which messages name. The ground
+potential that every component of a circuit reads is then no dense column of the
+Jacobian.
 """
 from __future__ import annotations
 
@@ -45,11 +48,13 @@ def eliminate_aliases(table: Table, equations: list[Equation]) -> tuple[list, di
         if root not in members:
             members.append(root)
     constant: dict = {}   # root -> its value, for classes that x = c fixes (a Ground)
+    potentials = {sym.element_hash() for sym in table.potential.values()}
     for k, binding in enumerate(kind):
         if isinstance(binding, tuple):
             root = find(binding[0])
-            if root in constant or any(m in table.der for m in classes.get(root, [root])):
-                kind[k] = None   # repeated, or a state's value: stays an equation
+            if root in constant or root in classes or root in table.der or \
+                    root not in potentials:
+                kind[k] = None   # see the module docstring: stays an equation
             else:
                 constant[root] = binding[1]
     kept = [eq for eq, k in zip(equations, kind) if k is None]
