@@ -197,6 +197,24 @@ def test_diode_rectifier_matches_scipy():
     assert res["c.C.v"].max() > 8.0   # it rectifies: the capacitor charges to the peak
 
 
+def test_internal_variables_are_series_of_the_result():
+    """Reference: the conductor's law Q = G·(T_a − T_b) on the capacitors' state series and
+    T = port.T of a capacitor (closed forms); the diode's current against the MSL diode law
+    of its own voltage series (written again here); dotted names as for every component."""
+    res = jd.compile(model(lambda c: chain(c, n=3))).simulate(1.0, n_out=5, rtol=1e-10,
+                                                               atol=1e-10)
+    Q = 3.0 * (res["c.m0.T"] - res["c.m1.T"])
+    assert np.abs(res["c.g0.port_a.Q_flow"] - Q).max() < 1e-9 * np.abs(Q).max()
+    assert np.abs(res["c.g0.port_b.Q_flow"] + Q).max() < 1e-9 * np.abs(Q).max()
+    assert np.abs(res["c.m1.port.T"] - res["c.m1.T"]).max() < 1e-9
+    res = jd.compile(model(lambda c: rectifier(c, Diode()))).simulate(
+        0.01, n_out=11, rtol=1e-10, atol=1e-10)
+    u = res["c.d.p.v"] - res["c.d.n.v"]
+    law = np.array([diode_current(x) for x in u])
+    assert np.abs(res["c.d.p.i"] - law).max() < 1e-9 * max(1.0, np.abs(law).max())
+    assert np.abs(res["c.d.p.i"] + res["c.d.n.i"]).max() < 1e-12
+
+
 def test_ideal_diode_blocks_reverse_current():
     """Reference: the ideal diode's curve; reverse, it conducts only Goff·v (Goff = 1e-5 S),
     so the capacitor, charged through it alone, never goes below −1e-3 V; forward, it is a

@@ -84,7 +84,7 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
                           for d in mech.driven},
             "prescribed": [driven_speed_index(mech, sp, d.speed) for d in mech.driven],
             "dynamic": dynamic_names(mech), "check_parameters": mech.params.check,
-            "flanges": flange_terms(mech)[0]}
+            "flanges": flange_terms(mech)[0] + acausal_terms(mech)[0]}
 
 
 def _driven(mech: Mechanics, sp: Speeds) -> tuple[list[int], list[int]]:
@@ -139,7 +139,7 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
                             ["residual"]),
         **inverse_dynamics(mech, sp, eom, drive),
     }
-    names, exprs = flange_terms(mech)
+    names, exprs = (a + b for a, b in zip(flange_terms(mech), acausal_terms(mech)))
     if names:
         values = to_speeds(ca.vertcat(*exprs), mech, sp)
         functions["flanges"] = ca.Function("flanges", [t, x, u, p], [apply(values)],
@@ -163,6 +163,38 @@ def flange_terms(mech: Mechanics) -> tuple[list[str], list]:
         state = flange_state(mech.kin, mech.flat.net_of[body.body_flange()])
         names += [f"{body.path}.{body.COORDINATES[0].name}", f"{body.path}.{body.SPEEDS[0].name}"]
         exprs += [ca.SX(state.s), ca.SX(state.w)]
+    return names, exprs
+
+
+def acausal_terms(mech: Mechanics) -> tuple[list[str], list]:
+    """Names and expressions of the acausal components' own quantities that are no state
+    and no output (docs/acausal.md): their VARIABLES (``diode.i`` of a user's diode, a
+    hydraulic volume's pressure) and their connectors' potential and flow
+    (``g.port_a.Q_flow``, ``d.p.v``, ``d.p.i``), by dotted names, so a Result has them as
+    series like every other component's; the electrical library's two-pin parts keep
+    their sensors."""
+    from jourdain.blocks.acausal import AcausalComponent
+    from jourdain.blocks.ports import Pin
+
+    stage = mech.ctx.acausal_stage
+    if stage is None:
+        return [], []
+    outputs, _ = mech.ctx.outputs()
+    taken = set(mech.ctx.state_names) | {n for s in outputs for n in s.entry_names()}
+    found: dict = {}
+    table = stage.table
+    for (comp, name), sym in table.local.items():
+        found.setdefault(f"{comp.path}.{name}", sym)
+    for port, sym in table.flow.items():
+        if isinstance(port, Pin) and not isinstance(port.owner, AcausalComponent):
+            continue
+        potential = table.potential.get(table.flat.net_of[port])
+        if potential is not None:   # (a potential no equation reads has no symbol)
+            found.setdefault(f"{port.path}.{port.POTENTIAL[0]}", potential)
+        found.setdefault(f"{port.path}.{port.FLOW[0]}", sym)
+    names = [n for n in found if n not in taken]
+    exprs = [mech.ctx.resolve(stage.value.get(found[n].element_hash(), found[n]))
+             for n in names]
     return names, exprs
 
 
