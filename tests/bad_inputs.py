@@ -3199,3 +3199,42 @@ def _():
     model.connect(model.Inertia1.flange_b, model.gear.flange_a)
     model.connect(model.gear.flange_b, model.Inertia2.flange_a)
     jd.compile(model).initialize(y0={"Inertia1.phi": 0.0, "Inertia2.phi": 0.7})
+# ---- acausal2 ----
+class _TempOffset(jd.blocks.AcausalComponent):
+    """A fixed temperature difference port_a.T − port_b.T = 5 (a constraint between states
+    when both ports carry heat capacitors)."""
+
+    def __init__(self):
+        from jourdain.blocks import HeatPort
+        self.port_a, self.port_b = HeatPort(self, "port_a"), HeatPort(self, "port_b")
+
+    def equations(self, v):
+        return [v.port_a.T - v.port_b.T - 5.0, v.port_a.Q_flow + v.port_b.Q_flow]
+
+
+@case("two contradictory temperature differences between two heat capacitors", ModelError,
+      "net.o1", "net.o2", "d/dt", "contradict")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor
+
+    def build(n):
+        n.a, n.b, n.o1, n.o2 = HeatCapacitor(), HeatCapacitor(), _TempOffset(), _TempOffset()
+        n.connect(n.a.port, n.o1.port_a)
+        n.connect(n.o1.port_b, n.b.port)
+        n.connect(n.b.port, n.o2.port_a)
+        n.connect(n.o2.port_b, n.a.port)
+    jd.compile(acausal_model(build))
+
+
+@case("a temperature difference to a prescribed temperature fed by the model's input",
+      ModelError, "time derivative", "net.src.T", "inputs")
+def _():
+    from jourdain.blocks.thermal import HeatCapacitor, PrescribedTemperature, HeatFlowSensor
+
+    def build(n):   # the capacitor's temperature follows the input: its heat flow needs dT/dt
+        n.cap, n.o, n.src, n.q = HeatCapacitor(), _TempOffset(), PrescribedTemperature(), \
+            HeatFlowSensor()
+        n.connect(n.cap.port, n.q.port_a)
+        n.connect(n.q.port_b, n.o.port_a)
+        n.connect(n.o.port_b, n.src.port)
+    jd.compile(acausal_model(build))

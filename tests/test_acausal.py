@@ -14,7 +14,6 @@ from jourdain.blocks import (Capacitor, ConstantVoltage, Ground, Inductor, Inert
 from jourdain.blocks.electrical import Diode, IdealDiode, IdealOpAmp
 from jourdain.blocks.thermal import (FixedTemperature, HeatCapacitor, HeatFlowSensor,
                                      PrescribedHeatFlow, TemperatureSensor, ThermalConductor)
-from jourdain.solver.acausal import stage
 
 
 def model(build) -> jd.Model:
@@ -110,12 +109,7 @@ def rlc(c, R=2.0, L=0.1, C=0.01, V=1.0):
     c.connect(c.g.p, c.src.n)
 
 
-@pytest.fixture
-def on_core(monkeypatch):
-    monkeypatch.setattr(stage, "CIRCUITS_ON_CORE", True)
-
-
-def test_rlc_on_the_core_matches_the_closed_form(on_core):
+def test_rlc_on_the_core_matches_the_closed_form():
     """Reference: the underdamped series RLC step response, i(t) = V/(ωd·L)·e^(−αt)·sin(ωd t)
     with α = R/2L, ωd = √(1/LC − α²)."""
     system = jd.compile(model(rlc))
@@ -125,7 +119,7 @@ def test_rlc_on_the_core_matches_the_closed_form(on_core):
     assert np.abs(res["c.L.i"] - exact).max() < 1e-7
 
 
-def test_rc_and_rl_on_the_core_match_their_closed_forms(on_core):
+def test_rc_and_rl_on_the_core_match_their_closed_forms():
     """Reference: v_C(t) = V·(1 − e^(−t/RC)) for an RC step, i(t) = V/R·(1 − e^(−tR/L)) for
     an RL step, both compiled on the acausal core."""
     def rc(c):
@@ -149,22 +143,22 @@ def test_rc_and_rl_on_the_core_match_their_closed_forms(on_core):
     assert np.abs(res["c.L.i"] - 0.75 * (1 - np.exp(-res.t * 20.0))).max() < 1e-8
 
 
-@pytest.mark.parametrize("build", [rlc, lambda c: rlc(c, R=50.0)])
-def test_core_and_nodal_analysis_give_the_same_f(build, monkeypatch):
-    """Reference: agreement of two formulations, modified nodal analysis
-    (solver/model/networks.py) and the acausal core, on f, the outputs and the energy at
-    random states (round-off)."""
-    nodal = jd.compile(model(build))
-    monkeypatch.setattr(stage, "CIRCUITS_ON_CORE", True)
-    core = jd.compile(model(build))
-    assert nodal.x_names == core.x_names
+@pytest.mark.parametrize("R", [2.0, 50.0])
+def test_rlc_f_is_the_circuits_state_equations(R):
+    """Reference: the series RLC circuit's state equations written by hand,
+    L·di/dt = V − R·i − v_C and C·dv_C/dt = i, for f at random states, and the powers
+    V·i supplied and R·i² dissipated (round-off)."""
+    system = jd.compile(model(lambda c: rlc(c, R=R)))
+    assert system.x_names == ["c.L.i", "c.C.v"]
     rng = np.random.default_rng(2)
     for _ in range(5):
-        x = rng.normal(size=nodal.nx)
-        for name in ("f", "dissipation", "supplied"):
-            a = np.array(nodal.functions[name](0.0, x, [], nodal.p_default))
-            b = np.array(core.functions[name](0.0, x, [], core.p_default))
-            assert np.abs(a - b).max() < 1e-12 * max(1.0, np.abs(a).max())
+        i, v = rng.normal(size=2)
+        f = np.array(system.functions["f"](0.0, [i, v], [], system.p_default)).ravel()
+        expected = [(1.0 - R * i - v) / 0.1, i / 0.01]
+        assert np.abs(f - expected).max() < 1e-12 * max(1.0, np.abs(expected).max())
+        P = float(system.functions["supplied"](0.0, [i, v], [], system.p_default))
+        D = float(system.functions["dissipation"](0.0, [i, v], [], system.p_default))
+        assert abs(P - 1.0 * i) < 1e-12 and abs(D - R * i**2) < 1e-12 * max(1.0, R * i**2)
 
 
 def rectifier(c, diode, Rs=10.0, R=100.0, C=1e-4):
@@ -201,6 +195,24 @@ def test_diode_rectifier_matches_scipy():
                     method="LSODA")
     assert np.abs(res["c.C.v"] - ref.y[0]).max() < 1e-5
     assert res["c.C.v"].max() > 8.0   # it rectifies: the capacitor charges to the peak
+
+
+def test_internal_variables_are_series_of_the_result():
+    """Reference: the conductor's law Q = G·(T_a − T_b) on the capacitors' state series and
+    T = port.T of a capacitor (closed forms); the diode's current against the MSL diode law
+    of its own voltage series (written again here); dotted names as for every component."""
+    res = jd.compile(model(lambda c: chain(c, n=3))).simulate(1.0, n_out=5, rtol=1e-10,
+                                                               atol=1e-10)
+    Q = 3.0 * (res["c.m0.T"] - res["c.m1.T"])
+    assert np.abs(res["c.g0.port_a.Q_flow"] - Q).max() < 1e-9 * np.abs(Q).max()
+    assert np.abs(res["c.g0.port_b.Q_flow"] + Q).max() < 1e-9 * np.abs(Q).max()
+    assert np.abs(res["c.m1.port.T"] - res["c.m1.T"]).max() < 1e-9
+    res = jd.compile(model(lambda c: rectifier(c, Diode()))).simulate(
+        0.01, n_out=11, rtol=1e-10, atol=1e-10)
+    u = res["c.d.p.v"] - res["c.d.n.v"]
+    law = np.array([diode_current(x) for x in u])
+    assert np.abs(res["c.d.p.i"] - law).max() < 1e-9 * max(1.0, np.abs(law).max())
+    assert np.abs(res["c.d.p.i"] + res["c.d.n.i"]).max() < 1e-12
 
 
 def test_ideal_diode_blocks_reverse_current():
@@ -308,29 +320,6 @@ def test_capacitors_on_one_node_share_one_state():
     assert system.x_names == ["c.a.T"]
     res = system.simulate(3.0, n_out=7, rtol=1e-10, atol=1e-10)
     assert np.abs(res["c.sensor.T"] - (300 + 50 * np.exp(-2.0 * res.t / 4.0))).max() < 1e-7
-
-
-class Offset(jd.blocks.AcausalComponent):
-    """A made-up element fixing a temperature difference (not an alias)."""
-
-    def __init__(self):
-        self.port_a, self.port_b = jd.blocks.HeatPort(self, "port_a"), \
-            jd.blocks.HeatPort(self, "port_b")
-
-    def equations(self, v):
-        return [v.port_a.T - v.port_b.T - 5.0, v.port_a.Q_flow + v.port_b.Q_flow]
-
-
-def test_a_constraint_between_states_is_named():
-    """Reference: a fixed difference between two capacitors' temperatures ties two states
-    (index 2); the error names the equation, the states and what to do."""
-    def build(c):
-        c.a, c.b, c.off = HeatCapacitor(), HeatCapacitor(), Offset()
-        c.connect(c.a.port, c.off.port_a)
-        c.connect(c.off.port_b, c.b.port)
-    with pytest.raises(jd.ModelError, match=r"(?s)c\.off: equation 1.*only states.*c\.[ab]\.T"
-                       r".*conductor"):
-        jd.compile(model(build))
 
 
 def test_heat_losses_example(tmp_path, monkeypatch, capsys):

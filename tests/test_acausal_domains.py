@@ -1,5 +1,5 @@
 """The acausal core across domains (issue 25): the hydraulic example, a user's progressive
-spring on 1-D flanges, the DC motor example on the core, and random thermal and RC networks
+spring on 1-D flanges, and random thermal and RC networks
 (hypothesis, derandomized). Each test states its reference."""
 from dataclasses import dataclass
 from typing import ClassVar
@@ -16,7 +16,6 @@ from jourdain.blocks import (AcausalComponent, Capacitor, ConstantVoltage, Flang
                              Mass, Resistor, World, param)
 from jourdain.blocks.hydraulic import FixedPressure, Orifice, Volume
 from jourdain.blocks.thermal import FixedTemperature, HeatCapacitor, ThermalConductor
-from jourdain.solver.acausal import stage
 
 PROPS = settings(max_examples=12, derandomize=True, deadline=None, database=None)
 
@@ -107,36 +106,6 @@ def test_progressive_spring_oscillator_matches_scipy():
     assert abs(power_balance(system, 0.0, np.array([0.05, 1.0]))) < 1e-9
 
 
-# ---- the existing DC motor example on the core --------------------------------------------
-def test_dc_motor_example_is_the_same_system_on_the_core(monkeypatch):
-    """Reference: agreement of two formulations; the geared DC motor of examples/dc_motor.py
-    (EMF, gear, pendulum) compiled with modified nodal analysis and on the acausal core has
-    the same f, outputs and powers at random states (round-off)."""
-    import ast
-    from pathlib import Path
-    example = Path(__file__).resolve().parents[1] / "examples" / "dc_motor.py"
-    tree = ast.parse(example.read_text())
-    tree.body = [node for node in tree.body if isinstance(node, (
-        ast.Import, ast.ImportFrom, ast.ClassDef)) or (isinstance(node, ast.Assign) and
-        getattr(node.targets[0], "id", "") == "MOTOR")]   # its parts, not its runs
-    scope: dict = {"__name__": "dc_motor_parts"}
-    exec(compile(tree, str(example), "exec"), scope)
-
-    def build():
-        return jd.Model.on_world(World(), arm=scope["GearedArm"](**scope["MOTOR"]))
-    nodal = jd.compile(build())
-    monkeypatch.setattr(stage, "CIRCUITS_ON_CORE", True)
-    core = jd.compile(build())
-    assert nodal.x_names == core.x_names
-    rng = np.random.default_rng(3)
-    for _ in range(5):
-        x, u = rng.normal(size=nodal.nx), rng.normal(size=len(nodal.u_names))
-        for name in ("f", "h", "dissipation", "supplied"):
-            a = np.array(nodal.functions[name](0.3, x, u, nodal.p_default))
-            b = np.array(core.functions[name](0.3, x, u, core.p_default))
-            assert np.abs(a - b).max() <= 1e-10 * max(1.0, np.abs(a).max())
-
-
 # ---- random networks ----------------------------------------------------------------------
 @st.composite
 def networks(draw):
@@ -192,10 +161,11 @@ def test_random_thermal_networks_keep_the_energy_balance(spec):
 
 @PROPS
 @given(networks())
-def test_random_rc_networks_agree_with_nodal_analysis(spec):
-    """Reference: agreement of two formulations (modified nodal analysis and the acausal
-    core) on f of random RC networks with a source, and conservation of energy
-    d(Σ ½·C·v²)/dt = P_source − Σ R·i² at random states."""
+def test_random_rc_networks_match_the_conductance_laplacian(spec):
+    """Reference: the nodal equations written as linear algebra, C·dv/dt = −K·v + b (K the
+    conductance Laplacian of the resistors with the source's 1 Ω to the anchor node,
+    b = 5 V·1 S there), for f of random RC networks at random states; and conservation of
+    energy d(Σ ½·C·v²)/dt = P_source − Σ R·i²."""
     n, edges, caps, conds, anchor = spec
 
     def build(c):
@@ -214,17 +184,21 @@ def test_random_rc_networks_agree_with_nodal_analysis(spec):
             c.connect(pins[a], r.p)
             c.connect(r.n, pins[b])
         c.connect(c.rs.n, pins[anchor])
-    nodal = jd.compile(model(build))
-    stage.CIRCUITS_ON_CORE = True
-    try:
-        core = jd.compile(model(build))
-    finally:
-        stage.CIRCUITS_ON_CORE = False
-    x = np.random.default_rng(n).normal(size=nodal.nx)
-    a = np.array(nodal.functions["f"](0.0, x, [], nodal.p_default))
-    b = np.array(core.functions["f"](0.0, x, [], core.p_default))
-    assert np.abs(a - b).max() <= 1e-10 * max(1.0, np.abs(a).max())
-    assert abs(power_balance(core, 0.0, x)) < 1e-8 * max(1.0, np.abs(a).max())
+    core = jd.compile(model(build))
+    K = np.zeros((n, n))
+    for (a, b), g in zip(edges, conds):
+        K[[a, b], [a, b]] += g
+        K[a, b] -= g
+        K[b, a] -= g
+    K[anchor, anchor] += 1.0
+    bvec = np.zeros(n)
+    bvec[anchor] = 5.0
+    x = np.random.default_rng(n).normal(size=core.nx)
+    assert core.x_names == [f"c.C{k}.v" for k in range(n)]
+    expected = (-K @ x + bvec) / (np.array(caps) * 1e-3)
+    f = np.array(core.functions["f"](0.0, x, [], core.p_default)).ravel()
+    assert np.abs(f - expected).max() <= 1e-10 * max(1.0, np.abs(expected).max())
+    assert abs(power_balance(core, 0.0, x)) < 1e-8 * max(1.0, np.abs(expected).max())
 
 
 # ---- the docs' four components, as a new user copies them ---------------------------------

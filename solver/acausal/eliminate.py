@@ -75,7 +75,32 @@ def solve_all(equations: list, unknowns: dict, order: list, structure: tuple,
         for s, v in zip(z, _split(solved, len(z))):
             resolved[s.element_hash()] = v
     _flush(pending, resolved)
+    if all(not any(i in nonlinear for i in rows) for rows, _ in order):
+        _canonical(resolved)
     return resolved
+
+
+def _canonical(resolved: dict) -> None:
+    """Each value of an all-linear system rewritten as Σ a_j·k_j + r with its numeric
+    coefficients on the quantities it reads (states, externals, placeholders), once: the
+    chain of one-unknown blocks (KCL, then Ohm's law, node by node) otherwise leaves a
+    negation and a division per node in f, where modified nodal analysis has the sum."""
+    if not resolved:
+        return
+    keys = list(resolved)
+    V = ca.vertcat(*[resolved[h] for h in keys])
+    K = ca.vertcat(*ca.symvar(V))
+    if K.numel() == 0:
+        return
+    J = ca.jacobian(V, K)
+    entries = J.nonzeros()
+    if entries and not all(e.is_constant() for e in entries):
+        return    # symbolic parameters: keep the expressions as solved
+    R0 = ca.substitute(V, K, ca.DM.zeros(K.numel()))
+    Jn = ca.DM(J)
+    out = ca.mtimes(Jn, K) + R0
+    for k, h in enumerate(keys):
+        resolved[h] = out[k]
 
 
 def loop_name(number: int, where: list) -> str:

@@ -78,7 +78,7 @@ def _numeric_linear(A: dict, n: int, b: list, where: list) -> list:
         if a == 0.0:
             raise ModelError(f"the equation {where[0].where()} does not determine its unknown "
                              "(its coefficient is 0); check the component's parameters")
-        return [-b[0] / a]
+        return [_scaled(b[0], -1.0 / a)]
     keys = list(A)
     M = csc_matrix(([float(A[k]) for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
                    shape=(n, n))
@@ -86,8 +86,27 @@ def _numeric_linear(A: dict, n: int, b: list, where: list) -> list:
     X = _columns_of_inverse(M, live, where)   # checks M even when nothing drives the block
     if not live:
         return [ca.SX(0)] * n
-    sol = -ca.mtimes(ca.DM(X), ca.vertcat(*[b[i] for i in live]))
+    sol = ca.mtimes(ca.DM(-X), ca.vertcat(*[b[i] for i in live]))   # no negation per entry
     return [sol[k] for k in range(n)]
+
+
+def _scaled(expr: ca.SX, k: float) -> ca.SX:
+    """k·expr with the sign pushed into expr's top operation where that costs nothing
+    (−(x − y) = y − x, −(−x) = x, (x/c)·k = x·(k/c)): the chain of one-unknown blocks of a
+    circuit (a KCL, then Ohm's law) would otherwise add a negation per node to f."""
+    if k == 1.0:
+        return expr
+    if expr.is_op(ca.OP_DIV) and expr.dep(1).is_constant():
+        return _scaled(expr.dep(0), k / float(expr.dep(1)))
+    if expr.is_op(ca.OP_MUL) and expr.dep(1).is_constant():
+        return _scaled(expr.dep(0), k * float(expr.dep(1)))
+    if k == -1.0:
+        if expr.is_op(ca.OP_SUB):
+            return expr.dep(1) - expr.dep(0)
+        if expr.is_op(ca.OP_NEG):
+            return expr.dep(0)
+        return -expr
+    return expr * k
 
 
 def _columns_of_inverse(A, columns: list[int], where: list):

@@ -7,10 +7,11 @@ element's heat port: a Resistor's or a damper's ``useHeatPort``). When an acausa
 has an electrical Pin, the whole circuit is compiled here: each two-pin component of the
 electrical domain (``OnePort``) contributes v = p.v − n.v, p.i + n.i = 0 and its branch law
 (v = R·i, or its voltage or current as a placeholder that the signal context fills from the
-component's hook, as modified nodal analysis does), a Ground p.v = 0; the result is handed
-to the signal context in the shape of the nodal analysis' Circuit, so the electrical
-components read it unchanged. ``CIRCUITS_ON_CORE`` routes every circuit here (the
-equivalence tests and the benchmark compare both).
+component's hook), a Ground p.v = 0; the result is handed to the signal context as branch
+voltages, currents and node potentials, which the electrical components read. Every circuit
+is compiled here (the modified nodal analysis that did it before is gone: the same f to the
+instruction, benchmarks/acausal.py); a circuit of two-pin parts only is first checked in
+circuit terms (:mod:`.circuits`).
 """
 from __future__ import annotations
 
@@ -24,12 +25,13 @@ from jourdain.blocks.errors import ModelError
 from jourdain.blocks.ports import Connector, HeatPort, Pin
 
 from .aliases import eliminate_aliases
+from .circuits import check_circuit
 from .eliminate import jacobian_structure, resolve, solve_all
 from .solve import substitute_known
-from .structure import Equation, blt
+from .index import reduce_index, states_after
+from .structure import Equation, blt, matching
 from .variables import Table, View
 
-CIRCUITS_ON_CORE = False
 HOOKS = ("stored_energy", "dissipated_power", "supplied_power")
 
 
@@ -80,26 +82,25 @@ def participants(flat) -> list:
 def build_acausal(flat, inst: dict, original_of=None) -> AcausalSolution | None:
     """Solve the acausal equations of ``flat`` (module docstring); None when it has none."""
     comps = participants(flat)
-    electric = CIRCUITS_ON_CORE or any(isinstance(p, Pin) for c in comps for p in c.ports())
-    legacy = [c for c in flat.electrical if isinstance(c, (OnePort, Ground))] if electric else []
+    legacy = [c for c in flat.electrical if isinstance(c, (OnePort, Ground))]
     if not comps and not legacy:
         return None
+    if not any(isinstance(p, Pin) for c in comps for p in c.ports()):
+        check_circuit(flat)   # a circuit of two-pin parts only: named in circuit terms
     table = Table(flat)
     equations = []
     for comp in comps:
         equations += _component_equations(table, comp, inst[comp])
     circuit_eqs, holder = _circuit_equations(table, legacy, inst)
     equations += circuit_eqs
-    equations += _connection_equations(table, flat, comps + legacy, electric)
+    equations += _connection_equations(table, flat, comps + legacy)
     equations, alias = eliminate_aliases(table, equations)
     _start_values(table, comps, alias)
-    states = {h: table.unknowns[h] for h in table.der}
-    unknowns = {h: u for h, u in table.unknowns.items() if h not in states}
-    value = _solve(table, equations, unknowns, states)
+    value, states = _solve(table, equations)
     for h, rep in alias.items():   # members of an alias class read their representative
-        value[h] = value.get(rep.element_hash(), rep)
-    sdot = ca.vertcat(*[value[table.der[h].element_hash()] for h in states]) if states \
-        else ca.SX(0, 1)
+        value[h] = rep if rep.is_constant() else value.get(rep.element_hash(), rep)
+    sdot = ca.vertcat(*[value.get(table.der[h].element_hash(), table.der[h]) for h in states]
+                      ) if states else ca.SX(0, 1)
     energy, owners = _energy(table, comps, inst, value, states)
     solution = AcausalSolution(table, list(states.values()), sdot, value, energy, owners)
     if legacy:
@@ -122,7 +123,10 @@ def _start_values(table: Table, comps: list, alias: dict) -> None:
                                  f"its VARIABLES ({', '.join(comp.VARIABLES) or 'none'})")
             if sym is None:
                 continue
-            rep = alias.get(sym.element_hash(), sym).element_hash()
+            rep = alias.get(sym.element_hash(), sym)
+            if rep.is_constant():
+                continue   # fixed by an equation x = c: its start is no guess anyone needs
+            rep = rep.element_hash()
             here = f"{comp.path}.{name}"
             if rep in given and abs(given[rep][0] - float(value)) > 1e-12 * max(
                     1.0, abs(float(value))):
@@ -132,6 +136,7 @@ def _start_values(table: Table, comps: list, alias: dict) -> None:
             given[rep] = (float(value), here)
             if rep in table.unknowns:
                 table.unknowns[rep].start = float(value)
+                table.started.add(rep)
 
 
 def _component_equations(table: Table, comp, instance) -> list:
@@ -171,22 +176,22 @@ def _circuit_equations(table: Table, legacy: list, inst: dict) -> tuple[list, di
             equations.append(Equation(v - inst[b].resistance() * i, b, "v = R·i"))
         elif b.KIND is BranchKind.VOLTAGE:
             holder[b] = ca.SX.sym(f"{b.path}.v")
+            table.placeholders[holder[b].element_hash()] = holder[b]
             equations.append(Equation(v - holder[b], b, "v = its voltage"))
         else:
             holder[b] = ca.SX.sym(f"{b.path}.i")
+            table.placeholders[holder[b].element_hash()] = holder[b]
             equations.append(Equation(i - holder[b], b, "i = its current"))
     return equations, holder
 
 
-def _connection_equations(table: Table, flat, comps: list, electric: bool) -> list:
-    """Σ flows = 0 per net of connectors (potentials are shared symbols already); the pins'
-    nets only when the circuit is compiled here."""
+def _connection_equations(table: Table, flat, comps: list) -> list:
+    """Σ flows = 0 per net of connectors (potentials are shared symbols already)."""
     nets: dict = {}
     seen = set()
     for comp in comps:
         for port in comp.ports():
-            if isinstance(port, Connector) and port not in seen and \
-                    (electric or not isinstance(port, Pin)):
+            if isinstance(port, Connector) and port not in seen:
                 seen.add(port)
                 nets.setdefault(flat.net_of[port], []).append(port)
     out = []
@@ -199,13 +204,29 @@ def _connection_equations(table: Table, flat, comps: list, electric: bool) -> li
     return out
 
 
-def _solve(table: Table, equations: list, unknowns: dict, states: dict) -> dict:
+def _solve(table: Table, equations: list) -> tuple[dict, dict]:
+    """{unknown hash: value} and the states {hash: Unknown}, after index reduction when a
+    constraint between states needs it (:mod:`.index`)."""
+    states = states_after(table)
+    unknowns = {h: u for h, u in table.unknowns.items() if h not in states}
+    structure, inc, column = _structure(equations, unknowns)
+    match = matching(equations, unknowns, inc)
+    reduced = reduce_index(table, equations, match)
+    if reduced is not None:
+        equations, states = reduced, states_after(table)
+        unknowns = {h: u for h, u in table.unknowns.items() if h not in states}
+        structure, inc, column = _structure(equations, unknowns)
+        match = None
+    order = blt(equations, unknowns, states, inc, match)
+    return solve_all(equations, unknowns, order, structure, column), states
+
+
+def _structure(equations: list, unknowns: dict):
     column = {h: j for j, h in enumerate(unknowns)}
     structure = jacobian_structure(equations, [u.sym for u in unknowns.values()])
     hashes = list(unknowns)
     inc = [[hashes[j] for j, _ in row] for row in structure[1]]
-    order = blt(equations, unknowns, states, inc)
-    return solve_all(equations, unknowns, order, structure, column)
+    return structure, inc, column
 
 
 def _energy(table: Table, comps: list, inst: dict, value: dict, states: dict):

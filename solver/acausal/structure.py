@@ -9,9 +9,9 @@
   the dependency graph (Tarjan, through networkx), each a block solved together
   (:mod:`.blocks`).
 
-An equation left over that reads only states is a constraint between states (index > 1: two
-heat capacitors or electrical capacitors connected without a conductor between them); it is
-named as such, since the compiler does not reduce the index.
+A constraint between states (index > 1) is differentiated before the BLT (:mod:`.index`,
+Pantelides and dummy derivatives); what is left unmatched after it is over-determined or
+under-determined, and named so.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import casadi as ca
 import networkx as nx
+import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
@@ -45,18 +46,39 @@ def incidence(equations: list, unknowns: set) -> list[list[int]]:
             for eq in equations]
 
 
-def blt(equations: list, unknowns: dict, states: dict, inc: list | None = None
-        ) -> list[tuple[list[int], list[int]]]:
+def matching(equations: list, unknowns: dict, inc: list) -> dict:
+    """A maximum matching {("e", i): ("u", h), ("u", h): ("e", i)} (Hopcroft–Karp, scipy's,
+    on indices: deterministic, where networkx's iterates sets of hashed nodes and so may
+    blame a different equation of an over-determined set from one run to the next)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    column = {h: j for j, h in enumerate(unknowns)}
+    hashes = list(unknowns)
+    rows = [i for i, row in enumerate(inc) for h in row]
+    cols = [column[h] for row in inc for h in row]
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)),
+                       shape=(len(equations), len(hashes)))
+    graph.sum_duplicates()
+    if not len(equations) or not hashes:
+        return {}
+    found = maximum_bipartite_matching(graph, perm_type="column")
+    match = {}
+    for i, j in enumerate(found):
+        if j >= 0:
+            match[("e", i)] = ("u", hashes[j])
+            match[("u", hashes[j])] = ("e", i)
+    return match
+
+
+def blt(equations: list, unknowns: dict, states: dict, inc: list | None = None,
+        match: dict | None = None) -> list[tuple[list[int], list[int]]]:
     """Blocks (equation indices, unknown hashes) in solving order, or a ModelError
     (module docstring). ``unknowns``: hash -> Unknown (without the states); ``states``:
-    hash -> Unknown of the states; ``inc``: the incidence when known (else computed)."""
+    hash -> Unknown of the states; ``inc``: the incidence when known (else computed);
+    ``match``: the matching when known (else computed)."""
     inc = incidence(equations, set(unknowns)) if inc is None else inc
-    graph = nx.Graph()
-    eq_nodes = [("e", i) for i in range(len(equations))]
-    graph.add_nodes_from(eq_nodes, bipartite=0)
-    graph.add_nodes_from((("u", h) for h in unknowns), bipartite=1)
-    graph.add_edges_from((("e", i), ("u", h)) for i, row in enumerate(inc) for h in row)
-    match = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=eq_nodes)
+    match = matching(equations, unknowns, inc) if match is None else match
     free_eq = [i for i in range(len(equations)) if ("e", i) not in match]
     free_u = [h for h in unknowns if ("u", h) not in match]
     if free_eq or free_u:
@@ -99,10 +121,10 @@ def _singular(equations, unknowns, states, inc, match, free_eq, free_u) -> str:
                 if s.element_hash() in states]
         if not read and tied:
             lines.append(f"* the equation {eq.where()} relates only states ({', '.join(tied)}),"
-                         " whose values are already known: a constraint between states "
-                         "(index > 1, e.g. two capacitors connected without a conductor or "
-                         "resistor between them), which the compiler does not differentiate; "
-                         "put a conductor between them or merge them into one")
+                         " whose values are already known, and index reduction could not "
+                         "make it determine one of them: the constraint contradicts or "
+                         "repeats another; remove one of them or put a conductor or resistor "
+                         "between the components")
             continue
         others = sorted({equations[match[("u", h)][1]].where() for h in inc[i]
                          if ("u", h) in match})

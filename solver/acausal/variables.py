@@ -52,6 +52,9 @@ class Table:
     externals: dict = field(default_factory=dict)   # element hash -> External
     ext_key: dict = field(default_factory=dict)     # (kind, target) -> External
     rates: set = field(default_factory=set)         # element hashes of the der symbols
+    started: set = field(default_factory=set)       # hashes of variables given a start()
+    placeholders: dict = field(default_factory=dict)   # hash -> a circuit branch's value
+    dummies: set = field(default_factory=set)       # der symbols made algebraic (index.py)
 
     def add(self, name: str, owner, unit: str = "") -> ca.SX:
         sym = ca.SX.sym(name)
@@ -85,6 +88,35 @@ class Table:
             self.externals[ext.sym.element_hash()] = ext
         return self.ext_key[key].sym
 
+    def rate_of(self, key) -> ca.SX:
+        """The der symbol of the unknown of hash ``key``, made on first use (a der symbol's
+        own der too: index reduction differentiates equations more than once)."""
+        if key not in self.der:
+            var = self.unknowns[key]
+            d = ca.SX.sym(f"der({var.name})")
+            self.der[key] = d
+            self.rates.add(d.element_hash())
+            self.unknowns[d.element_hash()] = Unknown(d, f"der({var.name})", var.owner,
+                                                      f"{var.unit}/s", 0.0)
+        return self.der[key]
+
+    def rate_of_external(self, sym: ca.SX) -> ca.SX:
+        """d/dt of a quantity read from outside (an External or a circuit placeholder): 1 for
+        time, the flange's speed for its position, else a "rate" external that the signal
+        context fills with the time derivative of the quantity's value (refused there by
+        name when that value moves with the states or inputs)."""
+        ext = self.externals.get(sym.element_hash())
+        if ext is not None and ext.kind == "time":
+            return ca.SX(1)
+        if ext is not None and ext.kind == "s":
+            return self.external("w", ext.target, f"{ext.target.path}.w")
+        key = ("rate", sym.element_hash())
+        if key not in self.ext_key:
+            ext = External(ca.SX.sym(f"der({sym.name()})"), "rate", sym)
+            self.ext_key[key] = ext
+            self.externals[ext.sym.element_hash()] = ext
+        return self.ext_key[key].sym
+
     def derivative(self, expr, comp) -> ca.SX:
         """d/dt of an expression of unknowns, time and parameters (chain rule over the
         unknowns, each getting a der symbol)."""
@@ -96,15 +128,8 @@ class Table:
                 raise ModelError(f"{comp.path}: der() of a derivative ({s.name()}); introduce "
                                  "a variable for the first derivative and an equation for it")
             if key in self.unknowns:
-                if key not in self.der:
-                    var = self.unknowns[key]
-                    d = ca.SX.sym(f"der({var.name})")
-                    self.der[key] = d
-                    self.rates.add(d.element_hash())
-                    self.unknowns[d.element_hash()] = Unknown(d, f"der({var.name})", var.owner,
-                                                              f"{var.unit}/s")
                 syms.append(s)
-                rates.append(self.der[key])
+                rates.append(self.rate_of(key))
             elif key in self.externals:
                 ext = self.externals[key]
                 if ext.kind != "time":

@@ -84,7 +84,7 @@ def names_of(mech: Mechanics, sp: Speeds) -> dict:
                           for d in mech.driven},
             "prescribed": [driven_speed_index(mech, sp, d.speed) for d in mech.driven],
             "dynamic": dynamic_names(mech), "check_parameters": mech.params.check,
-            "flanges": flange_terms(mech)[0]}
+            "flanges": flange_terms(mech)[0] + acausal_terms(mech)[0]}
 
 
 def _driven(mech: Mechanics, sp: Speeds) -> tuple[list[int], list[int]]:
@@ -139,7 +139,7 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
                             ["residual"]),
         **inverse_dynamics(mech, sp, eom, drive),
     }
-    names, exprs = flange_terms(mech)
+    names, exprs = (a + b for a, b in zip(flange_terms(mech), acausal_terms(mech)))
     if names:
         values = to_speeds(ca.vertcat(*exprs), mech, sp)
         functions["flanges"] = ca.Function("flanges", [t, x, u, p], [apply(values)],
@@ -163,6 +163,38 @@ def flange_terms(mech: Mechanics) -> tuple[list[str], list]:
         state = flange_state(mech.kin, mech.flat.net_of[body.body_flange()])
         names += [f"{body.path}.{body.COORDINATES[0].name}", f"{body.path}.{body.SPEEDS[0].name}"]
         exprs += [ca.SX(state.s), ca.SX(state.w)]
+    return names, exprs
+
+
+def acausal_terms(mech: Mechanics) -> tuple[list[str], list]:
+    """Names and expressions of the acausal components' own quantities that are no state
+    and no output (docs/acausal.md): their VARIABLES (``diode.i`` of a user's diode, a
+    hydraulic volume's pressure) and their connectors' potential and flow
+    (``g.port_a.Q_flow``, ``d.p.v``, ``d.p.i``), by dotted names, so a Result has them as
+    series like every other component's; the electrical library's two-pin parts keep
+    their sensors."""
+    from jourdain.blocks.acausal import AcausalComponent
+    from jourdain.blocks.ports import Pin
+
+    stage = mech.ctx.acausal_stage
+    if stage is None:
+        return [], []
+    outputs, _ = mech.ctx.outputs()
+    taken = set(mech.ctx.state_names) | {n for s in outputs for n in s.entry_names()}
+    found: dict = {}
+    table = stage.table
+    for (comp, name), sym in table.local.items():
+        found.setdefault(f"{comp.path}.{name}", sym)
+    for port, sym in table.flow.items():
+        if isinstance(port, Pin) and not isinstance(port.owner, AcausalComponent):
+            continue
+        potential = table.potential.get(table.flat.net_of[port])
+        if potential is not None:   # (a potential no equation reads has no symbol)
+            found.setdefault(f"{port.path}.{port.POTENTIAL[0]}", potential)
+        found.setdefault(f"{port.path}.{port.FLOW[0]}", sym)
+    names = [n for n in found if n not in taken]
+    exprs = [mech.ctx.resolve(stage.value.get(found[n].element_hash(), found[n]))
+             for n in names]
     return names, exprs
 
 
@@ -223,10 +255,20 @@ def drive_functions(t, x, u, p, drive: Drive) -> dict:
 def _state_energy(mech: Mechanics, t, u) -> ca.SX:
     """W: the energy stored in component states, which must depend on the states only."""
     W = mech.stored_energy()
-    if ca.depends_on(W, ca.vertcat(t, u, mech.kin.y, mech.kin.w)):
-        owners = [c.path for c in mech.flat.components if ca.depends_on(
-            ca.SX(mech.inst[c].stored_energy(mech.ctx)), ca.vertcat(t, u, mech.kin.y,
-                                                                    mech.kin.w))]
+    moving = ca.vertcat(t, u, mech.kin.y, mech.kin.w)
+    if ca.depends_on(W, moving):
+        stage = mech.ctx.acausal_stage
+        acausal = stage.owners if stage is not None else set()
+        owners = [c.path for c in mech.flat.components if id(c) not in acausal and
+                  ca.depends_on(ca.SX(mech.inst[c].stored_energy(mech.ctx)), moving)]
+        if stage is not None and ca.depends_on(
+                mech.ctx.resolve(stage.energy["stored_energy"]), moving):
+            raise ModelError(
+                "the stored_energy() of the acausal components depends on time, inputs or "
+                "the motion: index reduction made a variable that stores energy follow a "
+                "source (a capacitor across a voltage source, an inductor in series with a "
+                "current source), so its energy is no function of the states; put a "
+                "resistor or conductor between them, or report no stored_energy() for it")
         raise ModelError(f"{', '.join(owners)}: stored_energy() must depend on the component's "
                          "states and parameters only")
     return W

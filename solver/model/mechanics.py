@@ -20,7 +20,6 @@ from .flatten import FlatModel, flatten
 from .junctions import add_junctions
 from .kinematics import Kinematics, build_kinematics, flange_state
 from .loads import frame_loads, gravity_terms, line_geometries, line_terms
-from .networks import build_circuit
 from .parameters import ParameterSet, instantiate
 from .signals import SignalContext
 from .terms import BodyTerms, FlangeTerms, InertiaTerms, LoadTerms, element_terms
@@ -109,9 +108,8 @@ def build_mechanics(model: Component, symbolic=()) -> Mechanics:
     inst, params = instantiate(flat.components, symbolic)
     topo = build_topology(flat)
     kin = build_kinematics(flat, topo, inst, params.p, params.defaults)
-    acausal = build_acausal(flat, inst)   # the circuit too when it has acausal parts
-    circuit = acausal.circuit if acausal is not None and acausal.circuit is not None else \
-        build_circuit(flat, inst, params.p, params.defaults)
+    acausal = build_acausal(flat, inst)   # the circuits too
+    circuit = acausal.circuit if acausal is not None else None
     t = ca.SX.sym("t")
     ctx = SignalContext(flat, kin, inst, t, circuit, acausal)
     discrete = collect_discrete(flat.components)

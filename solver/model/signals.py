@@ -17,7 +17,6 @@ from jourdain.blocks.ports import Port, RealInput, RealOutput
 
 from .flatten import FlatModel
 from .kinematics import Kinematics, flange_state
-from .networks import Circuit
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ class SignalContext(Context):
     """The solver's implementation of the block Context, with memoized, loop-checked outputs."""
 
     def __init__(self, flat: FlatModel, kin: Kinematics, inst: dict, t: ca.SX,
-                 circuit: Circuit | None = None, acausal=None):
+                 circuit=None, acausal=None):
         self.flat, self.kin, self.inst, self.t = flat, kin, inst, t
         self.circuit = circuit
         self.acausal_stage = acausal   # the acausal stage's solution (solver.acausal), or None
@@ -167,12 +166,27 @@ class SignalContext(Context):
         value = {"time": lambda: self.t, "input": lambda: self.value(target),
                  "s": lambda: self.flange(target).s, "w": lambda: self.flange(target).w,
                  "voltage": lambda: self.voltage(target),
-                 "current": lambda: self.current(target)}[ext.kind]()
+                 "current": lambda: self.current(target),
+                 "rate": lambda: self._rate(target)}[ext.kind]()
         self._external_active.pop()
         self._external_value[key] = self.resolve(value)
         return self._external_value[key]
 
-    # ---- the electrical network (model.networks) -----------------------------------------
+    def _rate(self, sym: ca.SX) -> ca.SX:
+        """d/dt of a quantity the acausal index reduction differentiates (a source's value,
+        an input's signal): its value's partial derivative in time, which is its derivative
+        when the value moves with nothing else (states, inputs, coordinates, speeds)."""
+        value = self.resolve(sym)
+        moving = ca.vertcat(self.s, self.u, self.kin.y, self.kin.w)
+        if moving.numel() and ca.depends_on(value, moving):
+            raise ModelError(
+                f"index reduction of the acausal equations needs the time derivative of "
+                f"{sym.name()}, whose value depends on the model's states, inputs or motion "
+                "and is not differentiated; put a component with a state between (a "
+                "resistor, a conductor, a damper) or drive it by a signal of time")
+        return ca.densify(ca.jacobian(value, self.t))   # a constant: 0, not a structural 0
+
+    # ---- the electrical network (compiled by solver.acausal) -----------------------------------------
     def voltage(self, branch) -> ca.SX:
         return self.resolve(self._circuit("voltage")[branch.path])
 
