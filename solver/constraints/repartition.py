@@ -139,6 +139,13 @@ class PartitionBank:
         functions["watch"] = watch_function(functions, mech.kin.y.numel())
         return PartitionModel(part, functions, names_of(mech, sp))
 
+    def solved(self, part: Partition) -> list[int]:
+        """The scalar coordinates Newton sets in ``part`` (one per dependent scalar move):
+        their integrated values are only its first guess. A ball joint's quaternion is not
+        among them: its independent directions keep their integrated values."""
+        return sorted(self._moved[j][0] for j in part.dependent_moves
+                      if len(self._moved[j]) == 1)
+
     def scaled(self, y: np.ndarray, p: np.ndarray) -> np.ndarray:
         """D·A(y): the constraint Jacobian, rows scaled as in ν."""
         return self.scale[:, None] * np.array(self._A(y, p), dtype=float)
