@@ -66,14 +66,15 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
     model, x_a, switches = _start(system, t_a, _projected(bank.initial, x0, p), p)
     check_initial_state(model, t_a, x_a, np.array(u_fn(t_a), dtype=float).ravel(), p)
     level = base = _level(model, x_a, p)
-    segments, odes = [(model, [t_a], [x_a])], {}
+    segments, odes, counts = [(model, [t_a], [x_a])], {}, {}
     for _ in range(MAX_SEGMENTS):
         outs = grid[grid > t_a]
         if outs.size == 0:
             break
         watch = _watch(model, x_a, p, level, np.diff(np.append(t_a, outs)).min())
         with Watch(progress is not False, "simulate"):
-            xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts, odes)
+            xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts, odes,
+                                 counts)
         k = _first_lagging(outs, lag)
         segments[-1][1].extend(outs[:k])
         segments[-1][2].extend(xs[:, :k].T)
@@ -91,7 +92,9 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         raise SimulationError(f"the partition switched {MAX_SEGMENTS} times before t = "
                               f"{t_a:.6g} s (chattering between partitions); use "
                               "ConstraintMethod.DAE")
-    return _result(system, segments, u_fn, p, switches)
+    res = _result(system, segments, u_fn, p, switches)
+    res.stats = counts
+    return res
 
 
 def _start(system, t: float, x: np.ndarray, p: np.ndarray):
@@ -231,9 +234,11 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     return {"t": t, "x": xa, "p": pa, "ode": ode}
 
 
-def _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts, odes: dict):
+def _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts, odes: dict,
+               counts: dict):
     """(states, lags) at the output times ``outs`` > t_a; ``odes`` caches each partition's
-    monitored ODE over the run (:func:`_cheap_jacobian`)."""
+    monitored ODE over the run (:func:`_cheap_jacobian`), ``counts`` sums CVODES's steps,
+    right-hand side and Jacobian evaluations over the run (``Result.stats``)."""
     if id(model) not in odes:
         odes[id(model)] = _cheap_jacobian(_monitored_ode(system, model, u_fn, len(p)),
                                           system.partitions.solved(model.partition))
@@ -241,6 +246,11 @@ def _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts, odes: dict):
     integ = ca.integrator("simulate", "cvodes", dae, t_a, list(outs), opts)
     try:
         xs = np.array(integ(x0=np.append(x_a, 0.0), p=np.append(p, watch))["xf"])
+        raw = integ.stats()
+        for key, name in (("nsteps", "steps"), ("nfevals", "rhs_evaluations"),
+                          ("n_call_jacF", "jacobian_evaluations")):
+            counts[name] = counts.get(name, 0) + int(raw.get(key, 0))
+        counts["segments"] = counts.get("segments", 0) + 1
     except RuntimeError as exc:
         raise _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, str(exc)) from exc
     return xs[:-1], xs[-1]
