@@ -53,9 +53,17 @@ def jourdain_run(system, t_end: float = T_END, n_out: int = N_OUT, **options):
                  "vy": -np.sin(phi) * w}
 
 
+# Settings for the large runs: the default BDF (rtol = atol = 1e-8) drifts in phase through
+# the 20 flat crossings (n = 40: 2.4e-3), Adams at 1e-9 stays within 1e-3 (module results in
+# docs/performance.md)
+FAST = {"method": jd.Method.ADAMS, "rtol": 1e-9, "atol": 1e-9}
+
+
 def run(sizes=(1, 2, 4), methods=tuple(jd.ConstraintMethod), repeat: int = 3,
-        t_end: float = T_END) -> list[dict]:
+        t_end: float = T_END, options: dict | None = None) -> list[dict]:
     rows = []
+    options = options or {}
+    settings = ", ".join(f"{k}={getattr(v, 'value', v)}" for k, v in options.items())
     for n in sizes:
         t = np.linspace(0.0, t_end, N_OUT)
         ref = reference(n, t)
@@ -64,22 +72,34 @@ def run(sizes=(1, 2, 4), methods=tuple(jd.ConstraintMethod), repeat: int = 3,
             system = compile_n(n, method)
             t_compile = time.process_time() - start
             try:
-                t_cpu, (res, values) = cpu(lambda: jourdain_run(system, t_end), repeat,
-                                           warm_up=repeat > 1)
+                t_cpu, (res, values) = cpu(lambda: jourdain_run(system, t_end, **options),
+                                           repeat, warm_up=repeat > 1)
             except jd.SimulationError as exc:
                 rows.append(row(f"A02 {n}-four-bar {t_end:g} s", f"jourdain {method.value}",
                                 float("nan"), float("nan"), compile=t_compile,
+                                settings=settings or "defaults",
                                 refused=str(exc).splitlines()[0][:160]))
                 continue
             err = iftomm_error(values, ref)
+            steps = int(res.stats.get("steps", 0))
             rows.append(row(f"A02 {n}-four-bar {t_end:g} s", f"jourdain {method.value}",
                             err["error"], t_cpu, rel_error=err["rel"], compile=t_compile,
+                            settings=settings or "defaults", steps=steps,
+                            us_per_step_per_window=(1e6 * t_cpu / steps / n) if steps else
+                            float("nan"),
                             switches=len(getattr(res, "switches", []) or [])))
     return rows
 
 
+def scaling(sizes=(5, 10, 20, 40, 80), repeat: int = 3) -> list[dict]:
+    """Partitioning at the defaults and at FAST for growing n: CPU per step and window
+    should stay flat (cost per step linear in n)."""
+    part = (jd.ConstraintMethod.PARTITIONING,)
+    return (run(sizes, part, repeat) + run(sizes, part, repeat, options=FAST))
+
+
 if __name__ == "__main__":
     import sys
-    sizes = tuple(int(a) for a in sys.argv[1:]) or (1, 2)
-    for r in run(sizes, repeat=1):
+    sizes = tuple(int(a) for a in sys.argv[1:]) or (5, 10, 20, 40, 80)
+    for r in scaling(sizes, repeat=1):
         print(r)

@@ -3,8 +3,9 @@ benchmark's own measure, CPU time), then write benchmarks/results/mbs.json.
 
     python benchmarks/mbs/run_all.py [--repeat 3] [--big]
 
-Without --big the N-four-bar runs at n = 1, 2, 4 (every method); --big adds the statement's
-n = 40 (partitioning, once: a long run on the shared machine). CPU time is time.process_time,
+Without --big the N-four-bar runs at n = 1, 2, 4 (every method); --big adds partitioning at
+n = 5, 10, 20, 40 (the statement's), 80, at the defaults and at a02_nfourbar.FAST (Adams,
+rtol = atol = 1e-9), with the CPU time per integrator step and window. CPU time is time.process_time,
 the median of ``repeat`` runs after a warm-up (compile time apart).
 """
 from __future__ import annotations
@@ -22,7 +23,6 @@ import a02_nfourbar  # noqa: E402
 import andrews  # noqa: E402
 from common import ROOT  # noqa: E402
 
-import jourdain as jd  # noqa: E402
 
 
 def table(rows: list[dict]) -> str:
@@ -33,6 +33,9 @@ def table(rows: list[dict]) -> str:
         cpu = "—" if math.isnan(r["cpu"]) else f"{r['cpu']:.3f}"
         note = r.get("refused") or r.get("settings") or (
             f"{r['vs_peer']:.2f}× peer" if "vs_peer" in r else "")
+        if r.get("steps"):
+            note += (f"; {r['steps']} steps, {r['us_per_step_per_window']:.1f} µs per step "
+                     "and window")
         lines.append(f"{r['problem']:28s} {r['code']:36s} {err:>10s} "
                      f"{r.get('measure', 'abs'):>8s} {cpu:>9s}  {note}")
     return "\n".join(lines)
@@ -46,9 +49,8 @@ def main() -> None:
     rows = a01_pendulum.run(args.repeat)
     rows += andrews.run(args.repeat, tolerances=(1e-8, 1e-10, 1e-12))
     rows += a02_nfourbar.run((1, 2, 4), repeat=args.repeat)
-    if args.big:
-        rows += a02_nfourbar.run((40,), methods=(jd.ConstraintMethod.PARTITIONING,),
-                                 repeat=1)
+    if args.big:   # the statement's n = 40 among n = 5 … 80: cost per step and window
+        rows += a02_nfourbar.scaling((5, 10, 20, 40, 80), repeat=args.repeat)
     print(table(rows))
     out = ROOT / "benchmarks" / "results" / "mbs.json"
     out.write_text(json.dumps(rows, indent=1, default=str))

@@ -15,6 +15,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from .moves import Mover, newton_guess, retraction
+from .sparse_qr import solve as sparse_solve
 
 ASSEMBLY_TOL = 1e-12   # residual norm accepted as assembled [m, rad]
 STALLED = 3            # Gauss–Newton steps in a row without decrease before giving up
@@ -107,7 +108,7 @@ def projector(c_ind: ca.SX, kin, p: ca.SX, dep: list[int],
     # SX graph. The Jacobian of the closure equations is block diagonal over independent
     # loops (closure.relative_pose), which CasADi's sparse solve keeps.
     step = ca.Function("newton_step", [delta, y, p],
-                       [delta - ca.solve(ca.jacobian(residual, delta), residual)])
+                       [delta - sparse_solve(ca.jacobian(residual, delta), residual)])
     d = newton_guess(kin, y, dep)
     for _ in range(steps):
         d = step(d, y, p)

@@ -39,6 +39,7 @@ from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from .closure import ConstraintEquations
 from .partition import Partition
+from .sparse_qr import solve as sparse_solve
 
 
 def supported(mech: Mechanics) -> bool:
@@ -175,7 +176,7 @@ def speed_bias(mech: Mechanics, eqs: ConstraintEquations, part: Partition) -> ca
     if not part.dependent_speeds:
         return gamma
     bias = ca.jtimes(ca.mtimes(A, kin.w), kin.y, kin.ydot)
-    dep = ca.solve(A[:, part.dependent_speeds], -bias)
+    dep = sparse_solve(A[:, part.dependent_speeds], -bias)
     for k, j in enumerate(part.dependent_speeds):
         gamma[j] = dep[k]
     return gamma

@@ -18,6 +18,8 @@ from ..model.rank import RANK_TOL, independent_rows, numeric_rank, pick_columns 
 from ..model.topology import drives_flange, follows_coupling
 from .closure import ConstraintEquations
 from .moves import moved_coordinates
+from .sparse_qr import DENSE_MAX, inverse_norm_det
+from .sparse_qr import solve as sparse_solve
 
 NU_SWITCH = 10.0  # a partition's conditioning ν up to which it is always acceptable
 NU_RATIO = 10.0   # … and beyond, while within NU_RATIO times the best partition's ν
@@ -205,6 +207,11 @@ def conditioning_function(A: ca.SX, y: ca.SX, p: ca.SX, part: Partition,
             dep_ref = ca.Function("dep", [y, p], [dep])(part.y_ref, p0)
             for r, c in _diagonal_blocks(dep):
                 B = dep[r, c]
+                if len(r) > DENSE_MAX and len(r) == len(c):   # loops sharing links
+                    square, det = inverse_norm_det(B)
+                    squares.append(square)
+                    dets.append(det)
+                    continue
                 squares.append(ca.sumsqr(ca.solve(B, ca.SX.eye(len(r)))))
                 dets.append(_block_det(B, np.array(dep_ref[r, c], dtype=float)))
             nu = ca.fmax(nu, ca.sqrt(sum(squares, ca.SX(0))))
@@ -277,7 +284,7 @@ def _elimination_det(B: ca.SX, B_ref: np.ndarray) -> ca.SX:
 def explicit_form(A: ca.SX, dep: list[int], indep: list[int], n: int) -> ca.SX:
     """G(y) with A·G = 0 (nonholonomic constraints; Murray, Li and Sastry 1994): w_dep = −A_dep⁻¹·A_ind·z, w_ind = z."""
     A_dep, A_ind = A[:, dep], A[:, indep]
-    W_dep = -ca.solve(A_dep, A_ind) if dep else ca.SX(0, len(indep))
+    W_dep = -sparse_solve(A_dep, A_ind) if dep else ca.SX(0, len(indep))
     G = ca.SX.zeros(n, len(indep))
     for k, j in enumerate(indep):
         G[j, k] = 1

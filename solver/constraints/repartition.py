@@ -139,6 +139,13 @@ class PartitionBank:
         functions["watch"] = watch_function(functions, mech.kin.y.numel())
         return PartitionModel(part, functions, names_of(mech, sp))
 
+    def solved(self, part: Partition) -> list[int]:
+        """The scalar coordinates Newton sets in ``part`` (one per dependent scalar move):
+        their integrated values are only its first guess. A ball joint's quaternion is not
+        among them: its independent directions keep their integrated values."""
+        return sorted(self._moved[j][0] for j in part.dependent_moves
+                      if len(self._moved[j]) == 1)
+
     def scaled(self, y: np.ndarray, p: np.ndarray) -> np.ndarray:
         """D·A(y): the constraint Jacobian, rows scaled as in ν."""
         return self.scale[:, None] * np.array(self._A(y, p), dtype=float)
@@ -197,8 +204,8 @@ def singular_error(A: np.ndarray, owners: list[str], speed_names: list[str], t: 
     each, scaled as in ν) lose rank at y; the left and right singular vectors of the smallest
     singular value name the constraints and the joint speeds involved."""
     U, sv, Vt = np.linalg.svd(A)
-    rows = np.flatnonzero(np.abs(U[:, -1]) > 0.2)
-    speeds = [speed_names[j] for j in np.flatnonzero(np.abs(Vt[len(sv) - 1]) > 0.2)]
+    rows = _involved(U[:, -1])
+    speeds = [speed_names[j] for j in _involved(Vt[len(sv) - 1])]
     config = ", ".join(f"{name} = {v:.6g}" for name, v in zip(y_names, y))
     return SimulationError(
         f"at t = {t:.6g} s the mechanism reaches a singular configuration: the constraints of "
@@ -255,3 +262,12 @@ def assess(system, y: np.ndarray, p: np.ndarray) -> Assessment:
 
 def _key(part: Partition) -> tuple:
     return tuple(sorted(part.dependent_moves)), tuple(sorted(part.dependent_speeds))
+
+
+def _involved(v: np.ndarray) -> np.ndarray:
+    """Entries of a unit singular vector above 0.2, or, where it is spread over many
+    entries (40 coupled loops: none reaches 0.2, and the error named no speed), above 0.2
+    of its largest."""
+    big = np.flatnonzero(np.abs(v) > 0.2)
+    return big if big.size else np.flatnonzero(np.abs(v) > 0.2 * np.abs(v).max(initial=0.0))
+

@@ -97,7 +97,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
         method, reason = _method(system, method, stiff, grid, x0, inputs, p, rtol)
         res = simulate_partitioned(system, grid, x0, inputs or {}, p, rtol, atol, max_steps,
                                    method, progress, max_step)
-        res.method, res.stats = method, {"method_reason": reason, "tolerances": tolerances}
+        res.method = method
+        res.stats = dict(res.stats, method_reason=reason, tolerances=tolerances)
         return _guarded(system, res, p, rtol, atol)
     try:
         sol, stats, signals = _idas(system, grid, x0, inputs, p, rtol, atol, max_steps,

@@ -182,7 +182,7 @@ def right_hand_side(system, method) -> tuple[type, ca.Function]:
     if f.is_a("SXFunction") and f.n_instructions() <= INLINE_OPS:
         return ca.SX, f
     jac = jacobian_function(system) if method is Method.BDF else _forward(system)
-    return ca.MX, _wrapper(f, {"custom_jacobian": _renamed(jac, "jac_rhs"), "jac_penalty": 0})
+    return ca.MX, with_jacobian(f, jac)
 
 
 def _forward(system) -> ca.Function:
@@ -192,6 +192,12 @@ def _forward(system) -> ca.Function:
     if jac is None:
         jac = system.adams_jacobian = forward(system.functions.get("f", system.f))
     return jac
+
+
+def with_jacobian(f: ca.Function, jac: ca.Function) -> ca.Function:
+    """rhs calling ``f`` (never inlined) whose Jacobian is ``jac`` (CasADi's signature): an
+    integrator created on it takes ``jac`` instead of expanding one of its own."""
+    return _wrapper(f, {"custom_jacobian": _renamed(jac, "jac_rhs"), "jac_penalty": 0})
 
 
 def _wrapper(f: ca.Function, options: dict) -> ca.Function:

@@ -38,6 +38,7 @@ from .diagnosis import _values, check_initial_state
 from .progress import Watch
 from .result import Result
 from .inputs import InputSignals
+from .integrators import INLINE_OPS, with_jacobian
 from .simulate import Method, integrator_options
 
 DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
@@ -65,14 +66,15 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
     model, x_a, switches = _start(system, t_a, _projected(bank.initial, x0, p), p)
     check_initial_state(model, t_a, x_a, np.array(u_fn(t_a), dtype=float).ravel(), p)
     level = base = _level(model, x_a, p)
-    segments = [(model, [t_a], [x_a])]
+    segments, odes, counts = [(model, [t_a], [x_a])], {}, {}
     for _ in range(MAX_SEGMENTS):
         outs = grid[grid > t_a]
         if outs.size == 0:
             break
         watch = _watch(model, x_a, p, level, np.diff(np.append(t_a, outs)).min())
         with Watch(progress is not False, "simulate"):
-            xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts)
+            xs, lag = _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts, odes,
+                                 counts)
         k = _first_lagging(outs, lag)
         segments[-1][1].extend(outs[:k])
         segments[-1][2].extend(xs[:, :k].T)
@@ -90,7 +92,9 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         raise SimulationError(f"the partition switched {MAX_SEGMENTS} times before t = "
                               f"{t_a:.6g} s (chattering between partitions); use "
                               "ConstraintMethod.DAE")
-    return _result(system, segments, u_fn, p, switches)
+    res = _result(system, segments, u_fn, p, switches)
+    res.stats = counts
+    return res
 
 
 def _start(system, t: float, x: np.ndarray, p: np.ndarray):
@@ -230,15 +234,65 @@ def _monitored_ode(system, model, u_fn, n_p: int) -> dict:
     return {"t": t, "x": xa, "p": pa, "ode": ode}
 
 
-def _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts):
-    """(states, lags) at the output times ``outs`` > t_a."""
-    dae = _monitored_ode(system, model, u_fn, len(p))
+def _integrate(system, model, u_fn, t_a, x_a, outs, p, watch, opts, odes: dict,
+               counts: dict):
+    """(states, lags) at the output times ``outs`` > t_a; ``odes`` caches each partition's
+    monitored ODE over the run (:func:`_cheap_jacobian`), ``counts`` sums CVODES's steps,
+    right-hand side and Jacobian evaluations over the run (``Result.stats``)."""
+    if id(model) not in odes:
+        odes[id(model)] = _cheap_jacobian(_monitored_ode(system, model, u_fn, len(p)),
+                                          system.partitions.solved(model.partition))
+    dae = odes[id(model)]
     integ = ca.integrator("simulate", "cvodes", dae, t_a, list(outs), opts)
     try:
         xs = np.array(integ(x0=np.append(x_a, 0.0), p=np.append(p, watch))["xf"])
+        raw = integ.stats()
+        for key, name in (("nsteps", "steps"), ("nfevals", "rhs_evaluations"),
+                          ("n_call_jacF", "jacobian_evaluations")):
+            counts[name] = counts.get(name, 0) + int(raw.get(key, 0))
+        counts["segments"] = counts.get("segments", 0) + 1
     except RuntimeError as exc:
         raise _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, str(exc)) from exc
     return xs[:-1], xs[-1]
+
+
+def _cheap_jacobian(dae: dict, solved: list[int]) -> dict:
+    """``dae`` as it is when small; when large, its ODE called through a wrapper whose
+    Jacobian is given (:func:`_reduced_jacobian`). CasADi forms the integrator's Jacobian
+    function whenever it creates one, even for Adams, which never evaluates it; its own
+    expansion of the monitored ODE grows with the square of the loops' size (N-four-bar,
+    n = 20: 2.0 s per integrator, n = 40: ~10 s) and used to be paid at every stop."""
+    ode = ca.Function("monitored", [dae["t"], dae["x"], dae["p"]], [dae["ode"]],
+                      ["t", "x", "p"], ["ode"])
+    if ode.is_a("SXFunction") and ode.n_instructions() <= INLINE_OPS:
+        return dae
+    rhs = with_jacobian(ode, _reduced_jacobian(ode, solved))
+    t, x, pa = (ca.MX.sym(n, ode.sparsity_in(i)) for i, n in enumerate(("t", "x", "p")))
+    return {"t": t, "x": x, "p": pa, "ode": rhs(t, x, pa)}
+
+
+def _reduced_jacobian(ode: ca.Function, solved: list[int]) -> ca.Function:
+    """∂ode/∂x by forward derivatives along every state except the coordinates Newton solves
+    (``solved``), whose columns are zero: their integrated values are only Newton's first
+    guess, which the projected coordinates, and so the rates, do not depend on to first
+    order once Newton has converged (two steps from a guess off by the integration error ε
+    leave O(ε⁴)); the monitor's factors are flat (H = 1) until the partition degrades. The
+    result is BDF's modified-Newton matrix at the cost of a few evaluations of the ODE per
+    Jacobian (the independent coordinates, speeds, component states and the lag) instead
+    of one per state."""
+    nx, n_p = ode.nnz_in(1), ode.nnz_in(2)
+    cols = [j for j in range(nx) if j not in set(solved)]
+    t, x, pa = (ca.MX.sym(n, ode.sparsity_in(i)) for i, n in enumerate(("t", "x", "p")))
+    out = ca.MX.sym("out_ode", ca.Sparsity(nx, 1))
+    seeds = ca.DM.eye(nx)[:, cols]
+    fwd = ode.forward(1).map(len(cols), "serial")(t, x, pa, ca.MX(nx, 1),
+                                                  ca.DM(1, len(cols)), seeds,
+                                                  ca.DM(n_p, len(cols)))
+    place = ca.DM(ca.Sparsity.triplet(len(cols), nx, list(range(len(cols))), cols),
+                  [1.0] * len(cols))
+    return ca.Function("jac_monitored", [t, x, pa, out],
+                       [ca.MX(nx, 1), ca.mtimes(fwd, place), ca.MX(nx, n_p)],
+                       ["t", "x", "p", "out_ode"], ["jac_ode_t", "jac_ode_x", "jac_ode_p"])
 
 
 def _decide(system, model, t, x, p, level, base):
