@@ -3081,3 +3081,22 @@ def _():
     jd.compile(model)
     model.b.collide(Sphere(radius=0.2, center=(0.3, 0, 0)))
     jd.compile(model)
+
+
+# ---- ocpfast ----
+@case("codegen neither a bool nor 'knot'", ModelError, "codegen", "knot", "knots")
+def _():
+    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), codegen="knots")
+
+
+@case("codegen='knot' on collocation (no RK4 knot to compile)", ModelError, "codegen='knot'",
+      "MultipleShooting", "RK4")
+def _():
+    _target_problem().build(jd.Collocation(), codegen="knot")
+
+
+@case("fatrop with codegen=True (expressions compiled away)", ModelError, "fatrop",
+      "codegen='knot'")
+def _():
+    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), solver="fatrop",
+                            codegen=True)

@@ -21,7 +21,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import count, flag, keywords, mapping, number
-from . import backends
+from . import backends, knots
 from .compiled import codegen_solver
 from .guess import make_guess
 from .mapped import transcribe_mapped
@@ -66,14 +66,21 @@ class BuiltProblem:
         extra = {**mapping(ipopt, "solve: ipopt", "IPOPT option"),
                  **mapping(options, "solve: options", "solver option")}
         self.raise_on_failure = flag(raise_on_failure, "solve: raise_on_failure")
-        check_codegen(flag(codegen, "solve: codegen"), transcription)
+        codegen = check_codegen(codegen, transcription)
         backends.check_choice(solver, hessian, transcription, prob, codegen)
         start = time.perf_counter()
         self.problem, self.transcription, self.progress = prob, transcription, progress
         self.solver_name, self.hessian = solver, hessian
         fns = prob.functions()
         g0 = make_guess(prob, guess)
-        if codegen:
+        knot = None
+        if codegen == "knot":
+            nlp = NLP(ca.MX)
+            knot = knots.knot_function(prob, fns, transcription.steps)
+            fast = knots.compiled_knot(knot, hessian == "exact",
+                                       knots.guess_arguments(prob, fns, g0))
+            plan = knots.transcribe_knots(prob, fns, nlp, g0, fast or knot)
+        elif codegen:
             nlp = NLP(ca.MX)
             plan = transcribe_mapped(transcription, prob, fns, nlp, g0)
         else:
@@ -90,11 +97,12 @@ class BuiltProblem:
             return backends.options(solver, plan, nlp, progress, self.tol, self.max_iter,
                                     extra, warm, hessian)
         self._opts = opts
-        if codegen:
+        if codegen is True:
             factory, self.compiled = codegen_solver(nlp, plan, opts(False), self.par)
         else:
             dict_ = backends.nlp_dict(nlp, plan)
-            factory, self.compiled = (lambda o: backends.make(solver, dict_, o)), False
+            factory = (lambda o: backends.make(solver, dict_, o))
+            self.compiled = knot is not None and fast is not None
         self._factory = factory
         self._solvers = {False: factory(opts(False))}
         self._last = None            # (w, lam_x, lam_g) of the last solve

@@ -13,6 +13,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from ..constraints.repartition import assess
+from ..model.checks import flag
 from .nlp import NLP
 from .solution import Solution
 from .transcription import Collocation, Integrator, MultipleShooting, Plan
@@ -41,13 +42,25 @@ def checked_transcription(transcription, progress):
     return transcription
 
 
-def check_codegen(codegen: bool, transcription) -> None:
-    """codegen=True needs a transcription with an SX per-interval function."""
-    if codegen and isinstance(transcription, MultipleShooting) and \
+def check_codegen(codegen, transcription):
+    """codegen: False, True (the NLP's functions compiled; a transcription with an SX
+    per-interval function) or "knot" (one compiled function per knot of fixed-step RK4
+    multiple shooting, :mod:`.knots`); returns it."""
+    if isinstance(codegen, str):
+        if codegen != "knot":
+            raise ModelError(f"solve: codegen must be False, True or 'knot', got {codegen!r}")
+        if not (isinstance(transcription, MultipleShooting) and
+                transcription.integrator is Integrator.RK4):
+            raise ModelError("solve: codegen='knot' compiles one RK4 shooting interval; use "
+                             "jd.MultipleShooting(jd.Integrator.RK4, steps=...) with it, or "
+                             "codegen=True for the other transcriptions")
+        return codegen
+    if flag(codegen, "solve: codegen") and isinstance(transcription, MultipleShooting) and \
             transcription.integrator is Integrator.CVODES:
         raise ModelError("solve: codegen=True compiles the per-interval functions to C, which "
                          "a CVODES integrator has no form of; use Integrator.RK4 or "
                          "COLLOCATION, or jd.Collocation")
+    return codegen
 
 
 def check_start(nlp: NLP) -> None:
