@@ -3100,3 +3100,8 @@ def _():
 def _():
     _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), solver="fatrop",
                             codegen=True)
+
+
+@case("plan_tol not positive", ModelError, "plan_tol")
+def _():
+    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), plan_tol=-1.0)

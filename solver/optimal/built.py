@@ -31,6 +31,7 @@ from .solve import (
     OptimizationError,
     check_codegen,
     check_partition,
+    check_plan,
     check_start,
     checked_transcription,
     failure_report,
@@ -49,18 +50,25 @@ class BuiltProblem:
     transcription : default Collocation(3, Radau). guess : the first solve's initial guess
         (as for :meth:`TrajectoryProblem.solve`). solver : "ipopt" or "fatrop" (stage-wise
         Riccati factorization; fixed-step multiple shooting, fixed horizon). hessian :
-        "exact" or "gauss-newton" (least-squares costs, :mod:`.backends`). codegen, tol,
+        "exact" or "gauss-newton" (least-squares costs, :mod:`.backends`). codegen: as for
+        ``solve``, or "knot" (fixed-step RK4 multiple shooting: one compiled function per knot
+        mapped over the grid, with IPOPT or fatrop and either Hessian, :mod:`.knots`). tol,
         max_iter, progress, raise_on_failure as for ``solve``; ``options``: the solver's own
-        options ({name: value}, IPOPT's or fatrop's).
+        options ({name: value}, IPOPT's or fatrop's). plan_tol: after each successful solve,
+        re-simulate the plan interval by interval (``sol.check()``, CVODES) and warn when a
+        state deviates by more than plan_tol (its unit) from the next node: the transcription
+        is too coarse (``check_plan`` in :mod:`.solve`); None (default) skips the check.
     """
 
     @keywords
     def __init__(self, prob: TrajectoryProblem, transcription=None, guess=None,
                  progress: bool | int = False, tol: float = 1e-8, max_iter: int = 3000,
                  ipopt: dict | None = None, raise_on_failure: bool = True,
-                 codegen: bool = False, solver: str = "ipopt", hessian: str = "exact",
-                 options: dict | None = None):
+                 codegen: bool | str = False, solver: str = "ipopt", hessian: str = "exact",
+                 options: dict | None = None, plan_tol: float | None = None):
         transcription = checked_transcription(transcription or Collocation(), progress)
+        self.plan_tol = None if plan_tol is None else \
+            number(plan_tol, "solve: plan_tol", 0.0, open_low=True)
         self.tol = number(tol, "solve: tol", 0.0, open_low=True)
         self.max_iter = count(max_iter, "solve: max_iter")
         extra = {**mapping(ipopt, "solve: ipopt", "IPOPT option"),
@@ -197,6 +205,8 @@ class BuiltProblem:
         sol.multipliers["w"] = np.array(result["x"]).ravel()
         self._last = (sol.multipliers["w"], sol.multipliers["lam_x"], sol.multipliers["lam_g"])
         check_partition(sol)
+        if self.plan_tol is not None and sol.success:
+            check_plan(sol, self.plan_tol)
         if self.progress:
             print(sol.report())
         if stats["return_status"] == "Invalid_Option":
