@@ -116,17 +116,21 @@ def _cpu() -> float:
     return time.process_time() + own.ru_utime + own.ru_stime
 
 
-def contender(system, N: int, repeat: int, steps: int = 1, **options) -> dict:
+def contender(system, N: int, repeat: int, steps: int = 1, tol: float = 1e-8,
+              max_iter: int = 3000, **options) -> dict:
     cpu = _cpu()
     transcription = jd.MultipleShooting(jd.Integrator.RK4, steps=steps)
     nq = len(system.y_names)
     guess = quasi_static(system, np.concatenate([Q0[:nq], np.zeros(system.nx - nq)]))
-    built = reach(system, N).build(transcription, tol=1e-8, guess=guess, **options)
+    built = reach(system, N).build(transcription, tol=tol, guess=guess, max_iter=max_iter,
+                                   raise_on_failure=False, **options)
     build = _cpu() - cpu
-    row = {"build_cpu_s": build, "compiled": built.compiled, "rk4_steps_per_knot": steps}
+    row = {"build_cpu_s": build, "compiled": built.compiled, "rk4_steps_per_knot": steps,
+           "tol": tol, "max_iter": max_iter}
     if options.get("codegen"):        # the second build loads the cached library
         cpu = _cpu()
-        built = reach(system, N).build(transcription, tol=1e-8, guess=guess, **options)
+        built = reach(system, N).build(transcription, tol=tol, guess=guess,
+                                       max_iter=max_iter, raise_on_failure=False, **options)
         row["cached_build_cpu_s"] = _cpu() - cpu
     solves = [built.solve(warm=False) for _ in range(repeat)]
     sol = solves[-1]
@@ -147,7 +151,7 @@ def contender(system, N: int, repeat: int, steps: int = 1, **options) -> dict:
     return row
 
 
-def mpc(system, steps: int, horizon: int = 20, n_steps: int = 100, **options) -> dict:
+def mpc(system, arm, steps: int, horizon: int = 20, n_steps: int = 100, **options) -> dict:
     """The MPC step of examples/arm_mpc.py (built once, warm re-solves from the measured
     state towards a circling target, 100 Hz): the distribution of the per-step solve CPU
     time over ``n_steps`` steps of the closed loop (simulated by the RK4 plan itself: each
@@ -159,13 +163,16 @@ def mpc(system, steps: int, horizon: int = 20, n_steps: int = 100, **options) ->
     ocp.initial(dict(zip(system.x_names, x0)))
     start = gripper_at(system, x0)
     ocp.parameter("target", start)
+    for name, (lower, upper) in arm.bounds(system).items():      # torque limits of the URDF
+        if name in system.u_names:
+            ocp.bound(name, lower, upper)
     ocp.least_squares(lambda v: 10 * (v.frame(FRAME) - v["target"]))
     ocp.least_squares(lambda v: 0.1 * jd_vec(v, system.x_names[nq:]))
     ocp.least_squares(lambda v: 0.01 * jd_vec(v, system.u_names))
     ocp.least_squares(lambda v: 30 * (v.frame(FRAME) - v["target"]), terminal=True)
     cpu = _cpu()
     built = ocp.build(jd.MultipleShooting(jd.Integrator.RK4, steps=steps), tol=1e-6,
-                      **options)
+                      guess=quasi_static(system, x0), **options)
     build = _cpu() - cpu
     sol = built.solve()
     x, times, iters, errors = x0, [], [], []
@@ -251,6 +258,8 @@ def main() -> None:
     parser.add_argument("--parts", nargs="+", default=["jourdain", "crocoddyl", "c-size",
                                                         "mpc"],
                         help="what to run; results are merged into the JSON file")
+    parser.add_argument("--tol", type=float, default=1e-8, help="the solver's tolerance")
+    parser.add_argument("--max-iter", type=int, default=3000, help="the solver's limit")
     parser.add_argument("--contenders", nargs="+", default=DEFAULT, choices=list(CONTENDERS))
     parser.add_argument("--mpc", nargs="+", default=["IPOPT GN, knot C, RK4x2"],
                         choices=list(CONTENDERS), help="the MPC step of examples/arm_mpc.py")
@@ -266,12 +275,14 @@ def main() -> None:
         rows = record.setdefault("talos arm reach", {})
         for label in args.contenders:
             steps, options = CONTENDERS[label]
-            rows[label] = contender(system, args.N, args.repeat, steps, **options)
+            rows[label] = contender(system, args.N, args.repeat, steps, args.tol,
+                                    args.max_iter, **options)
             rows[label]["first_build_cpu_s"] = compile_s + rows[label]["build_cpu_s"]
             path.write_text(json.dumps(record, indent=1))     # long runs: keep what is done
         record["peak_memory_MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if "mpc" in args.parts:
-        record["mpc"] = {label: mpc(system, *CONTENDERS[label][:1], **CONTENDERS[label][1])
+        record["mpc"] = {label: mpc(system, arm, *CONTENDERS[label][:1],
+                                    **CONTENDERS[label][1])
                          for label in args.mpc}
     if "crocoddyl" in args.parts:
         record["crocoddyl"] = crocoddyl(args.N, args.repeat)
