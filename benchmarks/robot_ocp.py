@@ -261,7 +261,7 @@ def main() -> None:
     parser.add_argument("--tol", type=float, default=1e-8, help="the solver's tolerance")
     parser.add_argument("--max-iter", type=int, default=3000, help="the solver's limit")
     parser.add_argument("--contenders", nargs="+", default=DEFAULT, choices=list(CONTENDERS))
-    parser.add_argument("--mpc", nargs="+", default=["IPOPT GN, knot C, RK4x2"],
+    parser.add_argument("--mpc", nargs="+", default=["fatrop exact, VM, RK4x1"],
                         choices=list(CONTENDERS), help="the MPC step of examples/arm_mpc.py")
     args = parser.parse_args()
     path = RESULTS / "robot_ocp.json"
