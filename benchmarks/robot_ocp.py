@@ -45,6 +45,18 @@ GRIPPER_Q = -0.005
 TARGET = [0.0, 0.0, 0.4]                        # [m], crocoddyl's arm_manipulation goal
 
 
+# label: (RK4 steps per knot, build options). The virtual-machine rows of the last session
+# (fatrop exact 268 s; IPOPT exact unfinished in 40 min) are kept in the JSON, not re-run.
+CONTENDERS = {
+    "IPOPT GN, knot C, RK4x1": (1, {"codegen": "knot", "hessian": "gauss-newton"}),
+    "IPOPT GN, knot C, RK4x2": (2, {"codegen": "knot", "hessian": "gauss-newton"}),
+    "IPOPT GN, knot C, RK4x4": (4, {"codegen": "knot", "hessian": "gauss-newton"}),
+    "fatrop exact, knot C, RK4x4": (4, {"codegen": "knot", "solver": "fatrop"}),
+    "fatrop exact, VM, RK4x1": (1, {"solver": "fatrop"}),
+}
+DEFAULT = ["IPOPT GN, knot C, RK4x1", "IPOPT GN, knot C, RK4x4"]
+
+
 def talos_arm():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnsupportedWarning)
@@ -69,6 +81,19 @@ def reach(system, N: int, dt: float = 0.01):
     return ocp
 
 
+def quasi_static(system, x0) -> dict:
+    """crocoddyl's initial guess (ShootingProblem.quasiStatic): every node at x0, the torques
+    holding it at rest against gravity (f is affine in u: solve f's acceleration rows = 0)."""
+    import casadi as ca
+    from jourdain.solver.optimal.functions import dynamics
+    nq, u = len(system.y_names), ca.SX.sym("u", len(system.u_names))
+    acc = dynamics(system)(0.0, x0, u, system.p_default)[nq:]
+    A = ca.Function("A", [u], [ca.jacobian(acc, u), acc])
+    B, a0 = (np.array(m, dtype=float) for m in A(np.zeros(len(system.u_names))))
+    torques = np.linalg.lstsq(B, -a0.ravel(), rcond=None)[0]
+    return {**dict(zip(system.x_names, x0)), **dict(zip(system.u_names, torques))}
+
+
 def jd_vec(v, names):
     import casadi as ca
     return ca.vertcat(*[v[n] for n in names])
@@ -85,11 +110,28 @@ def frame_error(system, sol) -> float:
     return float(np.linalg.norm(a - b))
 
 
-def contender(system, N: int, repeat: int, **options) -> dict:
-    cpu = time.process_time()
-    built = reach(system, N).build(jd.MultipleShooting(jd.Integrator.RK4, steps=1),
-                                   tol=1e-8, **options)
-    build = time.process_time() - cpu
+def _cpu() -> float:
+    """CPU time of this process and its finished children (gcc) [s]."""
+    own = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + own.ru_utime + own.ru_stime
+
+
+def contender(system, N: int, repeat: int, steps: int = 1, tol: float = 1e-8,
+              max_iter: int = 3000, **options) -> dict:
+    cpu = _cpu()
+    transcription = jd.MultipleShooting(jd.Integrator.RK4, steps=steps)
+    nq = len(system.y_names)
+    guess = quasi_static(system, np.concatenate([Q0[:nq], np.zeros(system.nx - nq)]))
+    built = reach(system, N).build(transcription, tol=tol, guess=guess, max_iter=max_iter,
+                                   raise_on_failure=False, **options)
+    build = _cpu() - cpu
+    row = {"build_cpu_s": build, "compiled": built.compiled, "rk4_steps_per_knot": steps,
+           "tol": tol, "max_iter": max_iter}
+    if options.get("codegen"):        # the second build loads the cached library
+        cpu = _cpu()
+        built = reach(system, N).build(transcription, tol=tol, guess=guess,
+                                       max_iter=max_iter, raise_on_failure=False, **options)
+        row["cached_build_cpu_s"] = _cpu() - cpu
     solves = [built.solve(warm=False) for _ in range(repeat)]
     sol = solves[-1]
     moved = np.array(TARGET) + np.array([0.02, 0.0, 0.0])
@@ -97,15 +139,67 @@ def contender(system, N: int, repeat: int, **options) -> dict:
     for _ in range(repeat):
         built.solve(warm=False)
         warm.append(built.solve(params={"target": moved}))
-    row = {"build_cpu_s": build, "solve_cpu_s": float(np.median(
-        [s.stats["solve_cpu_time"] for s in solves])), "iterations": sol.stats["iterations"],
-        "cost": sol.cost, "status": sol.stats["status"],
-        "warm_resolve_cpu_s": float(np.median([s.stats["solve_cpu_time"] for s in warm])),
-        "warm_iterations": warm[-1].stats["iterations"],
-        "frame_error_resimulated_m": frame_error(system, sol)}
-    print(options, {k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()},
-          flush=True)
+    row.update({"solve_cpu_s": float(np.median([s.stats["solve_cpu_time"] for s in solves])),
+                "iterations": sol.stats["iterations"], "cost": sol.cost,
+                "status": sol.stats["status"],
+                "warm_resolve_cpu_s": float(np.median([s.stats["solve_cpu_time"]
+                                                       for s in warm])),
+                "warm_iterations": warm[-1].stats["iterations"],
+                "frame_error_resimulated_m": frame_error(system, sol)})
+    print(options, steps, {k: (round(v, 4) if isinstance(v, float) else v)
+                           for k, v in row.items()}, flush=True)
     return row
+
+
+def mpc(system, arm, steps: int, horizon: int = 20, n_steps: int = 100, **options) -> dict:
+    """The MPC step of examples/arm_mpc.py (built once, warm re-solves from the measured
+    state towards a circling target, 100 Hz): the distribution of the per-step solve CPU
+    time over ``n_steps`` steps of the closed loop (simulated by the RK4 plan itself: each
+    step's x0 is the plan's state at its first node)."""
+    dt = 0.01
+    ocp = jd.TrajectoryProblem(system, dt * horizon, intervals=horizon)
+    nq = len(system.y_names)
+    x0 = np.concatenate([Q0[:nq], np.zeros(system.nx - nq)])
+    ocp.initial(dict(zip(system.x_names, x0)))
+    start = gripper_at(system, x0)
+    ocp.parameter("target", start)
+    for name, (lower, upper) in arm.bounds(system).items():      # torque limits of the URDF
+        if name in system.u_names:
+            ocp.bound(name, lower, upper)
+    ocp.least_squares(lambda v: 10 * (v.frame(FRAME) - v["target"]))
+    ocp.least_squares(lambda v: 0.1 * jd_vec(v, system.x_names[nq:]))
+    ocp.least_squares(lambda v: 0.01 * jd_vec(v, system.u_names))
+    ocp.least_squares(lambda v: 30 * (v.frame(FRAME) - v["target"]), terminal=True)
+    cpu = _cpu()
+    built = ocp.build(jd.MultipleShooting(jd.Integrator.RK4, steps=steps), tol=1e-6,
+                      guess=quasi_static(system, x0), **options)
+    build = _cpu() - cpu
+    sol = built.solve()
+    x, times, iters, errors = x0, [], [], []
+    for k in range(n_steps):
+        t = k * dt
+        goal = start + 0.05 * np.array([0.0, np.sin(np.pi * t), 1.0 - np.cos(np.pi * t)])
+        sol = built.solve(x0=x, params={"target": goal})
+        times.append(sol.stats["solve_cpu_time"])
+        iters.append(sol.stats["iterations"])
+        x = sol.X[:, 1]
+        errors.append(float(np.linalg.norm(gripper_at(system, x) - goal)))
+    row = {"build_cpu_s": build, "compiled": built.compiled, "rk4_steps_per_knot": steps,
+           "horizon": horizon, "steps": n_steps,
+           "step_cpu_ms_median": 1e3 * float(np.median(times)),
+           "step_cpu_ms_p90": 1e3 * float(np.percentile(times, 90)),
+           "step_cpu_ms_max": 1e3 * float(np.max(times)),
+           "iterations_median": float(np.median(iters)), "iterations_max": int(max(iters)),
+           "tracking_error_mm_median_after_0.5s": 1e3 * float(np.median(errors[50:]))}
+    print("MPC", options, {k: (round(v, 4) if isinstance(v, float) else v)
+                           for k, v in row.items()}, flush=True)
+    return row
+
+
+def gripper_at(system, x) -> np.ndarray:
+    from jourdain.solver.visual.traces import frame_paths
+    return frame_paths(system, np.zeros(1), np.asarray(x).reshape(-1, 1), system.p_default,
+                       [FRAME])[FRAME][0]
 
 
 def c_size(system, N: int) -> int:
@@ -128,6 +222,20 @@ def c_size(system, N: int) -> int:
         return Path(compiled._write(fns, Path(tmp))).stat().st_size
 
 
+def knot_c_size(system, N: int, steps: int, second_order: bool) -> int:
+    """Bytes of the C of codegen='knot' (the knot function and its Jacobian; with
+    ``second_order`` also the exact Hessian's functions), generated without compiling: the
+    same for every N."""
+    import tempfile
+
+    from jourdain.solver.optimal import compiled, knots
+    ocp = reach(system, N)
+    K = knots.knot_function(ocp, ocp.functions(), steps)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(compiled._write(knots.library_functions(K, second_order), Path(tmp)))
+        return path.stat().st_size
+
+
 def crocoddyl(N: int, repeat: int) -> dict:
     """benchmarks/peers/crocoddyl_arm.py in $CROCODDYL_PYTHON (an interpreter with
     crocoddyl 3.2.1 and pin 4.0.0), or in this one if it imports crocoddyl."""
@@ -147,8 +255,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--N", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--parts", nargs="+", default=["jourdain", "crocoddyl", "c-size"],
+    parser.add_argument("--parts", nargs="+", default=["jourdain", "crocoddyl", "c-size",
+                                                        "mpc"],
                         help="what to run; results are merged into the JSON file")
+    parser.add_argument("--tol", type=float, default=1e-8, help="the solver's tolerance")
+    parser.add_argument("--max-iter", type=int, default=3000, help="the solver's limit")
+    parser.add_argument("--contenders", nargs="+", default=DEFAULT, choices=list(CONTENDERS))
+    parser.add_argument("--mpc", nargs="+", default=["fatrop exact, VM, RK4x1"],
+                        choices=list(CONTENDERS), help="the MPC step of examples/arm_mpc.py")
     args = parser.parse_args()
     path = RESULTS / "robot_ocp.json"
     record = json.loads(path.read_text()) if path.exists() else {}
@@ -158,19 +272,30 @@ def main() -> None:
     compile_s = time.process_time() - cpu
     if "jourdain" in args.parts:
         record["compile_cpu_s"] = compile_s
-        rows = {}
-        for label, options in (("IPOPT, exact", {}), ("fatrop, exact", {"solver": "fatrop"}),
-                               ("IPOPT, Gauss-Newton", {"hessian": "gauss-newton"})):
-            rows[label] = contender(system, args.N, args.repeat, **options)
+        rows = record.setdefault("talos arm reach", {})
+        for label in args.contenders:
+            steps, options = CONTENDERS[label]
+            rows[label] = contender(system, args.N, args.repeat, steps, args.tol,
+                                    args.max_iter, **options)
             rows[label]["first_build_cpu_s"] = compile_s + rows[label]["build_cpu_s"]
-        record["talos arm reach"] = rows
+            path.write_text(json.dumps(record, indent=1))     # long runs: keep what is done
         record["peak_memory_MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if "mpc" in args.parts:
+        record["mpc"] = {label: mpc(system, arm, *CONTENDERS[label][:1],
+                                    **CONTENDERS[label][1])
+                         for label in args.mpc}
     if "crocoddyl" in args.parts:
         record["crocoddyl"] = crocoddyl(args.N, args.repeat)
         print("crocoddyl FDDP:", record["crocoddyl"], flush=True)
     if "c-size" in args.parts:
         record["generated_C_bytes"] = {N: c_size(system, N) for N in (10, 20, 40, 80)}
         print("generated C [bytes] by N:", record["generated_C_bytes"], flush=True)
+        record["knot_C_bytes"] = {
+            f"N={N}, RK4x{steps}, {'exact' if second else 'gauss-newton'}":
+            knot_c_size(system, N, steps, second)
+            for N, steps, second in ((20, 1, False), (100, 1, False), (100, 4, False),
+                                     (100, 4, True))}
+        print("knot C [bytes]:", record["knot_C_bytes"], flush=True)
     table(record)
     RESULTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record, indent=1))
@@ -181,16 +306,21 @@ def table(record: dict) -> None:
     rows = dict(record.get("talos arm reach", {}))
     croc = record.get("crocoddyl", {})
     if "solve_cpu_s" in croc:
-        rows["crocoddyl FDDP (RK4)"] = dict(croc, first_build_cpu_s=croc["build_cpu_s"])
-    ref = croc.get("solve_cpu_s")
-    print(f"{'contender':22s} {'build':>7s} {'solve':>8s} {'it':>4s} {'/croc':>6s} "
-          f"{'warm 2cm':>9s} {'it':>3s} {'EE err':>8s} {'cost':>10s}")
+        rows["crocoddyl FDDP (RK4x1)"] = dict(croc, first_build_cpu_s=croc["build_cpu_s"])
+    ref, warm_ref = croc.get("solve_cpu_s"), croc.get("warm_resolve_cpu_s")
+    print(f"{'contender':28s} {'build':>7s} {'solve':>8s} {'it':>4s} {'/croc':>6s} "
+          f"{'warm 2cm':>9s} {'/croc':>6s} {'it':>3s} {'EE err':>8s} {'cost':>10s}")
     for label, r in rows.items():
         ratio = f"{r['solve_cpu_s'] / ref:6.2f}" if ref else "     -"
-        print(f"{label:22s} {r['first_build_cpu_s']:7.2f} {r['solve_cpu_s']:8.3f} "
-              f"{r['iterations']:4d} {ratio} {r['warm_resolve_cpu_s']:9.4f} "
+        warm = f"{r['warm_resolve_cpu_s'] / warm_ref:6.2f}" if warm_ref else "     -"
+        print(f"{label:28s} {r['first_build_cpu_s']:7.2f} {r['solve_cpu_s']:8.3f} "
+              f"{r['iterations']:4d} {ratio} {r['warm_resolve_cpu_s']:9.4f} {warm} "
               f"{r['warm_iterations']:3d} {r['frame_error_resimulated_m']:8.1e} "
               f"{r['cost']:10.6g}")
+    for label, r in record.get("mpc", {}).items():
+        print(f"MPC {label}: per-step CPU median {r['step_cpu_ms_median']:.1f} ms, p90 "
+              f"{r['step_cpu_ms_p90']:.1f} ms, max {r['step_cpu_ms_max']:.1f} ms (target "
+              f"10 ms); iterations median {r['iterations_median']:.0f}")
     if "peak_memory_MB" in record:
         print(f"peak memory (jourdain) {record['peak_memory_MB']:.0f} MB")
 

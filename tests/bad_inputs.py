@@ -3238,3 +3238,25 @@ def _():
         n.connect(n.q.port_b, n.o.port_a)
         n.connect(n.o.port_b, n.src.port)
     jd.compile(acausal_model(build))
+# ---- ocpfast ----
+@case("codegen neither a bool nor 'knot'", ModelError, "codegen", "knot", "knots")
+def _():
+    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), codegen="knots")
+
+
+@case("codegen='knot' on collocation (no RK4 knot to compile)", ModelError, "codegen='knot'",
+      "MultipleShooting", "RK4")
+def _():
+    _target_problem().build(jd.Collocation(), codegen="knot")
+
+
+@case("fatrop with codegen=True (expressions compiled away)", ModelError, "fatrop",
+      "codegen='knot'")
+def _():
+    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), solver="fatrop",
+                            codegen=True)
+
+
+@case("plan_tol not positive", ModelError, "plan_tol")
+def _():
+    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), plan_tol=-1.0)

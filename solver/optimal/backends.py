@@ -104,10 +104,11 @@ def check_choice(solver, hessian, transcription, prob, codegen: bool) -> None:
                              f"{' and '.join(stageless)} break(s); use "
                              "jd.MultipleShooting(jd.Integrator.RK4) with a fixed horizon and "
                              "no free parameters, or solver='ipopt'")
-        if codegen:
-            raise ModelError("solve: solver='fatrop' runs on CasADi's virtual machine here "
-                             "(its structure detection needs the NLP's expressions); use "
-                             "codegen=False with fatrop, or solver='ipopt' with codegen=True")
+        if codegen is True:
+            raise ModelError("solve: solver='fatrop' needs the NLP's expressions for its "
+                             "structure detection, which codegen=True compiles away; use "
+                             "codegen='knot' (the NLP mapped over one compiled knot function) "
+                             "or codegen=False with fatrop")
     if hessian == "gauss-newton":
         if prob.integral_costs or prob.terminal_costs or not prob.residual_costs:
             raise ModelError("solve: hessian='gauss-newton' needs a cost made only of "
@@ -119,10 +120,11 @@ def check_choice(solver, hessian, transcription, prob, codegen: bool) -> None:
                              "Hessian of the Lagrangian; CasADi's fatrop interface takes no "
                              "such function: use solver='ipopt' with it, or hessian='exact' "
                              "with fatrop")
-        if codegen:
-            raise ModelError("solve: hessian='gauss-newton' is assembled on CasADi's virtual "
-                             "machine; use codegen=False with it, or hessian='exact' with "
-                             "codegen=True")
+        if codegen is True:
+            raise ModelError("solve: hessian='gauss-newton' is assembled from the NLP's "
+                             "expressions, which codegen=True compiles away; use "
+                             "codegen='knot' (RK4 multiple shooting) or codegen=False with "
+                             "it, or hessian='exact' with codegen=True")
 
 
 def node_rows(nlp: NLP, k: int) -> np.ndarray:

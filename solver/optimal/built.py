@@ -21,7 +21,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import count, flag, keywords, mapping, number
-from . import backends
+from . import backends, knots
 from .compiled import codegen_solver
 from .guess import make_guess
 from .mapped import transcribe_mapped
@@ -31,6 +31,7 @@ from .solve import (
     OptimizationError,
     check_codegen,
     check_partition,
+    check_plan,
     check_start,
     checked_transcription,
     failure_report,
@@ -49,31 +50,45 @@ class BuiltProblem:
     transcription : default Collocation(3, Radau). guess : the first solve's initial guess
         (as for :meth:`TrajectoryProblem.solve`). solver : "ipopt" or "fatrop" (stage-wise
         Riccati factorization; fixed-step multiple shooting, fixed horizon). hessian :
-        "exact" or "gauss-newton" (least-squares costs, :mod:`.backends`). codegen, tol,
+        "exact" or "gauss-newton" (least-squares costs, :mod:`.backends`). codegen: as for
+        ``solve``, or "knot" (fixed-step RK4 multiple shooting: one compiled function per knot
+        mapped over the grid, with IPOPT or fatrop and either Hessian, :mod:`.knots`). tol,
         max_iter, progress, raise_on_failure as for ``solve``; ``options``: the solver's own
-        options ({name: value}, IPOPT's or fatrop's).
+        options ({name: value}, IPOPT's or fatrop's). plan_tol: after each successful solve,
+        re-simulate the plan interval by interval (``sol.check()``, CVODES) and warn when a
+        state deviates by more than plan_tol (its unit) from the next node: the transcription
+        is too coarse (``check_plan`` in :mod:`.solve`); None (default) skips the check.
     """
 
     @keywords
     def __init__(self, prob: TrajectoryProblem, transcription=None, guess=None,
                  progress: bool | int = False, tol: float = 1e-8, max_iter: int = 3000,
                  ipopt: dict | None = None, raise_on_failure: bool = True,
-                 codegen: bool = False, solver: str = "ipopt", hessian: str = "exact",
-                 options: dict | None = None):
+                 codegen: bool | str = False, solver: str = "ipopt", hessian: str = "exact",
+                 options: dict | None = None, plan_tol: float | None = None):
         transcription = checked_transcription(transcription or Collocation(), progress)
+        self.plan_tol = None if plan_tol is None else \
+            number(plan_tol, "solve: plan_tol", 0.0, open_low=True)
         self.tol = number(tol, "solve: tol", 0.0, open_low=True)
         self.max_iter = count(max_iter, "solve: max_iter")
         extra = {**mapping(ipopt, "solve: ipopt", "IPOPT option"),
                  **mapping(options, "solve: options", "solver option")}
         self.raise_on_failure = flag(raise_on_failure, "solve: raise_on_failure")
-        check_codegen(flag(codegen, "solve: codegen"), transcription)
+        codegen = check_codegen(codegen, transcription)
         backends.check_choice(solver, hessian, transcription, prob, codegen)
         start = time.perf_counter()
         self.problem, self.transcription, self.progress = prob, transcription, progress
         self.solver_name, self.hessian = solver, hessian
         fns = prob.functions()
         g0 = make_guess(prob, guess)
-        if codegen:
+        knot = None
+        if codegen == "knot":
+            nlp = NLP(ca.MX)
+            knot = knots.knot_function(prob, fns, transcription.steps)
+            fast = knots.compiled_knot(knot, hessian == "exact",
+                                       knots.guess_arguments(prob, fns, g0))
+            plan = knots.transcribe_knots(prob, fns, nlp, g0, fast or knot)
+        elif codegen:
             nlp = NLP(ca.MX)
             plan = transcribe_mapped(transcription, prob, fns, nlp, g0)
         else:
@@ -90,11 +105,12 @@ class BuiltProblem:
             return backends.options(solver, plan, nlp, progress, self.tol, self.max_iter,
                                     extra, warm, hessian)
         self._opts = opts
-        if codegen:
+        if codegen is True:
             factory, self.compiled = codegen_solver(nlp, plan, opts(False), self.par)
         else:
             dict_ = backends.nlp_dict(nlp, plan)
-            factory, self.compiled = (lambda o: backends.make(solver, dict_, o)), False
+            factory = (lambda o: backends.make(solver, dict_, o))
+            self.compiled = knot is not None and fast is not None
         self._factory = factory
         self._solvers = {False: factory(opts(False))}
         self._last = None            # (w, lam_x, lam_g) of the last solve
@@ -189,6 +205,8 @@ class BuiltProblem:
         sol.multipliers["w"] = np.array(result["x"]).ravel()
         self._last = (sol.multipliers["w"], sol.multipliers["lam_x"], sol.multipliers["lam_g"])
         check_partition(sol)
+        if self.plan_tol is not None and sol.success:
+            check_plan(sol, self.plan_tol)
         if self.progress:
             print(sol.report())
         if stats["return_status"] == "Invalid_Option":

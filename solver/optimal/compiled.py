@@ -81,7 +81,8 @@ def codegen_solver(nlp: NLP, plan: Plan, options: dict, par0: np.ndarray,
 
 def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptions, sources):
     """(path of the library holding ``functions``, whether it was built now) from the cache
-    or from what ``sources(tmp)`` writes; (None, False) with a warning if it fails."""
+    or from what ``sources(tmp)`` writes (None: ``functions``, one C file each, compiled in
+    parallel); (None, False) with a warning if it fails."""
     digest = hashlib.sha256()
     for fn in functions:
         digest.update(codegen.library_key(fn, options).encode())
@@ -91,8 +92,9 @@ def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptio
         mark_used(path)
         return path, False
     try:
-        return codegen.build_library(functions[0], options, functions=[sources],
-                                     name=name), True
+        items = list(functions) if sources is None else [sources]
+        path = codegen.build_library(functions[0], options, functions=items, name=name)
+        return path, path is not None
     except RuntimeError as exc:
         reason = next((line for line in str(exc).splitlines() if "error" in line), str(exc))
         codegen._warn(f"jourdain: compiling the NLP failed ({reason.strip()[:160]}); solving "

@@ -13,6 +13,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError, SimulationError
 
 from ..constraints.repartition import assess
+from ..model.checks import flag
 from .nlp import NLP
 from .solution import Solution
 from .transcription import Collocation, Integrator, MultipleShooting, Plan
@@ -41,13 +42,25 @@ def checked_transcription(transcription, progress):
     return transcription
 
 
-def check_codegen(codegen: bool, transcription) -> None:
-    """codegen=True needs a transcription with an SX per-interval function."""
-    if codegen and isinstance(transcription, MultipleShooting) and \
+def check_codegen(codegen, transcription):
+    """codegen: False, True (the NLP's functions compiled; a transcription with an SX
+    per-interval function) or "knot" (one compiled function per knot of fixed-step RK4
+    multiple shooting, :mod:`.knots`); returns it."""
+    if isinstance(codegen, str):
+        if codegen != "knot":
+            raise ModelError(f"solve: codegen must be False, True or 'knot', got {codegen!r}")
+        if not (isinstance(transcription, MultipleShooting) and
+                transcription.integrator is Integrator.RK4):
+            raise ModelError("solve: codegen='knot' compiles one RK4 shooting interval; use "
+                             "jd.MultipleShooting(jd.Integrator.RK4, steps=...) with it, or "
+                             "codegen=True for the other transcriptions")
+        return codegen
+    if flag(codegen, "solve: codegen") and isinstance(transcription, MultipleShooting) and \
             transcription.integrator is Integrator.CVODES:
         raise ModelError("solve: codegen=True compiles the per-interval functions to C, which "
                          "a CVODES integrator has no form of; use Integrator.RK4 or "
                          "COLLOCATION, or jd.Collocation")
+    return codegen
 
 
 def check_start(nlp: NLP) -> None:
@@ -110,6 +123,23 @@ def check_partition(sol: Solution) -> None:
         warnings.warn(f"solve: {verdict.advice(f'the node t = {sol.t[k]:.6g} s')}; check the "
                       "solution with sol.check() or ConstraintMethod.DAE in a simulation",
                       RuntimeWarning, stacklevel=3)
+
+
+def check_plan(sol: Solution, tol: float) -> None:
+    """The transcription's own error stays within ``tol``: each interval re-simulated with
+    CVODES from its planned node (``sol.check()``, local deviation) lands within tol of the
+    next node, else a RuntimeWarning names the worst state and what to do (an optimizer
+    exploits a coarse transcription: the Talos arm's one-step RK4 plan ended 0.83 m from its
+    own re-simulation)."""
+    check = sol.check()
+    name = max(check.local, key=check.local.get)
+    if check.local[name] > tol:
+        warnings.warn(f"solve: the plan deviates from its re-simulation by "
+                      f"{check.local[name]:.3g} in state {name} over one interval (open loop "
+                      f"over the horizon {check.max_open_loop:.3g}), more than plan_tol = "
+                      f"{tol:g}: the transcription is too coarse for this motion; use more "
+                      "steps per interval (MultipleShooting(..., steps=...)), more intervals "
+                      "or a higher collocation degree", RuntimeWarning, stacklevel=4)
 
 
 def failure_report(nlp: NLP, plan: Plan, result: dict, stats: dict, par=None) -> str:

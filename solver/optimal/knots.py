@@ -1,0 +1,151 @@
+"""One compiled function per knot (``ocp.build(jd.MultipleShooting(jd.Integrator.RK4),
+codegen="knot")``): C whose size does not depend on the horizon.
+
+The knot function K(x_k, u_k, p, T, k) -> (x_end, cost) holds what is expensive in one
+shooting interval: ``steps`` RK4 steps of dx/dτ = h·f with the cost integral as a quadrature
+of the same steps (the formulas of CasADi's ``rk`` integrator that
+:class:`.transcription.MultipleShooting` uses). K is an MX function calling the System's f
+and L, so its C holds each of them (and their derivatives) once, whatever ``steps``; fully
+expanded SX, the Talos arm's one-step knot Jacobian alone was 6.3 MB of C and its exact
+second derivatives 38 MB. The node terms, path constraints c and least-squares residuals r
+(the Gauss–Newton Hessian's, as in :mod:`.transcription`), are small: they are mapped on the
+virtual machine beside it.
+
+The library holds K, ``jac_K`` and ``adj1_K`` (a gradient in one reverse sweep) and, for the
+exact Hessian, ``jac_adj1_K``: the names CasADi's ``external`` looks for when it
+differentiates, so the NLP is an MX graph of K mapped over the N knots (``Function.map``)
+and the solver's own derivative functions (IPOPT's or fatrop's, derived by CasADi) call the
+compiled code. It is compiled once and cached by the hash of the serialized functions
+(:mod:`.compiled`); a cached library is loaded after checking that its functions have K's
+sparsity patterns, a library just built after checking its values against K on the virtual
+machine at the guess.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from ..simulation import codegen
+from .compiled import CHECK_RTOL, compiled_library
+from .functions import Functions, dynamics, system_p
+from .mapped import _Rows
+from .nlp import NLP
+from .transcription import Plan, _dynamics_labels, _globals, _inputs, _node_state, _path
+
+
+# gcc -O1 spends minutes of register allocation on one knot Jacobian of a robot (the Talos
+# arm's 2.5 MB of C: over 5 min CPU, unfinished) that -O0 compiles in 7 s CPU; the Jacobian
+# runs N times per iteration, a small part of a solve either way
+KNOT_FLAGS = ("-O0",)
+
+
+def knot_function(prob, fns: Functions, steps: int) -> ca.Function:
+    """K(x, u, p, T, k) -> (x_end, cost) of one interval (module docstring)."""
+    s, N, t0 = prob.system, prob.intervals, prob.t0
+    f = dynamics(s)
+    x, u = ca.MX.sym("x", s.nx), ca.MX.sym("u", len(s.u_names))
+    p, T, k = ca.MX.sym("p", fns.L.nnz_in(3)), ca.MX.sym("T"), ca.MX.sym("k")
+    h = T / N
+    t_k, dtau = t0 + k * h, 1.0 / steps
+    ps = system_p(p, s)
+
+    def rate(tau, xs):     # d(x, q)/dτ on the normalized interval
+        t = t_k + tau * h
+        return h * f(t, xs, u, ps), h * fns.L(t, xs, u, p, T)
+
+    xs, q = x, 0
+    for i in range(steps):
+        tau = i * dtau
+        k1, l1 = rate(tau, xs)
+        k2, l2 = rate(tau + dtau / 2, xs + dtau / 2 * k1)
+        k3, l3 = rate(tau + dtau / 2, xs + dtau / 2 * k2)
+        k4, l4 = rate(tau + dtau, xs + dtau * k3)
+        xs = xs + dtau / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        q = q + dtau / 6 * (l1 + 2 * l2 + 2 * l3 + l4)
+    return ca.Function("K", [x, u, p, T, k], [xs, q], ["x", "u", "p", "T", "k"],
+                       ["x_end", "cost"])
+
+
+def library_functions(K: ca.Function, second_order: bool) -> list[ca.Function]:
+    """K and the derivative functions ``external`` looks up by name (module docstring)."""
+    functions = [K, K.jacobian(), K.reverse(1)]
+    if second_order:
+        functions.append(functions[-1].jacobian())
+    return functions
+
+
+def compiled_knot(K: ca.Function, second_order: bool, guess_args: list,
+                  options: codegen.CodegenOptions | None = None) -> ca.Function | None:
+    """``external`` K from the cache or compiled now, checked (module docstring); None (with
+    a warning) when it cannot be built or does not agree, and the virtual machine stays."""
+    opts = options or codegen.CodegenOptions(flags=KNOT_FLAGS)
+    functions = library_functions(K, second_order)
+    path, fresh = compiled_library(functions, opts, None)
+    if path is None:
+        return None
+    try:
+        ours = [ca.external(fn.name(), str(path)) for fn in functions]
+    except RuntimeError:
+        codegen._discard(path)
+        return None
+    worst = 0.0
+    rng = np.random.default_rng(0)
+    for fn, lib in zip(functions, ours):
+        if any(lib.sparsity_out(i) != fn.sparsity_out(i) for i in range(fn.n_out())):
+            worst = np.inf
+            break
+        if fresh:
+            args = guess_args + [rng.uniform(-1, 1, fn.sparsity_in(i).shape)
+                                 for i in range(len(guess_args), fn.n_in())]
+            for a, b in zip(lib.call(args), fn.call(args)):
+                a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
+                worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
+    if worst <= CHECK_RTOL:
+        return ours[0]
+    codegen._warn(f"jourdain: the compiled knot function {path} deviates from the virtual "
+                  f"machine ({worst:.2g}); solving on the virtual machine")
+    codegen._discard(path)
+    return None
+
+
+def transcribe_knots(prob, fns: Functions, nlp: NLP, guess, K: ca.Function) -> Plan:
+    """Fixed-step multiple shooting with K (SX-free MX, or its compiled ``external``) mapped
+    over the N knots: the decision vector and the constraint rows, their order, bounds and
+    labels, are those of :meth:`.transcription.MultipleShooting.transcribe`."""
+    s, N, t0, Tg = prob.system, prob.intervals, prob.t0, guess.T
+    nu = len(s.u_names)
+    p, T = _globals(prob, nlp, guess)
+    X, U = [_node_state(prob, nlp, 0, guess.x(t0)[:, 0])], []
+    if fns.closure is not None:
+        nlp.constraint("closure", fns.closure(X[0], system_p(p, s)), fns.closure_labels)
+    for k in range(N):
+        U.append(_inputs(prob, nlp, k, 1, guess.u(t0 + (k + np.zeros(1)) * Tg / N)))
+        X.append(_node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0]))
+    columns = [ca.horzcat(*X[:-1]), ca.horzcat(*U)[:nu, :], p, T]
+    x_end, cost = K.map(N, "serial")(*columns, ca.DM(np.arange(N)).T)
+    # node terms, small: mapped on the virtual machine, beside the compiled knots
+    times = t0 + ca.DM(np.arange(N)).T * (T / N)
+    r = ca.sqrt(T / N) * fns.R.map(N, "serial")(times, *columns)
+    rows = _Rows()
+    if fns.c_lower.size:
+        c = fns.c.map(N, "serial")(times, *columns)
+        rows.add("path", c, lambda k: [f"{lab}, node {k}" for lab in fns.c_labels],
+                 fns.c_lower, fns.c_upper)
+    rows.add("continuity", ca.horzcat(*X[1:]) - x_end,
+             lambda k: _dynamics_labels(prob, "shooting continuity", k))
+    rows.register(nlp, [b[1] for b in rows.blocks], N)
+    _path(fns, nlp, f"node {N}", t0 + T, X[-1], U[-1], p, T)
+    total = ca.sum2(cost) + fns.E(t0 + T, X[-1], p, T)
+    residuals = ca.vertcat(ca.vec(r), fns.Rf(t0 + T, X[-1], p, T))
+    return Plan(ca.horzcat(*X), ca.horzcat(*U), np.zeros(1), T, system_p(p, s), total,
+                residuals=residuals)
+
+
+def guess_arguments(prob, fns: Functions, guess) -> list:
+    """K's arguments at the first node of the initial guess (the check of a fresh library)."""
+    s = prob.system
+    x0 = np.asarray(guess.x(prob.t0)[:, 0], dtype=float)
+    u0 = np.asarray(guess.u(prob.t0 + np.zeros(1)), dtype=float).ravel()[:len(s.u_names)]
+    p = np.concatenate([np.asarray(prob.p_values, dtype=float).ravel(),
+                        prob.parameter_vector()]) if fns.L.nnz_in(3) else np.zeros(0)
+    return [x0, u0, p[:fns.L.nnz_in(3)], float(guess.T), 0.0]
