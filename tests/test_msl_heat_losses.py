@@ -129,4 +129,7 @@ def test_heat_losses_multibody(tmp_path, monkeypatch, capsys):
     f3 = 30.0 * (s3 - 0.1 - res["springDamperSeries.s_damper"])
     assert np.abs(res["heatFlowSensor.Q_flow"] - res["power.dissipated"] - f3 ** 2 / 2.0
                   ).max() < 1e-9
+    # over the run: heat (Simpson) = kinetic + potential lost + what the inner spring gave
+    assert ex["heat"] == pytest.approx(ex["mech"][0] - ex["mech"][-1] + ex["inner"][0]
+                                       - ex["inner"][-1], abs=1e-6)
     assert res.check()

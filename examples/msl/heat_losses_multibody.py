@@ -16,15 +16,15 @@ Deviations: the MSL's bodies have no joint (a Body's own free-motion states); he
 FreeJoint from the world per body says so (``free1`` … ``free3``). A ``heatFlowSensor``
 between ``convection.fluid`` and ``TAmbient`` (no temperature drop) puts the total heat flow
 (the MSL's ``convection.fluid.Q_flow``) into the Result.
-You will see: the energy the mechanics lost over 3 s (kinetic + potential), the heat to the
-ambient (equal: no source works on the bodies), each damper's share, res.check(), and
-out/heat_losses_multibody.png.
+You will see: the energy the mechanics lost over 3 s (kinetic + potential, and what the
+series element's inner spring gave), the heat to the ambient (equal: no source works on the
+bodies), res.check(), and out/heat_losses_multibody.png.
 """
 # %%
 from pathlib import Path
 
 import numpy as np
-from scipy.integrate import trapezoid
+from scipy.integrate import simpson
 
 import jourdain as jd
 from jourdain.blocks import (Constant, Damper, FixedTranslation, FreeJoint, RigidBody, Spring,
@@ -98,12 +98,16 @@ if __name__ == "__main__":
     y0, z0 = initial()
     res = system.simulate(3.0, y0=y0, z0=z0, n_out=3001, rtol=1e-10, atol=1e-10)
     mech = res["energy.kinetic"] + res["energy.potential"]
-    heat = trapezoid(res["heatFlowSensor.Q_flow"], res.t)
+    heat = simpson(res["heatFlowSensor.Q_flow"], x=res.t)   # smooth: no events
     print("body origins at t = 3 s (y):", {f"free{k}.y": round(float(res[f'free{k}.y'][-1]), 6)
                                            for k in (1, 2, 3)})
-    print(f"kinetic + potential energy lost over 3 s {mech[0] - mech[-1]:.6f} J; the series "
-          f"spring's energy ½·f²/c is held in the element")
-    print(f"heat to the ambient {heat:.6f} J")
+    # the series element's inner spring holds ½·f²/c, f = c·(s − s_unstretched − s_damper)
+    s3 = np.hypot(res["free3.x"] - 0.9, res["free3.y"])
+    inner = 0.5 * 30.0 * (s3 - 0.1 - res["springDamperSeries.s_damper"]) ** 2
+    print(f"kinetic + potential energy lost over 3 s {mech[0] - mech[-1]:.6f} J, the series "
+          f"element's inner spring gave {inner[0] - inner[-1]:.6f} J")
+    print(f"heat to the ambient {heat:.6f} J (Simpson's rule; the sum above "
+          f"{mech[0] - mech[-1] + inner[0] - inner[-1]:.6f} J)")
     print(res.check())
 
     # %% Figure
