@@ -1,5 +1,5 @@
 """Modelica.Mechanics.MultiBody.Examples.Elementary.HeatLosses in jourdain
-======================================================================
+=======================================================================
 
 Built as the MSL builds it (names and parameters of the MSL's diagram).
 
