@@ -19,7 +19,8 @@ import numpy as np
 
 from .base import Component, as_array, as_scalar, as_scalars, param
 from .errors import ModelError
-from .ports import Flange, HeatPort, Motion
+from .heat_port import ConditionalHeatPort
+from .ports import Flange, Motion
 
 
 class FlangeForce(Component):
@@ -61,7 +62,7 @@ class FlangeForce(Component):
 
 
 @dataclass(eq=False)
-class ViscousFriction(FlangeForce):
+class ViscousFriction(ConditionalHeatPort, FlangeForce):
     """Linear damping, D = ½·d·w_rel², force −d·w_rel.
 
     d : [N·m·s/rad] or [N·s/m] damping coefficient, ≥ 0.
@@ -76,13 +77,7 @@ class ViscousFriction(FlangeForce):
     def __post_init__(self):
         self.d = as_scalar(self.d, "ViscousFriction", "d")
         self._make_flanges()
-        if self.useHeatPort:
-            self.heatPort = HeatPort(self, "heatPort")
-
-    def equations(self, v) -> list:
-        """The heat port's equation (only with useHeatPort)."""
-        w_rel = v.flange_b.w - v.flange_a.w
-        return [v.heatPort.Q_flow + self.d * w_rel ** 2]
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(d=self.d)

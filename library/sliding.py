@@ -13,19 +13,24 @@ class MassWithStopAndFriction(Composite):
     stops are plastic, as MSL's (reinit(v, 0)): the mass stops dead and rests against a stop
     while pushed into it. Ports ``flange_a``, ``flange_b`` (at the centre: the 1-D Mass has no
     length; connect elements at the ends with their offsets L/2 in mind) and ``support``.
+    With ``useHeatPort=True`` the friction's power leaves through ``heatPort`` (the MSL's
+    lossPower = f·v_relfric; the stops' plastic impacts are no heat flow, as in the MSL).
     """
 
     def __init__(self, m: float = 1.0, L: float = 1.0, smax: float = 25.0,
                  smin: float = -25.0, F_prop: float = 1.0, F_Coulomb: float = 5.0,
-                 F_Stribeck: float = 10.0, fexp: float = 2.0):
+                 F_Stribeck: float = 10.0, fexp: float = 2.0, useHeatPort: bool = False):
         super().__init__()
         self.mass = Mass(m=m)
         self.stop = Stop(lower=smin + L / 2, upper=smax - L / 2, e=0.0)
         self.friction = StribeckFriction(F_prop=F_prop, F_Coulomb=F_Coulomb,
-                                         F_Stribeck=F_Stribeck, fexp=fexp)
+                                         F_Stribeck=F_Stribeck, fexp=fexp,
+                                         useHeatPort=useHeatPort)
         self.connect(self.stop.flange_b, self.mass.flange_a)
         self.connect(self.friction.flange_a, self.mass.flange_a)
         self.connect(self.stop.flange_a, self.friction.support)
         self.expose(self.mass.flange_a, "flange_a")
         self.expose(self.mass.flange_b, "flange_b")
         self.expose(self.friction.support, "support")
+        if useHeatPort:
+            self.expose(self.friction.heatPort, "heatPort")

@@ -3260,3 +3260,32 @@ def _():
 @case("plan_tol not positive", ModelError, "plan_tol")
 def _():
     _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), plan_tol=-1.0)
+# ---- heatloss ----
+@case("an element with useHeatPort=True whose heatPort is left unconnected", ModelError,
+      "damper.heatPort", "useHeatPort")
+def _():
+    from jourdain.blocks import Inertia, ViscousFriction
+    model = jd.Model(world=World())
+    model.J = Inertia(J=1.0)
+    model.damper = ViscousFriction(d=1.0, useHeatPort=True)
+    model.connect(model.J.flange_b, model.damper.flange_b)
+    jd.compile(model)
+
+
+@case("a hybrid brake with useHeatPort=True and its heatPort unconnected", ModelError,
+      "brake.heatPort", "useHeatPort")
+def _():
+    from jourdain.blocks import Constant, Inertia
+    from jourdain.blocks.hybrid import Brake
+    model = jd.Model(world=World())
+    model.J, model.brake, model.press = Inertia(J=1.0), Brake(useHeatPort=True), Constant()
+    model.connect(model.J.flange_b, model.brake.flange_a)
+    model.connect(model.press.y, model.brake.f_normalized)
+    jd.compile(model)
+
+
+@case("LossyGear with useHeatPort=True (not supported yet)", ModelError, "LossyGear",
+      "useHeatPort", "tauLoss")
+def _():
+    from jourdain.blocks import LossyGear
+    LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)

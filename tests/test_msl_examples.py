@@ -41,6 +41,9 @@ def test_every_msl_example_is_tested():
     # the Rotational examples of issue 26 (branch mslrot)
     rotational = (Path(__file__).parent / "test_msl_rotational_examples.py").read_text()
     tested |= {name + ".py" for name in re.findall(r"^def test_(\w+)\(tmp_path", rotational, re.M)}
+    # the three HeatLosses examples (useHeatPort of the lossy elements)
+    heat = (Path(__file__).parent / "test_msl_heat_losses.py").read_text()
+    tested |= {name + ".py" for name in re.findall(r"^def test_(heat_losses_\w+)\(", heat, re.M)}
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
 

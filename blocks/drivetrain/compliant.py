@@ -19,6 +19,7 @@ import casadi as ca
 from ..base import as_scalars, param
 from ..errors import ModelError
 from ..forces import FlangeForce
+from ..heat_port import ConditionalHeatPort
 from ..hybrid.base import Direction, Guard, Hybrid
 from ..ports import Motion
 
@@ -26,22 +27,25 @@ B_EPS = 1e-10   # [rad] MSL's bEps: a smaller backlash is none (no chattering ev
 
 
 @dataclass(eq=False)
-class SpringDamper(FlangeForce):
+class SpringDamper(ConditionalHeatPort, FlangeForce):
     """Linear spring and damper in parallel (MSL ``Rotational.Components.SpringDamper``):
     tau = c·(phi_rel − phi_rel0) + d·w_rel, phi_rel = flange_b.phi − flange_a.phi.
 
     c : [N·m/rad] spring constant, ≥ 0.   d : [N·m·s/rad] damping constant, ≥ 0.
     phi_rel0 : [rad] unstretched spring angle.
+    useHeatPort : add ``heatPort``; the losses leave through it (blocks/heat_port.py).
     """
 
     MOTION: ClassVar[Motion] = Motion.ROTATIONAL
     c: float = param(1.0e5, "N.m/rad", "spring constant")
     d: float = param(0.0, "N.m.s/rad", "damping constant")
     phi_rel0: float = param(0.0, "rad", "unstretched spring angle")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, "SpringDamper", "c", "d", "phi_rel0")
         self._make_flanges()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(c=self.c, d=self.d)
@@ -54,22 +58,25 @@ class SpringDamper(FlangeForce):
 
 
 @dataclass(eq=False)
-class TranslationalSpringDamper(FlangeForce):
+class TranslationalSpringDamper(ConditionalHeatPort, FlangeForce):
     """Linear spring and damper in parallel between translational flanges (MSL
     ``Translational.Components.SpringDamper``): f = c·(s_rel − s_rel0) + d·v_rel.
 
     c : [N/m] spring constant, ≥ 0.   d : [N·s/m] damping constant, ≥ 0.
     s_rel0 : [m] unstretched spring length.
+    useHeatPort : add ``heatPort``; the losses leave through it (blocks/heat_port.py).
     """
 
     MOTION: ClassVar[Motion] = Motion.TRANSLATIONAL
     c: float = param(1.0, "N/m", "spring constant")
     d: float = param(0.0, "N.s/m", "damping constant")
     s_rel0: float = param(0.0, "m", "unstretched spring length")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, "TranslationalSpringDamper", "c", "d", "s_rel0")
         self._make_flanges()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(c=self.c, d=self.d)
@@ -82,7 +89,7 @@ class TranslationalSpringDamper(FlangeForce):
 
 
 @dataclass(eq=False)
-class ElastoBacklash(FlangeForce, Hybrid):
+class ElastoBacklash(ConditionalHeatPort, FlangeForce, Hybrid):
     """Backlash in series with a spring and damper in parallel (MSL
     ``Rotational.Components.ElastoBacklash``, same law): with φ = phi_rel − phi_rel0 and the
     half backlash b/2, no torque while |φ| ≤ b/2; in contact the spring torque
@@ -96,6 +103,7 @@ class ElastoBacklash(FlangeForce, Hybrid):
 
     c : [N·m/rad] spring constant, > 0.   d : [N·m·s/rad] damping constant, ≥ 0.
     b : [rad] total backlash, ≥ 0.   phi_rel0 : [rad] unstretched spring angle.
+    useHeatPort : add ``heatPort``; the losses leave through it (blocks/heat_port.py).
     """
 
     MOTION: ClassVar[Motion] = Motion.ROTATIONAL
@@ -103,10 +111,12 @@ class ElastoBacklash(FlangeForce, Hybrid):
     d: float = param(0.0, "N.m.s/rad", "damping constant")
     b: float = param(0.0, "rad", "total backlash")
     phi_rel0: float = param(0.0, "rad", "unstretched spring angle")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, type(self).__name__, "c", "d", "b", "phi_rel0")
         self._make_flanges()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(d=self.d, b=self.b)
@@ -166,6 +176,7 @@ class ElastoBacklash2(ElastoBacklash):
 
     c : [N·m/rad] spring constant, > 0.   d : [N·m·s/rad] damping constant, ≥ 0.
     b : [rad] total backlash, ≥ 0.   phi_rel0 : [rad] unstretched spring angle.
+    useHeatPort : add ``heatPort``; the losses leave through it (blocks/heat_port.py).
     """
 
     def transmitted(self, s_rel, w_rel):

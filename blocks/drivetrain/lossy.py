@@ -80,10 +80,13 @@ class LossyGear(Coupling, Hybrid):
         (MSL default [[0, 1, 1, 0, 0]]: lossless, mode FREE).
     Both flanges must be moved by something with inertia of their own (an Inertia, a joint's
     axis); a flange net without mass is refused by the 1-D network.
+    useHeatPort : not supported yet (refused by name): the loss torque is linear in the mesh
+        row's constraint force, which the acausal equations cannot read (docs/acausal.md).
     """
 
     ratio: float = param(1.0, "1", "transmission ratio flange_a.phi/flange_b.phi")
     lossTable: object = ((0.0, 1.0, 1.0, 0.0, 0.0),)
+    useHeatPort: bool = False
     SUPPORTS: ClassVar[tuple[str, ...]] = ("support",)
     DISCRETE: ClassVar = (Discrete("mode", GearMode.STUCK,
                                    "-1 backward, 0 stuck, 1 forward, 2 free (lossless)",
@@ -91,6 +94,12 @@ class LossyGear(Coupling, Hybrid):
                           Discrete("tau_etaPos", 1, "1 while flange_a drives", (0, 1)))
 
     def __post_init__(self):
+        if self.useHeatPort:
+            raise ModelError("LossyGear: useHeatPort=True is not supported yet (its loss "
+                             "torque depends on the mesh torque, a constraint force the heat "
+                             "port's equation cannot read); leave useHeatPort=False (the loss "
+                             "counts as dissipated in res.check) and read the loss power as "
+                             "<path>.tauLoss times the speed of flange_a")
         self.ratio = as_scalar(self.ratio, "LossyGear", "ratio")
         self.lossTable = loss_table(self.lossTable, "LossyGear")
         self.ideal = bool(np.allclose(self.lossTable, [[0, 1, 1, 0, 0]], atol=EPS, rtol=0))

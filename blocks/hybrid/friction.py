@@ -27,6 +27,7 @@ import numpy as np
 from ..base import as_scalar, as_scalars, param
 from ..errors import ModelError
 from ..forces import FlangeForce
+from ..heat_port import ConditionalHeatPort
 from ..ports import Flange, Motion, RealInput
 from .base import Direction, Discrete, Guard, Hybrid, Row
 
@@ -72,10 +73,12 @@ def interpolate(table: np.ndarray, w):
     return ca.pw_lin(w, ca.DM(table[:, 0]), ca.DM(table[:, 1]))
 
 
-class PartialFriction(FlangeForce, Hybrid):
+class PartialFriction(ConditionalHeatPort, FlangeForce, Hybrid):
     """Stick/slip logic of MSL's PartialFriction on w_rel = w_b − w_a; subclasses give the
     sliding characteristic ``_sliding(ctx, w)`` (w ≥ 0), the static limit ``_tau0_max(ctx)``
-    and the normal force ``_normal(ctx)`` (> 0: engaged; ≤ 0: FREE)."""
+    and the normal force ``_normal(ctx)`` (> 0: engaged; ≤ 0: FREE). With ``useHeatPort``
+    the friction power (sliding torque × slip speed; 0 stuck or free) leaves through
+    ``heatPort`` (blocks/heat_port.py)."""
 
     DISCRETE: ClassVar = (Discrete("mode", FrictionMode.STUCK,
                                    "friction mode: -1 backward, 0 stuck, 1 forward, 2 free",
@@ -215,12 +218,14 @@ class BearingFriction(_Bearing, PartialFriction):
     MOTION: ClassVar[Motion] = Motion.ROTATIONAL
     tau_pos: object = ((0.0, 1.0),)
     peak: float = param(1.0, "1", "static limit / sliding friction at w = 0")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         self.tau_pos = friction_table(self.tau_pos, type(self).__name__, "tau_pos")
         self.peak = _peak(self.peak, type(self).__name__)
         self._make_flanges()
         self._make_support()
+        self._make_heat_port()
 
     def validate(self) -> None:
         _check_peak(self.peak, self.path)   # again: params= may change it at run time
@@ -263,11 +268,13 @@ class StribeckFriction(_Bearing, PartialFriction):
     F_Coulomb: float = param(5.0, "N", "constant friction: Coulomb force")
     F_Stribeck: float = param(10.0, "N", "Stribeck effect")
     fexp: float = param(2.0, "s/m", "exponential decay")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, "StribeckFriction", "F_prop", "F_Coulomb", "F_Stribeck", "fexp")
         self._make_flanges()
         self._make_support()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(F_prop=self.F_prop, fexp=self.fexp)
@@ -302,6 +309,7 @@ class Clutch(PartialFriction):
     peak: float = param(1.0, "1", "static limit / sliding friction at w = 0")
     cgeo: float = param(1.0, "m", "geometry constant")
     fn_max: float = param(1.0, "N", "maximum normal force")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         owner = type(self).__name__
@@ -311,6 +319,7 @@ class Clutch(PartialFriction):
             as_scalar(self.fn_max, owner, "fn_max")
         self._make_flanges()
         self.f_normalized = RealInput(self, "f_normalized")
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(cgeo=self.cgeo, fn_max=self.fn_max)

@@ -18,6 +18,7 @@ import numpy as np
 from ..base import as_scalar, as_scalars, param
 from ..errors import ModelError
 from ..forces import FlangeForce
+from ..heat_port import ConditionalHeatPort
 from .base import Direction, Discrete, Guard, Hybrid, Row
 
 GAP_TOL = 1e-9       # [m or rad] a gap this small counts as closed
@@ -216,7 +217,7 @@ class Stop(FlangeForce, Hybrid):
 
 
 @dataclass(eq=False)
-class ElastoGap(FlangeForce, Hybrid):
+class ElastoGap(ConditionalHeatPort, FlangeForce, Hybrid):
     """Spring–damper that acts only in contact, s_rel = s_b − s_a < s_rel0 (MSL
     Translational.Components.ElastoGap, same parameters and law): f_c = −c·|s_rel − s_rel0|ⁿ,
     f_d = d·v_rel bounded to |f_d| ≤ |f_c|, MSL's cut force f = f_c + f_d (the force on the
@@ -225,16 +226,19 @@ class ElastoGap(FlangeForce, Hybrid):
 
     c : [N/m] spring constant, d : [N·s/m] damping constant, s_rel0 : [m] unstretched length,
     n : [1] exponent of the spring force (1.5 for Hertzian sphere contact).
+    useHeatPort : add ``heatPort``; the losses leave through it (blocks/heat_port.py).
     """
 
     c: float = param(1.0, "N/m", "spring constant")
     d: float = param(1.0, "N.s/m", "damping constant")
     s_rel0: float = param(0.0, "m", "unstretched spring length")
     n: float = param(1.0, "1", "exponent of the spring force")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, "ElastoGap", "c", "d", "s_rel0", "n")
         self._make_flanges()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(c=self.c, d=self.d)

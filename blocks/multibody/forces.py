@@ -17,6 +17,7 @@ import casadi as ca
 
 from ..base import as_scalars, param
 from ..errors import ModelError
+from ..heat_port import ConditionalHeatPort
 from ..ports import Frame, RealInput
 from .interfaces import (
     FrameForce,
@@ -62,18 +63,21 @@ class Spring(LineForce):
 
 
 @dataclass(eq=False)
-class Damper(LineForce):
+class Damper(ConditionalHeatPort, LineForce):
     """Linear damper between the origins of frame_a and frame_b (MSL ``Forces.Damper``):
     D = ½·d·ṡ², force −d·ṡ along the line.
 
     d : [N·s/m] damping constant, ≥ 0.
+    useHeatPort : add ``heatPort``; the losses leave through it (blocks/heat_port.py).
     """
 
     d: float = param(0.0, "N.s/m", "damping constant")
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, "Damper", "d")
         self._make_ports()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(d=self.d)
@@ -83,11 +87,12 @@ class Damper(LineForce):
 
 
 @dataclass(eq=False)
-class SpringDamperParallel(LineForce):
+class SpringDamperParallel(ConditionalHeatPort, LineForce):
     """Spring and damper in parallel between two frames' origins (MSL
     ``Forces.SpringDamperParallel``): V = ½·c·(s − s_unstretched)², D = ½·d·ṡ².
 
     c : [N/m] ≥ 0.   d : [N·s/m] ≥ 0.   s_unstretched : [m] ≥ 0.
+    useHeatPort : add ``heatPort``; the losses leave through it (blocks/heat_port.py).
     """
 
     c: float = param(1.0, "N/m", "spring constant")
@@ -96,10 +101,12 @@ class SpringDamperParallel(LineForce):
     width: float = 0.02
     coilWidth: float = 0.002
     numberOfWindings: int = 5
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, "SpringDamperParallel", "c", "d", "s_unstretched")
         self._make_ports()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(c=self.c, d=self.d, s_unstretched=self.s_unstretched)
@@ -112,7 +119,7 @@ class SpringDamperParallel(LineForce):
 
 
 @dataclass(eq=False)
-class SpringDamperSeries(LineForce):
+class SpringDamperSeries(ConditionalHeatPort, LineForce):
     """Linear spring and linear damper in series between two frames' origins (MSL
     ``Forces.SpringDamperSeries``): frame_a — damper — spring — frame_b, with the damper's
     length ``s_damper`` a state of the element (``<path>.s_damper``, start s_damper_start):
@@ -126,6 +133,7 @@ class SpringDamperSeries(LineForce):
     and the state, which the split T + V(y) + W(states) of the energy cannot hold, so the
     element's power −f·ṡ is counted as supplied (``power.supplied``); it equals
     −d/dt(½·f²/c) − f²/d.
+    useHeatPort : add ``heatPort``; the losses leave through it (lossPower = f²/d, the damper's).
     """
 
     STATES = ("s_damper",)
@@ -136,10 +144,12 @@ class SpringDamperSeries(LineForce):
     width: float = 0.02
     coilWidth: float = 0.002
     numberOfWindings: int = 5
+    useHeatPort: bool = False
 
     def __post_init__(self):
         as_scalars(self, "SpringDamperSeries", "c", "s_unstretched", "d", "s_damper_start")
         self._make_ports()
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonnegative(s_unstretched=self.s_unstretched)
@@ -164,6 +174,10 @@ class SpringDamperSeries(LineForce):
 
     def derivatives(self, ctx) -> list:
         return [self._tension(ctx) / self.d]
+
+    def loss_power(self, ctx):
+        """The damper's d·der(s_damper)² = f²/d [W]."""
+        return self._tension(ctx) ** 2 / self.d
 
 
 @dataclass(eq=False)

@@ -22,6 +22,7 @@ import casadi as ca
 from jourdain.blocks.acausal import AcausalComponent
 from jourdain.blocks.electrical import BranchKind, Ground, OnePort
 from jourdain.blocks.errors import ModelError
+from jourdain.blocks.heat_port import ConditionalHeatPort
 from jourdain.blocks.ports import Connector, HeatPort, Pin
 
 from .aliases import eliminate_aliases
@@ -196,12 +197,26 @@ def _connection_equations(table: Table, flat, comps: list) -> list:
                 nets.setdefault(flat.net_of[port], []).append(port)
     out = []
     for ports in nets.values():
+        _check_heat_port(ports)
         flows = ca.vertcat(*[table.flow_of(p) for p in ports])
         names = ", ".join(p.path for p in ports[:6]) + (" …" if len(ports) > 6 else "")
         text = (f"the flows into {{{names}}} sum to zero" if len(ports) > 1 else
                 f"the unconnected {ports[0].path} has flow 0")
         out.append(Equation(ca.sum1(flows), None, text))
     return out
+
+
+def _check_heat_port(ports: list) -> None:
+    """An element's heat port (useHeatPort=True) left unconnected: its losses would have
+    nowhere to go and its temperature no equation (the MSL's model is structurally singular
+    then); refused by name before the structural analysis says it in general terms."""
+    port = ports[0]
+    if len(ports) == 1 and isinstance(port.owner, ConditionalHeatPort) and \
+            port is getattr(port.owner, "heatPort", None):
+        raise ModelError(f"{port.path} is not connected, but {port.owner.path} has "
+                         "useHeatPort=True: connect it to a thermal network (a "
+                         "FixedTemperature as an ambient, a HeatCapacitor, a Convection) or "
+                         "set useHeatPort=False (the losses then only count as dissipated)")
 
 
 def _solve(table: Table, equations: list) -> tuple[dict, dict]:

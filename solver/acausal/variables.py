@@ -6,7 +6,8 @@
 * the components' own VARIABLES and their RealOutput ports;
 * ``der()`` symbols, made on demand: the variables under ``der()`` become states;
 * externals: quantities read from the rest of the model (time, signal inputs, flange
-  positions and speeds, voltages and currents of the electrical network), placeholders that
+  positions and speeds, voltages and currents of the electrical network, the power a lossy
+  element dissipates in the mechanics), placeholders that
   the signal context substitutes (as the circuit's branch values).
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ class External:
     """A quantity read from outside the acausal equations (module docstring)."""
 
     sym: ca.SX
-    kind: str              # "time", "input", "s", "w", "voltage", "current"
+    kind: str              # "time", "input", "s", "w", "voltage", "current", "loss"
     target: object         # the port or component it belongs to
 
 
@@ -194,6 +195,12 @@ class View:
     def current(self, branch) -> ca.SX:
         """Current of a two-pin electrical component (read from the circuit)."""
         return self._table.external("current", branch, f"{branch.path}.i")
+
+    def loss_power(self) -> ca.SX:
+        """The power the component dissipates in the mechanics (its ``loss_power(ctx)``
+        hook: blocks/heat_port.py), for the heat port that takes it (``useHeatPort``)."""
+        comp = self._original
+        return self._table.external("loss", comp, f"{comp.path}.lossPower")
 
     def __getattr__(self, name: str):
         if name.startswith("_"):

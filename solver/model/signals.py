@@ -167,7 +167,8 @@ class SignalContext(Context):
                  "s": lambda: self.flange(target).s, "w": lambda: self.flange(target).w,
                  "voltage": lambda: self.voltage(target),
                  "current": lambda: self.current(target),
-                 "rate": lambda: self._rate(target)}[ext.kind]()
+                 "rate": lambda: self._rate(target),
+                 "loss": lambda: self.inst[target].loss_power(self)}[ext.kind]()
         self._external_active.pop()
         self._external_value[key] = self.resolve(value)
         return self._external_value[key]
