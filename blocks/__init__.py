@@ -96,3 +96,16 @@ __all__ = [
     "TranslationalSpringDamper", "Feedback", "PI", "Ramp", "Sin", "Smoothness",
     "SpringDamper", "TorqueStep",
 ]
+
+# MSL Translational parts of issue 26 (CompareBrakingForce, GearGrounded, LeverGrounded,
+# Sensors, Vehicle)
+from .drivetrain import (AccSensor, IdealLever, InverseSpeedDependentForce,  # noqa: E402
+                         LinearSpeedDependentForce, MultiSensor, PowerSensor,
+                         RollingResistance, SignForce, SpeedSensor, TranslationalIdealGear,
+                         Vehicle)
+from .regularization import Regularization  # noqa: E402
+
+__all__ += ["AccSensor", "IdealLever", "InverseSpeedDependentForce",
+            "LinearSpeedDependentForce", "MultiSensor", "PowerSensor", "Regularization",
+            "RollingResistance", "SignForce", "SpeedSensor", "TranslationalIdealGear",
+            "Vehicle"]

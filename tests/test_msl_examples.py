@@ -252,6 +252,58 @@ def test_translational_damper(tmp_path, monkeypatch, capsys):
     assert diff < 1e-10
 
 
+# ---- Translational examples of issue 26 (msltrans) ----
+def test_compare_braking_force(tmp_path, monkeypatch, capsys):
+    """Reference: closed forms of m·v' = f(v) for the four laws (constant deceleration then
+    the exponential decay inside v0; 100·e^(−t); 100/(1 + t); √(10⁴ − 2·10⁴·t) then decay),
+    which the inverse law reaches across its jump at |v| = v0."""
+    out = _run("compare_braking_force.py", tmp_path, monkeypatch, capsys)
+    for k, law in enumerate(("sign", "linear", "quadratic", "inverse"), 1):
+        s, s_ref, err = _numbers(rf"mass{k} \({law}\): s\(5 s\) = (\S+) m \(closed form (\S+)\), "
+                                 r"max \|v - closed form\| (\S+) m/s", out)
+        assert s == pytest.approx(s_ref, rel=1e-7, abs=1e-7) and err < 1e-4
+
+
+def test_elasto_gap(tmp_path, monkeypatch, capsys):
+    """Reference: mass1 the closed-form damped oscillator m·s'' = −2c·s − 2d·s'; mass2 an
+    independent scipy model of the MSL's ElastoGap law (bounded damping); the MSL's
+    statement that mass2 flies free (constant speed) for |s| < 0.5 m; the energy balance."""
+    out = _run("elasto_gap.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"mass1: max \|s - closed form\| (\S+) m", out)[0] < 1e-8
+    assert _numbers(r"mass2: max \|s - scipy\| (\S+) m", out)[0] < 1e-6
+    flights, change = _numbers(r"in (\d+) flights; largest change of v in flight (\S+) m/s",
+                               out)
+    assert flights >= 2 and change < 1e-9
+    dE, net = _numbers(r"E\(5 s\) − E\(0\) = (\S+) J, ∫\(P_supplied − P_dissipated\) dt "
+                       r"= (\S+) J", out)
+    assert dE < -10 and dE == pytest.approx(net, rel=1e-5)
+
+
+def test_gear_grounded(tmp_path, monkeypatch, capsys):
+    """Reference: scipy on the hand-reduced equations of the two masses with the gear's
+    support at (s1 − ratio·s2)/(1 − ratio) on its spring-damper; the work–energy balance.
+    Exercises a floating gear housing and initialize(fix=) on a spring's s_rel, w_rel."""
+    out = _run("gear_grounded.py", tmp_path, monkeypatch, capsys)
+    err1, err2, travel = _numbers(r"scipy\|: mass1 (\S+) m, mass2 (\S+) m \(mass1 moves (\S+) m\)",
+                                  out)
+    assert travel > 0.1 and err1 < 1e-7 and err2 < 1e-7
+    dE, net = _numbers(r"E\(3 s\) − E\(0\) = (\S+) J, ∫\(P_supplied − P_dissipated\) "
+                       r"dt = (\S+) J", out)
+    assert dE > 0 and dE == pytest.approx(net, rel=1e-4)
+
+
+def test_lever_grounded(tmp_path, monkeypatch, capsys):
+    """Reference: scipy on the hand-reduced equations with the lever's pivot at
+    (s1 − ratio·s2)/(1 − ratio) on its spring-damper; the work–energy balance."""
+    out = _run("lever_grounded.py", tmp_path, monkeypatch, capsys)
+    err1, err2, peak = _numbers(r"scipy\|: mass1 (\S+) m/s, mass2 (\S+) m/s \(mass1 up to "
+                                r"(\S+) m/s\)", out)
+    assert peak > 0.1 and err1 < 1e-7 and err2 < 1e-7
+    dE, net = _numbers(r"E\(1 s\) − E\(0\) = (\S+) J, ∫\(P_supplied − P_dissipated\) "
+                       r"dt = (\S+) J", out)
+    assert dE > 0 and dE == pytest.approx(net, rel=1e-4)
+
+
 def test_readme_msl_block_runs(capsys):
     """Reference: the README's MSL block runs as written; its initial condition is met
     (the forearm's end 0.4 m below the shoulder) and the driven shoulder is reported held."""

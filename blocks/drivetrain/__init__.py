@@ -26,3 +26,14 @@ __all__ = ["Coupling", "CutSensor", "Fixed", "FlangeMass", "ForceSensor", "Ideal
 from .eddy_current import EddyCurrentForce, EddyCurrentTorque  # noqa: E402  (on the acausal core)
 
 __all__ += ["EddyCurrentForce", "EddyCurrentTorque"]
+
+# MSL Translational parts of issue 26 (examples CompareBrakingForce … Vehicle)
+from .translational import IdealLever, TranslationalIdealGear  # noqa: E402
+from .translational_sensors import AccSensor, MultiSensor, PowerSensor, SpeedSensor  # noqa: E402
+from .translational_sources import (InverseSpeedDependentForce,  # noqa: E402
+                                    LinearSpeedDependentForce, RollingResistance, SignForce)
+from .vehicle import Vehicle  # noqa: E402
+
+__all__ += ["AccSensor", "IdealLever", "InverseSpeedDependentForce",
+            "LinearSpeedDependentForce", "MultiSensor", "PowerSensor", "RollingResistance",
+            "SignForce", "SpeedSensor", "TranslationalIdealGear", "Vehicle"]
