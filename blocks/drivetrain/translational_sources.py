@@ -61,6 +61,7 @@ class SignForce(SpeedDependentSource, _EventsAtV0):
         return self.f_nominal * regularized_sign(w_rel, self.v0, self.reg)
 
     def guards(self, ctx):
+        """Restarts at v = ±v0, where the regularization has kinks (none for Exp)."""
         return self._v0_guards(ctx) if kinks(self.reg) else []
 
 
@@ -129,6 +130,7 @@ class InverseSpeedDependentForce(SpeedDependentSource, _EventsAtV0):
         return self.f_nominal * ca.if_else(slow, w_rel / self.v0, self.v_nominal / safe)
 
     def guards(self, ctx):
+        """Restarts at v = ±v0, where the law jumps."""
         return self._v0_guards(ctx)
 
 
@@ -178,6 +180,7 @@ class RollingResistance(SpeedDependentSource, _EventsAtV0):
         return f_nominal * regularized_sign(w_rel, self.v0, self.reg)
 
     def guards(self, ctx):
+        """Restarts at v = ±v0, where the regularization has kinks (none for Exp)."""
         return self._v0_guards(ctx) if kinks(self.reg) else []
 
 
