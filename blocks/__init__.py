@@ -104,3 +104,14 @@ from .regularization import Regularization  # noqa: E402
 
 __all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque", "Regularization",
             "RotationalMultiSensor", "SignTorque"]
+# MSL Translational parts of issue 26 (CompareBrakingForce, GearGrounded, LeverGrounded,
+# Sensors, Vehicle)
+from .drivetrain import (AccSensor, IdealLever, InverseSpeedDependentForce,  # noqa: E402
+                         LinearSpeedDependentForce, MultiSensor, PowerSensor,
+                         RollingResistance, SignForce, SpeedSensor, TranslationalIdealGear,
+                         Vehicle)
+
+__all__ += ["AccSensor", "IdealLever", "InverseSpeedDependentForce",
+            "LinearSpeedDependentForce", "MultiSensor", "PowerSensor",
+            "RollingResistance", "SignForce", "SpeedSensor", "TranslationalIdealGear",
+            "Vehicle"]

@@ -3289,3 +3289,61 @@ def _():
 def _():
     from jourdain.blocks import LossyGear
     LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)
+# ---- msltrans ----
+def _mass_with(element, flange="flange"):
+    """A Mass driven by one translational element on its flange (compiled)."""
+    from jourdain.blocks import Mass
+    model = jd.Model(world=World())
+    model.mass, model.load = Mass(m=1.0), element
+    model.connect(getattr(model.load, flange), model.mass.flange_a)
+    return jd.compile(model)
+
+
+@case("a SignForce with reg='linear' (a string)", ModelError, "load", "reg", "Regularization")
+def _():
+    from jourdain.blocks import SignForce
+    _mass_with(SignForce(f_nominal=-1.0, reg="linear"))
+
+
+@case("a SignForce with v0 = 0", ModelError, "load", "v0", "positive")
+def _():
+    from jourdain.blocks import Regularization, SignForce
+    _mass_with(SignForce(f_nominal=-1.0, reg=Regularization.Linear, v0=0.0))
+
+
+@case("an InverseSpeedDependentForce with v0 < 0", ModelError, "load", "v0", "-0.1")
+def _():
+    from jourdain.blocks import InverseSpeedDependentForce
+    _mass_with(InverseSpeedDependentForce(f_nominal=-1.0, v_nominal=1.0, v0=-0.1))
+
+
+@case("a LinearSpeedDependentForce with ForceDirection='no'", ModelError,
+      "LinearSpeedDependentForce", "ForceDirection", "'no'")
+def _():
+    from jourdain.blocks import LinearSpeedDependentForce
+    LinearSpeedDependentForce(f_nominal=-1.0, ForceDirection="no")
+
+
+@case("a RollingResistance with a negative wheel load", ModelError, "load", "fWeight", "-5")
+def _():
+    from jourdain.blocks import RollingResistance
+    _mass_with(RollingResistance(fWeight=-5.0))
+
+
+@case("a translational IdealGear with ratio 0", ModelError, "load", "ratio", "non-zero")
+def _():
+    from jourdain.blocks import TranslationalIdealGear
+    _mass_with(TranslationalIdealGear(ratio=0.0), "flange_b")
+
+
+@case("a Vehicle with m = 0", ModelError, "Vehicle", "total mass m", "positive")
+def _():
+    from jourdain.blocks import Vehicle
+    Vehicle(m=0.0, J=0.0, R=0.25)
+
+
+@case("a Vehicle with useInclinationInput='yes'", ModelError, "Vehicle", "useInclinationInput",
+      "True or False")
+def _():
+    from jourdain.blocks import Vehicle
+    Vehicle(m=100.0, J=0.0, R=0.25, useInclinationInput="yes")

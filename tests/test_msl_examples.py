@@ -258,6 +258,116 @@ def test_translational_damper(tmp_path, monkeypatch, capsys):
     assert diff < 1e-10
 
 
+# ---- Translational examples of issue 26 (msltrans) ----
+def test_compare_braking_force(tmp_path, monkeypatch, capsys):
+    """Reference: closed forms of m·v' = f(v) for the four laws (constant deceleration then
+    the exponential decay inside v0; 100·e^(−t); 100/(1 + t); √(10⁴ − 2·10⁴·t) then decay),
+    which the inverse law reaches across its jump at |v| = v0."""
+    out = _run("compare_braking_force.py", tmp_path, monkeypatch, capsys)
+    for k, law in enumerate(("sign", "linear", "quadratic", "inverse"), 1):
+        s, s_ref, err = _numbers(rf"mass{k} \({law}\): s\(5 s\) = (\S+) m \(closed form (\S+)\), "
+                                 r"max \|v - closed form\| (\S+) m/s", out)
+        assert s == pytest.approx(s_ref, rel=1e-7, abs=1e-7) and err < 1e-4
+
+
+def test_elasto_gap(tmp_path, monkeypatch, capsys):
+    """Reference: mass1 the closed-form damped oscillator m·s'' = −2c·s − 2d·s'; mass2 an
+    independent scipy model of the MSL's ElastoGap law (bounded damping); the MSL's
+    statement that mass2 flies free (constant speed) for |s| < 0.5 m; the energy balance."""
+    out = _run("elasto_gap.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"mass1: max \|s - closed form\| (\S+) m", out)[0] < 1e-8
+    assert _numbers(r"mass2: max \|s - scipy\| (\S+) m", out)[0] < 1e-6
+    flights, change = _numbers(r"in (\d+) flights; largest change of v in flight (\S+) m/s",
+                               out)
+    assert flights >= 2 and change < 1e-9
+    dE, net = _numbers(r"E\(5 s\) − E\(0\) = (\S+) J, ∫\(P_supplied − P_dissipated\) dt "
+                       r"= (\S+) J", out)
+    assert dE < -10 and dE == pytest.approx(net, rel=1e-5)
+
+
+def test_gear_grounded(tmp_path, monkeypatch, capsys):
+    """Reference: scipy on the hand-reduced equations of the two masses with the gear's
+    support at (s1 − ratio·s2)/(1 − ratio) on its spring-damper; the work–energy balance.
+    Exercises a floating gear housing and initialize(fix=) on a spring's s_rel, w_rel."""
+    out = _run("gear_grounded.py", tmp_path, monkeypatch, capsys)
+    err1, err2, travel = _numbers(r"scipy\|: mass1 (\S+) m, mass2 (\S+) m \(mass1 moves (\S+) m\)",
+                                  out)
+    assert travel > 0.1 and err1 < 1e-7 and err2 < 1e-7
+    dE, net = _numbers(r"E\(3 s\) − E\(0\) = (\S+) J, ∫\(P_supplied − P_dissipated\) "
+                       r"dt = (\S+) J", out)
+    assert dE > 0 and dE == pytest.approx(net, rel=1e-4)
+
+
+def test_lever_grounded(tmp_path, monkeypatch, capsys):
+    """Reference: scipy on the hand-reduced equations with the lever's pivot at
+    (s1 − ratio·s2)/(1 − ratio) on its spring-damper; the work–energy balance."""
+    out = _run("lever_grounded.py", tmp_path, monkeypatch, capsys)
+    err1, err2, peak = _numbers(r"scipy\|: mass1 (\S+) m/s, mass2 (\S+) m/s \(mass1 up to "
+                                r"(\S+) m/s\)", out)
+    assert peak > 0.1 and err1 < 1e-7 and err2 < 1e-7
+    dE, net = _numbers(r"E\(1 s\) − E\(0\) = (\S+) J, ∫\(P_supplied − P_dissipated\) "
+                       r"dt = (\S+) J", out)
+    assert dE > 0 and dE == pytest.approx(net, rel=1e-4)
+
+
+def test_why_arrows(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's statements positionSensor2.s = positionSensor3.s = 1 m ≠
+    positionSensor1.s = −1 m (rods add L from flange_a to flange_b however drawn) and "both
+    systems are equivalent"; the closed form s = −0.9 + 0.9·cos(√11·t)."""
+    out = _run("why_arrows.py", tmp_path, monkeypatch, capsys)
+    p1, p2, p3, spread = _numbers(r"positionSensor1.s = (\S+) m, positionSensor2.s = (\S+) m, "
+                                  r"positionSensor3.s = (\S+) m \(constant to (\S+)\)", out)
+    assert (p1, p2, p3) == pytest.approx((-1.0, 1.0, 1.0), abs=1e-12) and spread < 1e-12
+    e1, e2, diff = _numbers(r"mass1: max \|s - closed form\| (\S+) m; inertia2: (\S+) m; "
+                            r"max \|mass1.s - inertia2.s\| (\S+) m", out)
+    assert e1 < 1e-8 and e2 < 1e-8 and diff < 1e-12
+
+
+def test_sensors(tmp_path, monkeypatch, capsys):
+    """Reference: the closed form of m·a = 10·sin(8π·t) for every sensor's reading (force,
+    speed, acceleration, position), the MSL's statement that positions differ by ∓L/2 between
+    the flanges; the MultiSensor's power = f·v and its integral = ½·m·v² (work–energy)."""
+    out = _run("sensors.py", tmp_path, monkeypatch, capsys)
+    for name in ("forceSensor.f", "multiSensor.f", "multiSensor.v", "speedSensor1.v",
+                 "accSensor1.a", "mass.s"):
+        assert _numbers(re.escape(name) + r": max \|value - closed form\| (\S+)", out)[0] < 1e-8
+    d1, d2 = _numbers(r"positionSensor1.s − mass.s = (\S+) m, positionSensor2.s − mass.s = "
+                      r"(\S+) m", out)
+    assert (d1, d2) == pytest.approx((-0.5, 0.5), abs=1e-12)
+    dp, dw, kinetic = _numbers(r"max \|power - f·v\| (\S+) W; max \|∫power dt − ½·m·v²\| (\S+) "
+                               r"J \(kinetic energy up to (\S+) J\)", out)
+    assert dp < 1e-10 and kinetic > 0.3 and dw < 1e-3 * kinetic   # trapezoid, 1 ms samples
+
+
+def test_vehicle(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's statement that vehicle1 with twice the torque pulling the
+    trailer moves as vehicle; scipy (LSODA, piecewise between the table's jumps) on
+    m·v' = τ/R − drag − rolling − grade; the coupling force = τ/R (the two equal vehicles
+    share vehicle1's drive) and the MultiSensor's power = f·v."""
+    out = _run("vehicle.py", tmp_path, monkeypatch, capsys)
+    top, v_nom = _numbers(r"top speed (\S+) m/s \(vNom (\S+)\)", out)
+    assert top == pytest.approx(v_nom, rel=0.02)   # driven at nominal torque it nears vNom
+    assert _numbers(r"vehicle1 vs vehicle: max \|dv\| (\S+) m/s", out)[0] < 1e-7
+    assert _numbers(r"vehicle vs scipy: max \|dv\| (\S+) m/s", out)[0] < 1e-5
+    df, f_max, dp = _numbers(r"max \|df\| (\S+) N \(up to (\S+) N\); power max \|P - f·v\| "
+                             r"(\S+) W", out)
+    assert f_max > 100 and df < 1e-6 * f_max and dp < 1e-9
+
+
+@pytest.mark.slow
+def test_pre_load(tmp_path, monkeypatch, capsys):
+    """Reference: the MSL's statement (the spool is held while the force is below the
+    spring's preload and moves linearly with it above) against the closed form of the
+    static chain spool → contact → spring → contact → housing (the damper's d·v taken off
+    the force). Slow: 100 s of four stiff contacts (c = 1e6 N/m on 10 g plates), ~30 s CPU."""
+    out = _run("pre_load.py", tmp_path, monkeypatch, capsys)
+    assert _numbers(r"while \|F\| < 20 N: (\S+) m", out)[0] < 1e-4
+    for name in ("pushing", "pulling"):
+        samples, err = _numbers(name + r" \(F_net \S+ \S+ N, (\d+) samples\): max "
+                                r"\|spool.s − closed form\| (\S+) m", out)
+        assert samples > 100 and err < 1e-5
+
+
 def test_readme_msl_block_runs(capsys):
     """Reference: the README's MSL block runs as written; its initial condition is met
     (the forearm's end 0.4 m below the shoulder) and the driven shoulder is reported held."""

@@ -33,3 +33,13 @@ from .rotational_sensors import RotationalMultiSensor  # noqa: E402
 
 __all__ += ["InverseSpeedDependentTorque", "LinearSpeedDependentTorque",
             "RotationalMultiSensor", "SignTorque"]
+# MSL Translational parts of issue 26 (examples CompareBrakingForce … Vehicle)
+from .translational import IdealLever, TranslationalIdealGear  # noqa: E402
+from .translational_sensors import AccSensor, MultiSensor, PowerSensor, SpeedSensor  # noqa: E402
+from .translational_sources import (InverseSpeedDependentForce,  # noqa: E402
+                                    LinearSpeedDependentForce, RollingResistance, SignForce)
+from .vehicle import Vehicle  # noqa: E402
+
+__all__ += ["AccSensor", "IdealLever", "InverseSpeedDependentForce",
+            "LinearSpeedDependentForce", "MultiSensor", "PowerSensor", "RollingResistance",
+            "SignForce", "SpeedSensor", "TranslationalIdealGear", "Vehicle"]

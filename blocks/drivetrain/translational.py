@@ -1,6 +1,6 @@
 """1-D translational parts (Modelica ``Mechanics.Translational.Components`` and ``Sensors``,
-same names and parameters): Mass (with its length L), Rod and ForceSensor. Positions s [m],
-rates v [m/s], forces f [N]."""
+same names and parameters): Mass (with its length L), Rod, IdealGear (as TranslationalIdealGear),
+IdealLever and ForceSensor. Positions s [m], rates v [m/s], forces f [N]."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -78,6 +78,47 @@ class Rod(Coupling):
 
     def offsets(self) -> list:
         return [-self.L]
+
+
+@dataclass(eq=False)
+class TranslationalIdealGear(Coupling):
+    """Ideal translational gear without mass (Modelica ``Translational.Components.IdealGear``,
+    same parameter): s_a = ratio·s_b with s_a = flange_a.s − support.s and s_b = flange_b.s −
+    support.s, so by virtual work flange_b.f = −ratio·flange_a.f and the support carries the
+    rest. ``support`` left unconnected sits at 0 (the MSL's ``useSupport = false``); connected
+    to a spring (the MSL's GearGrounded) it moves with the two flanges.
+
+    ratio : [1] transmission ratio flange_a.s/flange_b.s, ≠ 0 (the MSL turns a zero ratio
+        into free flanges; here it is refused: it would lock flange_a to the support).
+    """
+
+    ratio: float = param(1.0, "1", "transmission ratio flange_a.s/flange_b.s")
+    SUPPORTS = ("support",)
+    MOTION: ClassVar[Motion] = Motion.TRANSLATIONAL
+
+    def __post_init__(self):
+        self.ratio = as_scalar(self.ratio, type(self).__name__, "ratio")
+        self.flange_a = Flange(self, "flange_a", self.MOTION)
+        self.flange_b = Flange(self, "flange_b", self.MOTION)
+        self.support = Flange(self, "support", self.MOTION)
+
+    def validate(self) -> None:
+        self._check_nonzero(ratio=self.ratio)
+
+    def relations(self) -> list[dict]:
+        return [{self.flange_a: 1.0, self.flange_b: -self.ratio,
+                 self.support: self.ratio - 1.0}]
+
+
+@dataclass(eq=False)
+class IdealLever(TranslationalIdealGear):
+    """Ideal lever without mass (Modelica ``Translational.Components.IdealLever``): the same
+    equations as TranslationalIdealGear, s_a = ratio·s_b relative to the pivot ``support``.
+    ratio < 0: a lever of the first class (pivot between the flanges); ratio > 1: second
+    class (flange_b between flange_a and the pivot); 0 < ratio < 1: third class.
+
+    ratio : [1] transmission ratio flange_a.s/flange_b.s, ≠ 0.
+    """
 
 
 class ForceSensor(CutSensor):

@@ -230,16 +230,26 @@ def _check_massless(flat: FlatModel, plan: FlangePlan, C, masses: dict) -> None:
 
 
 def _unknown_nets(flat: FlatModel, given: dict) -> list[int]:
-    """Nets that carry a 1-D body or a coupling's driven flange and are not given."""
+    """Nets that carry a 1-D body or a coupling's driven flange and are not given, and
+    housings (a coupling's support) connected to a force element or sensor: as in the MSL,
+    such a housing floats (a gear mounted on a spring, Translational.Examples.GearGrounded);
+    a housing on nothing but other housings stays at the reference 0 (useSupport = false)."""
     found = set()
     for comp in flat.inertias + flat.couplings:
         supports = set(getattr(comp, "SUPPORTS", ()))
         for port in comp.ports():
-            if isinstance(port, Flange) and port.name not in supports:
-                net = flat.net_of[port]
-                if net not in given:
-                    found.add(net)
+            if not isinstance(port, Flange):
+                continue
+            net = flat.net_of[port]
+            if net not in given and (port.name not in supports or _mounted(flat, net)):
+                found.add(net)
     return sorted(found)
+
+
+def _mounted(flat: FlatModel, net: int) -> bool:
+    """Whether a housing's net holds a port other than couplings' supports."""
+    return any(port.name not in getattr(port.owner, "SUPPORTS", ())
+               for port in flat.net_ports_of(net))
 
 
 def _numeric(relations: list[Relation], unknown: list[int], p: ca.SX, p0: np.ndarray):
