@@ -78,16 +78,23 @@ class SteppingLedger:
     """The ledger of a ``contact="stepping"`` run, over the whole run and all contacts:
     max_penetration [m] (max of −gap), complementarity [m/s] (max |λ_n·(v_n⁺ − b)|/λ-scale:
     how far the velocity-level complementarity was from met when the sweeps stopped) and cone
-    [m/s] (the matching residual of Coulomb's cone). Per-contact energies are the
+    [m/s] (the matching residual of Coulomb's cone); max_step_gain [J], the largest work the
+    contact impulses did on the bodies in one step (the kinetic energy they changed, exactly:
+    > 0 means the contacts gave energy in that step, as a penetration pushed out does), and
+    energy_taken [J], the work they took over the run. Per-contact energies are the
     event-driven mode's (:class:`ContactLedger`)."""
 
     max_penetration: float
     complementarity: float
     cone: float
+    max_step_gain: float = 0.0
+    energy_taken: float = 0.0
 
     def table(self) -> str:
         return (f"stepping run: max penetration {self.max_penetration:.3g} m, "
-                f"complementarity {self.complementarity:.3g} m/s, cone {self.cone:.3g} m/s")
+                f"complementarity {self.complementarity:.3g} m/s, cone {self.cone:.3g} m/s, "
+                f"largest energy given in a step {self.max_step_gain:.3g} J, taken "
+                f"{self.energy_taken:.4g} J")
 
 
 def _contact_rows(info) -> dict:
