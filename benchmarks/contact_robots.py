@@ -60,7 +60,22 @@ def controls(t: np.ndarray, n: int) -> np.ndarray:
     return np.array([AMPLITUDE * np.sin(2 * np.pi * FREQUENCY * t + k) for k in range(n)])
 
 
-def jourdain_robot(name: str, gait: bool, horizon: float = HORIZON) -> dict:
+def range_violation(robot, res) -> float:
+    """The largest excursion of a limited joint beyond its range over the run [rad or m]."""
+    worst = 0.0
+    for joint, info in robot.joint_info.items():
+        lo, hi = info.limits.lower, info.limits.upper
+        if lo is None or hi is None or f"r.{joint}.phi" not in res.series:
+            continue
+        phi = res[f"r.{joint}.phi"]
+        worst = max(worst, float(np.max(np.maximum(lo - info.ref - phi,
+                                                    phi - (hi - info.ref)))))
+    return worst
+
+
+def jourdain_robot(name: str, gait: bool, horizon: float = HORIZON,
+                   repeats: int = REPEATS) -> dict:
+    """The robot's row (module docstring); repeats = 0: the first run only."""
     gear, dt = gears(name)
     start_s = time.process_time()
     with warnings.catch_warnings():
@@ -78,18 +93,20 @@ def jourdain_robot(name: str, gait: bool, horizon: float = HORIZON) -> dict:
     options = dict(y0={f"r.{j}.phi": v for j, v in start(robot).items()}, t_out=grid,
                    inputs=inputs, contact="stepping", dt=dt)
     start_s = time.process_time()
-    system.simulate(horizon, **options)
+    res = system.simulate(horizon, **options)
     build_s = time.process_time() - start_s
     times = []
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         start_s = time.process_time()
         res = system.simulate(horizon, **options)
         times.append(time.process_time() - start_s)
     energy = res["energy.total"]
     supplied = np.trapezoid(res["power.supplied"], res.t) if "power.supplied" in res.series \
         else 0.0
-    return {"compile_s": compile_s + build_s, "simulate_s": float(np.median(times)),
+    return {"compile_s": compile_s + build_s,
+            "simulate_s": float(np.median(times)) if times else build_s,
             "simulate_all_s": times, "contacts": res.stats["contacts"],
+            "range_violation": range_violation(robot, res),
             "penetration": res.ledger.max_penetration,
             "max_step_gain": res.ledger.max_step_gain,
             "contacts_took": res.ledger.energy_taken,
@@ -97,7 +114,8 @@ def jourdain_robot(name: str, gait: bool, horizon: float = HORIZON) -> dict:
             "height": float(res["r.rootz.s"][-1]), "ledger": vars(res.ledger)}
 
 
-def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON) -> dict:
+def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON,
+                 repeats: int = REPEATS) -> dict:
     import mujoco
     model = mujoco.MjModel.from_xml_path(str(DATA / f"{name}.xml"))
     model.opt.enableflags |= mujoco.mjtEnableBit.mjENBL_ENERGY
@@ -110,7 +128,7 @@ def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON) -> dict:
     u = controls(np.arange(steps) * dt, model.nu) if gait else np.zeros((model.nu, steps))
     rootz = model.jnt_qposadr[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, "rootz")]
     times = []
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         mujoco.mj_resetData(model, data)
         for joint, value in offsets.items():
             data.qpos[model.jnt_qposadr[mujoco.mj_name2id(

@@ -78,10 +78,11 @@ class SteppingLedger:
     """The ledger of a ``contact="stepping"`` run, over the whole run and all contacts:
     max_penetration [m] (max of −gap), complementarity [m/s] (max |λ_n·(v_n⁺ − b)|/λ-scale:
     how far the velocity-level complementarity was from met when the sweeps stopped) and cone
-    [m/s] (the matching residual of Coulomb's cone); max_step_gain [J], the largest work the
-    contact impulses did on the bodies in one step (the kinetic energy they changed, exactly:
-    > 0 means the contacts gave energy in that step, as a penetration pushed out does), and
-    energy_taken [J], the work they took over the run. Per-contact energies are the
+    [m/s] (the matching residual of Coulomb's cone); max_step_gain [J], the largest kinetic
+    energy the contact impulses added to a step's free motion (≤ 0 by construction where no
+    contact rebounds or is pushed out of a penetration: > 0 flags energy a contact gave), and
+    energy_taken [J], the work the impulses took over the run (at each step's mean speed:
+    zero for a resting contact, ½·m·(1 − e²)·v² for an impact). Per-contact energies are the
     event-driven mode's (:class:`ContactLedger`)."""
 
     max_penetration: float

@@ -177,6 +177,7 @@ def _finish(system, f, J_sp, nc: int, mu, geometric) -> ca.Function:
     zl = ca.SX.sym("zl", nz + 3 * nc)
     J = ca.SX.sym("J", J_sp)
     w_n, b, gap = ca.SX.sym("w_n", nc), ca.SX.sym("b", nc), ca.SX.sym("gap", nc)
+    z_free = ca.SX.sym("z_free", nz)
     z_new, lam, z_start = zl[:nz], zl[nz:], x[ny:ny + nz]
     moved = ca.vertcat(x[:ny], z_new, x[ny + nz:])
     rate = f(t, moved, u, p)[:ny]
@@ -191,15 +192,19 @@ def _finish(system, f, J_sp, nc: int, mu, geometric) -> ca.Function:
         residuals = [ca.mmax(ca.fmax(-gap, 0) * geometric),
                      ca.mmax(ca.fabs(ca.fmin(lam_n / w_n, slack))),
                      ca.mmax(ca.fmax(lam_t - ca.DM(mu) * lam_n, 0) / w_n)]
-        # the work of the impulses in this step at the mean speed: M·(z⁺ − z) = h·F + Jᵀλ,
-        # so the change of kinetic energy ½(z⁺ + z)ᵀM(z⁺ − z) splits exactly into the smooth
-        # forces' ½(z⁺ + z)ᵀh·F and the contacts' ½λᵀJ(z⁺ + z): zero for a resting contact,
-        # −½·m·(1 − e²)·v² for Newton's impact; > 0 would be energy a contact gave
+        # M·(z⁺ − z_free) = Jᵀλ: the kinetic energy the impulses add to the free step's,
+        # ½(z⁺ + z_free)ᵀM(z⁺ − z_free) = ½λᵀJ(z⁺ + z_free), is ≤ 0 when every target b ≤ 0
+        # (the impulse solve is a projection in the metric M onto a cone holding 0); > 0
+        # flags energy a contact gave (restitution, a penetration pushed out). What the
+        # contacts take over the run is their work at the step's mean speed, ½λᵀJ(z⁺ + z)
+        # (M·(z⁺ − z) = h·F + Jᵀλ splits the change of kinetic energy exactly): zero for a
+        # resting contact, −½·m·(1 − e²)·v² for Newton's impact
+        gain = ca.dot(lam, ca.mtimes(J, z_new + z_free)) / 2
         work = ca.dot(lam, ca.mtimes(J, z_new + z_start)) / 2
-        residuals += [work, -work]
-    return ca.Function("finish", [t, x, u, p, h, zl, J, w_n, b, gap],
+        residuals += [gain, -work]
+    return ca.Function("finish", [t, x, u, p, h, zl, J, w_n, b, gap, z_free],
                        [ca.vertcat(y_new, z_new, s_new), ca.vertcat(*residuals)],
-                       ["t", "x", "u", "p", "h", "zl", "J", "w_n", "b", "gap"],
+                       ["t", "x", "u", "p", "h", "zl", "J", "w_n", "b", "gap", "z_free"],
                        ["x_next", "ledger"])
 
 
@@ -223,7 +228,7 @@ def _step(kinematics, sweep, finish, nx, nz, nc, nu, n_p, iterations):
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
     if nc:
         zl = sweep.fold(max(1, (iterations + 1) // 2))(zl, J, B, w_n, w_t, b)
-    x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap)
+    x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap, z_free)
     out = ca.vertcat(t + h, x_new, zl[nz:], ca.fmax(ledger[:MAXED], residuals[:MAXED]),
                      ledger[MAXED:] + residuals[MAXED:])
     step = ca.Function("step", [acc, u, p, h], [out], ["acc", "u", "p", "h"], ["acc_next"])
