@@ -19,6 +19,10 @@ largest energy the contacts gave in one step [J] (jourdain's ledger; never > 0 b
 construction, this checks it); the energy the contacts took [J] (jourdain's ledger; MuJoCo:
 not separable from its other losses, so the drop of total energy minus the work of the
 actuators is shown for both); the root height at the end [m].
+
+    python benchmarks/contact_robots.py     (benchmarks/contact.py runs it too)
+
+Writes benchmarks/results/contact_robots.json and prints a table.
 """
 from __future__ import annotations
 
@@ -177,4 +181,10 @@ def print_rows(rows: dict) -> None:
 
 
 if __name__ == "__main__":
-    print_rows(robot_rows())
+    import json
+    rows = robot_rows()
+    print_rows(rows)
+    out = Path(__file__).resolve().parent / "results" / "contact_robots.json"
+    out.write_text(json.dumps({"horizon_s": HORIZON, "repeats": REPEATS, "scenes": rows},
+                              indent=2, default=float))
+    print(f"results written to {out}")
