@@ -21,7 +21,8 @@ cost. MuJoCo runs from Python with mj_step (Euler, its default integrator).
 The time-stepping mode (``contact="stepping"``, dt = 1 ms like MuJoCo's, docs/hybrid.md)
 runs the same box and three more scenes:
   balls_pairs — the balls above, now also meeting each other (ball–ball CollisionPairs in
-           jourdain, contype/conaffinity in MuJoCo), e = 0.5 on every contact;
+           jourdain, contype/conaffinity in MuJoCo), e = 0.5 on every contact; --pair-balls
+           of them (default 10: every pair is compiled into the step, no broad phase yet);
   tower  — 10 boxes of 0.2 m, 1 kg stacked at rest on the ground for 10 s: the drift of the
            boxes' centres from their start [m] (jourdain: each box's corners against the top
            face of the box below, a body-fixed plane; MuJoCo: box–box contacts);
@@ -30,7 +31,7 @@ runs the same box and three more scenes:
            (benchmarks/contact_robots.py: its docstring has the columns; CPU medians of 5).
 
     python benchmarks/contact.py [--balls N] [--horizon T] [--modes events,stepping]
-                                 [--scenes box,balls,pairs,tower,robots]
+                                 [--scenes box,balls,pairs,tower,robots] [--pair-balls K]
 
 Writes benchmarks/results/contact.json and prints a table.
 """
@@ -289,6 +290,9 @@ def main() -> None:
     parser.add_argument("--horizon", type=float, default=10.0)
     parser.add_argument("--modes", default="events,stepping",
                         help="jourdain's contact modes to run, comma-separated")
+    # every ball–ball pair is compiled into the step (no broad phase yet): 100 balls are
+    # 4950 pairs, a step gcc takes hours over; 10 balls (45 pairs) is the default
+    parser.add_argument("--pair-balls", type=int, default=10)
     parser.add_argument("--scenes", default="box,balls,pairs,tower,robots",
                         help="scenes to run, comma-separated")
     args = parser.parse_args()
@@ -308,8 +312,9 @@ def main() -> None:
         if "stepping" in modes:
             results[f"balls_{n}"]["stepping"] = jourdain_balls(n, h, stepping=True)
     if "pairs" in scenes and "stepping" in modes:
-        results[f"balls_pairs_{n}"] = {"mujoco": mujoco_balls(n, h, meet=True),
-                                       "stepping": jourdain_balls(n, h, stepping=True,
+        k = args.pair_balls
+        results[f"balls_pairs_{k}"] = {"mujoco": mujoco_balls(k, h, meet=True),
+                                       "stepping": jourdain_balls(k, h, stepping=True,
                                                                   meet=True)}
     if "tower" in scenes and "stepping" in modes:
         results["tower"] = {"mujoco": mujoco_tower(h), "stepping": jourdain_tower(h)}

@@ -56,6 +56,8 @@ def test_compliant_stop_is_refused_in_stepping_mode():
         jd.compile(model).simulate(0.1, contact="stepping")
 
 
+# compiling a robot's step takes gcc tens of seconds (cached afterwards): slow
+@pytest.mark.slow
 @pytest.mark.parametrize("name, tolerance", [("hopper", 2e-3), ("cheetah", 1e-2)])
 def test_dm_control_robot_drop_rests_where_mujoco_does(name, tolerance):
     """The robot from its MJCF file (contacts, joint ranges as stops), dropped for 2 s in
