@@ -21,14 +21,17 @@ cost. MuJoCo runs from Python with mj_step (Euler, its default integrator).
 The time-stepping mode (``contact="stepping"``, dt = 1 ms like MuJoCo's, docs/hybrid.md)
 runs the same box and three more scenes:
   balls_pairs — the balls above, now also meeting each other (ball–ball CollisionPairs in
-           jourdain, contype/conaffinity in MuJoCo), e = 0.5 on every contact;
+           jourdain, contype/conaffinity in MuJoCo), e = 0.5 on every contact; --pair-balls
+           of them (default 10: every pair is compiled into the step, no broad phase yet);
   tower  — 10 boxes of 0.2 m, 1 kg stacked at rest on the ground for 10 s: the drift of the
            boxes' centres from their start [m] (jourdain: each box's corners against the top
            face of the box below, a body-fixed plane; MuJoCo: box–box contacts);
-  cheetah, hopper — not run: the MJCF import of collision geometry is another branch's part
-           (issue 28), not on main yet.
+  hopper, cheetah — the dm_control robots from their MJCF files, a 2 s drop and a 2 s gait
+           with open-loop torques, stepping mode vs MuJoCo on the same file and step
+           (benchmarks/contact_robots.py: its docstring has the columns; CPU medians of 5).
 
     python benchmarks/contact.py [--balls N] [--horizon T] [--modes events,stepping]
+                                 [--scenes box,balls,pairs,tower,robots] [--pair-balls K]
 
 Writes benchmarks/results/contact.json and prints a table.
 """
@@ -52,12 +55,14 @@ from jourdain.blocks.visual import Box, Sphere  # noqa: E402
 from jourdain.solver.collision import Collider, CollisionPair, ContactMaterial  # noqa: E402
 from jourdain.solver.hybrid.islands import island_systems  # noqa: E402
 from jourdain.blocks.visual import Plane  # noqa: E402
+from contact_robots import print_rows, robot_rows  # noqa: E402
 
 MU, E, G = 0.5, 0.5, 9.81
 TIMES = (0.0, 1.0, 2.0, 5.0, 10.0)
 SIZE, MASS = 0.2, 1.0                  # box
 RADIUS, BALL, HALF = 0.05, 0.1, 0.5    # balls, box half-width
 DT = 1e-3                              # stepping mode's step [s], as MuJoCo's timestep
+REPEATS = 5                            # runs of the fast scenes; their CPU time's median
 
 
 def box_start():
@@ -173,9 +178,12 @@ def _run_stepping(system, horizon, y0, z0, pairs, grid, compile_s) -> dict:
     start = time.process_time()
     system.simulate(horizon, **options)
     build_s = time.process_time() - start
-    start = time.process_time()
-    res = system.simulate(horizon, **options)
-    sim_s = time.process_time() - start
+    times = []
+    for _ in range(REPEATS):
+        start = time.process_time()
+        res = system.simulate(horizon, **options)
+        times.append(time.process_time() - start)
+    sim_s = float(np.median(times))
     bodies = sorted({n.rsplit(".", 1)[0] for n in system.y_names})
     positions = np.array([[res[f"{b}.{c}"] for c in "xyz"] for b in bodies])
     return {"compile_s": compile_s + build_s, "simulate_s": sim_s, "events": None,
@@ -250,17 +258,23 @@ def _run_mujoco(xml: str, horizon: float, speeds) -> dict:
     mujoco.mj_forward(model, data)   # positions computed, so the energy at t = 0 is right
     steps = int(round(horizon / model.opt.timestep))
     marks = {int(round(t / model.opt.timestep)) for t in TIMES if t <= horizon}
-    energy, times = [], []
-    start = time.process_time()
-    for step in range(steps + 1):
-        if step in marks:
-            mujoco.mj_energyPos(model, data)
-            mujoco.mj_energyVel(model, data)
-            energy.append(float(data.energy[0] + data.energy[1]))
-            times.append(step * model.opt.timestep)
-        if step < steps:
-            mujoco.mj_step(model, data)
-    sim_s = time.process_time() - start
+    state = mujoco.MjData(model)
+    mujoco.mj_copyData(state, model, data)
+    cpu = []
+    for _ in range(REPEATS):
+        mujoco.mj_copyData(data, model, state)
+        energy, times = [], []
+        start = time.process_time()
+        for step in range(steps + 1):
+            if step in marks:
+                mujoco.mj_energyPos(model, data)
+                mujoco.mj_energyVel(model, data)
+                energy.append(float(data.energy[0] + data.energy[1]))
+                times.append(step * model.opt.timestep)
+            if step < steps:
+                mujoco.mj_step(model, data)
+        cpu.append(time.process_time() - start)
+    sim_s = float(np.median(cpu))
     return {"compile_s": compile_s, "simulate_s": sim_s, "events": None, "segments": None,
             "energy": dict(zip([f"{t:g}" for t in times], energy)), "lost_in_impacts": None,
             "steps": steps}
@@ -276,24 +290,41 @@ def main() -> None:
     parser.add_argument("--horizon", type=float, default=10.0)
     parser.add_argument("--modes", default="events,stepping",
                         help="jourdain's contact modes to run, comma-separated")
+    # every ball–ball pair is compiled into the step (no broad phase yet): 100 balls are
+    # 4950 pairs, a step gcc takes hours over; 10 balls (45 pairs) is the default
+    parser.add_argument("--pair-balls", type=int, default=10)
+    parser.add_argument("--scenes", default="box,balls,pairs,tower,robots",
+                        help="scenes to run, comma-separated")
     args = parser.parse_args()
     modes, h, n = args.modes.split(","), args.horizon, args.balls
-    results = {"box": {"mujoco": mujoco_box(h)}, f"balls_{n}": {"mujoco": mujoco_balls(n, h)},
-               f"balls_pairs_{n}": {"mujoco": mujoco_balls(n, h, meet=True)},
-               "tower": {"mujoco": mujoco_tower(h)}}
-    if "events" in modes:
-        results["box"]["events"] = jourdain_box(h)
-        results[f"balls_{n}"]["events"] = jourdain_balls(n, h)
-    if "stepping" in modes:
-        results["box"]["stepping"] = jourdain_box(h, stepping=True)
-        results[f"balls_{n}"]["stepping"] = jourdain_balls(n, h, stepping=True)
-        results[f"balls_pairs_{n}"]["stepping"] = jourdain_balls(n, h, stepping=True,
-                                                                 meet=True)
-        results["tower"]["stepping"] = jourdain_tower(h)
+    scenes = args.scenes.split(",")
+    results = {}
+    if "box" in scenes:
+        results["box"] = {"mujoco": mujoco_box(h)}
+        if "events" in modes:
+            results["box"]["events"] = jourdain_box(h)
+        if "stepping" in modes:
+            results["box"]["stepping"] = jourdain_box(h, stepping=True)
+    if "balls" in scenes:
+        results[f"balls_{n}"] = {"mujoco": mujoco_balls(n, h)}
+        if "events" in modes:
+            results[f"balls_{n}"]["events"] = jourdain_balls(n, h)
+        if "stepping" in modes:
+            results[f"balls_{n}"]["stepping"] = jourdain_balls(n, h, stepping=True)
+    if "pairs" in scenes and "stepping" in modes:
+        k = args.pair_balls
+        results[f"balls_pairs_{k}"] = {"mujoco": mujoco_balls(k, h, meet=True),
+                                       "stepping": jourdain_balls(k, h, stepping=True,
+                                                                  meet=True)}
+    if "tower" in scenes and "stepping" in modes:
+        results["tower"] = {"mujoco": mujoco_tower(h), "stepping": jourdain_tower(h)}
     _table(results)
+    robots = robot_rows() if "robots" in scenes and "stepping" in modes else {}
+    if robots:
+        print_rows(robots)
     out = ROOT / "benchmarks" / "results" / "contact.json"
-    out.write_text(json.dumps({"horizon_s": h, "dt_stepping_s": DT, "results": results},
-                              indent=2))
+    out.write_text(json.dumps({"horizon_s": h, "dt_stepping_s": DT, "results": results,
+                               "robots_2s": robots}, indent=2, default=float))
     print(f"results written to {out}")
 
 

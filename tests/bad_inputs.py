@@ -3347,3 +3347,16 @@ def _():
 def _():
     from jourdain.blocks import Vehicle
     Vehicle(m=100.0, J=0.0, R=0.25, useInclinationInput="yes")
+# ---- contactfast ----
+@case("a compliant Stop in the stepping mode", ModelError, "floor", "compliant stop",
+      "contact='events'")
+def _():
+    from jourdain.blocks import Prismatic
+    from jourdain.blocks.hybrid import Stop, StopLaw
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0, law=StopLaw.COMPLIANT)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    jd.compile(model).simulate(0.1, contact="stepping")

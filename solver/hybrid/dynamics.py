@@ -117,7 +117,8 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     functions = dict(functions, **out)
     out.update(_functions(functions, parts, others, y.numel(), z.numel()))
     # the pieces again, for the islands of independent bodies (:mod:`.islands`)
-    out.update(hybrid_parts=parts, hybrid_others=others, f_smooth=functions["f"])
+    out.update(hybrid_parts=parts, hybrid_others=others, f_smooth=functions["f"],
+               dissipation_smooth=functions["dissipation"])
     impact = ca.Function("impact", [t, x, u, p], [M, J, gamma, active],
                          ["t", "x", "u", "p"], ["M", "J", "gamma", "active"])
     out["impact"] = _projected(impact, functions.get("project"))

@@ -78,16 +78,24 @@ class SteppingLedger:
     """The ledger of a ``contact="stepping"`` run, over the whole run and all contacts:
     max_penetration [m] (max of −gap), complementarity [m/s] (max |λ_n·(v_n⁺ − b)|/λ-scale:
     how far the velocity-level complementarity was from met when the sweeps stopped) and cone
-    [m/s] (the matching residual of Coulomb's cone). Per-contact energies are the
+    [m/s] (the matching residual of Coulomb's cone); max_step_gain [J], the largest kinetic
+    energy the contact impulses added to a step's free motion (≤ 0 by construction where no
+    contact rebounds or is pushed out of a penetration: > 0 flags energy a contact gave), and
+    energy_taken [J], the work the impulses took over the run (at each step's mean speed:
+    zero for a resting contact, ½·m·(1 − e²)·v² for an impact). Per-contact energies are the
     event-driven mode's (:class:`ContactLedger`)."""
 
     max_penetration: float
     complementarity: float
     cone: float
+    max_step_gain: float = 0.0
+    energy_taken: float = 0.0
 
     def table(self) -> str:
         return (f"stepping run: max penetration {self.max_penetration:.3g} m, "
-                f"complementarity {self.complementarity:.3g} m/s, cone {self.cone:.3g} m/s")
+                f"complementarity {self.complementarity:.3g} m/s, cone {self.cone:.3g} m/s, "
+                f"largest energy given in a step {self.max_step_gain:.3g} J, taken "
+                f"{self.energy_taken:.4g} J")
 
 
 def _contact_rows(info) -> dict:

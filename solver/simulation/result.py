@@ -70,7 +70,10 @@ class Result(Mapping):
 
     @classmethod
     def from_states(cls, system, t: np.ndarray, xs: np.ndarray, us: np.ndarray,
-                    p: np.ndarray) -> "Result":
+                    p: np.ndarray, smooth: bool = False) -> "Result":
+        """The Result of states xs at times t. ``smooth``: the dissipated power without
+        the hybrid rows' part (the time-stepping mode's contacts are not those rows; their
+        solve, in MX for many rows, was most of a stepping run's cost)."""
         n = t.size
         # p may vary along the result (discrete variables of hybrid elements): one column each
         P = np.asarray(p, dtype=float) if np.ndim(p) == 2 else \
@@ -92,7 +95,9 @@ class Result(Mapping):
         series["energy.kinetic"], series["energy.potential"] = T, V
         series["energy.stored"] = W
         series["energy.total"] = T + V + W
-        series["power.dissipated"] = np.array(system.dissipation.map(n)(t, xs, us, P)).ravel()
+        dissipation = fns.get("dissipation_smooth", system.dissipation) if smooth else \
+            system.dissipation
+        series["power.dissipated"] = np.array(dissipation.map(n)(t, xs, us, P)).ravel()
         if "supplied" in fns:
             series["power.supplied"] = np.array(fns["supplied"].map(n)(t, xs, us, P)).ravel()
         if "residuals" in fns:  # constraint residuals c(y) and A(y)·w

@@ -82,7 +82,7 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
     n = grid.size - 1
     chunk = max(1, min(n, CHUNK))
     chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk)
-    acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + 3)])
+    acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + len(LEDGER))])
     acc[1 + system.nx:1 + system.nx + 3 * nc] = np.array(settle(acc, us[:, 0], p, h)).ravel()
     X = np.empty((system.nx, grid.size))
     X[:, 0] = x0
@@ -97,8 +97,8 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
         take = min(chunk, n - i)
         X[:, i + 1:i + 1 + take] = accs[1:1 + system.nx, :take]
         acc = accs[:, take - 1]
-    res = Result.from_states(system, grid, X, us, p)
-    res.ledger = SteppingLedger(**dict(zip(LEDGER, acc[-3:].tolist())))
+    res = Result.from_states(system, grid, X, us, p, smooth=True)
+    res.ledger = SteppingLedger(**dict(zip(LEDGER, acc[-len(LEDGER):].tolist())))
     res.method = "stepping"
     res.stats = {"dt": h, "steps": k * (grid.size - 1), "contacts": nc,
                  "iterations": iterations}

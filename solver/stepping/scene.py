@@ -4,9 +4,11 @@ Two sources, one list: the collision pairs (solver.collision.CollisionPair: the 
 ``collision_pairs`` and those a run passes), and the contacts of the event-driven mode, read
 through their ``contact_geometry()`` hook: GroundContact and BoxContact corners (a point or
 sphere on a frame against a plane of the world) and the BodyContacts that shapes declared
-with ``collide`` become (their pair of shapes). A hybrid element that is not a
-contact (a stop, a clutch, a sampled block) has no meaning in this mode and is refused by
-name, as is a compliant contact law (its force law is the event-driven mode's).
+with ``collide`` become (their pair of shapes). A rigid ``Stop`` (a joint limit: the MJCF
+and URDF ranges with ``stops=True``) becomes a :class:`RowSpec`, one unilateral row per
+finite limit, without friction. A hybrid element that is neither (a clutch, a sampled
+block) has no meaning in this mode and is refused by name, as is a compliant contact law or
+stop (its force law is the event-driven mode's).
 """
 from __future__ import annotations
 
@@ -34,10 +36,26 @@ class ContactSpec:
     label: str
 
 
-def contact_specs(system, pairs=()) -> list[ContactSpec]:
-    """The pairs of the system's ground contacts and collision pairs (module docstring)."""
-    specs = [spec for element in _elements(system)
-             if (spec := _element_spec(element)) is not None]
+@dataclass(frozen=True)
+class RowSpec:
+    """A unilateral row of a hybrid element (a rigid Stop's limit): its index in
+    ``system.hybrid.rows`` (gap and speed from the System's ``hybrid_others``), e and
+    v_rest [m/s or rad/s]."""
+
+    index: int
+    e: float
+    v_rest: float
+    label: str
+
+
+def contact_specs(system, pairs=()) -> list:
+    """The pairs of the system's ground contacts and collision pairs, and the rows of its
+    stops (module docstring)."""
+    specs = []
+    for element in _elements(system):
+        found = _stop_specs(system, element) if _is_stop(element) else \
+            [_element_spec(element)]
+        specs += [spec for spec in found if spec is not None]
     given = list(getattr(system, "collision_pairs", ()) or ()) + list(pairs or ())
     for pair in given:
         if not isinstance(pair, CollisionPair):
@@ -58,11 +76,33 @@ def _elements(system) -> list:
     if info is None:
         return []
     for element in info.elements:
-        if not hasattr(element, "contact_geometry"):
-            raise ModelError(f"{element.path}: a {type(element).__name__} is not a contact; "
-                             "contact='stepping' runs contacts only (use contact='events' "
-                             "for stops, clutches and sampled blocks)")
+        if not hasattr(element, "contact_geometry") and not _is_stop(element):
+            raise ModelError(f"{element.path}: a {type(element).__name__} is neither a contact "
+                             "nor a stop; contact='stepping' runs contacts and rigid stops "
+                             "only (use contact='events' for clutches, friction elements and "
+                             "sampled blocks)")
     return list(info.elements)
+
+
+def _is_stop(element) -> bool:
+    from jourdain.blocks.hybrid.stops import Stop
+    return isinstance(element, Stop)
+
+
+def _stop_specs(system, element) -> list[RowSpec]:
+    """One RowSpec per finite limit of a rigid Stop (its rows in system.hybrid.rows)."""
+    from jourdain.blocks.hybrid.stops import StopLaw
+    if element.law is not StopLaw.RIGID:
+        raise ModelError(f"{element.path}: a compliant stop (law=StopLaw.COMPLIANT) runs with "
+                         "contact='events'; contact='stepping' is rigid (use the default "
+                         "StopLaw.RIGID)")
+    try:
+        e, v_rest = float(element.e), float(element.v_rest)
+    except (TypeError, RuntimeError) as exc:
+        raise ModelError(f"{element.path}: contact='stepping' needs numeric e and v_rest "
+                         f"(a symbolic one cannot shape the compiled step): {exc}") from None
+    return [RowSpec(i, e, v_rest, row.label) for i, row in enumerate(system.hybrid.rows)
+            if row.owner is element]
 
 
 def _element_spec(element) -> ContactSpec | None:

@@ -28,7 +28,8 @@ import numpy as np
 from ..collision.pairs import WORLD
 from .narrow import pair_contacts
 
-LEDGER = ("max_penetration", "complementarity", "cone")
+LEDGER = ("max_penetration", "complementarity", "cone", "max_step_gain", "energy_taken")
+MAXED = 4      # the first MAXED entries of the ledger are maxima over the steps, the rest sums
 # passes of the first step's solve (``settle``): a run starts from converged impulses, so
 # that a stack at rest is held from its first step (cold, 30 passes let a 10-box tower sag
 # and tilt by millimetres before the warm starts caught up)
@@ -36,10 +37,14 @@ SETTLE_PASSES = 1000
 
 
 def contact_rows(system, specs, x, p):
-    """Gaps g (c), normals, and the rows' velocities γ = (v_n, v_t1, v_t2) per contact
-    (3c, linear in z) as SX in the state x; μ, e and v_rest per contact."""
+    """Gaps g (c), and the rows' velocities γ = (v_n, v_t1, v_t2) per contact (3c, linear
+    in z) as SX in the state x; μ, e and v_rest per contact, and which contacts are
+    geometric (1; gaps in m) rather than a stop's rows (0; a joint's unit, no tangents: μ = 0
+    and zero tangential rows)."""
+    from .scene import RowSpec
     kin = system.frames
     R, r, v, w = kin.function(x, p)
+    hybrid = None
 
     def pose(prim):
         if prim.frame == WORLD:
@@ -49,6 +54,15 @@ def contact_rows(system, specs, x, p):
 
     gaps, gammas, mats = [], [], []
     for spec in specs:
+        if isinstance(spec, RowSpec):
+            if hybrid is None:      # every row's gap and speed; the multipliers play no part
+                fn = system.functions["hybrid_others"]
+                hybrid = fn(0, x, ca.DM.zeros(fn.size1_in(2)), p,
+                            ca.DM.zeros(fn.size1_in(4)))
+            gaps.append(hybrid[1][spec.index])
+            gammas += [hybrid[0][spec.index], ca.SX(0), ca.SX(0)]
+            mats.append((0.0, spec.e, spec.v_rest, 0.0))
+            continue
         Ra, ra, ka = pose(spec.a)
         Rb, rb, kb = pose(spec.b)
         for gap, n, pa, pb in pair_contacts(spec.a, (Ra, ra), spec.b, (Rb, rb)):
@@ -56,8 +70,8 @@ def contact_rows(system, specs, x, p):
             t1, t2 = _tangents(n)
             gaps.append(gap)
             gammas += [ca.dot(n, rel), ca.dot(t1, rel), ca.dot(t2, rel)]
-            mats.append((spec.mu, spec.e, spec.v_rest))
-    return ca.vertcat(*gaps), ca.vertcat(*gammas), np.array(mats).reshape(-1, 3)
+            mats.append((spec.mu, spec.e, spec.v_rest, 1.0))
+    return ca.vertcat(*gaps), ca.vertcat(*gammas), np.array(mats).reshape(-1, 4)
 
 
 def _column(kin, prim) -> int:
@@ -99,23 +113,32 @@ def build_step(system, specs, iterations: int):
     M = system.functions["M"](y, p)
     B = ca.solve(M, J.T)
     W = [ca.mtimes(J[3 * c:3 * c + 3, :], B[:, 3 * c:3 * c + 3]) for c in range(nc)]
-    mu, e, v_rest = (ca.DM(mats[:, k]) if nc else ca.DM(0, 1) for k in range(3))
+    mu, e, v_rest, geometric = (ca.DM(mats[:, k]) if nc else ca.DM(0, 1) for k in range(4))
     v_before = ca.vertcat(*[gamma[3 * c] for c in range(nc)]) if nc else ca.SX(0, 1)
     closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
     b = ca.if_else(closing, ca.fmax(-gap / h, -e * v_before), -gap / h)
-    w_n = ca.vertcat(*[1 / Wc[0, 0] for Wc in W]) if nc else ca.SX(0, 1)
-    w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:]), 4, 1) for Wc in W]) if nc \
-        else ca.SX(0, 1)
+    w_n = ca.vertcat(*[1 / (Wc[0, 0] + _tiny(Wc)) for Wc in W]) if nc else ca.SX(0, 1)
+    w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:] + _tiny(Wc) * ca.DM.eye(2)), 4, 1)
+                       for Wc in W]) if nc else ca.SX(0, 1)
     z_free = z + h * xdot[ny:ny + nz]
     kinematics = ca.Function("kinematics", [t, x, u, p, h],
                              [J, B, w_n, w_t, b, z_free, gap],
                              ["t", "x", "u", "p", "h"],
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
     sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
-    finish = _finish(system, f, J.sparsity(), nc, mu)
+    finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
     step, settle = _step(kinematics, sweep, finish, nx, nz, nc, u.numel(), p.numel(),
                          iterations)
     return step, settle, nc
+
+
+def _tiny(Wc):
+    """A regularization of a contact's Delassus block far below its scale: a planar model
+    (the hopper, the cheetah) cannot move out of its plane, so a contact's tangent along
+    the plane's normal has no effective mass (a singular block, whose inverse was inf and
+    the run NaN). Its speed is zero whatever the impulse, so the regularized inverse leaves
+    the impulse there at zero and changes the others' by 1e-12 relative."""
+    return 1e-12 * (Wc[0, 0] + Wc[1, 1] + Wc[2, 2]) + 1e-300
 
 
 def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
@@ -143,9 +166,10 @@ def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
                        ["zl", "J", "B", "w_n", "w_t", "b"], ["zl_next"])
 
 
-def _finish(system, f, J_sp, nc: int, mu) -> ca.Function:
+def _finish(system, f, J_sp, nc: int, mu, geometric) -> ca.Function:
     """Positions y⁺ = y + h·ẏ(y, z⁺) (unit quaternions renormalized), component states by
-    an explicit step, and the ledger's residuals of this step."""
+    an explicit step, and the ledger's residuals of this step (the penetration of the
+    geometric contacts only: a stop's gap is in the joint's unit)."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
     x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
@@ -153,23 +177,34 @@ def _finish(system, f, J_sp, nc: int, mu) -> ca.Function:
     zl = ca.SX.sym("zl", nz + 3 * nc)
     J = ca.SX.sym("J", J_sp)
     w_n, b, gap = ca.SX.sym("w_n", nc), ca.SX.sym("b", nc), ca.SX.sym("gap", nc)
-    z_new, lam = zl[:nz], zl[nz:]
+    z_free = ca.SX.sym("z_free", nz)
+    z_new, lam, z_start = zl[:nz], zl[nz:], x[ny:ny + nz]
     moved = ca.vertcat(x[:ny], z_new, x[ny + nz:])
     rate = f(t, moved, u, p)[:ny]
     y_new = _normalized(system, x[:ny] + h * rate)
     s_new = x[ny + nz:] + h * f(t, x, u, p)[ny + nz:]
-    residuals = [ca.SX(0)] * 3
+    residuals = [ca.SX(0)] * 5
     if nc:
         gamma = ca.mtimes(J, z_new)
         lam_n, v_n = lam[0::3], gamma[0::3]
         slack = v_n - b
         lam_t = ca.sqrt(lam[1::3] ** 2 + lam[2::3] ** 2)
-        residuals = [ca.mmax(ca.fmax(-gap, 0)),
+        residuals = [ca.mmax(ca.fmax(-gap, 0) * geometric),
                      ca.mmax(ca.fabs(ca.fmin(lam_n / w_n, slack))),
                      ca.mmax(ca.fmax(lam_t - ca.DM(mu) * lam_n, 0) / w_n)]
-    return ca.Function("finish", [t, x, u, p, h, zl, J, w_n, b, gap],
+        # M·(z⁺ − z_free) = Jᵀλ: the kinetic energy the impulses add to the free step's,
+        # ½(z⁺ + z_free)ᵀM(z⁺ − z_free) = ½λᵀJ(z⁺ + z_free), is ≤ 0 when every target b ≤ 0
+        # (the impulse solve is a projection in the metric M onto a cone holding 0); > 0
+        # flags energy a contact gave (restitution, a penetration pushed out). What the
+        # contacts take over the run is their work at the step's mean speed, ½λᵀJ(z⁺ + z)
+        # (M·(z⁺ − z) = h·F + Jᵀλ splits the change of kinetic energy exactly): zero for a
+        # resting contact, −½·m·(1 − e²)·v² for Newton's impact
+        gain = ca.dot(lam, ca.mtimes(J, z_new + z_free)) / 2
+        work = ca.dot(lam, ca.mtimes(J, z_new + z_start)) / 2
+        residuals += [gain, -work]
+    return ca.Function("finish", [t, x, u, p, h, zl, J, w_n, b, gap, z_free],
                        [ca.vertcat(y_new, z_new, s_new), ca.vertcat(*residuals)],
-                       ["t", "x", "u", "p", "h", "zl", "J", "w_n", "b", "gap"],
+                       ["t", "x", "u", "p", "h", "zl", "J", "w_n", "b", "gap", "z_free"],
                        ["x_next", "ledger"])
 
 
@@ -184,8 +219,8 @@ def _step(kinematics, sweep, finish, nx, nz, nc, nu, n_p, iterations):
     """step(acc, u, p, h) → acc with acc = (t, x, λ, ledger): one step. The sweeps start
     from the previous step's impulses (a warm start: the contacts keep their places in λ,
     and a resting stack's impulses change little from step to step); the ledger keeps the
-    largest residuals seen."""
-    acc = ca.MX.sym("acc", 1 + nx + 3 * nc + 3)
+    largest residuals and step gain seen, and the energy taken summed."""
+    acc = ca.MX.sym("acc", 1 + nx + 3 * nc + len(LEDGER))
     u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
     t, x = acc[0], acc[1:1 + nx]
     lam, ledger = acc[1 + nx:1 + nx + 3 * nc], acc[1 + nx + 3 * nc:]
@@ -193,8 +228,9 @@ def _step(kinematics, sweep, finish, nx, nz, nc, nu, n_p, iterations):
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
     if nc:
         zl = sweep.fold(max(1, (iterations + 1) // 2))(zl, J, B, w_n, w_t, b)
-    x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap)
-    out = ca.vertcat(t + h, x_new, zl[nz:], ca.fmax(ledger, residuals))
+    x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap, z_free)
+    out = ca.vertcat(t + h, x_new, zl[nz:], ca.fmax(ledger[:MAXED], residuals[:MAXED]),
+                     ledger[MAXED:] + residuals[MAXED:])
     step = ca.Function("step", [acc, u, p, h], [out], ["acc", "u", "p", "h"], ["acc_next"])
     start = ca.vertcat(z_free, ca.MX.zeros(3 * nc))
     if nc:
