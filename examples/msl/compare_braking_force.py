@@ -8,9 +8,9 @@ source with f_nominal = −100 N: a constant force changing sign with the speed
 (``SignForce``, linear regularization below v0 = 1 m/s), a force linear in the speed
 (``LinearSpeedDependentForce``), quadratic (``QuadraticSpeedDependentForce``) and inversely
 proportional to it (``InverseSpeedDependentForce``, below v0 = 1 m/s linear to zero), all
-with ForceDirection = false and v_nominal = |v_start|. The MSL runs it for 5 s.
+with ForceDirection = false and v_nominal = abs(v_start). The MSL runs it for 5 s.
 Why: the MSL's speed-dependent sources with their regularizations; the inverse law jumps at
-|v| = v0 (from f_nominal·v_nominal/v0 = −10 kN to f_nominal·v0/v0 = −100 N), as in the MSL,
+abs(v) = v0 (from f_nominal·v_nominal/v0 = −10 kN to f_nominal·v0/v0 = −100 N), as in the MSL,
 and a guard restarts the integrator there.
 You will see: each mass's speed against its closed form (constant deceleration, then the
 exponential decay inside the regularization; 100·e^(−t); 100/(1 + t); √(10⁴ − 2·10⁴·t), then

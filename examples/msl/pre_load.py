@@ -15,7 +15,7 @@ rest).
 Why: the MSL's statement: the spool is held in its position while the force is below a
 threshold (the spring's preload, c·1.5 mm = 30 N) and moves linearly with the force above
 it; ElastoGaps that lift off and close.
-You will see: the hold while |F| < 20 N, both branches beyond the preload against the closed
+You will see: the hold while abs(F) < 20 N, both branches beyond the preload against the closed
 form of the static chain spool.s = 0.01475 ± 1.5 mm + F_net·(1/c_spring + 2/c_contact)
 (F_net: the force less the damper's d·v), and out/pre_load.png.
 

@@ -15,7 +15,7 @@ The MSL fixes both vehicles' s and v at 0 and leaves the trailer free; it runs 6
 Why: the MSL's statement "the driving torque of vehicle1 has to be doubled to achieve the
 same acceleration and velocity"; the Vehicle's drag, rolling and grade resistances.
 You will see: vehicle1 against vehicle, vehicle against an independent scipy model of
-m·v' = τ/R − Cd·A·ρ·v·|v|/2 − Cr·m·g·cos α·sign(v) − m·g·sin α, the force in the coupling
+m·v' = τ/R − Cd·A·ρ·v·abs(v)/2 − Cr·m·g·cos α·sign(v) − m·g·sin α, the force in the coupling
 against τ/R (the trailer's half of vehicle1's drive), and out/vehicle.png.
 
 Parts: Vehicle (Mass, Inertia, IdealRollingWheel, WindDrag, RollingResistance, LinearMotor
