@@ -244,6 +244,37 @@ def test_inertias_coupled_by_an_ideal_gear():
     assert res.check()
 
 
+def test_acausal_gear_equals_the_library_flange_coupling():
+    """Reference: the library's flange coupling (``IdealGear`` between two ``Inertia``,
+    compiled as a constant-coefficient relation of the flange network, driven by a
+    ``ConstantTorque``) and the same drive written as acausal components (``Disk``, ``Gear``,
+    ``Torque`` above, reduced by Pantelides' algorithm) are two formulations of one model:
+    their shaft speeds agree (to the integrators' tolerance, at r = 4 and a ratio below 1)."""
+    from jourdain.blocks import IdealGear, Inertia
+    from jourdain.blocks.drivetrain.sources import ConstantTorque
+    for r in (4.0, 0.3):
+        J1, J2, tau0 = 0.5, 2.0, 3.0
+
+        def acausal(c):
+            c.d1, c.d2, c.gear = Disk(J=J1), Disk(J=J2), Gear(ratio=r)
+            c.drive = Torque(tau0=tau0)
+            c.connect(c.drive.flange, c.d1.flange)
+            c.connect(c.d1.flange, c.gear.flange_a)
+            c.connect(c.gear.flange_b, c.d2.flange)
+
+        def library(c):
+            c.d1, c.d2, c.gear = Inertia(J=J1), Inertia(J=J2), IdealGear(ratio=r)
+            c.drive = ConstantTorque(tau_constant=tau0)
+            c.connect(c.drive.flange, c.d1.flange_a)
+            c.connect(c.d1.flange_b, c.gear.flange_a)
+            c.connect(c.gear.flange_b, c.d2.flange_a)
+        runs = [jd.compile(model(build)).simulate(2.0, n_out=9, rtol=1e-10, atol=1e-12)
+                for build in (acausal, library)]
+        scale = tau0 * 2.0 / J1
+        assert np.abs(runs[0]["c.d1.w"] - runs[1]["c.d1.w"]).max() < 1e-8 * scale
+        assert np.abs(runs[0]["c.d1.phi"] - runs[1]["c.d1.phi"]).max() < 1e-8 * scale
+
+
 def test_inductor_in_series_with_a_current_source():
     """Reference: an inductor carrying a prescribed current I(t) = A·sin(2π·f·t) has no
     state: i = I(t), and its voltage is L·dI/dt (closed form), read as the power the source
