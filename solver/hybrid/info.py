@@ -33,6 +33,9 @@ class HybridInfo:
     # speeds through them, as through a closure
     always_active: list[int] = field(default_factory=list)
     always_gap: list[int] = field(default_factory=list)   # those of them with a gap g(y) = 0
+    # the component states or outputs read rows' forces (a LossyGear's heat port): the
+    # islands, split on f_smooth (λ = 0 there), would not see that coupling
+    reads_rows: bool = False
 
     def time_events(self, t0: float, t_end: float) -> list[float]:
         """Times of known jumps of signal sources (a Step's step time) in (t0, t_end)."""
@@ -96,7 +99,15 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
         raise ModelError(f"{owners}: stops, stick-slip friction and contacts in a closed loop "
                          "need ConstraintMethod.PARTITIONING (the Baumgarte and DAE methods "
                          "do not combine their multipliers with the hybrid rows yet)")
+    twins = [k for k in functions if k.endswith(":rows")]
+    if twins and "project" in functions:
+        owners = ", ".join(dict.fromkeys(k for k, _ in mech.ctx.multipliers))
+        raise ModelError(f"{owners}: a heat port (useHeatPort=True) of a hybrid element whose "
+                         "loss reads its rows' forces is not supported in a closed loop yet; "
+                         "set useHeatPort=False (the loss still counts as dissipated)")
     functions.update(hybrid_functions(mech, sp, model, M, zdot, functions))
+    for key in twins:
+        functions.pop(key)
     names = list(mech.params.names)
     index: dict = {}
     for comp in model.elements:
@@ -109,4 +120,4 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
     always = [i for i in range(model.active.numel()) if model.active[i].is_one()]
     return HybridInfo(model.elements, model.rows, model.guards, model.monitors,
                       list(mech.discrete.names), index, model.samplers, sources, always,
-                      [i for i in always if model.has_gap[i]])
+                      [i for i in always if model.has_gap[i]], bool(twins))
