@@ -3284,11 +3284,16 @@ def _():
     jd.compile(model)
 
 
-@case("LossyGear with useHeatPort=True (not supported yet)", ModelError, "LossyGear",
-      "useHeatPort", "tauLoss")
+@case("a LossyGear with useHeatPort=True and its heatPort unconnected", ModelError,
+      "gear.heatPort", "useHeatPort")
 def _():
-    from jourdain.blocks import LossyGear
-    LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)
+    from jourdain.blocks import Inertia, LossyGear
+    model = jd.Model(world=World())
+    model.J1, model.J2 = Inertia(J=1.0), Inertia(J=1.0)
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)
+    model.connect(model.J1.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.J2.flange_a)
+    jd.compile(model)
 # ---- msltrans ----
 def _mass_with(element, flange="flange"):
     """A Mass driven by one translational element on its flange (compiled)."""

@@ -120,10 +120,11 @@ if __name__ == "__main__":
                                  for k in range(1, 7)})
     print(f"work of the torque {b['work']:.6f} J; at t = 1 s kinetic {b['kinetic']:.6f} J, "
           f"elastic {b['potential']:.6f} J")
-    print(f"heat to the ambient {b['heat']:.6f} J, LossyGear's loss {b['gear_loss']:.6f} J")
+    print(f"heat to the ambient {b['heat']:.6f} J, of which the LossyGear's loss "
+          f"{b['gear_loss']:.6f} J")
     lost = b["work"] - b["kinetic"] - b["potential"]
-    print(f"energy taken from the mechanics {lost:.6f} J = heat + gear loss "
-          f"{b['heat'] + b['gear_loss']:.6f} J")
+    print(f"energy taken from the mechanics {lost:.6f} J = heat to the ambient "
+          f"{b['heat']:.6f} J")
     print(res.check())
 
     # %% Figure
