@@ -9,9 +9,9 @@ from scipy.integrate import solve_ivp
 
 import jourdain as jd
 from jourdain.blocks import (Constant, ElastoBacklash, ElastoBacklash2, Fixed, FreeJoint,
-                             Inertia, LossyGear, Mass, Motor, RigidBody, SpringDamper, SpringDamperParallel,
-                             SpringDamperSeries, TranslationalSpringDamper, ViscousFriction,
-                             World)
+                             Inertia, LossyGear, Mass, Motor, RigidBody, SpringDamper,
+                             SpringDamperParallel, SpringDamperSeries,
+                             TranslationalSpringDamper, ViscousFriction, World)
 from jourdain.blocks import Damper as LineDamper
 from jourdain.blocks.hybrid import (BearingFriction, Brake, Clutch, ElastoGap, OneWayClutch,
                                     StribeckFriction, SupportFriction)

@@ -166,14 +166,12 @@ def _inert_rows(model: HybridModel, inert: list[int], conv):
 
 
 def row_pick(mech: Mechanics, model: HybridModel, functions: dict) -> list[int]:
-    """Indices into the rows' λ of the forces the ``<name>:rows`` twins read, in their
-    input's order (the first entries of ``ctx.multipliers``: solver.equations.functions)."""
-    twins = [fn for key, fn in functions.items() if key.endswith(":rows")]
-    if not twins:
+    """Indices into the rows' λ of the entries of ``ctx.multipliers``: a ``<name>:rows``
+    twin reads the first n of them, n its λ input's size (solver.equations.functions)."""
+    if not any(key.endswith(":rows") for key in functions):
         return []
-    twin = twins[0]
     index = {(r.owner.path, r.name): i for i, r in enumerate(model.rows)}
-    return [index[key] for key in list(mech.ctx.multipliers)[:twin.size1_in(4)]]
+    return [index[key] for key in mech.ctx.multipliers]
 
 
 def with_rows(functions: dict, hybrid: ca.Function, pick: list[int]) -> dict:
@@ -187,7 +185,7 @@ def with_rows(functions: dict, hybrid: ca.Function, pick: list[int]) -> dict:
         sym = ca.SX if hybrid.is_a("SXFunction") else ca.MX
         args = [sym.sym(n, hybrid.sparsity_in(i)) for i, n in enumerate(hybrid.name_in())]
         lam = hybrid(*args)[1]
-        out[key] = ca.Function(twin.name(), args, [twin(*args, lam[pick])],
+        out[key] = ca.Function(twin.name(), args, [twin(*args, lam[pick[:twin.size1_in(4)]])],
                                hybrid.name_in(), twin.name_out())
     return out
 
@@ -210,7 +208,8 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
     lam = S @ multipliers(K, K_reg, r)
     def read(key, x_at):   # the smooth function, or its twin at the solved λ
         if f"{key}:rows" in functions:
-            return functions[f"{key}:rows"](t, x_at, u, p, lam[list(pick)])
+            twin = functions[f"{key}:rows"]
+            return twin(t, x_at, u, p, lam[list(pick[:twin.size1_in(4)])])
         return functions[key](t, x_at, u, p)
     xdot_s = read("f", x0)
     dz = MinvJT @ lam
