@@ -9,7 +9,8 @@ fixed temperature). The port's temperature does not act back on these elements.
 w_rel·∂D/∂w_rel of its dissipation function D (dampers), its ``dissipated_power`` hook (the
 bounded dampers of ElastoBacklash and ElastoGap), and for a hybrid element the power
 −λ·γ of its sliding rows (a slipping clutch or brake: its friction torque times the slip
-speed; stuck or free: zero). The solver reads it through ``v.loss_power()`` in the element's
+speed; stuck or free: zero; a LossyGear's own hook reads its loss row's solved force).
+The solver reads it through ``v.loss_power()`` in the element's
 acausal equation (docs/acausal.md, "Heat ports of lossy elements").
 """
 from __future__ import annotations
@@ -43,8 +44,6 @@ class ConditionalHeatPort:
 def _rate_loss(elem, ctx):
     """w·∂D/∂w of the dissipation function at the element's relative speed (a flange pair's
     w_b − w_a, a line force's ṡ)."""
-    if not hasattr(elem, "dissipation"):   # a coupling (LossyGear): its loss is its rows'
-        return ca.SX(0)
     w_sym = ca.SX.sym("w_rel")
     D = ca.SX(elem.dissipation(w_sym))
     if not ca.depends_on(D, w_sym):
@@ -62,13 +61,10 @@ def _relative_speed(elem, ctx):
 
 
 def _row_loss(elem, ctx):
-    """−Σ (1 − active)·λ·velocity over a hybrid element's rows, λ the row's solved force
-    (``ctx.multiplier``): the power of its sliding rows, exactly what the hybrid dynamics
-    counts as dissipated (a stuck row does no work). λ, not the row's force law: a
-    LossyGear's loss is linear in its mesh row's constraint force, known only from the
-    hybrid solve, which the solver substitutes here."""
+    """−Σ (1 − active)·force·velocity over a hybrid element's rows: the power of its sliding
+    rows, which the hybrid dynamics counts as dissipated (a stuck row does no work)."""
     rows = getattr(elem, "rows", None)
     if rows is None:
         return ca.SX(0)
-    return -sum((ca.SX(1 - r.active) * ctx.multiplier(elem, r.name) * ca.SX(r.velocity)
-                 for r in rows(ctx)), ca.SX(0))
+    return -sum((ca.SX(1 - r.active) * ca.SX(r.force) * ca.SX(r.velocity) for r in rows(ctx)),
+                ca.SX(0))

@@ -3365,3 +3365,16 @@ def _():
     model.connect(model.slide.frame_b, model.ball.frame_a)
     model.connect(model.floor.flange_b, model.slide.axis)
     jd.compile(model).simulate(0.1, contact="stepping")
+# ---- lossyheat ----
+@case("a LossyGear with useHeatPort=True in a model with a closed loop", ModelError, "gear",
+      "useHeatPort", "closed loops")
+def _():
+    from jourdain.blocks import Inertia, LossyGear
+    from jourdain.blocks.thermal import HeatCapacitor
+    model = jd.Model.on_world(World(), fb=FourBar())
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)
+    model.J, model.cap = Inertia(J=0.1), HeatCapacitor(C=1.0)
+    model.connect(model.fb.crank.axis, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.J.flange_a)
+    model.connect(model.gear.heatPort, model.cap.port)
+    jd.compile(model)

@@ -154,6 +154,16 @@ class LossyGear(ConditionalHeatPort, Coupling, Hybrid):
                    sign=-1.0)
         return [mesh, loss]
 
+    def loss_power(self, ctx):
+        """lossPower = tauLoss·w_a while rolling, 0 while stuck or lossless: the power
+        −λ_L·w_a of the ``tauLoss`` row that the hybrid dynamics counts as dissipated, with
+        its solved force λ_L (``ctx.multiplier``; its force law reads the mesh row's force,
+        known only from the hybrid solve, which the solver substitutes here)."""
+        if self.ideal:
+            return ca.SX(0)
+        rolling = ctx.discrete(self)["mode"] != GearMode.STUCK
+        return -rolling * ctx.multiplier(self, "tauLoss") * self._w(ctx)[0]
+
     def _tau_a(self, lam_m, lam_l):
         return -(lam_m + lam_l)
 

@@ -86,6 +86,19 @@ def refuse_unstated_modes(system, params, where: str, what: str) -> None:
             "is a jd.MultiPhaseProblem, docs/hybrid.md)")
 
 
+def refuse_row_reads(mech: Mechanics, functions: dict) -> None:
+    """A ModelError where a closed loop's equations would read hybrid rows' forces (a
+    LossyGear's heat port): the constraint methods build their own f from the smooth
+    equations and do not pass the solved λ to them yet."""
+    if any(k.endswith(":rows") for k in functions):
+        owners = ", ".join(dict.fromkeys(path for path, _ in mech.ctx.multipliers))
+        raise ModelError(f"{owners}: a heat port (useHeatPort=True) whose loss reads the rows' "
+                         "forces (a LossyGear's) is not supported in a model with closed loops "
+                         "yet; set useHeatPort=False (the loss still counts as dissipated in "
+                         "res.check(); its power is <path>.tauLoss times the speed of "
+                         "flange_a)")
+
+
 def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
                  rows_allowed: bool = True) -> HybridInfo | None:
     """Collect the hybrid elements and add their functions to ``functions`` (None when the
@@ -100,11 +113,6 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
                          "need ConstraintMethod.PARTITIONING (the Baumgarte and DAE methods "
                          "do not combine their multipliers with the hybrid rows yet)")
     twins = [k for k in functions if k.endswith(":rows")]
-    if twins and "project" in functions:
-        owners = ", ".join(dict.fromkeys(k for k, _ in mech.ctx.multipliers))
-        raise ModelError(f"{owners}: a heat port (useHeatPort=True) of a hybrid element whose "
-                         "loss reads its rows' forces is not supported in a closed loop yet; "
-                         "set useHeatPort=False (the loss still counts as dissipated)")
     functions.update(hybrid_functions(mech, sp, model, M, zdot, functions))
     for key in twins:
         functions.pop(key)
