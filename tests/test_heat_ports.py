@@ -309,3 +309,26 @@ def test_lossy_gear_heat_is_the_mechanical_energy_lost(torque):
     assert _heat(res)[-1] == pytest.approx(loss, rel=1e-4)
     assert _heat(res)[-1] > 0.05 * work[-1]   # the loss is a real share of the work
     assert res.check()
+
+
+def test_two_independent_lossy_gears_heat_one_capacitor():
+    """Reference: energy balance. Two gear trains no equation of motion couples (each two
+    inertias of 0.001 kg·m² at 10 and 5 rad/s on LossyGearDemo3's gear, tauLoss = 1 N·m,
+    rolled out to rest at 0.02 and 0.01 s), both gears heating one capacitor: the thermal
+    state reads both gears' solved row forces, so the model is not split into islands, and
+    C·ΔT = the kinetic energy lost, 0.1 + 0.025 J."""
+    m = jd.Model(world=World())
+    m.cap = HeatCapacitor(C=C, T_start=T0)
+    for k in (1, 2):
+        m.add(f"g{k}", LossyGear(ratio=1.0, lossTable=[[0.0, 0.25, 0.25, 0.625, 2.5]],
+                                 useHeatPort=True))
+        m.add(f"a{k}", Inertia(J=0.001))
+        m.add(f"b{k}", Inertia(J=0.001))
+        m.connect(getattr(m, f"a{k}").flange_b, getattr(m, f"g{k}").flange_a)
+        m.connect(getattr(m, f"g{k}").flange_b, getattr(m, f"b{k}").flange_a)
+        m.connect(getattr(m, f"g{k}").heatPort, m.cap.port)
+    res = jd.compile(m).simulate(0.05, z0={"a1.w": 10.0, "b1.w": 10.0, "a2.w": 5.0,
+                                           "b2.w": 5.0}, n_out=51, rtol=1e-10, atol=1e-12)
+    lost = 0.001 * (125.0 - res["a1.w"] ** 2 - res["a2.w"] ** 2)
+    assert np.abs(_heat(res) - lost).max() < 1e-8
+    assert _heat(res)[-1] == pytest.approx(0.125, abs=1e-8)

@@ -206,6 +206,7 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
         x = functions["project"](x, p)
     K, K_reg, r, MinvJT, J, bias, zdot_s, S = parts(t, x, u, p)
     lam = S @ multipliers(K, K_reg, r)
+
     def read(key, x_at):   # the smooth function, or its twin at the solved λ
         if f"{key}:rows" in functions:
             twin = functions[f"{key}:rows"]
