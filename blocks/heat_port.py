@@ -9,7 +9,8 @@ fixed temperature). The port's temperature does not act back on these elements.
 w_rel·∂D/∂w_rel of its dissipation function D (dampers), its ``dissipated_power`` hook (the
 bounded dampers of ElastoBacklash and ElastoGap), and for a hybrid element the power
 −λ·γ of its sliding rows (a slipping clutch or brake: its friction torque times the slip
-speed; stuck or free: zero). The solver reads it through ``v.loss_power()`` in the element's
+speed; stuck or free: zero; a LossyGear's own hook reads its loss row's solved force).
+The solver reads it through ``v.loss_power()`` in the element's
 acausal equation (docs/acausal.md, "Heat ports of lossy elements").
 """
 from __future__ import annotations

@@ -48,7 +48,7 @@ from .equations.functions import (
 from .equations.lagrange import lagrange_system, lagrange_zdot
 from .equations.projection import jourdain
 from .equations.recursive import build_links, recursive
-from .hybrid import build_hybrid
+from .hybrid import build_hybrid, refuse_row_reads
 from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds, speed_matrix, speed_spec
@@ -163,6 +163,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
         eom = recursive(mech, sp) if used is Backend.RECURSIVE else jourdain(mech, sp)
         zdot, drive = eom.zdot, None
     functions = named_functions(mech, sp, eom, zdot, drive, wdot)
+    refuse_row_reads(mech, functions)
     proj_y = method_functions(functions, mech, sp, eom, eqs, part, A, method, baumgarte,
                               zdot, drive, wdot)
     functions.update(constraint_functions(mech, eqs, A, G, state_expr(mech, sp), part))

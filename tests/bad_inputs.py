@@ -3284,11 +3284,16 @@ def _():
     jd.compile(model)
 
 
-@case("LossyGear with useHeatPort=True (not supported yet)", ModelError, "LossyGear",
-      "useHeatPort", "tauLoss")
+@case("a LossyGear with useHeatPort=True and its heatPort unconnected", ModelError,
+      "gear.heatPort", "useHeatPort")
 def _():
-    from jourdain.blocks import LossyGear
-    LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)
+    from jourdain.blocks import Inertia, LossyGear
+    model = jd.Model(world=World())
+    model.J1, model.J2 = Inertia(J=1.0), Inertia(J=1.0)
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)
+    model.connect(model.J1.flange_b, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.J2.flange_a)
+    jd.compile(model)
 # ---- msltrans ----
 def _mass_with(element, flange="flange"):
     """A Mass driven by one translational element on its flange (compiled)."""
@@ -3360,3 +3365,16 @@ def _():
     model.connect(model.slide.frame_b, model.ball.frame_a)
     model.connect(model.floor.flange_b, model.slide.axis)
     jd.compile(model).simulate(0.1, contact="stepping")
+# ---- lossyheat ----
+@case("a LossyGear with useHeatPort=True in a model with a closed loop", ModelError, "gear",
+      "useHeatPort", "closed loops")
+def _():
+    from jourdain.blocks import Inertia, LossyGear
+    from jourdain.blocks.thermal import HeatCapacitor
+    model = jd.Model.on_world(World(), fb=FourBar())
+    model.gear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]], useHeatPort=True)
+    model.J, model.cap = Inertia(J=0.1), HeatCapacitor(C=1.0)
+    model.connect(model.fb.crank.axis, model.gear.flange_a)
+    model.connect(model.gear.flange_b, model.J.flange_a)
+    model.connect(model.gear.heatPort, model.cap.port)
+    jd.compile(model)

@@ -9,9 +9,9 @@ from scipy.integrate import solve_ivp
 
 import jourdain as jd
 from jourdain.blocks import (Constant, ElastoBacklash, ElastoBacklash2, Fixed, FreeJoint,
-                             Inertia, Mass, RigidBody, SpringDamper, SpringDamperParallel,
-                             SpringDamperSeries, TranslationalSpringDamper, ViscousFriction,
-                             World)
+                             Inertia, LossyGear, Mass, Motor, RigidBody, SpringDamper,
+                             SpringDamperParallel, SpringDamperSeries,
+                             TranslationalSpringDamper, ViscousFriction, World)
 from jourdain.blocks import Damper as LineDamper
 from jourdain.blocks.hybrid import (BearingFriction, Brake, Clutch, ElastoGap, OneWayClutch,
                                     StribeckFriction, SupportFriction)
@@ -255,3 +255,80 @@ def test_two_independent_brakes_heat_one_capacitor():
     lost = 0.5 * 2.0 * (25.0 - res["J1.w"] ** 2) + 0.5 * 3.0 * (16.0 - res["J2.w"] ** 2)
     assert np.abs(_heat(res) - lost).max() < 1e-6
     assert _heat(res)[-1] == pytest.approx(49.0, abs=1e-6)
+
+
+def _gear_model(gear, torque: float):
+    """Inertia1 (J = 0.001) — gear — Inertia2 (J = 0.001), a constant torque on Inertia1, the
+    gear heating the capacitor (LossyGearDemo3's parts)."""
+    m = jd.Model(world=World())
+    m.gear = gear
+    m.Inertia1, m.Inertia2 = Inertia(J=0.001), Inertia(J=0.001)
+    m.torque1, m.drive = Motor(), Constant(k=torque)
+    m.connect(m.torque1.flange_b, m.Inertia1.flange_a)
+    m.connect(m.drive.y, m.torque1.tau)
+    m.connect(m.Inertia1.flange_b, m.gear.flange_a)
+    m.connect(m.gear.flange_b, m.Inertia2.flange_a)
+    _heated(m, m.gear)
+    return jd.compile(m)
+
+
+def test_lossy_gear_heat_is_the_roll_out_closed_form():
+    """Reference: closed form (LossyGearDemo3's roll-out). Two inertias of 0.001 kg·m² at
+    10 rad/s on a LossyGear (ratio 1, eta 0.25, bearing friction 0.625/2.5 N·m: tauLoss
+    = 1 N·m either quadrant) and no torque: w = 10 − 500·t, stuck at 0.02 s; the heat is the
+    kinetic energy lost, C·ΔT = 0.001·(100 − w²) = 0.1 J at the end, and the heat flow
+    out of the port is tauLoss·w_a at every sample (zero while stuck)."""
+    gear = LossyGear(ratio=1.0, lossTable=[[0.0, 0.25, 0.25, 0.625, 2.5]], useHeatPort=True)
+    res = _gear_model(gear, 0.0).simulate(0.05, z0={"Inertia1.w": 10.0, "Inertia2.w": 10.0},
+                                          n_out=101, rtol=1e-10, atol=1e-12)
+    closed = np.maximum(10.0 - 500.0 * res.t, 0.0)
+    assert np.abs(res["Inertia1.w"] - closed).max() < 1e-6
+    assert np.abs(_heat(res) - 0.001 * (100.0 - closed ** 2)).max() < 1e-8
+    assert _heat(res)[-1] == pytest.approx(0.1, abs=1e-8)
+    P = res["gear.tauLoss"] * res["Inertia1.w"]
+    assert np.abs(-res["gear.heatPort.Q_flow"] - P).max() < 1e-9
+    assert np.abs(res["gear.heatPort.Q_flow"][res.t > 0.021]).max() < 1e-9   # stuck
+    assert res.check()
+
+
+@pytest.mark.parametrize("torque", [2.0, -2.0])
+def test_lossy_gear_heat_is_the_mechanical_energy_lost(torque):
+    """Reference: energy balance. A LossyGear (ratio 2, eta 0.8 → 0.7, bearing friction
+    0.1 → 0.2 N·m over |w_a| 0 → 10 rad/s) driven from rest by ±2 N·m on flange_a: the
+    heat C·ΔT = the torque's work − the kinetic energy at every sample, and ∫tauLoss·w_a dt
+    (trapezoid rule on 401 samples)."""
+    gear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 0.1, 0.1], [10, 0.7, 0.7, 0.2, 0.2]],
+                     useHeatPort=True)
+    res = _gear_model(gear, torque).simulate(0.1, n_out=401, rtol=1e-10, atol=1e-12)
+    w1, w2 = res["Inertia1.w"], res["Inertia2.w"]
+    work = torque * res["Inertia1.phi"]
+    lost = work - 0.5 * 0.001 * (w1 ** 2 + w2 ** 2)
+    assert abs(w1[-1]) > 10.0   # it rolled across the table's rows
+    assert np.abs(_heat(res) - lost).max() < 1e-8 * (1 + abs(work[-1]))
+    loss = np.trapezoid(res["gear.tauLoss"] * w1, res.t)
+    assert _heat(res)[-1] == pytest.approx(loss, rel=1e-4)
+    assert _heat(res)[-1] > 0.05 * work[-1]   # the loss is a real share of the work
+    assert res.check()
+
+
+def test_two_independent_lossy_gears_heat_one_capacitor():
+    """Reference: energy balance. Two gear trains no equation of motion couples (each two
+    inertias of 0.001 kg·m² at 10 and 5 rad/s on LossyGearDemo3's gear, tauLoss = 1 N·m,
+    rolled out to rest at 0.02 and 0.01 s), both gears heating one capacitor: the thermal
+    state reads both gears' solved row forces, so the model is not split into islands, and
+    C·ΔT = the kinetic energy lost, 0.1 + 0.025 J."""
+    m = jd.Model(world=World())
+    m.cap = HeatCapacitor(C=C, T_start=T0)
+    for k in (1, 2):
+        m.add(f"g{k}", LossyGear(ratio=1.0, lossTable=[[0.0, 0.25, 0.25, 0.625, 2.5]],
+                                 useHeatPort=True))
+        m.add(f"a{k}", Inertia(J=0.001))
+        m.add(f"b{k}", Inertia(J=0.001))
+        m.connect(getattr(m, f"a{k}").flange_b, getattr(m, f"g{k}").flange_a)
+        m.connect(getattr(m, f"g{k}").flange_b, getattr(m, f"b{k}").flange_a)
+        m.connect(getattr(m, f"g{k}").heatPort, m.cap.port)
+    res = jd.compile(m).simulate(0.05, z0={"a1.w": 10.0, "b1.w": 10.0, "a2.w": 5.0,
+                                           "b2.w": 5.0}, n_out=51, rtol=1e-10, atol=1e-12)
+    lost = 0.001 * (125.0 - res["a1.w"] ** 2 - res["a2.w"] ** 2)
+    assert np.abs(_heat(res) - lost).max() < 1e-8
+    assert _heat(res)[-1] == pytest.approx(0.125, abs=1e-8)

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..base import as_array, as_scalar, param
 from ..errors import ModelError
+from ..heat_port import ConditionalHeatPort
 from ..hybrid.base import Direction, Discrete, Guard, Hybrid, Row
 from ..hybrid.friction import SPEED_TOL, interpolate
 from ..ports import Flange, Motion
@@ -71,7 +72,7 @@ def loss_table(table, owner: str) -> np.ndarray:
 
 
 @dataclass(eq=False)
-class LossyGear(Coupling, Hybrid):
+class LossyGear(ConditionalHeatPort, Coupling, Hybrid):
     """Gear with mesh efficiency and bearing friction, stuck or rolling (MSL
     ``Rotational.Components.LossyGear``; the module docstring gives the law).
 
@@ -80,8 +81,9 @@ class LossyGear(Coupling, Hybrid):
         (MSL default [[0, 1, 1, 0, 0]]: lossless, mode FREE).
     Both flanges must be moved by something with inertia of their own (an Inertia, a joint's
     axis); a flange net without mass is refused by the 1-D network.
-    useHeatPort : not supported yet (refused by name): the loss torque is linear in the mesh
-        row's constraint force, which the acausal equations cannot read (docs/acausal.md).
+    useHeatPort : the MSL's heat port (blocks/heat_port.py): lossPower = tauLoss·w_a, the
+        power of the ``tauLoss`` row while rolling (zero while stuck), with the row's solved
+        force (the loss is linear in the mesh row's constraint force, docs/acausal.md).
     """
 
     ratio: float = param(1.0, "1", "transmission ratio flange_a.phi/flange_b.phi")
@@ -94,18 +96,13 @@ class LossyGear(Coupling, Hybrid):
                           Discrete("tau_etaPos", 1, "1 while flange_a drives", (0, 1)))
 
     def __post_init__(self):
-        if self.useHeatPort:
-            raise ModelError("LossyGear: useHeatPort=True is not supported yet (its loss "
-                             "torque depends on the mesh torque, a constraint force the heat "
-                             "port's equation cannot read); leave useHeatPort=False (the loss "
-                             "counts as dissipated in res.check) and read the loss power as "
-                             "<path>.tauLoss times the speed of flange_a")
         self.ratio = as_scalar(self.ratio, "LossyGear", "ratio")
         self.lossTable = loss_table(self.lossTable, "LossyGear")
         self.ideal = bool(np.allclose(self.lossTable, [[0, 1, 1, 0, 0]], atol=EPS, rtol=0))
         self.flange_a = Flange(self, "flange_a", Motion.ROTATIONAL)
         self.flange_b = Flange(self, "flange_b", Motion.ROTATIONAL)
         self.support = Flange(self, "support", Motion.ROTATIONAL)
+        self._make_heat_port()
 
     def validate(self) -> None:
         self._check_nonzero(ratio=self.ratio)
@@ -156,6 +153,16 @@ class LossyGear(Coupling, Hybrid):
         loss = Row("tauLoss", w_a, mode == GearMode.STUCK, ((1 - e) * lam_m - bf) / e,
                    sign=-1.0)
         return [mesh, loss]
+
+    def loss_power(self, ctx):
+        """lossPower = tauLoss·w_a while rolling, 0 while stuck or lossless: the power
+        −λ_L·w_a of the ``tauLoss`` row that the hybrid dynamics counts as dissipated, with
+        its solved force λ_L (``ctx.multiplier``; its force law reads the mesh row's force,
+        known only from the hybrid solve, which the solver substitutes here)."""
+        if self.ideal:
+            return ca.SX(0)
+        rolling = ctx.discrete(self)["mode"] != GearMode.STUCK
+        return -rolling * ctx.multiplier(self, "tauLoss") * self._w(ctx)[0]
 
     def _tau_a(self, lam_m, lam_l):
         return -(lam_m + lam_l)

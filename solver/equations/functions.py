@@ -122,31 +122,47 @@ def named_functions(mech: Mechanics, sp: Speeds, eom, zdot, drive: Drive | None 
     W = _state_energy(mech, t, u)
     P = to_speeds(mech.dissipated_power(), mech, sp)
     P_in = to_speeds(mech.supplied_power(), mech, sp) + driver_power(mech, sp, drive)
+    rows: dict = {}   # the twins that read hybrid rows' forces (:func:`_reading_rows`)
     functions = {
-        "f": ca.Function("f", [t, x, u, p], [apply(ca.vertcat(ydot, zdot, sdot))],
-                         ["t", "x", "u", "p"], ["xdot"]),
+        "f": _reading_rows("f", [t, x, u, p], apply(ca.vertcat(ydot, zdot, sdot)), "xdot",
+                           mech, rows),
         "M": ca.Function("M", [y, p], [eom.M], ["y", "p"], ["M"]),
         "k": ca.Function("k", [y, z, p], [eom.k], ["y", "z", "p"], ["k"]),
         "q": _q_function(t, y, z, u, p, s, apply(eom.q)),
         "ydot": ca.Function("ydot", [y, z, p], [ydot], ["y", "z", "p"], ["ydot"]),
-        "h": ca.Function("h", [t, x, u, p], [apply(out)], ["t", "x", "u", "p"], ["out"]),
+        "h": _reading_rows("h", [t, x, u, p], apply(out), "out", mech, rows),
         "energy": ca.Function("energy", [x, p], [T, V, W], ["x", "p"], ["T", "V", "W"]),
-        "dissipation": ca.Function("dissipation", [t, x, u, p], [apply(P)],
-                                   ["t", "x", "u", "p"], ["P"]),
-        "supplied": ca.Function("supplied", [t, x, u, p], [apply(P_in)],
-                                ["t", "x", "u", "p"], ["P"]),
-        "init": ca.Function("init", [t, x, u, p], [apply(residuals)], ["t", "x", "u", "p"],
-                            ["residual"]),
+        "dissipation": _reading_rows("dissipation", [t, x, u, p], apply(P), "P", mech, rows),
+        "supplied": _reading_rows("supplied", [t, x, u, p], apply(P_in), "P", mech, rows),
+        "init": _reading_rows("init", [t, x, u, p], apply(residuals), "residual", mech, rows),
         **inverse_dynamics(mech, sp, eom, drive),
     }
     names, exprs = (a + b for a, b in zip(flange_terms(mech), acausal_terms(mech)))
     if names:
         values = to_speeds(ca.vertcat(*exprs), mech, sp)
-        functions["flanges"] = ca.Function("flanges", [t, x, u, p], [apply(values)],
-                                           ["t", "x", "u", "p"], ["flanges"])
+        functions["flanges"] = _reading_rows("flanges", [t, x, u, p], apply(values),
+                                             "flanges", mech, rows)
     if drive is not None:
         functions.update(drive_functions(t, x, u, p, drive))
+    functions.update(rows)
     return functions
+
+
+def _reading_rows(name: str, args: list, expr: ca.SX, out: str, mech: Mechanics,
+                  rows: dict) -> ca.Function:
+    """The Function ``name``(t, x, u, p) -> expr. Where expr reads hybrid rows' forces λ
+    (the heat of a lossy hybrid element: ``ctx.multiplier`` in its loss power), λ = 0 in it
+    (the smooth equations: every row without force, as f_smooth's ż), and its twin
+    ``<name>:rows``(t, x, u, p, lambda) goes into ``rows``, λ in the order of
+    ``ctx.multipliers``: the hybrid stage calls it with the solved λ
+    (solver.hybrid.dynamics.with_rows)."""
+    names = ["t", "x", "u", "p"]
+    lam = ca.vertcat(*mech.ctx.multipliers.values()) if mech.ctx.multipliers else None
+    if lam is not None and ca.depends_on(expr, lam):
+        rows[f"{name}:rows"] = ca.Function(name, args + [lam], [expr], names + ["lambda"],
+                                           [out])
+        expr = ca.substitute(expr, lam, ca.SX.zeros(lam.numel()))
+    return ca.Function(name, args, [expr], names, [out])
 
 
 def flange_terms(mech: Mechanics) -> tuple[list[str], list]:

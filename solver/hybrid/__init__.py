@@ -9,6 +9,6 @@ whose event loop runs them).
     impact.py     impact maps M·Δz = Jᵀ·Λ (Newton restitution, Coulomb cone) and projections
     events.py     user events (zero crossings, time events, resets) traced into functions
 """
-from .info import HybridInfo, build_hybrid
+from .info import HybridInfo, build_hybrid, refuse_row_reads
 
-__all__ = ["HybridInfo", "build_hybrid"]
+__all__ = ["HybridInfo", "build_hybrid", "refuse_row_reads"]

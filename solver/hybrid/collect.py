@@ -85,9 +85,11 @@ class HybridContext:
         return getattr(self._ctx, name)
 
     def multiplier(self, component, row: str):
+        # the model context's symbol: what the acausal equations read of λ (a lossy
+        # element's heat) is the same symbol, substituted by the solved λ (.dynamics)
         key = (component.path, row)
         if key not in self._lam:
-            self._lam[key] = ca.SX.sym(f"lambda:{component.path}.{row}")
+            self._lam[key] = self._ctx.multiplier(component, row)
         return self._lam[key]
 
 

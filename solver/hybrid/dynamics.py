@@ -115,7 +115,9 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
                 gamma_D], ["t", "x", "u", "p", "lambda"], ["w", "gamma_D"]))
     out.update(_row_storage(mech, sp, model, functions))
     functions = dict(functions, **out)
-    out.update(_functions(functions, parts, others, y.numel(), z.numel()))
+    pick = row_pick(mech, model, functions)
+    out.update(_functions(functions, parts, others, y.numel(), z.numel(), pick))
+    out.update(with_rows(functions, out["hybrid"], pick))
     # the pieces again, for the islands of independent bodies (:mod:`.islands`)
     out.update(hybrid_parts=parts, hybrid_others=others, f_smooth=functions["f"],
                dissipation_smooth=functions["dissipation"])
@@ -163,21 +165,54 @@ def _inert_rows(model: HybridModel, inert: list[int], conv):
     return active, force
 
 
+def row_pick(mech: Mechanics, model: HybridModel, functions: dict) -> list[int]:
+    """Indices into the rows' λ of the entries of ``ctx.multipliers``: a ``<name>:rows``
+    twin reads the first n of them, n its λ input's size (solver.equations.functions)."""
+    if not any(key.endswith(":rows") for key in functions):
+        return []
+    index = {(r.owner.path, r.name): i for i, r in enumerate(model.rows)}
+    return [index[key] for key in mech.ctx.multipliers]
+
+
+def with_rows(functions: dict, hybrid: ca.Function, pick: list[int]) -> dict:
+    """h, init and flanges of the twins that read rows' forces, called with the solved λ
+    of ``hybrid`` (a lossy hybrid element's heat in a sensor's reading)."""
+    out = {}
+    for key in ("h", "init", "flanges"):
+        twin = functions.get(f"{key}:rows")
+        if twin is None:
+            continue
+        sym = ca.SX if hybrid.is_a("SXFunction") else ca.MX
+        args = [sym.sym(n, hybrid.sparsity_in(i)) for i, n in enumerate(hybrid.name_in())]
+        lam = hybrid(*args)[1]
+        out[key] = ca.Function(twin.name(), args, [twin(*args, lam[pick[:twin.size1_in(4)]])],
+                               hybrid.name_in(), twin.name_out())
+    return out
+
+
 def _functions(functions: dict, parts: ca.Function, others: ca.Function,
-               ny: int, nz: int) -> dict:
+               ny: int, nz: int, pick: list[int] = ()) -> dict:
     """f, hybrid and dissipation: in SX (the solve symbolic: small, fast, codegen'd like any
-    f) for at most SX_ROWS rows on an SX f, else in MX (a numeric sparse QR of K)."""
-    f_smooth, dissipation = functions["f"], functions["dissipation"]
+    f) for at most SX_ROWS rows on an SX f, else in MX (a numeric sparse QR of K). With
+    ``f:rows`` (the component states read rows' forces: a lossy gear's heat) ẋ_s takes the
+    solved λ (its entries ``pick``)."""
+    f_smooth = functions["f"]
     rows = parts.size1_out(0)
     sym = ca.SX if f_smooth.is_a("SXFunction") and rows <= SX_ROWS else ca.MX
     t, u = sym.sym("t"), sym.sym("u", f_smooth.size1_in(2))
     x, p = sym.sym("x", f_smooth.size1_in(1)), sym.sym("p", f_smooth.size1_in(3))
     x0 = x
-    xdot_s = f_smooth(t, x, u, p)
     if "project" in functions:   # partitioning: the terms at the projected coordinates
         x = functions["project"](x, p)
     K, K_reg, r, MinvJT, J, bias, zdot_s, S = parts(t, x, u, p)
     lam = S @ multipliers(K, K_reg, r)
+
+    def read(key, x_at):   # the smooth function, or its twin at the solved λ
+        if f"{key}:rows" in functions:
+            twin = functions[f"{key}:rows"]
+            return twin(t, x_at, u, p, lam[list(pick[:twin.size1_in(4)])])
+        return functions[key](t, x_at, u, p)
+    xdot_s = read("f", x0)
     dz = MinvJT @ lam
     nx = x0.numel()
     xdot = xdot_s + ca.vertcat(sym(ny, 1), dz, sym(nx - ny - nz, 1))
@@ -188,7 +223,7 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
     stored = functions["row_storage"](t, x, u, p) if "row_storage" in functions else 0
     extra = {}
     if "supplied" in functions:
-        supplied = functions["supplied"](t, x_in, u, p)
+        supplied = read("supplied", x_in)
         if "driver_work" in functions:
             work, gamma_D = functions["driver_work"](t, x, u, p, lam)
             supplied += ca.dot(work, dz) - ca.dot(lam, gamma_D)
@@ -202,7 +237,7 @@ def _functions(functions: dict, parts: ca.Function, others: ca.Function,
                               ["t", "x", "u", "p"], ["gamma", "lambda", "gap", "gamma_dot",
                                                      "guards", "monitors"]),
         "dissipation": ca.Function("dissipation", [t, x_in, u, p],
-                                   [dissipation(t, x_in, u, p) - ca.sum1(sliding) - stored],
+                                   [read("dissipation", x_in) - ca.sum1(sliding) - stored],
                                    ["t", "x", "u", "p"], ["P"]),
     }
 

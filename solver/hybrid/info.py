@@ -33,6 +33,9 @@ class HybridInfo:
     # speeds through them, as through a closure
     always_active: list[int] = field(default_factory=list)
     always_gap: list[int] = field(default_factory=list)   # those of them with a gap g(y) = 0
+    # the component states or outputs read rows' forces (a LossyGear's heat port): the
+    # islands, split on f_smooth (λ = 0 there), would not see that coupling
+    reads_rows: bool = False
 
     def time_events(self, t0: float, t_end: float) -> list[float]:
         """Times of known jumps of signal sources (a Step's step time) in (t0, t_end)."""
@@ -83,6 +86,19 @@ def refuse_unstated_modes(system, params, where: str, what: str) -> None:
             "is a jd.MultiPhaseProblem, docs/hybrid.md)")
 
 
+def refuse_row_reads(mech: Mechanics, functions: dict) -> None:
+    """A ModelError where a closed loop's equations would read hybrid rows' forces (a
+    LossyGear's heat port): the constraint methods build their own f from the smooth
+    equations and do not pass the solved λ to them yet."""
+    if any(k.endswith(":rows") for k in functions):
+        owners = ", ".join(dict.fromkeys(path for path, _ in mech.ctx.multipliers))
+        raise ModelError(f"{owners}: a heat port (useHeatPort=True) whose loss reads the rows' "
+                         "forces (a LossyGear's) is not supported in a model with closed loops "
+                         "yet; set useHeatPort=False (the loss still counts as dissipated in "
+                         "res.check(); its power is <path>.tauLoss times the speed of "
+                         "flange_a)")
+
+
 def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
                  rows_allowed: bool = True) -> HybridInfo | None:
     """Collect the hybrid elements and add their functions to ``functions`` (None when the
@@ -96,7 +112,10 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
         raise ModelError(f"{owners}: stops, stick-slip friction and contacts in a closed loop "
                          "need ConstraintMethod.PARTITIONING (the Baumgarte and DAE methods "
                          "do not combine their multipliers with the hybrid rows yet)")
+    twins = [k for k in functions if k.endswith(":rows")]
     functions.update(hybrid_functions(mech, sp, model, M, zdot, functions))
+    for key in twins:
+        functions.pop(key)
     names = list(mech.params.names)
     index: dict = {}
     for comp in model.elements:
@@ -109,4 +128,4 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
     always = [i for i in range(model.active.numel()) if model.active[i].is_one()]
     return HybridInfo(model.elements, model.rows, model.guards, model.monitors,
                       list(mech.discrete.names), index, model.samplers, sources, always,
-                      [i for i in always if model.has_gap[i]])
+                      [i for i in always if model.has_gap[i]], bool(twins))

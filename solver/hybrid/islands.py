@@ -53,7 +53,8 @@ class Island:
 def splittable(system) -> bool:
     """True when the model's structure allows islands (module docstring)."""
     info, fns = getattr(system, "hybrid", None), getattr(system, "functions", {})
-    return (info is not None and not info.samplers and "hybrid_parts" in fns
+    return (info is not None and not info.samplers and not info.reads_rows
+            and "hybrid_parts" in fns
             and "project" not in fns and fns["f_smooth"].is_a("SXFunction")
             and fns["hybrid_parts"].is_a("SXFunction") and fns["impact"].is_a("SXFunction"))
 

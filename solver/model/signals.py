@@ -58,6 +58,9 @@ class SignalContext(Context):
         # reactions and the cut sensors' readings (self.cuts)
         self.wdot = ca.SX.sym("wdot", kin.w.numel()) if kin.w.numel() else ca.SX(0, 1)
         self.reactions: dict = {}   # driver path -> placeholder of its reaction
+        # (path, row) -> symbol of a hybrid row's force λ, shared with the hybrid stage
+        # (solver.hybrid.collect), which substitutes the solved λ (a LossyGear's heat)
+        self.multipliers: dict = {}
 
     def _collect_states(self) -> None:
         """Symbols s of the components' own states, named ``<component>.<state>``, in
@@ -308,6 +311,13 @@ class SignalContext(Context):
         if block.path not in self.reactions:
             self.reactions[block.path] = ca.SX.sym(f"reaction_{block.path}")
         return self.reactions[block.path]
+
+    def multiplier(self, component, row: str) -> ca.SX:
+        """The symbol of the force λ of a hybrid row (``lambda:<path>.<row>``)."""
+        key = (component.path, row)
+        if key not in self.multipliers:
+            self.multipliers[key] = ca.SX.sym(f"lambda:{component.path}.{row}")
+        return self.multipliers[key]
 
     def placeholders(self) -> ca.SX:
         """All dynamic placeholders, in this order: ẇ, the drivers' reactions, the cut
