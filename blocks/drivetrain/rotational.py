@@ -6,6 +6,7 @@ Positions are angles phi [rad], rates w [rad/s], torques tau [N·m].
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..base import as_scalar, param
 from ..errors import ModelError
@@ -54,12 +55,13 @@ class IdealGear(Coupling):
 
     ratio: float = param(1.0, "1", "transmission ratio flange_a.phi/flange_b.phi")
     SUPPORTS = ("support",)
+    MOTION: ClassVar[Motion] = Motion.ROTATIONAL   # the translational gear and lever reuse it
 
     def __post_init__(self):
-        self.ratio = as_scalar(self.ratio, "IdealGear", "ratio")
-        self.flange_a = Flange(self, "flange_a", Motion.ROTATIONAL)
-        self.flange_b = Flange(self, "flange_b", Motion.ROTATIONAL)
-        self.support = Flange(self, "support", Motion.ROTATIONAL)
+        self.ratio = as_scalar(self.ratio, type(self).__name__, "ratio")
+        self.flange_a = Flange(self, "flange_a", self.MOTION)
+        self.flange_b = Flange(self, "flange_b", self.MOTION)
+        self.support = Flange(self, "support", self.MOTION)
 
     def validate(self) -> None:
         self._check_nonzero(ratio=self.ratio)

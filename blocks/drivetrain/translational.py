@@ -10,6 +10,7 @@ from ..base import as_scalar, param
 from ..errors import ModelError
 from ..ports import Flange, Motion, RealOutput
 from .base import Coordinate, Coupling, CutSensor, FlangeMass, Speed
+from .rotational import IdealGear
 
 
 @dataclass(eq=False)
@@ -81,7 +82,7 @@ class Rod(Coupling):
 
 
 @dataclass(eq=False)
-class TranslationalIdealGear(Coupling):
+class TranslationalIdealGear(IdealGear):
     """Ideal translational gear without mass (Modelica ``Translational.Components.IdealGear``,
     same parameter): s_a = ratio·s_b with s_a = flange_a.s − support.s and s_b = flange_b.s −
     support.s, so by virtual work flange_b.f = −ratio·flange_a.f and the support carries the
@@ -93,21 +94,7 @@ class TranslationalIdealGear(Coupling):
     """
 
     ratio: float = param(1.0, "1", "transmission ratio flange_a.s/flange_b.s")
-    SUPPORTS = ("support",)
     MOTION: ClassVar[Motion] = Motion.TRANSLATIONAL
-
-    def __post_init__(self):
-        self.ratio = as_scalar(self.ratio, type(self).__name__, "ratio")
-        self.flange_a = Flange(self, "flange_a", self.MOTION)
-        self.flange_b = Flange(self, "flange_b", self.MOTION)
-        self.support = Flange(self, "support", self.MOTION)
-
-    def validate(self) -> None:
-        self._check_nonzero(ratio=self.ratio)
-
-    def relations(self) -> list[dict]:
-        return [{self.flange_a: 1.0, self.flange_b: -self.ratio,
-                 self.support: self.ratio - 1.0}]
 
 
 @dataclass(eq=False)
