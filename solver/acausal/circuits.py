@@ -85,7 +85,9 @@ def _check_voltage_loops(node: dict, flat, branches: list) -> None:
             raise ModelError(
                 f"the voltage-defined components {_names(loop)} form a loop (voltage sources, "
                 "capacitors, EMFs, current sensors): Kirchhoff's voltage law fixes one of "
-                "their voltages by the others; add a resistor into the loop")
+                "their voltages by the others; add a resistor into the loop, merge "
+                "capacitors in parallel into one (C = C1 + C2), or write the capacitor as an "
+                "acausal component, whose constraint index reduction handles (docs/acausal.md)")
         parts.union(a, c)
         forest.add_edge(a, c, branch=b)
 
