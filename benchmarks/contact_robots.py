@@ -36,20 +36,10 @@ import jourdain as jd
 from jourdain.blocks import World
 from jourdain.blocks.actuators import Motor
 
+from contact_import import start  # joint offsets into the ranges, one rule for both
+
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dm_control"
 HORIZON, REPEATS, AMPLITUDE, FREQUENCY = 2.0, 5, 0.5, 2.0
-
-
-def start(robot) -> dict:
-    """Joint offsets into the ranges (benchmarks/contact_import.py's rule)."""
-    out = {}
-    for name, info in robot.joint_info.items():
-        lo, hi = info.limits.lower, info.limits.upper
-        if lo is not None and hi is not None:
-            value = float(np.clip(0.0, lo - info.ref, hi - info.ref))
-            if value != 0.0:
-                out[name] = value
-    return out
 
 
 def gears(name: str) -> dict:

@@ -28,9 +28,9 @@ import numpy as np
 from ..simulation import codegen
 from .compiled import CHECK_RTOL, compiled_library
 from .functions import Functions, dynamics, system_p
-from .mapped import _Rows
+from .mapped import _Rows, shooting_nodes
 from .nlp import NLP
-from .transcription import Plan, _dynamics_labels, _globals, _inputs, _node_state, _path
+from .transcription import Plan, _dynamics_labels, _path
 
 
 # gcc -O1 spends minutes of register allocation on one knot Jacobian of a robot (the Talos
@@ -112,15 +112,9 @@ def transcribe_knots(prob, fns: Functions, nlp: NLP, guess, K: ca.Function) -> P
     """Fixed-step multiple shooting with K (SX-free MX, or its compiled ``external``) mapped
     over the N knots: the decision vector and the constraint rows, their order, bounds and
     labels, are those of :meth:`.transcription.MultipleShooting.transcribe`."""
-    s, N, t0, Tg = prob.system, prob.intervals, prob.t0, guess.T
+    s, N, t0 = prob.system, prob.intervals, prob.t0
     nu = len(s.u_names)
-    p, T = _globals(prob, nlp, guess)
-    X, U = [_node_state(prob, nlp, 0, guess.x(t0)[:, 0])], []
-    if fns.closure is not None:
-        nlp.constraint("closure", fns.closure(X[0], system_p(p, s)), fns.closure_labels)
-    for k in range(N):
-        U.append(_inputs(prob, nlp, k, 1, guess.u(t0 + (k + np.zeros(1)) * Tg / N)))
-        X.append(_node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0]))
+    p, T, X, U = shooting_nodes(prob, fns, nlp, guess)
     columns = [ca.horzcat(*X[:-1]), ca.horzcat(*U)[:nu, :], p, T]
     x_end, cost = K.map(N, "serial")(*columns, ca.DM(np.arange(N)).T)
     # node terms, small: mapped on the virtual machine, beside the compiled knots

@@ -183,9 +183,11 @@ def _collocation_variables(colloc, prob, fns, nlp: NLP, guess, u_tau, p):
     return X, U, XC
 
 
-def _shooting(shoot: MultipleShooting, prob, fns: Functions, nlp: NLP, guess) -> Plan:
+def shooting_nodes(prob, fns: Functions, nlp: NLP, guess) -> tuple:
+    """The globals p, T and the node states X[0..N] and inputs U[0..N-1] of fixed-step
+    multiple shooting (with the closure at the first node), in the NLP's order: shared by the
+    mapped and the compiled-knot transcriptions (:mod:`.knots`)."""
     s, N, t0, Tg = prob.system, prob.intervals, prob.t0, guess.T
-    nu = len(s.u_names)
     p, T = _globals(prob, nlp, guess)
     X, U = [_node_state(prob, nlp, 0, guess.x(t0)[:, 0])], []
     if fns.closure is not None:
@@ -193,6 +195,13 @@ def _shooting(shoot: MultipleShooting, prob, fns: Functions, nlp: NLP, guess) ->
     for k in range(N):
         U.append(_inputs(prob, nlp, k, 1, guess.u(t0 + (k + np.zeros(1)) * Tg / N)))
         X.append(_node_state(prob, nlp, k + 1, guess.x(t0 + (k + 1) * Tg / N)[:, 0]))
+    return p, T, X, U
+
+
+def _shooting(shoot: MultipleShooting, prob, fns: Functions, nlp: NLP, guess) -> Plan:
+    s, N, t0 = prob.system, prob.intervals, prob.t0
+    nu = len(s.u_names)
+    p, T, X, U = shooting_nodes(prob, fns, nlp, guess)
     x_k, v_k, u_k, x_next, p_s, T_s, k_s = args = _symbols(prob, fns, 0, nu)
     h = T_s / N
     rows = _Rows()
