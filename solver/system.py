@@ -20,7 +20,7 @@ from .constraints.initial import (
     independent_coordinates,
 )
 from .constraints.initialize import initialize
-from .constraints.report import constraint_report
+from .constraints.report import constraint_report, redundant_constraints
 from .control.linearize import linearize
 from .equations.backends import Backend, Formulation
 from .equations.functions import Structure
@@ -304,6 +304,11 @@ class ConstrainedSystem(System):
         if self._integrability is None:
             self._integrability = self._classify()
         return self._integrability
+
+    @property
+    def redundant_constraints(self) -> list[str]:
+        """Closure equations implied by the others (dropped; see ``report()``)."""
+        return redundant_constraints(self)
 
     @property
     def f_dof(self) -> int:

@@ -21,6 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import a01_pendulum  # noqa: E402
 import a02_nfourbar  # noqa: E402
 import andrews  # noqa: E402
+import a04_bricard  # noqa: E402
+import a05_flyball  # noqa: E402
+import slider_crank  # noqa: E402
 from common import ROOT  # noqa: E402
 
 
@@ -49,6 +52,9 @@ def main() -> None:
     rows = a01_pendulum.run(args.repeat)
     rows += andrews.run(args.repeat, tolerances=(1e-8, 1e-10, 1e-12))
     rows += a02_nfourbar.run((1, 2, 4), repeat=args.repeat)
+    rows += a04_bricard.run(args.repeat)
+    rows += a05_flyball.run(args.repeat)
+    rows += slider_crank.run(args.repeat)
     if args.big:   # the statement's n = 40 among n = 5 … 80: cost per step and window
         rows += a02_nfourbar.scaling((5, 10, 20, 40, 80), repeat=args.repeat)
     print(table(rows))

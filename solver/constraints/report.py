@@ -22,6 +22,14 @@ def _dependent_lines(system) -> list[str]:
     return lines
 
 
+def redundant_constraints(system) -> list[str]:
+    """The closure equations dropped as redundant at the assembled configuration, each as
+    '<joint> row <r>' (r: the row of c(y)); an overconstrained loop such as Bricard's
+    mechanism has one, a planar loop three (motion out of its plane)."""
+    owners = system.constraint_owners
+    return [f"{owners[r].split(' (')[0]} row {r}" for r in system.partition.redundant_rows]
+
+
 def constraint_report(system) -> str:
     """Plain words on what the constraint stage found and why (DESIGN.md §3.4)."""
     part, owners = system.partition, system.constraint_owners
