@@ -5,14 +5,34 @@ Exudyn implementations of the same problems, J. Gerstmayr et al.; the geometry i
 each class). benchmarks/mbs/ runs them against their references."""
 from __future__ import annotations
 
+import difflib
 import math
 
 from jourdain.blocks import (Composite, FixedRotation, FixedTranslation, Prismatic, Revolute,
                              RigidBody, Spherical)
 from jourdain.blocks.multibody.forces import SpringDamperParallel
+from jourdain.blocks.errors import ModelError
 from jourdain.blocks.multibody.joints import Universal
 
 X, Y, Z = (1, 0, 0), (0, 1, 0), (0, 0, 1)
+
+
+def _data(owner: str, defaults: dict, given: dict) -> dict:
+    """The defaults updated by the given data; an unknown name is a ModelError naming it
+    and the closest known ones (a misspelt name must not leave the default silently)."""
+    for name in given:
+        if name not in defaults:
+            close = difflib.get_close_matches(name, list(defaults), n=3)
+            raise ModelError(f"{owner}: unknown data '{name}'" + (
+                f"; did you mean {', '.join(close)}?" if close else "") +
+                f" (known: {', '.join(defaults)})")
+    return dict(defaults, **given)
+
+
+def _positive(owner: str, **values) -> None:
+    for name, value in values.items():
+        if not (isinstance(value, (int, float)) and value > 0):
+            raise ModelError(f"{owner}: {name} must be a positive number, got {value!r}")
 
 
 def _bar(m: float, d, width: float) -> RigidBody:
@@ -42,6 +62,7 @@ class Bricard(Composite):
     of freedom; the loop moves with one, so one of its closure equations is redundant."""
 
     def __init__(self, l: float = 1.0, m: float = 1.0, width: float = 0.1):
+        _positive("Bricard", l=l, m=m, width=width)
         super().__init__()
         self.ground = FixedTranslation()
         self.expose(self.ground.frame_a, "frame_a")
@@ -90,9 +111,15 @@ class SpatialSliderCrank(Composite):
 
     def __init__(self, **data):
         super().__init__()
-        p = dict(SLIDER_CRANK, **data)
+        p = _data("SpatialSliderCrank", SLIDER_CRANK, data)
+        _positive("SpatialSliderCrank", crank=p["crank"], rod=p["rod"])
         a = p["a"]
         b = (a[0], a[1], a[2] + p["crank"])
+        if p["rod"]**2 <= b[1]**2 + b[2]**2:
+            raise ModelError(
+                f"SpatialSliderCrank: the rod (rod = {p['rod']} m) cannot reach the slider's "
+                f"line (the x axis) from the crank pin at {b} m, "
+                f"{math.hypot(b[1], b[2]):.4g} m away; give a longer rod or move the pivot a")
         x_c = math.sqrt(p["rod"]**2 - b[1]**2 - b[2]**2)
         bc = (x_c - b[0], -b[1], -b[2])
         e = _unit(bc)
@@ -145,7 +172,7 @@ class FlyballGovernor(Composite):
 
     def __init__(self, **data):
         super().__init__()
-        p = dict(FLYBALL, **data)
+        p = _data("FlyballGovernor", FLYBALL, data)
         w, rho = p["width"], p["density"]
         m_shaft, m_arm = rho * p["shaft"] * w * w, rho * p["arm"] * w * w
         m_sleeve = rho * p["sleeve"]**3

@@ -3378,3 +3378,22 @@ def _():
     model.connect(model.gear.flange_b, model.J.flange_a)
     model.connect(model.gear.heatPort, model.cap.port)
     jd.compile(model)
+# ---- mbsnew ----
+@case("a SpatialSliderCrank whose rod cannot reach the slider's line", ModelError,
+      "SpatialSliderCrank", "rod = 0.1", "longer rod")
+def _():
+    from jourdain.library.mbs_spatial import SpatialSliderCrank
+    SpatialSliderCrank(rod=0.1)
+
+
+@case("a misspelt FlyballGovernor data name", ModelError, "FlyballGovernor", "'kk'",
+      "did you mean k")
+def _():
+    from jourdain.library.mbs_spatial import FlyballGovernor
+    FlyballGovernor(kk=1e5)
+
+
+@case("a Bricard mechanism with l = 0", ModelError, "Bricard", "l must be a positive number")
+def _():
+    from jourdain.library.mbs_spatial import Bricard
+    Bricard(l=0.0)
