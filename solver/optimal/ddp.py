@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg import lapack
 
 ALPHAS = 0.5 ** np.arange(10)   # 1 … 1/512, as crocoddyl
 REG_MIN, REG_MAX, REG_FACTOR = 1e-9, 1e9, 10.0
@@ -136,11 +137,9 @@ def _backward(d: dict, Ex, Exx, gaps, U, model: Model, reg: float, bounded: bool
             # the projected gradient at the current inputs (not at the QP's step)
             free = ~(((U[k] <= model.lower) & (Qu > 0)) | ((U[k] >= model.upper) & (Qu < 0)))
         else:
-            try:
-                np.linalg.cholesky(Quu_r)
-            except np.linalg.LinAlgError:
+            sol = _cholesky_solve(Quu_r, np.column_stack([Qu, Qux]))
+            if sol is None:
                 return None
-            sol = np.linalg.solve(Quu_r, np.column_stack([Qu, Qux]))
             kff[k], K[k], free = sol[:, 0], sol[:, 1:], slice(None)
         stop += float(Qu[free] @ Qu[free])
         KQuu = K[k].T @ Quu_r
@@ -169,16 +168,14 @@ def _box_gains(H, g, Qux, lb, ub, start):
         free = ~clamped
         if not free.any():
             break
-        Hff = H[np.ix_(free, free)]
-        try:
-            np.linalg.cholesky(Hff)
-        except np.linalg.LinAlgError:
-            return None
         gf = grad[free]
+        solved = _cholesky_solve(H[np.ix_(free, free)], gf)
+        if solved is None:
+            return None
         if gf @ gf < 1e-24:
             break
         step = np.zeros(nu)
-        step[free] = -np.linalg.solve(Hff, gf)
+        step[free] = -solved
         value = x @ (0.5 * H @ x + g)
         t = 1.0
         while t > 1e-12:
@@ -194,10 +191,17 @@ def _box_gains(H, g, Qux, lb, ub, start):
     free = ~(((x <= lb) & (grad > 0)) | ((x >= ub) & (grad < 0)))
     K = np.zeros((nu, Qux.shape[1]))
     if free.any():
-        Hff = H[np.ix_(free, free)]
-        try:
-            np.linalg.cholesky(Hff)
-        except np.linalg.LinAlgError:
+        solved = _cholesky_solve(H[np.ix_(free, free)], Qux[free])
+        if solved is None:
             return None
-        K[free] = np.linalg.solve(Hff, Qux[free])
+        K[free] = solved
     return -x, K
+
+
+def _cholesky_solve(A: np.ndarray, B: np.ndarray):
+    """A⁻¹·B by Cholesky (LAPACK directly: numpy's wrappers cost more than these 6 × 6
+    solves), or None when A is not positive definite."""
+    c, info = lapack.dpotrf(A, lower=1)
+    if info != 0:
+        return None
+    return lapack.dpotrs(c, B, lower=1)[0]
