@@ -157,3 +157,28 @@ def test_what_ddp_cannot_state_is_refused_by_name(change, words):
     change(ocp)
     with pytest.raises(jd.ModelError, match=f"{words}.*solver='fatrop'"):
         ocp.build(RK4, solver="fddp")
+
+
+def test_knot_derivatives_equal_ad_of_the_knot_function():
+    """Reference: CasADi's automatic differentiation of the knot function K of
+    solver/optimal/knots.py (the RK4 steps of the transcription); the stage-by-stage chain
+    of ddp_model gives the same next state, cost and Jacobians to round-off."""
+    import casadi as ca
+
+    from jourdain.solver.optimal import ddp_model, knots
+    ocp = _double_pendulum()
+    fns = ocp.functions()
+    D, K = ddp_model.knot_derivatives(ocp, fns, 2), knots.knot_function(ocp, fns, 2)
+    args = K.mx_in()
+    J = ca.Function("J", args, [ca.jacobian(ca.vertcat(*K(*args)), ca.vertcat(*args[:2]))])
+    rng = np.random.default_rng(3)
+    x, u = rng.uniform(-1, 1, K.size1_in(0)), rng.uniform(-5, 5, K.size1_in(1))
+    p = rng.uniform(0.5, 1.0, K.size1_in(2))
+    values = [np.array(v) for v in D(x, u, p, 1.5, 4.0)]
+    x_next, q = (np.array(v) for v in K(x, u, p, 1.5, 4.0))
+    jac = np.array(J(x, u, p, 1.5, 4.0))
+    nx = x.size
+    np.testing.assert_allclose(values[0], x_next, atol=1e-14)
+    np.testing.assert_allclose(values[1], q, rtol=1e-13)
+    np.testing.assert_allclose(np.hstack(values[2:4]), jac[:nx], atol=1e-12)
+    np.testing.assert_allclose(np.vstack(values[4:6]).ravel(), jac[nx], atol=1e-12)
