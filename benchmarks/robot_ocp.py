@@ -127,7 +127,6 @@ def _cpu() -> float:
 
 def contender(system, N: int, repeat: int, steps: int = 1, tol: float = 1e-8,
               max_iter: int = 3000, **options) -> dict:
-    tol = options.pop("tol", tol)
     cpu = _cpu()
     transcription = jd.MultipleShooting(jd.Integrator.RK4, steps=steps)
     nq = len(system.y_names)
@@ -288,8 +287,8 @@ def main() -> None:
         rows = record.setdefault("talos arm reach", {})
         for label in args.contenders:
             steps, options = CONTENDERS[label]
-            rows[label] = contender(system, args.N, args.repeat, steps, args.tol,
-                                    args.max_iter, **options)
+            options = {"tol": args.tol, "max_iter": args.max_iter, **options}
+            rows[label] = contender(system, args.N, args.repeat, steps, **options)
             rows[label]["first_build_cpu_s"] = compile_s + rows[label]["build_cpu_s"]
             path.write_text(json.dumps(record, indent=1))     # long runs: keep what is done
         record["peak_memory_MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
