@@ -1,5 +1,7 @@
 """Trajectory optimization at robot scale (issue 27): the Talos arm reaching a frame target,
-built once and re-solved, with IPOPT and fatrop, exact and Gauss–Newton Hessians.
+built once and re-solved, with jourdain's FDDP (solver="fddp", compiled knots; the default
+contenders), IPOPT and fatrop (exact and Gauss–Newton Hessians), and the MPC step of
+examples/arm_mpc.py (--parts mpc; FDDP with at most 3 iterations per step by default).
 
 Problem (crocoddyl's arm_manipulation example as far as jourdain states it): example-robot-
 data's talos_left_arm.urdf (6 revolute arm joints, the gripper locked), N = 100 intervals of
