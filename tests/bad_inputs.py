@@ -3397,3 +3397,74 @@ def _():
 def _():
     from jourdain.library.mbs_spatial import Bricard
     Bricard(l=0.0)
+# ---- ddp ----
+def _ddp_problem():
+    """The cube from rest at its edge, every initial state given, least squares to a target:
+    a problem solver='fddp' takes."""
+    ocp = jd.TrajectoryProblem(cube(), 1.0, intervals=4)
+    ocp.initial({**dict.fromkeys(cube().x_names, 0.0), PHI: 0.1})
+    ocp.least_squares(lambda v: [v[PHI], v[TAU]])
+    return ocp
+
+
+RK4_SHOOTING = jd.MultipleShooting(jd.Integrator.RK4)
+
+
+@case("solver='fddp' on collocation", ModelError, "fddp", "RK4", "collocation")
+def _():
+    _ddp_problem().build(jd.Collocation(3), solver="fddp")
+
+
+@case("solver='fddp' with a path constraint", ModelError, "fddp", "path constraints", "wall",
+      "least_squares")
+def _():
+    ocp = _ddp_problem()
+    ocp.path_constraint(lambda v: v[PHI], upper=0.5, name="wall")
+    ocp.build(RK4_SHOOTING, solver="fddp")
+
+
+@case("solver='fddp' with a state bound", ModelError, "fddp", "state bounds", PHI)
+def _():
+    ocp = _ddp_problem()
+    ocp.bound(PHI, -1.0, 1.0)
+    ocp.build(RK4_SHOOTING, solver="fddp")
+
+
+@case("solver='fddp' with a final condition", ModelError, "fddp", "final conditions", PHI,
+      "terminal=True")
+def _():
+    ocp = _ddp_problem()
+    ocp.final({PHI: 0.0})
+    ocp.build(RK4_SHOOTING, solver="fddp")
+
+
+@case("solver='fddp' with a free horizon", ModelError, "fddp", "free horizon", "FreeTime")
+def _():
+    ocp = jd.TrajectoryProblem(cube(), jd.FreeTime(1.0), intervals=4)
+    ocp.initial(dict.fromkeys(cube().x_names, 0.0))
+    ocp.least_squares(lambda v: v[TAU])
+    ocp.build(RK4_SHOOTING, solver="fddp")
+
+
+@case("solver='fddp' without every initial state", ModelError, "fddp", "free initial states",
+      "ocp.initial")
+def _():
+    ocp = jd.TrajectoryProblem(cube(), 1.0, intervals=4)
+    ocp.least_squares(lambda v: v[TAU])
+    ocp.build(RK4_SHOOTING, solver="fddp")
+
+
+@case("solver='fddp' with IPOPT options", ModelError, "fddp", "no solver options",
+      "mu_strategy")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp", options={"mu_strategy": "monotone"})
+
+
+@case("fddp re-solve with a negative shift", ModelError, "shift")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp").solve(shift=-1)
+
+
+@case("fddp re-solve with a guess that is not its Solution", ModelError, "guess", "Solution")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp").solve(guess={PHI: 0.0})

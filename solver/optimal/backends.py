@@ -23,7 +23,7 @@ from .functions import FreeTime
 from .nlp import NLP
 from .transcription import Plan
 
-SOLVERS = ("ipopt", "fatrop")
+SOLVERS = ("ipopt", "fatrop", "fddp")   # fddp: its own path (.ddp_built), not nlpsol
 HESSIANS = ("exact", "gauss-newton")
 
 

@@ -162,28 +162,8 @@ class BuiltProblem:
     # ---- helpers -----------------------------------------------------------------------------
     def _fix_x0(self, x0) -> tuple:
         """lbx, ubx with the node-0 states fixed at x0 (checked against their bounds)."""
-        s = self.problem.system
         lbx, ubx = self.arrays["lbx"].copy(), self.arrays["ubx"].copy()
-        if isinstance(x0, dict):
-            values = mapping(x0, "solve: x0", "state name")
-            unknown_names = [n for n in values if n not in s.x_names]
-            if unknown_names:
-                raise ModelError(f"solve: x0 names no state '{unknown_names[0]}'; the states "
-                                 f"are {', '.join(s.x_names)}")
-            rows = [s.x_names.index(n) for n in values]
-            vals = [number(v, f"solve: x0 '{n}'") for n, v in values.items()]
-        else:
-            vec = np.asarray(x0, dtype=float).ravel() if _numeric(x0) else np.full(0, np.nan)
-            if vec.size != s.nx or not np.isfinite(vec).all():
-                raise ModelError(f"solve: x0 must be {s.nx} finite values (the states "
-                                 f"{', '.join(s.x_names)}) or a dict by state name, got "
-                                 f"{x0!r:.80}")
-            rows, vals = list(range(s.nx)), list(vec)
-        lo, hi = self.problem.x_limits.lower, self.problem.x_limits.upper
-        for i, v in zip(rows, vals):
-            if not lo[i] <= v <= hi[i]:
-                raise ModelError(f"solve: x0 '{s.x_names[i]}' = {v} lies outside its bound "
-                                 f"[{lo[i]}, {hi[i]}]; the problem is infeasible as stated")
+        for i, v in initial_state(self.problem, x0):
             lbx[self._x0_rows[i]] = ubx[self._x0_rows[i]] = v
         return lbx, ubx
 
@@ -219,6 +199,33 @@ class BuiltProblem:
         return sol
 
 
+def initial_state(problem, x0) -> list[tuple[int, float]]:
+    """[(state index, value)] of a solve's ``x0`` ({state name: value} or all nx states in
+    the system's order), each checked finite and within its bound."""
+    s = problem.system
+    if isinstance(x0, dict):
+        values = mapping(x0, "solve: x0", "state name")
+        unknown_names = [n for n in values if n not in s.x_names]
+        if unknown_names:
+            raise ModelError(f"solve: x0 names no state '{unknown_names[0]}'; the states "
+                             f"are {', '.join(s.x_names)}")
+        rows = [s.x_names.index(n) for n in values]
+        vals = [number(v, f"solve: x0 '{n}'") for n, v in values.items()]
+    else:
+        vec = np.asarray(x0, dtype=float).ravel() if _numeric(x0) else np.full(0, np.nan)
+        if vec.size != s.nx or not np.isfinite(vec).all():
+            raise ModelError(f"solve: x0 must be {s.nx} finite values (the states "
+                             f"{', '.join(s.x_names)}) or a dict by state name, got "
+                             f"{x0!r:.80}")
+        rows, vals = list(range(s.nx)), list(vec)
+    lo, hi = problem.x_limits.lower, problem.x_limits.upper
+    for i, v in zip(rows, vals):
+        if not lo[i] <= v <= hi[i]:
+            raise ModelError(f"solve: x0 '{s.x_names[i]}' = {v} lies outside its bound "
+                             f"[{lo[i]}, {hi[i]}]; the problem is infeasible as stated")
+    return list(zip(rows, (float(v) for v in vals)))
+
+
 def _numeric(value) -> bool:
     try:
         np.asarray(value, dtype=float)
@@ -244,4 +251,4 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, **options) ->
         fixed-step multiple shooting; ``sol.stats['compiled']`` says whether C ran.
     solver, hessian : "ipopt" or "fatrop"; "exact" or "gauss-newton" (:mod:`.backends`).
     """
-    return BuiltProblem(prob, transcription, guess=guess, **options).solve(warm=False)
+    return prob.build(transcription, guess=guess, **options).solve(warm=False)

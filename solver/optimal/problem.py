@@ -25,6 +25,7 @@ from ..model.checks import flag, keywords, mapping
 from ..model.checks import name as check_name
 from ..model.names import require_system, unknown
 from .built import BuiltProblem, solve
+from .ddp_built import DDPProblem
 from .functions import FreeTime, Functions, Limits, parameter_value
 
 
@@ -176,6 +177,8 @@ class TrajectoryProblem:
         for many solves: a :class:`~jourdain.solver.optimal.built.BuiltProblem` whose
         ``solve(x0=..., params=..., warm=True)`` changes the initial state and the problem
         parameters without rebuilding; options as for :meth:`solve`."""
+        if options.get("solver") == "fddp":
+            return DDPProblem(self, transcription, **options)
         return BuiltProblem(self, transcription, **options)
 
     # ---- helpers -----------------------------------------------------------------------------

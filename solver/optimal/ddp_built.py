@@ -1,0 +1,227 @@
+"""A trajectory problem built for the DDP solver (``ocp.build(jd.MultipleShooting(
+jd.Integrator.RK4, steps=S), solver="fddp")``): feasibility-driven DDP with box-constrained
+inputs (:mod:`.ddp`) on the knot functions of :mod:`.ddp_model`, built once and re-solved
+with a new initial state and new problem parameters, warm-started from the last solution
+(shifted by ``shift`` knots for a receding horizon).
+
+It solves the same RK4 multiple-shooting transcription as IPOPT and fatrop do (the same knot
+states, inputs and cost), for the problems DDP fits: a fixed horizon, every initial state
+given, costs (least-squares terms, integral and terminal costs) and input bounds. What it
+cannot state is refused by name (:func:`check_ddp`): path constraints, state bounds, final
+conditions, free horizon or parameters, other transcriptions, constrained systems.
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from jourdain.blocks.errors import ModelError
+
+from ..model.checks import count, flag, keywords, mapping, number
+from . import ddp, ddp_model
+from .built import initial_state
+from .functions import FreeTime
+from .guess import make_guess
+from .solution import Solution
+from .solve import OptimizationError, check_plan
+from .transcription import Integrator, MultipleShooting
+
+if TYPE_CHECKING:
+    from .problem import TrajectoryProblem
+
+USE_INSTEAD = "use solver='fatrop' or solver='ipopt'"
+
+
+def check_ddp(prob: TrajectoryProblem, transcription, options: dict) -> None:
+    """ModelError naming what solver='fddp' cannot handle and what to do instead."""
+    if not isinstance(transcription, MultipleShooting) or \
+            transcription.integrator is not Integrator.RK4:
+        raise ModelError(f"solve: solver='fddp' works on fixed-step RK4 multiple shooting "
+                         f"(jd.MultipleShooting(jd.Integrator.RK4, steps=...)), got "
+                         f"{transcription}; change the transcription or {USE_INSTEAD}")
+    s = prob.system
+    finite_x = [n for n, lo, hi in zip(s.x_names, prob.x_limits.lower, prob.x_limits.upper)
+                if np.isfinite(lo) or np.isfinite(hi)]
+    missing = [n for n in s.x_names if n not in prob.x_initial]
+    refused = [
+        (isinstance(prob.horizon, FreeTime), "a free horizon (jd.FreeTime)", "fix the horizon"),
+        (bool(prob.free_params), f"free parameters ({', '.join(prob.free_params)})",
+         "make them problem parameters (ocp.parameter) or fixed values"),
+        (bool(prob.paths), f"path constraints ({', '.join(p.name for p in prob.paths)})",
+         "state them as least_squares penalties"),
+        (bool(finite_x), f"state bounds ({', '.join(finite_x[:3])})",
+         "bound only inputs, or penalize the states with least_squares"),
+        (bool(prob.x_final), f"final conditions ({', '.join(list(prob.x_final)[:3])})",
+         "state them as a weighted least_squares(..., terminal=True) term"),
+        (bool(missing), f"free initial states ({', '.join(missing[:3])})",
+         "give every initial state with ocp.initial"),
+        (getattr(s, "method", None) is not None, "a constrained system (closed loops)",
+         "solve it with the NLP solvers")]
+    for bad, what, instead in refused:
+        if bad:
+            raise ModelError(f"solve: solver='fddp' (DDP: x_0 given, inputs bounded, "
+                             f"everything else in the cost) cannot handle {what}; {instead}, "
+                             f"or {USE_INSTEAD}")
+    extra = {**mapping(options.get("ipopt"), "solve: ipopt", "option"),
+             **mapping(options.get("options"), "solve: options", "option")}
+    if extra:
+        raise ModelError(f"solve: solver='fddp' takes no solver options ({', '.join(extra)}); "
+                         "set tol and max_iter")
+    if options.get("hessian", "exact") not in ("exact", "gauss-newton"):
+        raise ModelError(f"solve: hessian must be 'exact' or 'gauss-newton', got "
+                         f"{options['hessian']!r}")
+    if options.get("codegen", False) not in (False, True, "knot"):
+        raise ModelError(f"solve: codegen must be False, True or 'knot' with solver='fddp', "
+                         f"got {options['codegen']!r}")
+
+
+class DDPProblem:
+    """A TrajectoryProblem built for FDDP (module docstring); options as for
+    :class:`.built.BuiltProblem`: tol bounds √Σ‖Q_u‖² (the cost's gradient along the
+    feasible trajectory, in the inputs off their bounds), codegen=True (or "knot") compiles
+    the knot functions into a small cached library, hessian is always the Gauss–Newton one
+    of the least-squares terms with exact Hessians of integral and terminal costs and no
+    second derivatives of the dynamics (DDP's model)."""
+
+    @keywords
+    def __init__(self, prob: TrajectoryProblem, transcription=None, guess=None,
+                 progress: bool | int = False, tol: float = 1e-8, max_iter: int = 3000,
+                 raise_on_failure: bool = True, codegen: bool | str = False,
+                 solver: str = "fddp", hessian: str = "exact", options: dict | None = None,
+                 ipopt: dict | None = None, plan_tol: float | None = None):
+        transcription = transcription or MultipleShooting(Integrator.RK4)
+        check_ddp(prob, transcription, dict(codegen=codegen, hessian=hessian,
+                                            options=options, ipopt=ipopt))
+        start = time.perf_counter()
+        self.problem, self.transcription, self.progress = prob, transcription, progress
+        self.tol = number(tol, "solve: tol", 0.0, open_low=True)
+        self.max_iter = count(max_iter, "solve: max_iter")
+        self.raise_on_failure = flag(raise_on_failure, "solve: raise_on_failure")
+        self.plan_tol = None if plan_tol is None else \
+            number(plan_tol, "solve: plan_tol", 0.0, open_low=True)
+        s, N = prob.system, prob.intervals
+        self.T = float(prob.horizon)
+        self.t = prob.t0 + np.linspace(0.0, self.T, N + 1)
+        fns = prob.functions()
+        steps = transcription.steps
+        functions = [ddp_model.knot_derivatives(prob, fns, steps),
+                     ddp_model.rollout_step(prob, fns, steps),
+                     ddp_model.terminal_derivatives(prob, fns)]
+        self.x0 = np.array([prob.x_initial[n] for n in s.x_names])
+        g = make_guess(prob, guess)
+        self._guess = (g.x(self.t).T, g.u(self.t[:-1]).T.reshape(N, len(s.u_names)))
+        self.compiled = False
+        if codegen:
+            p = self._p(None)
+            nu = len(s.u_names)
+            lo, hi = prob.u_limits.lower, prob.u_limits.upper
+            x, u = self._guess[0][0], np.clip(self._guess[1][0], lo, hi)
+            samples = [[x, u, p, self.T, 0.0],
+                       [x, x, u, np.zeros(nu), np.zeros(nu * s.nx), np.zeros(s.nx), 1.0, lo,
+                        hi, p, self.T, 0.0],
+                       [x, p, self.T]]
+            fast = ddp_model.compiled(functions, samples)
+            if fast is not None:
+                functions, self.compiled = fast, True
+        D, step, self._Dt = functions
+        self._D = D.map(N, "serial")
+        self._roll = ddp_model.rollout(step, N)
+        self._k = np.arange(N).reshape(1, -1)
+        self._last = None
+        self.build_time = time.perf_counter() - start
+
+    def solve(self, x0=None, params: dict | None = None, guess: Solution | None = None,
+              warm: bool = True, shift: int = 0) -> Solution:
+        """Solve from the initial state ``x0`` ({state name: value} or all nx states;
+        default: the problem's) with the problem parameters ``params``; ``warm``: start
+        from the last solution (or ``guess``, a Solution of this problem), its knots moved
+        ``shift`` intervals earlier (the last repeated) for a receding horizon, else from
+        the build's guess. The start need not satisfy the dynamics (FDDP closes the gaps)."""
+        s, N = self.problem.system, self.problem.intervals
+        x_start = self.x0.copy()
+        if x0 is not None:
+            for i, v in initial_state(self.problem, x0):
+                x_start[i] = v
+        p = self._p(params)
+        flag(warm, "solve: warm")
+        shift = count(shift, "solve: shift", 0)
+        X, U = self._start(guess, warm)
+        if shift:
+            shift = min(shift, N)
+            X = np.vstack([X[shift:], np.repeat(X[-1:], shift, 0)])
+            U = np.vstack([U[shift:], np.repeat(U[-1:], shift, 0)])
+        model = self._model(p)
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = ddp.solve(model, x_start, X, U, self.tol, self.max_iter)
+        stats = {"status": result.status, "success": result.success,
+                 "iterations": result.iterations,
+                 "solve_time": time.perf_counter() - wall, "build_time": self.build_time,
+                 "solve_cpu_time": time.process_time() - cpu,
+                 "variables": (N + 1) * s.nx + N * len(s.u_names), "constraints": N * s.nx,
+                 "transcription": str(self.transcription), "solver": "fddp",
+                 "compiled": self.compiled, "hessian": "gauss-newton",
+                 "stop": result.stop, "max_gap": result.gap}
+        self._last = (result.X, result.U)
+        sol = Solution(self.problem, self.t, result.X.T, result.U.T.reshape(-1, N, 1),
+                       np.zeros(1), self.T, p[:len(s.p_names)], result.cost, stats, {})
+        if self.plan_tol is not None and sol.success:
+            check_plan(sol, self.plan_tol)
+        if self.progress:
+            print(sol.report())
+        if not sol.success and self.raise_on_failure:
+            raise OptimizationError(
+                f"trajectory optimization failed: FDDP returned {result.status} after "
+                f"{result.iterations} iterations (√Σ‖Q_u‖² = {result.stop:.3g}, tol "
+                f"{self.tol:g}; largest gap {result.gap:.3g}); raise max_iter, give a better "
+                "guess, or use solver='ipopt'", sol)
+        return sol
+
+    # ---- helpers -----------------------------------------------------------------------------
+    def _p(self, params) -> np.ndarray:
+        prob = self.problem
+        return np.concatenate([np.asarray(prob.p_values, float).ravel(),
+                               prob.parameter_vector(params)])
+
+    def _start(self, guess, warm: bool) -> tuple:
+        N = self.problem.intervals
+        if guess is not None:
+            if not isinstance(guess, Solution) or guess.U.shape[1] != N or \
+                    guess.X.shape != (self.problem.system.nx, N + 1):
+                raise ModelError("solve: guess of a built problem must be a Solution of this "
+                                 "problem (same grid); for another guess build again with "
+                                 "ocp.build(..., guess=...)")
+            return guess.X.T.copy(), guess.U[:, :, 0].T.copy()
+        if warm and self._last is not None:
+            return self._last
+        return self._guess
+
+    def _model(self, p: np.ndarray) -> ddp.Model:
+        s, N, T = self.problem.system, self.problem.intervals, self.T
+        nx, nu = s.nx, len(s.u_names)
+        lo, hi = self.problem.u_limits.lower, self.problem.u_limits.upper
+        D, Dt, roll, k = self._D, self._Dt, self._roll, self._k
+
+        def blocks(a, rows, cols):   # rows × (N·cols) → N × rows × cols
+            return np.asarray(a).reshape(rows, N, cols).transpose(1, 0, 2)
+
+        def derivatives(X, U):
+            out = D(X[:-1].T, U.T, p, T, k)
+            return {"x_next": np.asarray(out[0]).T, "q": np.asarray(out[1]).ravel(),
+                    "Fx": blocks(out[2], nx, nx), "Fu": blocks(out[3], nx, nu),
+                    "qx": np.asarray(out[4]).T, "qu": np.asarray(out[5]).T,
+                    "Hxx": blocks(out[6], nx, nx), "Huu": blocks(out[7], nu, nu),
+                    "Hux": blocks(out[8], nu, nx)}
+
+        def terminal(x):
+            E, Ex, Exx = Dt(x, p, T)
+            return float(E), np.asarray(Ex).ravel(), np.asarray(Exx)
+
+        def rollout(x0, X, U, kff, K, gaps, alpha):
+            KFB = K.transpose(0, 2, 1).reshape(N, nx * nu).T
+            out = roll(x0, X[:-1].T, U.T, kff.T, KFB, gaps[:-1].T, alpha, lo, hi, p, T)
+            return (np.asarray(out[0]).ravel(), np.asarray(out[1]).T, np.asarray(out[2]).T,
+                    np.asarray(out[3]).ravel())
+
+        return ddp.Model(derivatives, terminal, rollout, lo, hi)

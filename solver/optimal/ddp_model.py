@@ -1,0 +1,191 @@
+"""The functions the DDP solver calls (:mod:`.ddp`): one knot's derivatives, mapped over the
+grid in one call, and the forward roll-out, folded over the grid in one call.
+
+* ``D(x, u, p, T, k) -> (x_next, q, Fx, Fu, qx, qu, Hxx, Huu, Hux)``: the knot function K of
+  :mod:`.knots` (``steps`` RK4 steps of the dynamics with the cost integrated by the same
+  steps, exactly the RK4 multiple-shooting transcription), its Jacobians by CasADi's
+  automatic differentiation, and the model Hessian of the knot's cost: Gauss–Newton
+  2·h·J_Rᵀ·J_R of the least-squares residuals at the node plus h·∇²L of the other integral
+  cost terms (exact), no second derivatives of the dynamics (as iLQR and crocoddyl's FDDP).
+  The gradients (qx, qu) are exact, so the fixed point is the transcription's optimum.
+* ``Dt(x, p, T) -> (E, Ex, Exx)``: the terminal cost, Gauss–Newton on its residuals, exact
+  on the rest.
+* ``roll(x0, XS, US, KFF, KFB, GAPS, alpha, lower, upper, p, T)``: FDDP's forward pass
+  (Mastalli et al. 2020) for a step length alpha, every knot in one call (``mapaccum``):
+  x̂_k = x_next + (alpha − 1)·gap_k, û_k = clamp(u_k − alpha·k_k − K_k·(x̂_k − x_k)),
+  x_next = K(x̂_k, û_k).
+
+They are one knot's code whatever N: ``compiled=True`` writes D and the roll-out step (and
+Dt) as C into one small library, cached by hash (:func:`.compiled.compiled_library`), and the
+maps call it N times per Python call.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from ..simulation import codegen
+from .compiled import CHECK_RTOL, compiled_library
+from .functions import Functions, dynamics, system_p
+from .knots import knot_function
+
+# measured on the Talos arm's knot (docs/trajectory_optimization.md, "The DDP solver")
+DDP_FLAGS = ("-O1",)
+
+
+def knot_derivatives(prob, fns: Functions, steps: int) -> ca.Function:
+    """D (module docstring): the knot's RK4 steps with their derivatives chained stage by
+    stage from the Jacobian of f at each stage point (forward mode, which exploits f's
+    sparsity: on the Talos arm 6.1× f's instructions against 10.8× in reverse mode; the
+    Jacobian of the whole knot by AD through the stages, dense after the first, cost 4×
+    this). The values follow :func:`.knots.knot_function`'s formulas."""
+    s, N, t0 = prob.system, prob.intervals, prob.t0
+    nx, nu = s.nx, len(s.u_names)
+    fj, lj = _stage_functions(prob, fns)
+    x, u = ca.MX.sym("x", nx), ca.MX.sym("u", nu)
+    p, T, k = ca.MX.sym("p", fns.L.nnz_in(3)), ca.MX.sym("T"), ca.MX.sym("k")
+    h = T / N
+    t_k, dtau = t0 + k * h, 1.0 / steps
+    ps = system_p(p, s)
+    dx0 = ca.DM.eye(nx + nu)[:nx, :]           # d x / d(x, u)
+    du = ca.DM.eye(nx + nu)[nx:, :]            # d u / d(x, u)
+
+    def rate(tau, xs, dxs):   # (h·f, h·L) at a stage and their derivatives along (x, u)
+        t = t_k + tau * h
+        fv, Jx, Ju = fj(t, xs, u, ps)
+        lv, lx, lu = lj(t, xs, u, p, T)
+        return (h * fv, h * (ca.mtimes(Jx, dxs) + ca.mtimes(Ju, du)),
+                h * lv, h * (ca.mtimes(lx.T, dxs) + ca.mtimes(lu.T, du)))
+
+    xs, dxs, q, dq = x, dx0, 0, ca.MX(1, nx + nu)
+    for i in range(steps):
+        tau = i * dtau
+        k1, d1, l1, e1 = rate(tau, xs, dxs)
+        k2, d2, l2, e2 = rate(tau + dtau / 2, xs + dtau / 2 * k1, dxs + dtau / 2 * d1)
+        k3, d3, l3, e3 = rate(tau + dtau / 2, xs + dtau / 2 * k2, dxs + dtau / 2 * d2)
+        k4, d4, l4, e4 = rate(tau + dtau, xs + dtau * k3, dxs + dtau * d3)
+        xs = xs + dtau / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        dxs = dxs + dtau / 6 * (d1 + 2 * d2 + 2 * d3 + d4)
+        q = q + dtau / 6 * (l1 + 2 * l2 + 2 * l3 + l4)
+        dq = dq + dtau / 6 * (e1 + 2 * e2 + 2 * e3 + e4)
+    Hxx, Huu, Hux = _node_hessian(fns, t_k, x, u, p, T, h)
+    return ca.Function("ddp_knot", [x, u, p, T, k],
+                       [xs, q, dxs[:, :nx], dxs[:, nx:], dq[:, :nx].T, dq[:, nx:].T,
+                        Hxx, Huu, Hux],
+                       ["x", "u", "p", "T", "k"],
+                       ["x_next", "q", "Fx", "Fu", "qx", "qu", "Hxx", "Huu", "Hux"])
+
+
+def _stage_functions(prob, fns: Functions) -> tuple:
+    """fj(t, x, u, p) -> (f, ∂f/∂x, ∂f/∂u) by forward mode, and lj(t, x, u, p, T) -> (L,
+    ∂L/∂x, ∂L/∂u): SX functions the knot calls at every stage (their C is written once)."""
+    s = prob.system
+    nx, nu = s.nx, len(s.u_names)
+    t, x, u = ca.SX.sym("t"), ca.SX.sym("x", nx), ca.SX.sym("u", nu)
+    ps, p, T = ca.SX.sym("ps", len(s.p_names)), ca.SX.sym("p", fns.L.nnz_in(3)), ca.SX.sym("T")
+    z = ca.vertcat(x, u)
+    fz = ca.Function("ddp_f", [z, t, ps], [dynamics(s)(t, x, u, ps)],
+                     {"ad_weight": 0, "ad_weight_sp": 0})
+    J = fz.jacobian()(z, t, ps, 0)[0]
+    fj = ca.Function("ddp_fj", [t, x, u, ps], [fz(z, t, ps), J[:, :nx], J[:, nx:]])
+    L = fns.L(t, x, u, p, T)
+    lj = ca.Function("ddp_lj", [t, x, u, p, T], [L, ca.gradient(L, x), ca.gradient(L, u)])
+    return fj, lj
+
+
+def _node_hessian(fns: Functions, t, x, u, p, T, h):
+    """h·(2·J_Rᵀ·J_R + ∇²(L − ‖R‖²)) at the node, in blocks xx, uu, ux (SX inside)."""
+    nx, nu = x.numel(), u.numel()
+    xs, us = ca.SX.sym("x", nx), ca.SX.sym("u", nu)
+    ps, Ts, ts = ca.SX.sym("p", p.numel()), ca.SX.sym("T"), ca.SX.sym("t")
+    z = ca.vertcat(xs, us)
+    R = fns.R(ts, xs, us, ps, Ts)
+    JR = ca.jacobian(R, z)
+    H = 2 * ca.mtimes(JR.T, JR)
+    rest = fns.L(ts, xs, us, ps, Ts) - ca.sumsqr(R)
+    if ca.depends_on(rest, z):
+        H = H + ca.hessian(rest, z)[0]
+    node = ca.Function("node_hessian", [ts, xs, us, ps, Ts], [H])
+    H = h * node(t, x, u, p, T)
+    return H[:nx, :nx], H[nx:, nx:], H[nx:, :nx]
+
+
+def terminal_derivatives(prob, fns: Functions) -> ca.Function:
+    """Dt(x, p, T) -> (E, Ex, Exx): the terminal cost at t0 + T, Gauss–Newton Hessian of its
+    residuals plus the exact Hessian of its other terms."""
+    s = prob.system
+    x, p, T = ca.SX.sym("x", s.nx), ca.SX.sym("p", fns.L.nnz_in(3)), ca.SX.sym("T")
+    t = prob.t0 + T
+    E, R = fns.E(t, x, p, T), fns.Rf(t, x, p, T)
+    JR = ca.jacobian(R, x)
+    H = 2 * ca.mtimes(JR.T, JR)
+    rest = E - ca.sumsqr(R)
+    if ca.depends_on(rest, x):
+        H = H + ca.hessian(rest, x)[0]
+    return ca.Function("ddp_terminal", [x, p, T], [E, ca.gradient(E, x), H],
+                       ["x", "p", "T"], ["E", "Ex", "Exx"])
+
+
+def rollout_step(prob, fns: Functions, steps: int) -> ca.Function:
+    """One knot of FDDP's forward pass (module docstring): (x_next, x̂_k, û_k, q_k)."""
+    s = prob.system
+    nx, nu = s.nx, len(s.u_names)
+    K = knot_function(prob, fns, steps)
+    x_in, xs, us, kff = (ca.MX.sym(n, m) for n, m in (("x_in", nx), ("xs", nx), ("us", nu),
+                                                    ("kff", nu)))
+    kfb, gap, alpha = ca.MX.sym("kfb", nu * nx), ca.MX.sym("gap", nx), ca.MX.sym("alpha")
+    lower, upper = ca.MX.sym("lower", nu), ca.MX.sym("upper", nu)
+    p, T, k = ca.MX.sym("p", fns.L.nnz_in(3)), ca.MX.sym("T"), ca.MX.sym("k")
+    x_hat = x_in + (alpha - 1) * gap
+    u_hat = us - alpha * kff - ca.mtimes(ca.reshape(kfb, nu, nx), x_hat - xs)
+    u_hat = ca.fmin(ca.fmax(u_hat, lower), upper)
+    x_next, q = K(x_hat, u_hat, p, T, k)
+    return ca.Function("ddp_roll", [x_in, xs, us, kff, kfb, gap, alpha, lower, upper, p, T, k],
+                       [x_next, x_hat, u_hat, q])
+
+
+def rollout(step: ca.Function, N: int) -> ca.Function:
+    """The forward pass over the N knots in one call: (x_end, X̂ (nx × N), Û, q (1 × N))."""
+    x0, xs, us, kff, kfb, gap = (ca.MX.sym(n, step.size1_in(i), 1 if i == 0 else N) for i, n
+                                 in enumerate(("x0", "XS", "US", "KFF", "KFB", "GAPS")))
+    alpha, lower, upper = ca.MX.sym("alpha"), ca.MX.sym("lower", step.size1_in(7)), \
+        ca.MX.sym("upper", step.size1_in(8))
+    p, T = ca.MX.sym("p", step.size1_in(9)), ca.MX.sym("T")
+    folded = step.mapaccum("ddp_fold", N)
+    one = ca.DM.ones(1, N)
+    x_acc, x_hat, u_hat, q = folded(x0, xs, us, kff, kfb, gap, alpha * one,
+                                    ca.repmat(lower, 1, N), ca.repmat(upper, 1, N),
+                                    ca.repmat(p, 1, N), T * one, ca.DM(np.arange(N)).T)
+    return ca.Function("ddp_rollout", [x0, xs, us, kff, kfb, gap, alpha, lower, upper, p, T],
+                       [x_acc[:, -1], x_hat, u_hat, q])
+
+
+def compiled(functions: list[ca.Function], sample_args: list[list],
+             options: codegen.CodegenOptions | None = None) -> list[ca.Function] | None:
+    """The functions as ``external`` C from one cached library (checked against the virtual
+    machine at ``sample_args`` when just built), or None with a warning (the virtual machine
+    stays)."""
+    opts = options or codegen.CodegenOptions(flags=DDP_FLAGS)
+    path, fresh = compiled_library(functions, opts, None)
+    if path is None:
+        return None
+    try:
+        ours = [ca.external(fn.name(), str(path)) for fn in functions]
+    except RuntimeError:
+        codegen._discard(path)
+        return None
+    worst = 0.0
+    for fn, lib, args in zip(functions, ours, sample_args):
+        if any(lib.sparsity_out(i) != fn.sparsity_out(i) for i in range(fn.n_out())):
+            worst = np.inf
+            break
+        if fresh:
+            for a, b in zip(lib.call(args), fn.call(args)):
+                a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
+                worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
+    if worst <= CHECK_RTOL:
+        return ours
+    codegen._warn(f"jourdain: the compiled DDP functions {path} deviate from the virtual "
+                  f"machine ({worst:.2g}); solving on the virtual machine")
+    codegen._discard(path)
+    return None

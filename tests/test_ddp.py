@@ -1,0 +1,193 @@
+"""The DDP solver (solver/optimal/ddp.py, ddp_model.py, ddp_built.py: ``solver="fddp"``).
+
+References: agreement of two methods on the same RK4 multiple-shooting transcription — FDDP
+against IPOPT's optimum of the same NLP (same knots, same RK4 cost quadrature), without and
+with input bounds (where the box QP must reproduce IPOPT's active set); FDDP's own
+feasibility: a start that violates the dynamics converges to the same optimum, and the
+returned trajectory satisfies the dynamics (re-simulated with CVODES, RK4's local error).
+"""
+import numpy as np
+import pytest
+
+import jourdain as jd
+from jourdain.blocks import Composite, Motor, Revolute, RigidBody, World
+from jourdain.library import CartDoublePendulum
+from ocp_problems import CARTPOLE, F, V, X, cartpole_swingup, double_integrator
+
+RK4 = jd.MultipleShooting(jd.Integrator.RK4, steps=2)
+
+
+class DrivenPendulum(Composite):
+    """A point mass 1 kg on a 1 m rod, driven by a torque ``motor.tau`` at its pivot."""
+
+    def __init__(self):
+        super().__init__()
+        self.joint = Revolute(axis=(0, 0, 1))
+        self.bob = RigidBody(m=1.0, r_cm=(0, -1.0, 0))
+        self.motor = Motor()
+        self.connect(self.joint.frame_b, self.bob.frame_a)
+        self.connect(self.motor.flange_b, self.joint.axis)
+        self.expose(self.joint.frame_a, "frame_a")
+
+
+def _pendulum(N=40, tau_max=None):
+    """Swing the pendulum from hanging to upright: least squares on torque and the terminal
+    state, plus an integral cost (exact Hessian path)."""
+    system = jd.compile(jd.Model.on_world(World(), p=DrivenPendulum()))
+    ocp = jd.TrajectoryProblem(system, 2.5, intervals=N)
+    ocp.initial({"p.joint.phi": 0.0, "p.joint.w": 0.0})
+    if tau_max is not None:
+        ocp.bound("p.motor.tau", -tau_max, tau_max)
+    ocp.least_squares(lambda v: 0.3 * v["p.motor.tau"])
+    ocp.integral_cost(lambda v: 0.01 * v["p.joint.w"] ** 2)
+    ocp.least_squares(lambda v: [10 * (v["p.joint.phi"] - np.pi), 3 * v["p.joint.w"]],
+                      terminal=True)
+    return ocp
+
+
+def _cartpole(f_max=None):
+    """Cart-pole from hanging, least squares pulling it upright at rest at t_f."""
+    system = cartpole_swingup(N=2).system
+    ocp = jd.TrajectoryProblem(system, 2.0, intervals=40)
+    ocp.initial(dict(zip(CARTPOLE, (0.0, np.pi, 0.0, 0.0))))
+    if f_max is not None:
+        ocp.bound("cartpole.motor.f", -f_max, f_max)
+    ocp.least_squares(lambda v: [0.1 * v["cartpole.motor.f"], v["cartpole.slider.s"]])
+    ocp.least_squares(lambda v: [10 * v["cartpole.hinge.phi"], 3 * v["cartpole.hinge.w"],
+                                 3 * v["cartpole.slider.v"]], terminal=True)
+    return ocp
+
+
+def _double_pendulum():
+    """The double pendulum on a cart moved 0.5 m, poles kept upright, in 1.5 s."""
+    system = jd.compile(jd.Model.on_world(World(), dp=CartDoublePendulum()))
+    ocp = jd.TrajectoryProblem(system, 1.5, intervals=30)
+    ocp.initial(dict.fromkeys(system.x_names, 0.0))
+    ocp.bound("dp.motor.f", -15, 15)
+    ocp.least_squares(lambda v: [0.05 * v["dp.motor.f"], v["dp.hinge1.phi"],
+                                 v["dp.hinge2.phi"]])
+    ocp.least_squares(lambda v: [10 * (v["dp.slider.s"] - 0.5), 3 * v["dp.slider.v"],
+                                 3 * v["dp.hinge1.phi"], 3 * v["dp.hinge2.phi"],
+                                 v["dp.hinge1.w"], v["dp.hinge2.w"]], terminal=True)
+    return ocp
+
+
+def _same_optimum(fddp, ipopt, atol):
+    assert fddp.success and fddp.stats["solver"] == "fddp"
+    assert fddp.cost == pytest.approx(ipopt.cost, rel=1e-6)
+    np.testing.assert_allclose(fddp.X, ipopt.X, atol=atol)
+
+
+@pytest.mark.parametrize("factory, atol", [
+    (_pendulum, 1e-5), pytest.param(_cartpole, 1e-4, marks=pytest.mark.slow),
+    pytest.param(_double_pendulum, 1e-5, marks=pytest.mark.slow)])
+def test_fddp_reaches_ipopts_optimum_of_the_same_rk4_transcription(factory, atol):
+    """Reference: IPOPT (exact Hessian, tol 1e-10) on the same RK4 multiple-shooting NLP;
+    FDDP's fixed point has the same exact gradients, so the same optimum: cost to 1e-6
+    relative, node states to ``atol``."""
+    ocp = factory()
+    ipopt = ocp.solve(RK4, tol=1e-10)
+    fddp = ocp.solve(RK4, solver="fddp", tol=1e-9)
+    _same_optimum(fddp, ipopt, atol)
+
+
+def test_box_constrained_inputs_match_ipopt_with_bounds():
+    """Reference: IPOPT with the same input bound on the pendulum swing-up; the bound is
+    active (the unbounded optimum exceeds it), the projected-Newton box QP keeps every input
+    inside it and reaches the same optimum."""
+    limited = _pendulum(tau_max=4.0)
+    fddp = limited.solve(RK4, solver="fddp", tol=1e-9)
+    assert np.abs(fddp.U).max() <= 4.0 * (1 + 1e-12)
+    assert np.isclose(np.abs(fddp.U), 4.0, rtol=1e-9).sum() >= 2     # saturated knots
+    _same_optimum(fddp, limited.solve(RK4, tol=1e-10), 1e-5)
+
+
+@pytest.mark.slow
+def test_box_constrained_cartpole_matches_ipopt_with_bounds():
+    """Reference: IPOPT with the same input bounds on the cart-pole swing-up, the bound at
+    60 % of the unbounded optimum's largest force (active at several knots)."""
+    free = _cartpole().solve(RK4, solver="fddp", tol=1e-9)
+    f_max = 0.6 * np.abs(free.U).max()
+    ocp = _cartpole(f_max)
+    ipopt = ocp.solve(RK4, tol=1e-10)
+    fddp = ocp.solve(RK4, solver="fddp", tol=1e-9)
+    assert np.abs(fddp.U).max() <= f_max * (1 + 1e-12)
+    assert np.isclose(np.abs(fddp.U), f_max, rtol=1e-9).sum() >= 2     # saturated knots
+    _same_optimum(fddp, ipopt, 1e-4)
+
+
+def test_infeasible_start_converges_and_ends_dynamically_consistent():
+    """Reference: FDDP's feasibility (Mastalli et al. 2020) and the CVODES re-simulation. A
+    start whose states are a straight line from the initial to the upright state (not a
+    trajectory of the dynamics: gaps of order 1) converges to the optimum found from rest,
+    and the plan's node states agree with the CVODES re-simulation of its inputs within RK4's
+    local error."""
+    ocp = _pendulum()
+    line = {"p.joint.phi": lambda t: np.pi * t / 2.5, "p.joint.w": np.pi / 2.5}
+    from_line = ocp.solve(RK4, solver="fddp", tol=1e-9, guess=line)
+    from_rest = ocp.solve(RK4, solver="fddp", tol=1e-9)
+    assert from_line.cost == pytest.approx(from_rest.cost, rel=1e-7)
+    np.testing.assert_allclose(from_line.X, from_rest.X, atol=1e-5)
+    assert from_line.check().max_local < 1e-4
+
+
+def test_warm_resolve_with_a_new_parameter_and_initial_state_equals_a_fresh_solve():
+    """Reference: a fresh build stated with the new target and initial state; the warm
+    re-solve of the built problem (and a shifted warm start) reaches the same optimum."""
+    def reach(target, x0=0.0):
+        ocp = jd.TrajectoryProblem(double_integrator(), 1.0, intervals=20)
+        ocp.initial({X: x0, V: 0.0})
+        ocp.parameter("target", target)
+        ocp.bound(F, -8.0, 8.0)
+        ocp.least_squares(lambda v: v[F])
+        ocp.least_squares(lambda v: [10 * (v[X] - v["target"]), 10 * v[V]], terminal=True)
+        return ocp
+    built = reach(1.0).build(RK4, solver="fddp", tol=1e-10)
+    built.solve()
+    warm = built.solve(x0={X: 0.2}, params={"target": 1.5})
+    fresh = reach(1.5, 0.2).solve(RK4, solver="fddp", tol=1e-10)
+    assert warm.cost == pytest.approx(fresh.cost, rel=1e-9)
+    np.testing.assert_allclose(warm.X, fresh.X, atol=1e-8)
+    shifted = built.solve(x0={X: 0.2}, params={"target": 1.5}, shift=1)
+    assert shifted.cost == pytest.approx(fresh.cost, rel=1e-9)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda o: o.path_constraint(lambda v: v[X], upper=2.0, name="wall"), "path constraints"),
+    (lambda o: o.bound(X, -1, 2), "state bounds"),
+    (lambda o: o.final({X: 1.0}), "final conditions"),
+])
+def test_what_ddp_cannot_state_is_refused_by_name(change, words):
+    """Reference: the statement itself; DDP has no place for path constraints, state bounds
+    or final conditions, so each is refused naming it and the solvers that take it."""
+    ocp = jd.TrajectoryProblem(double_integrator(), 1.0, intervals=10)
+    ocp.initial({X: 0.0, V: 0.0})
+    ocp.least_squares(lambda v: v[F])
+    change(ocp)
+    with pytest.raises(jd.ModelError, match=f"{words}.*solver='fatrop'"):
+        ocp.build(RK4, solver="fddp")
+
+
+def test_knot_derivatives_equal_ad_of_the_knot_function():
+    """Reference: CasADi's automatic differentiation of the knot function K of
+    solver/optimal/knots.py (the RK4 steps of the transcription); the stage-by-stage chain
+    of ddp_model gives the same next state, cost and Jacobians to round-off."""
+    import casadi as ca
+
+    from jourdain.solver.optimal import ddp_model, knots
+    ocp = _double_pendulum()
+    fns = ocp.functions()
+    D, K = ddp_model.knot_derivatives(ocp, fns, 2), knots.knot_function(ocp, fns, 2)
+    args = K.mx_in()
+    J = ca.Function("J", args, [ca.jacobian(ca.vertcat(*K(*args)), ca.vertcat(*args[:2]))])
+    rng = np.random.default_rng(3)
+    x, u = rng.uniform(-1, 1, K.size1_in(0)), rng.uniform(-5, 5, K.size1_in(1))
+    p = rng.uniform(0.5, 1.0, K.size1_in(2))
+    values = [np.array(v) for v in D(x, u, p, 1.5, 4.0)]
+    x_next, q = (np.array(v) for v in K(x, u, p, 1.5, 4.0))
+    jac = np.array(J(x, u, p, 1.5, 4.0))
+    nx = x.size
+    np.testing.assert_allclose(values[0], x_next, atol=1e-14)
+    np.testing.assert_allclose(values[1], q, rtol=1e-13)
+    np.testing.assert_allclose(np.hstack(values[2:4]), jac[:nx], atol=1e-12)
+    np.testing.assert_allclose(np.vstack(values[4:6]).ravel(), jac[nx], atol=1e-12)
