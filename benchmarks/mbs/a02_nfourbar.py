@@ -88,8 +88,16 @@ def run(sizes=(1, 2, 4), methods=tuple(jd.ConstraintMethod), repeat: int = 3,
                             settings=settings or "defaults", steps=steps,
                             us_per_step_per_window=(1e6 * t_cpu / steps / n) if steps else
                             float("nan"),
-                            switches=len(getattr(res, "switches", []) or [])))
+                            switches=len(getattr(res, "switches", []) or []),
+                            parallel=_parallel(res, n)))
     return rows
+
+
+def _parallel(res, n: int) -> float:
+    """[rad] the largest angle between a rod and the first over the run: ~0 on the physical
+    branch through every flat crossing."""
+    phi = res["m.pivot0.phi"]
+    return float(max(np.abs(res[f"m.pivot{i}.phi"] - phi).max() for i in range(1, n + 1)))
 
 
 def scaling(sizes=(5, 10, 20, 40, 80), repeat: int = 3) -> list[dict]:

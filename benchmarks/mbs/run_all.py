@@ -33,6 +33,8 @@ def table(rows: list[dict]) -> str:
         cpu = "—" if math.isnan(r["cpu"]) else f"{r['cpu']:.3f}"
         note = r.get("refused") or r.get("settings") or (
             f"{r['vs_peer']:.2f}× peer" if "vs_peer" in r else "")
+        if "parallel" in r:   # the physical branch: every rod parallel to the first
+            note += f"; rods parallel to {r['parallel']:.1e} rad"
         if r.get("steps"):
             note += (f"; {r['steps']} steps, {r['us_per_step_per_window']:.1f} µs per step "
                      "and window")
