@@ -13,8 +13,9 @@ block is ill-conditioned, and the local error CVODES controls in the independent
 coordinates reaches the dependent ones amplified by its conditioning ν, so every passage
 leaves a phase error that the rest of the run carries. Measured on the IFToMM N-four-bar
 (20 s, 20 flat crossings, the benchmark's high precision is 1e-3 on B0's position and
-velocity): at 1e-8 the error was 0.6–6e-3 (n = 2, 4, 10, 40; Adams or BDF), at 1e-9
-0.7–2.6e-4 on Adams for 1.3× the CPU time.
+velocity): at 1e-8 the error was 5.5e-4–6e-3 (n = 2, 4, 10, 40; Adams or BDF), at 1e-9
+0.7–2.6e-4 on Adams for 1.2–1.3× the CPU time. The level does not depend on stiffness (the
+phase of the motion drifts, whichever method controls the local error).
 """
 from __future__ import annotations
 
