@@ -69,6 +69,44 @@ def test_stiffness_declared_or_given_overrides_the_test():
         jd.Method.BDF
 
 
+def test_auto_on_partitioned_loops_follows_the_stiffness_test():
+    """Closed loops solved by partitioning take the stiffness test too (reference: the
+    stiffness estimate, integrators.stiffness, against its limit STIFF_RATIO·rtol^(−1/10) at
+    the loops' default rtol 1e-9). The IFToMM N-four-bar (n = 2) starts inverted at λ = ±3.4
+    1/s, ratio 1: Adams. A four-bar whose crank carries a spring of 1e4 N·m/rad and a
+    damper of 100 N·m·s/rad has an overdamped mode of ~5e3 1/s beside the swing, ratio ≫ 10:
+    BDF, and Adams agrees with it over 0.5 s to the tolerance (1e-6 rad)."""
+    from jourdain.blocks import RotationalSpring, ViscousFriction
+    from jourdain.library import FourBar
+    from jourdain.library.mbs_benchmarks import NFourBar
+    from jourdain.solver.simulation.integrators import STIFF_RATIO, stiffness
+    limit = STIFF_RATIO * 1e-9 ** -0.1
+    bars = jd.compile(jd.Model.on_world(World(), m=NFourBar(2)), speeds={"z0": "m.pivot0.w"})
+    x0 = bars.state(None, {"z0": -1.0})
+    ratio, _ = stiffness(bars, 0.0, x0, np.zeros(len(bars.u_names)), bars.parameters(None), 1.0)
+    assert ratio < limit
+    res = bars.simulate(1.0, z0={"z0": -1.0}, n_out=11)
+    assert res.method is jd.Method.ADAMS and res.stats["jacobian_evaluations"] == 0
+    assert res.stats["method_reason"].startswith("closed loops by partitioning, stiffness "
+                                                 "ratio")
+    m = jd.Model(World(), fb=FourBar(), spring=RotationalSpring(c=1e4),
+                 damper=ViscousFriction(d=100.0))
+    m.connect(m.world.frame_b, m.fb.frame_a)
+    m.connect(m.spring.flange_b, m.fb.crank.axis)
+    m.connect(m.damper.flange_b, m.fb.crank.axis)
+    stiff = jd.compile(m)
+    x0 = stiff.state({"fb.crank.phi": 0.3}, None)
+    ratio, _ = stiffness(stiff, 0.0, x0, np.zeros(len(stiff.u_names)),
+                         stiff.parameters(None), 0.5)
+    assert ratio > 10 * limit
+    runs = {meth: stiff.simulate(0.5, y0={"fb.crank.phi": 0.3}, n_out=11, method=meth)
+            for meth in (jd.Method.AUTO, jd.Method.ADAMS)}
+    assert runs[jd.Method.AUTO].method is jd.Method.BDF
+    assert ">" in runs[jd.Method.AUTO].stats["method_reason"]
+    np.testing.assert_allclose(runs[jd.Method.AUTO]["fb.crank.phi"],
+                               runs[jd.Method.ADAMS]["fb.crank.phi"], atol=1e-6)
+
+
 def test_auto_uses_bdf_with_contacts_and_adams_agrees_where_it_is_chosen():
     """A block sliding to rest on a GroundContact: its stick mode, closed after the start, is
     invisible to the stiffness test at x0, so AUTO takes BDF because of the contact rows

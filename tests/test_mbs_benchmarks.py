@@ -152,3 +152,77 @@ def test_n_four_bar_dae_failure_is_named_in_the_users_terms():
     assert abs(t - t_flat) < 0.05
     angle = float(text.split("m.pivot0.phi = ")[1].split(",")[0])
     assert abs(angle + np.pi / 2) < 0.1
+
+
+def _n_four_bar_b0(n, t):
+    """B0 = (−sin φ, cos φ) and its velocity on the physical branch (the helper's equation)."""
+    a, b = (n + 1) / 3 + n, (n + 1) / 2 + n
+    sol = solve_ivp(lambda _, x: [x[1], b * 9.81 / a * np.sin(x[0])], (t[0], t[-1]),
+                    [0.0, -1.0], method="DOP853", t_eval=t, rtol=1e-12, atol=1e-12)
+    phi, w = sol.y
+    return np.array([-np.sin(phi), np.cos(phi), -np.cos(phi) * w, -np.sin(phi) * w])
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_n_four_bar_over_20_s_within_1e_3_at_the_defaults(n):
+    """Reference: the one-degree-of-freedom equation of the physical branch (helper). IFToMM
+    A02 at n = 2 and 4 over the statement's 20 s (20 flat, singular configurations) at the
+    default settings: AUTO runs Adams (the stiffness estimate at the start is 1: the
+    inverted rods' λ = ±3.4 1/s) at the partitioned loops' default 1e-9; B0's position and
+    velocity stay within the benchmark's high precision 1e-3 of the reference (measured
+    1.1e-4 and 6.9e-5; the former defaults, BDF at 1e-8, gave 1.6e-3 and 3.2e-3) and every
+    rod stays parallel to the first (1e-9 rad): the physical branch at every crossing."""
+    system = jd.compile(jd.Model.on_world(World(), m=NFourBar(n)), speeds={"z0": "m.pivot0.w"})
+    res = system.simulate(20.0, z0={"z0": -1.0}, n_out=401)
+    phi, w = res["m.pivot0.phi"], res["m.pivot0.w"]
+    b0 = np.array([-np.sin(phi), np.cos(phi), -np.cos(phi) * w, -np.sin(phi) * w])
+    assert np.abs(b0 - _n_four_bar_b0(n, res.t)).max() < 1e-3
+    assert phi.min() < -10 * 2 * np.pi   # over ten turns: 20 flat configurations passed
+    for i in range(1, n + 1):
+        assert np.abs(res[f"m.pivot{i}.phi"] - phi).max() < 1e-9
+    assert res.method is jd.Method.ADAMS
+    assert res.stats["method_reason"].startswith("closed loops by partitioning, stiffness "
+                                                 "ratio 1 ≤")
+    assert res.stats["tolerances"].startswith("rtol = 1e-09, atol = 1e-09: the default 1e-09 "
+                                              "for closed loops solved by partitioning")
+
+
+def test_andrews_at_the_defaults():
+    """Reference: the Test Set for IVP Solvers' solution at t = 0.03 s (PSIDE at 1e-14). At
+    the default settings (AUTO: Adams, the loops' 1e-9) the seven angles have at least 6
+    correct significant digits (measured 6.75), far inside the IFToMM high precision."""
+    system = jd.compile(jd.Model.on_world(World(g=(0, 0, 0)), a=AndrewsMechanism()))
+    res = system.simulate(0.03, y0={f"a.{k}.phi": v for k, v in ANDREWS_Y0.items()}, n_out=2)
+    rel = max(abs(res[f"a.{k}.phi"][-1] - v) / abs(v) for k, v in ANDREWS_REF.items())
+    assert rel < 1e-6
+    assert res.method is jd.Method.ADAMS and "1e-09" in res.stats["tolerances"]
+
+
+def test_default_tolerances_of_partitioned_loops_say_why():
+    """Reference: the policy of solver/simulation/tolerances.py (1e-9 for loops solved by
+    partitioning, 1e-8 otherwise, both scaled by 20 s / horizon beyond 20 s, given values
+    kept) and the notes it writes into ``res.stats["tolerances"]``; the Baumgarte system of
+    the same loop keeps the plain default."""
+    from jourdain.solver.simulation.tolerances import resolve
+    assert resolve(None, None, 0.0, 20.0, loops=True)[:2] == (1e-9, 1e-9)
+    rtol, atol, note = resolve(None, None, 0.0, 200.0, loops=True)
+    assert rtol == pytest.approx(1e-10, rel=1e-12) and atol == pytest.approx(1e-10, rel=1e-12)
+    assert note == ("rtol = 1e-10, atol = 1e-10: the default 1e-09 for closed loops solved by "
+                    "partitioning, whose error grows at each passage near a singular "
+                    "configuration, tightened by 20 s / 200 s for the long horizon")
+    assert resolve(1e-6, None, 0.0, 5.0, loops=True)[2] == (
+        "rtol = 1e-06, atol = 1e-09: the default 1e-09 for closed loops solved by "
+        "partitioning, whose error grows at each passage near a singular configuration "
+        "(rtol given, the other the default)")
+    assert resolve(None, None, 0.0, 5.0)[2] == "rtol = 1e-08, atol = 1e-08 (the default)"
+    model = jd.Model.on_world(World(), m=NFourBar(1))
+    part = jd.compile(model).simulate(0.3, z0={"m.pivot0.w": -1.0}, n_out=4)
+    assert "1e-09 for closed loops solved by partitioning" in part.stats["tolerances"]
+    given = jd.compile(model).simulate(0.3, z0={"m.pivot0.w": -1.0}, n_out=4, rtol=1e-7,
+                                       atol=1e-7)
+    assert given.stats["tolerances"] == "rtol = 1e-07, atol = 1e-07 (given)"
+    baum = jd.compile(model, constraints=jd.ConstraintMethod.BAUMGARTE).simulate(
+        0.3, z0={"m.pivot0.w": -1.0}, n_out=4)
+    assert baum.stats["tolerances"] == "rtol = 1e-08, atol = 1e-08 (the default)"
+    assert baum.method is jd.Method.BDF and "without the partition watch" in \
+        baum.stats["method_reason"]

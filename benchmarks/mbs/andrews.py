@@ -126,6 +126,22 @@ def run(repeat: int = 3, tolerances=(1e-8, 1e-10)) -> list[dict]:
     return rows
 
 
+def defaults(repeat: int = 3) -> list[dict]:
+    """Partitioning at the default settings (AUTO's method, the loops' default tolerance,
+    ``res.stats``) beside the peer at that tolerance."""
+    system = compile_andrews()
+    t_cpu, q = cpu(lambda: jourdain_run(system, None, None), repeat)
+    y0 = {f"a.{n}.phi": v for n, v in zip(NAMES, Y0)}
+    stats = system.simulate(T_END, y0=y0, n_out=2).stats
+    tol = float(stats["tolerances"].split("rtol = ")[1].split(",")[0])
+    t_peer, q_peer = cpu(lambda: peer_run(tol, tol), repeat)
+    return [row("A03 Andrews 0.03 s", f"CasADi CVODES rtol {tol:g}", digits(q_peer), t_peer,
+                measure="scd"),
+            row("A03 Andrews 0.03 s", "jourdain partitioning (defaults)", digits(q), t_cpu,
+                measure="scd", vs_peer=t_cpu / t_peer, settings=stats["tolerances"],
+                method_reason=stats["method_reason"])]
+
+
 if __name__ == "__main__":
     for r in run(1):
         print(r)

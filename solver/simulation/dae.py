@@ -57,8 +57,9 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
               "chatter": chatter, "max_events": max_events, "islands": islands}
     check_progress(progress)
-    rtol, atol, tolerances = resolve_tolerances(rtol, atol, t0, _grid(t0, t_end, n_out,
-                                                                      t_out)[-1])
+    rtol, atol, tolerances = resolve_tolerances(
+        rtol, atol, t0, _grid(t0, t_end, n_out, t_out)[-1],
+        loops=system.method is ConstraintMethod.PARTITIONING)
     integrator_options(rtol, atol, max_steps, method, linear_solver, None, max_step)  # checks
     if stiff is not None:
         flag(stiff, "simulate: stiff")
@@ -211,7 +212,7 @@ def _start(system, y0, z0, params, inputs, grid) -> np.ndarray:
 def _method(system, method, stiff, grid, x0, inputs, p, rtol) -> tuple:
     """:func:`.integrators.choose_method` at the start of a partitioned run."""
     u0 = InputSignals(system, inputs).numbers(grid[0])
-    return choose_method(system, method, stiff, grid, x0, u0, p, rtol)
+    return choose_method(system, method, stiff, grid, x0, u0, p, rtol, watched=True)
 
 
 def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float,

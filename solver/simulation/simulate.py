@@ -62,8 +62,9 @@ def simulate(system, t_end: float, y0: dict | None = None, z0: dict | None = Non
     params : values of the symbolic parameters by name (others keep their defaults).
     n_out / t_out : number of equally spaced output times, or the output times themselves.
     rtol, atol : CVODES's relative (0 < rtol < 1) and absolute (> 0) tolerances; by default
-        1e-8, tightened beyond a 20 s horizon in proportion to it (:mod:`.tolerances`);
-        ``result.stats["tolerances"]`` says which ran.
+        1e-8 (1e-9 for closed loops solved by partitioning), tightened beyond a 20 s horizon
+        in proportion to it (:mod:`.tolerances`); ``result.stats["tolerances"]`` says which
+        ran.
     max_steps : the most steps CVODES may take between two output times (≥ 1).
     max_step : [s] the longest step CVODES (IDAS) may take (None: no bound), e.g. below the
         width of a short pulse that no block declares (:mod:`.discontinuities`).
