@@ -2,7 +2,7 @@
 swing-up with torque limits, the UR5 point-to-point move with joint and torque limits, and
 the Talos arm reach (benchmarks/robot_ocp.py's functions).
 
-Problems (benchmarks/peers/ocp_problems.py, read by both sides): the URDF of
+Problems (benchmarks/peers/ocp_statements.py, read by both sides): the URDF of
 example-robot-data with ideal torques on every joint (no joint damping, no armature), RK4
 multiple shooting with one step per interval, crocoddyl's costs Σ dt·w·½‖r‖² + W·½‖r_N‖²
 (state to the goal, torques; terminal state to the goal), the limits as bounds in jourdain
@@ -45,8 +45,8 @@ from jourdain.blocks import World  # noqa: E402
 from jourdain.solver.exchange import UnsupportedWarning, example_robot  # noqa: E402
 
 from benchmarks import robot_ocp  # noqa: E402
-from benchmarks.peers.ocp_problems import PROBLEMS  # noqa: E402
-from benchmarks.peers.ocp_problems import x0 as initial_state  # noqa: E402
+from benchmarks.peers.ocp_statements import PROBLEMS  # noqa: E402
+from benchmarks.peers.ocp_statements import x0 as initial_state  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 TALOS = "Talos arm reach"
@@ -182,6 +182,16 @@ def crocoddyl_row(problem: str, N: int, repeat: int, *extra: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def crocoddyl_cost(problem: str, N: int, plan: dict, *extra: str) -> float | None:
+    """crocoddyl's cost of a plan {"xs", "us"} (crocoddyl's order) at its nodes."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(plan, file)
+    try:
+        return crocoddyl_row(problem, N, 1, "--cost-of", file.name, *extra).get("cost")
+    finally:
+        os.unlink(file.name)
+
+
 def same_dynamics(arm, system, spec: dict, croc: dict) -> float:
     """One RK4 step of jourdain's model from each of crocoddyl's optimal nodes x_k with its
     u_k: max |step − crocoddyl's x_(k+1)| over intervals and states. crocoddyl's plan has no
@@ -222,13 +232,9 @@ def problem_rows(problem: str, labels: list[str], repeat: int, quick: bool) -> d
         print(f"crocoddyl skipped: {croc.get('skipped')}", flush=True)
     for label in labels:
         row = jourdain_row(arm, system, spec, CONTENDERS[label]["options"], repeat, N)
+        plan = row.pop("plan")
         if "cost" in croc:        # the same cost: crocoddyl's of jourdain's plan
-            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
-                json.dump(row["plan"], file)
-            row["crocoddyl_cost_of_plan"] = crocoddyl_row(problem, N, 1, "--cost-of",
-                                                          file.name).get("cost")
-            os.unlink(file.name)
-        row.pop("plan")
+            row["crocoddyl_cost_of_plan"] = crocoddyl_cost(problem, N, plan)
         out["rows"][label] = row
         print(problem, label, {k: (round(v, 4) if isinstance(v, float) else v)
                                for k, v in row.items()}, flush=True)

@@ -1,5 +1,5 @@
 """crocoddyl's side of benchmarks/ocp_vs_crocoddyl.py: the double-pendulum swing-up and the
-UR5 point-to-point move of benchmarks/peers/ocp_problems.py, solved by BoxFDDP (box on the
+UR5 point-to-point move of benchmarks/peers/ocp_statements.py, solved by BoxFDDP (box on the
 torques) on RK4 integrated action models, in an interpreter with crocoddyl 3.2.1 and
 Pinocchio 4.0.0 (its wheel silently drops gravity with Pinocchio 4.1), one thread.
 
@@ -31,7 +31,7 @@ import crocoddyl  # noqa: E402
 import numpy as np  # noqa: E402
 import pinocchio  # noqa: E402
 
-from ocp_problems import PROBLEMS, x0 as initial_state  # noqa: E402
+from ocp_statements import PROBLEMS, x0 as initial_state  # noqa: E402
 
 
 def urdf_path(relative: str) -> str:
@@ -120,11 +120,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--problem", required=True, choices=list(PROBLEMS))
     parser.add_argument("--N", type=int, default=None, help="intervals (default: the spec's)")
+    parser.add_argument("--dt", type=float, default=None, help="[s] (default: the spec's)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cost-of", help="a JSON file {xs, us} of a plan: print crocoddyl's "
                         "cost of it instead of solving")
     args = parser.parse_args()
-    spec = PROBLEMS[args.problem]
+    spec = dict(PROBLEMS[args.problem], dt=args.dt or PROBLEMS[args.problem]["dt"])
     N = args.N or spec["N"]
     model = pinocchio.buildModelFromUrdf(urdf_path(spec["urdf"]))
     cpu = time.process_time()
