@@ -52,19 +52,22 @@ RESULTS = ROOT / "benchmarks" / "results"
 TALOS = "Talos arm reach"
 
 # The contenders: label -> build options of jourdain (one line per contender; a new solver is
-# one more line). "problems" limits a contender to the problems where it is meaningful.
+# one more line, and its label in DEFAULTS or --contenders). VM: CasADi's virtual machine
+# (the NLP in SX, or in MX when the inlined dynamics would exceed transcription.INLINE_LIMIT:
+# the UR5 at N = 50); C: codegen=True; knot C: codegen="knot"; GN: Gauss–Newton Hessian.
 CONTENDERS = {
     "jourdain IPOPT, VM": {"options": {}},
     "jourdain fatrop, VM": {"options": {"solver": "fatrop"}},
     "jourdain IPOPT, C": {"options": {"codegen": True}},
     "jourdain IPOPT, knot C": {"options": {"codegen": "knot"}},
     "jourdain fatrop, knot C": {"options": {"codegen": "knot", "solver": "fatrop"}},
+    "jourdain IPOPT GN, VM": {"options": {"hessian": "gauss-newton"}},
     "jourdain IPOPT GN, knot C": {"options": {"codegen": "knot", "hessian": "gauss-newton"}},
 }
 DEFAULTS = {
     "double pendulum": ["jourdain IPOPT, VM", "jourdain fatrop, VM", "jourdain IPOPT, C",
                         "jourdain IPOPT, knot C", "jourdain fatrop, knot C"],
-    "UR5 point to point": ["jourdain IPOPT, VM", "jourdain fatrop, VM",
+    "UR5 point to point": ["jourdain IPOPT, VM", "jourdain fatrop, VM", "jourdain IPOPT GN, VM",
                            "jourdain IPOPT GN, knot C"],
 }
 
@@ -261,15 +264,17 @@ def talos_rows(repeat: int, quick: bool, max_iter: int) -> dict:
 
 
 def table(record: dict) -> None:
-    print(f"{'problem':20s} {'contender':28s} {'build':>7s} {'solve':>8s} {'it':>5s} "
-          f"{'cost':>11s} {'re-sim err':>10s} {'solve/croc':>10s}")
+    print(f"{'problem':20s} {'contender':28s} {'build':>7s} {'cached':>7s} {'solve':>8s} "
+          f"{'it':>5s} {'cost':>11s} {'re-sim err':>10s} {'solve/croc':>10s}")
     for problem, result in record["problems"].items():
         rows = result["rows"]
         ref = next((r["solve_cpu_s"] for k, r in rows.items() if k.startswith("crocoddyl")),
                    None)
         for label, r in rows.items():
             ratio = f"{r['solve_cpu_s'] / ref:10.2f}" if ref else f"{'-':>10s}"
-            print(f"{problem[:20]:20s} {label[:28]:28s} {r['build_cpu_s']:7.2f} "
+            cached = f"{r['cached_build_cpu_s']:7.2f}" if "cached_build_cpu_s" in r else \
+                f"{'-':>7s}"
+            print(f"{problem[:20]:20s} {label[:28]:28s} {r['build_cpu_s']:7.2f} {cached} "
                   f"{r['solve_cpu_s']:8.3f} {r['iterations']:5d} {r['cost']:11.6g} "
                   f"{r['resimulated_error']:10.1e} {ratio}")
         print(f"{'':20s} (URDF import + compile {result['import_compile_cpu_s']:.2f} s, "

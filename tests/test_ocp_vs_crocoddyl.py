@@ -70,7 +70,8 @@ def _crocoddyl_python():
     python = bench.crocoddyl_python()
     ok = subprocess.run([python, "-c", "import crocoddyl"], capture_output=True).returncode == 0
     if not ok:
-        pytest.skip("crocoddyl is not installed here (make bench-ocp sets CROCODDYL_PYTHON)")
+        pytest.skip("no crocoddyl: set CROCODDYL_PYTHON to an interpreter with crocoddyl "
+                    "3.2.1 and pin 4.0.0 (make bench-ocp makes .venv-crocoddyl)")
     return python
 
 
