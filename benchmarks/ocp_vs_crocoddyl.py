@@ -221,11 +221,13 @@ def same_dynamics(arm, system, spec: dict, croc: dict) -> float:
 
 
 def problem_rows(problem: str, labels: list[str], repeat: int, quick: bool) -> dict:
-    spec = PROBLEMS[problem]
-    N = spec["N"] // 2 if quick else spec["N"]
+    spec = dict(PROBLEMS[problem])
+    if quick:       # half the intervals over the same horizon: the same problem, coarser
+        spec.update(N=spec["N"] // 2, dt=2 * spec["dt"])
+    N, grid = spec["N"], ("--dt", repr(spec["dt"]))
     arm, system, import_cpu = robot(spec)
     out = {"N": N, "dt": spec["dt"], "import_compile_cpu_s": import_cpu, "rows": {}}
-    croc = crocoddyl_row(problem, N, repeat)
+    croc = crocoddyl_row(problem, N, repeat, *grid)
     if "us" in croc:
         croc["jourdain_rk4_step_of_crocoddyl_nodes_error"] = same_dynamics(arm, system, spec,
                                                                            croc)
@@ -237,7 +239,7 @@ def problem_rows(problem: str, labels: list[str], repeat: int, quick: bool) -> d
         row = jourdain_row(arm, system, spec, CONTENDERS[label]["options"], repeat, N)
         plan = row.pop("plan")
         if "cost" in croc:        # the same cost: crocoddyl's of jourdain's plan
-            row["crocoddyl_cost_of_plan"] = crocoddyl_cost(problem, N, plan)
+            row["crocoddyl_cost_of_plan"] = crocoddyl_cost(problem, N, plan, *grid)
         out["rows"][label] = row
         print(problem, label, {k: (round(v, 4) if isinstance(v, float) else v)
                                for k, v in row.items()}, flush=True)
@@ -277,6 +279,8 @@ def table(record: dict) -> None:
             print(f"{problem[:20]:20s} {label[:28]:28s} {r['build_cpu_s']:7.2f} {cached} "
                   f"{r['solve_cpu_s']:8.3f} {r['iterations']:5d} {r['cost']:11.6g} "
                   f"{r['resimulated_error']:10.1e} {ratio}")
+            if not r.get("converged", r.get("status") == "Solve_Succeeded"):
+                print(f"{'':20s}   ^ not converged ({r.get('status', 'stopped')})")
         print(f"{'':20s} (URDF import + compile {result['import_compile_cpu_s']:.2f} s, "
               f"N = {result['N']})")
 
@@ -284,7 +288,8 @@ def table(record: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
-                        help="half the intervals (Talos: N = 20), one solve each")
+                        help="half the intervals over the same horizon (Talos: N = 20), "
+                             "one solve each")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--problems", nargs="+", default=[*PROBLEMS, TALOS],
                         choices=[*PROBLEMS, TALOS])
