@@ -115,7 +115,7 @@ def limits(arm, system, spec: dict) -> dict:
     """{name: (lower, upper)}: the torque limits (stated, or the URDF's effort) and, with
     ``joint_limits``, the URDF's joint position and speed limits."""
     _, un = names(arm, spec)
-    out = arm.bounds(system) if spec["joint_limits"] else {}
+    out = {n: b for n, b in arm.bounds(system).items() if spec["joint_limits"] or n in un}
     if spec["torque_limit"] is not None:
         out.update({n: (-t, t) for n, t in zip(un, spec["torque_limit"])})
     return out
