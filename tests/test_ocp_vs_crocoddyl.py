@@ -66,6 +66,22 @@ def test_the_swing_up_uses_its_torque_limit():
     assert peak == pytest.approx(spec["torque_limit"][0], rel=1e-4)
 
 
+@pytest.mark.slow
+def test_ur5_speed_limit_holds_when_it_binds(monkeypatch):
+    """Reference: the statement's bounds are enforced, not only met by chance — with the
+    shoulder-pan speed limit of the URDF replaced by 1.7 rad/s (the 1.5 rad pan move in
+    1 s needs more at its peak), the plan's peak pan speed lies on that limit to 1e-6."""
+    real = bench.limits
+
+    def tighter(arm, system, spec):
+        out = real(arm, system, spec)
+        out["arm.shoulder_pan_joint.w"] = (-1.7, 1.7)
+        return out
+    monkeypatch.setattr(bench, "limits", tighter)
+    _, _, _, sol = _solve("UR5 point to point", hessian="gauss-newton")
+    assert np.max(np.abs(sol["arm.shoulder_pan_joint.w"])) == pytest.approx(1.7, abs=1e-6)
+
+
 def _crocoddyl_python():
     python = bench.crocoddyl_python()
     ok = subprocess.run([python, "-c", "import crocoddyl"], capture_output=True).returncode == 0
