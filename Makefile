@@ -11,7 +11,7 @@ LOCK   ?= constraints.txt
 LOCK_EXTRAS ?= test,docs
 PIP     = $(BIN)/python -m pip install --quiet -c $(LOCK)
 
-.PHONY: demo test test-slow test-props test-browser docs docs-fast bench bench-robot bench-scale venv lock clean
+.PHONY: demo test test-slow test-props test-browser docs docs-fast bench bench-robot bench-ocp bench-scale venv lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,15 @@ bench-robot: $(VENV)/.installed-test
 		example-robot-data
 	OMP_NUM_THREADS=1 CROCODDYL_PYTHON=.venv-crocoddyl/bin/python MPLBACKEND=Agg \
 		$(BIN)/python benchmarks/robot_ocp.py
+
+# the three problems of issue 27 against crocoddyl's BoxFDDP/FDDP (double pendulum, UR5,
+# Talos arm), crocoddyl in the same venv as bench-robot; QUICK=1 for half the grids
+bench-ocp: $(VENV)/.installed-test
+	test -x .venv-crocoddyl/bin/python || $(PYTHON) -m venv .venv-crocoddyl
+	.venv-crocoddyl/bin/python -m pip install --quiet crocoddyl==3.2.1 pin==4.0.0 \
+		example-robot-data
+	OMP_NUM_THREADS=1 CROCODDYL_PYTHON=.venv-crocoddyl/bin/python MPLBACKEND=Agg \
+		$(BIN)/python benchmarks/ocp_vs_crocoddyl.py $(if $(QUICK),--quick)
 
 bench-scale: $(VENV)/.installed-test
 	$(PIP) pin mujoco  # the scale peers only (no opty build)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from pathlib import Path
 
 import casadi as ca
 import numpy as np
@@ -83,11 +84,8 @@ def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptio
     """(path of the library holding ``functions``, whether it was built now) from the cache
     or from what ``sources(tmp)`` writes (None: ``functions``, one C file each, compiled in
     parallel); (None, False) with a warning if it fails."""
-    digest = hashlib.sha256()
-    for fn in functions:
-        digest.update(codegen.library_key(fn, options).encode())
-    name = f"jd_nlp_{digest.hexdigest()[:24]}.so"
-    path = codegen.cache_dir(options) / name
+    path = library_path(functions, options)
+    name = path.name
     if path.exists():
         mark_used(path)
         return path, False
@@ -100,6 +98,15 @@ def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptio
         codegen._warn(f"jourdain: compiling the NLP failed ({reason.strip()[:160]}); solving "
                       "on CasADi's virtual machine")
         return None, False
+
+
+def library_path(functions: list[ca.Function], options: codegen.CodegenOptions) -> Path:
+    """Where the cached library of ``functions`` built with ``options`` is (or would be): named
+    by the hash of what it computes, the compiler and its flags."""
+    digest = hashlib.sha256()
+    for fn in functions:
+        digest.update(codegen.library_key(fn, options).encode())
+    return codegen.cache_dir(options) / f"jd_nlp_{digest.hexdigest()[:24]}.so"
 
 
 def _write(functions: list[ca.Function], tmp) -> str:
