@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import jourdain as jd
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "msl"
 
 
@@ -354,12 +356,12 @@ def test_vehicle(tmp_path, monkeypatch, capsys):
     assert f_max > 100 and df < 1e-6 * f_max and dp < 1e-9
 
 
-@pytest.mark.slow
 def test_pre_load(tmp_path, monkeypatch, capsys):
     """Reference: the MSL's statement (the spool is held while the force is below the
     spring's preload and moves linearly with it above) against the closed form of the
     static chain spool → contact → spring → contact → housing (the damper's d·v taken off
-    the force). Slow: 100 s of four stiff contacts (c = 1e6 N/m on 10 g plates), ~30 s CPU."""
+    the force). 100 s of four stiff contacts (c = 1e6 N/m on 10 g plates): BDF, as the
+    ElastoGaps declare (0.3 s CPU; Adams, once chosen at the open start, took 48 s)."""
     out = _run("pre_load.py", tmp_path, monkeypatch, capsys)
     assert _numbers(r"while \|F\| < 20 N: (\S+) m", out)[0] < 1e-4
     for name in ("pushing", "pulling"):
@@ -430,3 +432,29 @@ def test_translational_eddy_current_brake(tmp_path, monkeypatch, capsys):
     _check_eddy_current_brake(out, "m/s")
     _, ref = _eddy_current_brake_scipy()
     assert _numbers(r"s = (\S+) m,", out)[0] == pytest.approx(ref[0], rel=1e-6)
+
+
+def test_elasto_gap_declares_its_stiffness():
+    """Reference: the integrator choice of docs/simulation.md — a component that declares
+    fast dynamics makes Method.AUTO take BDF whatever the start and the horizon. An ElastoGap
+    open at the start (c = 1e6 N/m on 10 g: stiff only once closed, which the stiffness test
+    at x0 cannot see) ran Adams or BDF depending on the horizon (MSL PreLoad: BDF for 40 s,
+    Adams for 45 s and 100 s, 0.2 s against 48 s CPU); now BDF for both, named as the
+    reason, and the motion is the same: the plate comes to rest on the contact where the
+    spring's 30 N compress it by 30 N / c (closed form)."""
+    from jourdain.blocks import Constant, Fixed, LinearMotor, Mass, World
+    from jourdain.blocks.hybrid import ElastoGap
+    model = jd.Model(world=World())
+    model.wall, model.plate = Fixed(), Mass(m=0.01)
+    model.gap = ElastoGap(c=1e6, d=250.0, s_rel0=0.001)
+    model.push, model.force = Constant(k=-30.0), LinearMotor()
+    model.connect(model.wall.flange, model.gap.flange_a)
+    model.connect(model.gap.flange_b, model.plate.flange_a)
+    model.connect(model.push.y, model.force.f)
+    model.connect(model.force.flange_b, model.plate.flange_a)
+    system = jd.compile(model)
+    for horizon in (5.0, 100.0):
+        res = system.simulate(horizon, y0={"plate.s": 0.002}, n_out=11)
+        assert res.method is jd.Method.BDF
+        assert "declared stiff by gap" in res.stats["method_reason"]
+        assert res["plate.s"][-1] == pytest.approx(0.001 - 30.0 / 1e6, abs=1e-12)
