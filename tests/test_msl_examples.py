@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import jourdain as jd
-
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "msl"
 
 
@@ -433,28 +431,3 @@ def test_translational_eddy_current_brake(tmp_path, monkeypatch, capsys):
     _, ref = _eddy_current_brake_scipy()
     assert _numbers(r"s = (\S+) m,", out)[0] == pytest.approx(ref[0], rel=1e-6)
 
-
-def test_elasto_gap_declares_its_stiffness():
-    """Reference: the integrator choice of docs/simulation.md — a component that declares
-    fast dynamics makes Method.AUTO take BDF whatever the start and the horizon. An ElastoGap
-    open at the start (c = 1e6 N/m on 10 g: stiff only once closed, which the stiffness test
-    at x0 cannot see) ran Adams or BDF depending on the horizon (MSL PreLoad: BDF for 40 s,
-    Adams for 45 s and 100 s, 0.2 s against 48 s CPU); now BDF for both, named as the
-    reason, and the motion is the same: the plate comes to rest on the contact where the
-    spring's 30 N compress it by 30 N / c (closed form)."""
-    from jourdain.blocks import Constant, Fixed, LinearMotor, Mass, World
-    from jourdain.blocks.hybrid import ElastoGap
-    model = jd.Model(world=World())
-    model.wall, model.plate = Fixed(), Mass(m=0.01)
-    model.gap = ElastoGap(c=1e6, d=250.0, s_rel0=0.001)
-    model.push, model.force = Constant(k=-30.0), LinearMotor()
-    model.connect(model.wall.flange, model.gap.flange_a)
-    model.connect(model.gap.flange_b, model.plate.flange_a)
-    model.connect(model.push.y, model.force.f)
-    model.connect(model.force.flange_b, model.plate.flange_a)
-    system = jd.compile(model)
-    for horizon in (5.0, 100.0):
-        res = system.simulate(horizon, y0={"plate.s": 0.002}, n_out=11)
-        assert res.method is jd.Method.BDF
-        assert "declared stiff by gap" in res.stats["method_reason"]
-        assert res["plate.s"][-1] == pytest.approx(0.001 - 30.0 / 1e6, abs=1e-12)

@@ -137,7 +137,7 @@ def test_heat_losses_multibody(tmp_path, monkeypatch, capsys):
     assert res.check()
 
 
-def test_heat_losses_rotational_light_shaft():
+def test_light_shaft_heat_losses_rotational():
     """Reference: agreement of two structures and the energy balance. With a shaft of
     1e-3 kg·m² between the LossyGear and the Clutch (0.05 % of the inertias) the event
     iteration once chattered at t = 0.439 s: a driving_side guard fires where tau_eta = 0,
