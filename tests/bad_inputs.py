@@ -3468,3 +3468,21 @@ def _():
 @case("fddp re-solve with a guess that is not its Solution", ModelError, "guess", "Solution")
 def _():
     _ddp_problem().build(RK4_SHOOTING, solver="fddp").solve(guess={PHI: 0.0})
+
+
+# ---- msl26 ----
+
+@case("a LossyGear whose flange_b goes straight into a Clutch (a net without inertia)",
+      ModelError, "lossyGear.flange_b", "clutch.flange_a", "teeth", "needs inertia")
+def _():
+    from jourdain.blocks import Constant, Inertia, LossyGear
+    from jourdain.blocks.hybrid import Clutch
+    model = jd.Model(world=World())
+    model.inertia4, model.inertia5 = Inertia(J=2.0), Inertia(J=2.0)
+    model.lossyGear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]])
+    model.clutch, model.pressed = Clutch(fn_max=10.0), Constant(k=1.0)
+    model.connect(model.inertia4.flange_b, model.lossyGear.flange_a)
+    model.connect(model.lossyGear.flange_b, model.clutch.flange_a)
+    model.connect(model.clutch.flange_b, model.inertia5.flange_a)
+    model.connect(model.pressed.y, model.clutch.f_normalized)
+    jd.compile(model)

@@ -115,3 +115,59 @@ def test_gear_housing_on_a_spring_floats():
     E = 0.5 * res["m1.v"] ** 2 + 1.5 * res["m2.v"] ** 2 + 25.0 * s_sup ** 2
     assert np.allclose(res["energy.total"], E, rtol=1e-12, atol=1e-14)
     assert np.ptp(E) < 1e-8 * E[0] and np.ptp(s_sup) > 0.01   # conserved; the housing moves
+
+
+def test_mass_with_stop_and_friction_flanges_at_its_ends():
+    """Reference: the MSL's geometry (MassWithStopAndFriction extends Mass: flange_a at
+    s − L/2, flange_b at s + L/2) and static equilibrium in closed form. A spring
+    (c = 100 N/m, s_rel0 = 1.5 m) from a wall at −2.5 m to flange_a is unstretched with the
+    centre at −0.5 m: started there at rest the body stays (no force; with the flanges at the
+    centre the spring would push 50 N, beyond the friction's 15 N limit), flange_b reads
+    0.0 m, and the stops limit the ends to [smin, smax]."""
+    from jourdain.blocks import Fixed, PositionSensor, TranslationalSpring
+    from jourdain.library import MassWithStopAndFriction
+    model = jd.Model(world=World())
+    model.body = MassWithStopAndFriction(L=1.0, smax=1.5, smin=-1.5, m=1.0)
+    model.wall, model.spring = Fixed(s0=-2.5), TranslationalSpring(c=100.0, s_rel0=1.5)
+    model.end_a, model.end_b = PositionSensor(), PositionSensor()
+    model.connect(model.wall.flange, model.spring.flange_a)
+    model.connect(model.spring.flange_b, model.body.flange_a)
+    model.connect(model.end_a.flange, model.body.flange_a)
+    model.connect(model.end_b.flange, model.body.flange_b)
+    system = jd.compile(model)
+    res = system.simulate(1.0, y0={"body.mass.s": -0.5}, n_out=11)
+    assert np.abs(res["body.mass.s"] + 0.5).max() < 1e-12
+    assert np.abs(res["end_a.s"] + 1.0).max() < 1e-12
+    assert np.abs(res["end_b.s"]).max() < 1e-12
+    # pulled to the wall (s_rel0 = 0.5 m: the end rests at −2.0 m beyond smin = −1.5 m)
+    # the stop holds the end at smin: the centre at smin + L/2
+    model.spring.s_rel0 = 0.5
+    res = jd.compile(model).simulate(2.0, y0={"body.mass.s": -0.5}, n_out=21)
+    assert res["end_a.s"][-1] == pytest.approx(-1.5, abs=1e-9)
+    assert res["body.mass.s"][-1] == pytest.approx(-1.0, abs=1e-9)
+
+
+def test_elasto_gap_declares_its_stiffness():
+    """Reference: the integrator choice of docs/simulation.md — a component that declares
+    fast dynamics makes Method.AUTO take BDF whatever the start and the horizon. An ElastoGap
+    open at the start (c = 1e6 N/m on 10 g: stiff only once closed, which the stiffness test
+    at x0 cannot see) ran Adams or BDF depending on the horizon (MSL PreLoad: BDF for 40 s,
+    Adams for 45 s and 100 s, 0.2 s against 48 s CPU); now BDF for both, named as the
+    reason, and the motion is the same: the plate comes to rest on the contact where the
+    spring's 30 N compress it by 30 N / c (closed form)."""
+    from jourdain.blocks import Constant, Fixed, LinearMotor, Mass, World
+    from jourdain.blocks.hybrid import ElastoGap
+    model = jd.Model(world=World())
+    model.wall, model.plate = Fixed(), Mass(m=0.01)
+    model.gap = ElastoGap(c=1e6, d=250.0, s_rel0=0.001)
+    model.push, model.force = Constant(k=-30.0), LinearMotor()
+    model.connect(model.wall.flange, model.gap.flange_a)
+    model.connect(model.gap.flange_b, model.plate.flange_a)
+    model.connect(model.push.y, model.force.f)
+    model.connect(model.force.flange_b, model.plate.flange_a)
+    system = jd.compile(model)
+    for horizon in (5.0, 100.0):
+        res = system.simulate(horizon, y0={"plate.s": 0.002}, n_out=11)
+        assert res.method is jd.Method.BDF
+        assert "declared stiff by gap" in res.stats["method_reason"]
+        assert res["plate.s"][-1] == pytest.approx(0.001 - 30.0 / 1e6, abs=1e-12)

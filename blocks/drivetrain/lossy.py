@@ -42,6 +42,8 @@ from .base import Coupling
 
 EPS = np.finfo(float).eps
 ACC_TOL = 1e-9   # [rad/s²] an acceleration this small is zero (held by another element)
+TAU_TOL = 1e-8   # tau_eta within TAU_TOL·(1 + the gear's torques) [N·m] of 0 is at its zero
+RATE_SPAN = 1e-6   # [s] a rate of tau_eta that moves it less than TAU_TOL over this is 0
 
 
 class GearMode(IntEnum):
@@ -205,22 +207,41 @@ class LossyGear(ConditionalHeatPort, Coupling, Hybrid):
         return loss.velocity, loss.acceleration, self._tau_a(mesh.force, loss.force), \
             -loss.force
 
-    def _driving(self, state, mode: int, tau_a: float, w: float) -> None:
+    def _driving(self, state, mode: int, tau_a: float, w: float, held: float) -> None:
+        """MSL's tau_etaPos = tau_eta ≥ 0. Within round-off of tau_eta = 0 (where a
+        driving_side guard fires) its sign is noise, and deciding by it flips the side on
+        every pass of the event iteration (a LossyGear whose flange_b drives a Clutch
+        through a light shaft chattered so at 0.439 s); there both sides give the same loss
+        (the law is continuous at tau_eta = 0: Bertsch's tau_bf_a), so the side is the one
+        tau_eta leaves to, as Modelica evaluates the relation at t⁺; when it does not
+        leave measurably, the present side is kept."""
         bf_a = float(self._losses(abs(w))[4])
         tau_eta = tau_a - bf_a if mode == GearMode.FORWARD else tau_a + bf_a
-        state.set(self, tau_etaPos=1 if tau_eta >= 0 else 0)
+        tol = TAU_TOL * (1.0 + abs(tau_a) + abs(held) + abs(bf_a))
+        if abs(tau_eta) > tol:
+            state.set(self, tau_etaPos=1 if tau_eta >= 0 else 0)
+            return
+        guard = "driving_side_forward" if mode == GearMode.FORWARD else \
+            "driving_side_backward"
+        present = round(state.discrete(self)["tau_etaPos"])
+        for pos in (present, 1 - present):
+            state.set(self, tau_etaPos=pos)
+            rate = state.rate(self, guard)
+            if abs(rate) * RATE_SPAN <= tol or (rate > 0) == bool(pos):
+                return   # leaves to this side (or stays at zero: either side holds)
+        state.set(self, tau_etaPos=present)   # neither side is left to: tau_eta stays at 0
 
     def on_event(self, guard, state):
-        w, _, tau_a, _ = self._numbers(state)
+        w, _, tau_a, held = self._numbers(state)
         if guard in ("stop_forward", "stop_backward"):
             state.set(self, mode=GearMode.STUCK)
         elif guard in ("start_forward", "start_backward"):
             mode = GearMode.FORWARD if guard == "start_forward" else GearMode.BACKWARD
             state.set(self, mode=mode)
-            self._driving(state, mode, tau_a, w)
+            self._driving(state, mode, tau_a, w, held)
         elif guard.startswith("driving_side"):
             mode = round(state.discrete(self)["mode"])
-            self._driving(state, mode, tau_a, w)
+            self._driving(state, mode, tau_a, w, held)
 
     def initialize(self, state):
         if self.ideal:
@@ -245,7 +266,7 @@ class LossyGear(ConditionalHeatPort, Coupling, Hybrid):
             if held > high + tol or held < low - tol:
                 new = GearMode.FORWARD if held > high + tol else GearMode.BACKWARD
                 state.set(self, mode=new)
-                self._driving(state, new, tau_a, w)
+                self._driving(state, new, tau_a, w, held)
                 return True
             return False
         sign = 1 if mode == GearMode.FORWARD else -1
@@ -258,5 +279,5 @@ class LossyGear(ConditionalHeatPort, Coupling, Hybrid):
             state.set(self, mode=GearMode.STUCK)
             return True
         before = round(state.discrete(self)["tau_etaPos"])
-        self._driving(state, mode, tau_a, w)
+        self._driving(state, mode, tau_a, w, held)
         return round(state.discrete(self)["tau_etaPos"]) != before

@@ -172,6 +172,12 @@ class HybridState:
         """The value of one of the element's ``monitors``."""
         raise NotImplementedError
 
+    def rate(self, element, guard: str) -> float:  # pragma: no cover - interface
+        """The rate of change of one of the element's guards along the motion of the present
+        modes (the side a guard at zero is leaving to: Modelica decides a relation at an
+        event by its value just after the instant, t⁺)."""
+        raise NotImplementedError
+
     def impact(self, element, normal: str, tangents: tuple = (), restitution: float = 0.0,
                mu: float = 0.0) -> None:  # pragma: no cover - interface
         """Ask for an impact on the unilateral row ``normal`` (Newton's restitution e, Coulomb

@@ -15,9 +15,7 @@ Why: the MSL's demonstration that the dissipated power of a translational model 
 collected as heat: stick/slip, a gap contact and dampers share one thermal network.
 Deviations: a ``heatFlowSensor`` between ``convection.fluid`` and ``TAmbient`` (no
 temperature drop) puts the total heat flow (the MSL's ``convection.fluid.Q_flow``) into the
-Result. jourdain's MassWithStopAndFriction has its flanges at its centre, so springDamper1's
-unstretched length is L/2 = 0.05 m instead of 0 (the same forces and positions as the
-MSL's). The plastic stop impacts of MassWithStopAndFriction (the MSL's reinit(v, 0)) are
+Result. The plastic stop impacts of MassWithStopAndFriction (the MSL's reinit(v, 0)) are
 not losses through its heat port in the MSL either: they show in res.events.
 You will see: the work of the force, the energy left at the end, the heat to the ambient,
 the kinetic energy the stop impacts took, their balance, res.check(), and
@@ -66,8 +64,7 @@ def build() -> jd.Model:
     m.const = Constant(k=20.0)
     m.TAmbient = FixedTemperature(T=298.15)
     m.heatFlowSensor = HeatFlowSensor()
-    m.springDamper1 = TranslationalSpringDamper(c=1e4, d=1000.0, s_rel0=L / 2,
-                                                useHeatPort=True)
+    m.springDamper1 = TranslationalSpringDamper(c=1e4, d=1000.0, useHeatPort=True)
     c = m.connect
     c(m.mass1.flange_b, m.springDamper.flange_a)
     c(m.sine1.y, m.force.f)

@@ -19,6 +19,8 @@ You will see: the hold while abs(F) < 20 N, both branches beyond the preload aga
 form of the static chain spool.s = 0.01475 ± 1.5 mm + F_net·(1/c_spring + 2/c_contact)
 (F_net: the force less the damper's d·v), and out/pre_load.png.
 
+Runs on BDF (the ElastoGaps declare themselves stiff): 100 s of motion in ~0.3 s CPU.
+
 Parts: hybrid.ElastoGap, TranslationalSpring = Components.Spring, ViscousFriction =
 Components.Damper, Rod, Fixed(s0), Mass(L), LinearMotor = Sources.Force, Sine.
 """

@@ -32,8 +32,7 @@ from jourdain.library import MassWithStopAndFriction  # noqa: E402
 OUT = Path("out")   # relative to where the example runs
 OUT.mkdir(exist_ok=True)
 
-# %% The model (MSL names). The 1-D Mass has no length: the spring of stop2 acts on the
-# mass's centre, so the wall moves by L/2 = 0.5 m to keep the MSL's geometry
+# %% The model (MSL names); MassWithStopAndFriction's flanges sit at its ends, s ∓ L/2
 model = jd.Model(world=World())
 model.stop1 = MassWithStopAndFriction(L=1.0, smax=25.0, smin=-25.0, m=1.0, F_prop=1.0,
                                       F_Coulomb=5.0, F_Stribeck=10.0, fexp=2.0)
@@ -42,7 +41,7 @@ model.sineForce = Sine(amplitude=25.0, f=0.25)
 model.stop2 = MassWithStopAndFriction(L=1.0, smax=0.9, smin=-0.9, F_Coulomb=3.0,
                                       F_Stribeck=5.0, m=1.0, F_prop=1.0, fexp=2.0)
 model.spring = TranslationalSpring(s_rel0=1.0, c=500.0)
-model.fixed2 = Fixed(s0=-1.75 + 0.5)
+model.fixed2 = Fixed(s0=-1.75)
 model.mass = Mass(m=1.0)
 model.supportFriction = SupportFriction(f_pos=stribeck_table(1.0, 5.0, 10.0, 2.0, 12.0, 50))
 for a, b in ((model.spring.flange_b, model.stop2.flange_a),

@@ -21,6 +21,7 @@ LOCAL_PASSES = 6  # element-by-element passes before the unilateral rows are dec
 GAP_TOL = 1e-9    # [m or rad] a gap this small counts as closed
 SPEED_TOL = 1e-6  # [m/s or rad/s] a normal speed this small counts as resting
 GAIN_TOL = 1e-12  # relative kinetic-energy gain of an impact that counts as a gain
+RATE_STEP = 1e-6  # [s] step of the difference that gives a guard's rate (``rate``)
 
 
 class ChatteringError(SimulationError):
@@ -81,6 +82,18 @@ class EventState(HybridState):
 
     def monitor(self, element, name: str) -> float:
         return float(self.numbers()["monitors"][self._monitor_index[(element.path, name)]])
+
+    def rate(self, element, guard: str) -> float:
+        # a one-sided difference along ẋ = f in the present modes over RATE_STEP·(1 + |t|):
+        # the guard's rate, up to O(step) and to its round-off over the step
+        k = next(i for i, g in enumerate(self.info.guards)
+                 if g.owner is element and g.name == guard)
+        step = RATE_STEP * (1.0 + abs(self.t))
+        xdot = np.array(self.system.f(self.t, self.x, self.u, self.p), dtype=float).ravel()
+        later = self.system.functions["hybrid"](self.t + step, self.x + step * xdot, self.u,
+                                                self.p)[4]
+        return (float(np.array(later, dtype=float).ravel()[k]) -
+                float(self.numbers()["guards"][k])) / step
 
     def impact(self, element, normal: str, tangents: tuple = (), restitution: float = 0.0,
                mu: float = 0.0) -> None:

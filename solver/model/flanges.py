@@ -33,6 +33,8 @@ import numpy as np
 
 from jourdain.blocks.base import Component
 from jourdain.blocks.drivetrain import CutSensor
+from jourdain.blocks.drivetrain.base import Coupling
+from jourdain.blocks.hybrid.base import Hybrid
 from jourdain.blocks.errors import ModelError
 from jourdain.blocks.joints import Coordinate, Speed
 from jourdain.blocks.ports import Flange, Motion
@@ -226,7 +228,8 @@ def _check_massless(flat: FlatModel, plan: FlangePlan, C, masses: dict) -> None:
             raise ModelError(
                 f"flange net {_describe(flat, dof.net)} can move but carries no inertia and "
                 "moves none through its couplings (a degree of freedom without mass): attach "
-                "an Inertia or Mass, connect it to a joint axis, or hold it with Fixed")
+                "an Inertia or Mass, connect it to a joint axis, or hold it with Fixed" +
+                _row_coupled(flat, dof.net))
 
 
 def _unknown_nets(flat: FlatModel, given: dict) -> list[int]:
@@ -300,6 +303,18 @@ def _dof(flat: FlatModel, net: int, masses: dict) -> FlangeDOF:
     coord = (Coordinate("phi", "rad"),) if rotational else (Coordinate("s", "m"),)
     speed = (Speed("w", "rad/s"),) if rotational else (Speed("v", "m/s"),)
     return FlangeDOF(port.path, coord, speed, net)
+
+
+def _row_coupled(flat: FlatModel, net: int) -> str:
+    """The hint for a net that a coupling reaches only through hybrid rows (a LossyGear's
+    teeth: a constraint between two coordinates, which needs inertia on both)."""
+    gears = [p.owner.path for p in flat.net_ports_of(net)
+             if isinstance(p.owner, Coupling) and isinstance(p.owner, Hybrid)]
+    if not gears:
+        return ""
+    return (f" ({', '.join(dict.fromkeys(gears))}: its teeth are a constraint row between "
+            "two coordinates, so each of its flanges needs inertia; a shaft light against "
+            "the others changes the motion by O(J), examples/msl/heat_losses_rotational.py)")
 
 
 def _describe(flat: FlatModel, net: int) -> str:
