@@ -71,8 +71,16 @@ def box_start():
     return np.array([0.0, 0.5, 0.0]), q, np.array([1.0, 0.0, 0.0]), np.array([2.0, 4.0, 0.0])
 
 
-def balls_start(n: int):
+def balls_start(n: int, apart: bool = False):
+    """Centres and speeds of n balls; apart: on layers 0.2 m apart (no two balls overlap:
+    the scenes where balls meet each other), else on one 0.8 m square grid at random
+    heights (balls that meet only the walls may overlap)."""
     rng = np.random.default_rng(0)
+    if apart:
+        pos = np.array([[-0.4 + 0.2 * (i % 5), 0.3 + 0.2 * (i // 25), -0.4 + 0.2 * (i // 5 % 5)]
+                        for i in range(n)]) + rng.uniform(-0.02, 0.02, (n, 3))
+        vel = np.column_stack([rng.uniform(-1, 1, n), np.zeros(n), rng.uniform(-1, 1, n)])
+        return pos, vel
     side = int(np.ceil(np.sqrt(n)))
     pos = np.array([[-0.4 + 0.8 * (i % side) / max(side - 1, 1), 0.3 + 0.5 * rng.random(),
                      -0.4 + 0.8 * (i // side) / max(side - 1, 1)] for i in range(n)])
@@ -112,7 +120,7 @@ def jourdain_balls(n: int, horizon: float, stepping: bool = False,
             contact = model.add(f"c{i}_{k}", GroundContact(
                 radius=RADIUS, normal=normal, offset=offset, mu=MU, e=E, v_rest=0.05))
             model.connect(contact.frame_a, body.frame_a)
-    pos, vel = balls_start(n)
+    pos, vel = balls_start(n, apart=meet)
     y0, z0 = {}, {}
     for i in range(n):
         y0.update({f"j{i}.x": pos[i, 0], f"j{i}.y": pos[i, 1], f"j{i}.z": pos[i, 2]})
@@ -205,7 +213,7 @@ def mujoco_box(horizon: float) -> dict:
 
 
 def mujoco_balls(n: int, horizon: float, meet: bool = False) -> dict:
-    pos, vel = balls_start(n)
+    pos, vel = balls_start(n, apart=meet)
     affinity = 3 if meet else 1        # 3: a ball's contype 2 meets the other balls too
     walls = "".join(
         f'<geom type="plane" size="5 5 0.1" pos="{p}" zaxis="{a}" conaffinity="1" '

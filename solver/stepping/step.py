@@ -100,6 +100,15 @@ def _tangents(n):
 
 def build_step(system, specs, iterations: int):
     """The functions of the module docstring for ``system`` and its contacts ``specs``."""
+    kinematics, sweep, finish, dims = step_parts(system, specs)
+    step, settle = _step(kinematics, sweep, finish, *dims, iterations)
+    return step, settle, dims[2]
+
+
+def step_parts(system, specs):
+    """``kinematics``, ``sweep`` and ``finish`` of the module docstring, and the sizes
+    (nx, nz, nc, nu, n_p); the broad-phase step (:mod:`.slots`) adds its own contacts to
+    them."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
     x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
@@ -127,9 +136,7 @@ def build_step(system, specs, iterations: int):
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
     sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
-    step, settle = _step(kinematics, sweep, finish, nx, nz, nc, u.numel(), p.numel(),
-                         iterations)
-    return step, settle, nc
+    return kinematics, sweep, finish, (nx, nz, nc, u.numel(), p.numel())
 
 
 def _tiny(Wc):
