@@ -83,7 +83,6 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
     X = np.empty((nx, grid.size))
     X[:, 0] = x0
     x, lam_c, ledger = np.asarray(x0, dtype=float), np.zeros(3 * nc), np.zeros(n_led)
-    settled = False
     for i in range(grid.size - 1):
         centres, speeds = (np.array(v) for v in where(x, p))
         centres = centres.reshape(3, nd).T
@@ -95,19 +94,14 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
                 K = int(2 ** np.ceil(np.log2(max(MIN_SLOTS, 2 * cand.size if K == 0
                                                  else cand.size))))
             if (key, K) not in cache:
-                step, settle = build_slot_step(system, parts, slotted, K, iterations)
+                step = build_slot_step(system, parts, slotted, K, iterations)
                 interval = step.fold(k) if k > 1 else step
-                cache[(key, K)] = compiled([interval, settle], step, K)
-            interval, settle = cache[(key, K)]
+                cache[(key, K)] = compiled([interval], step, K)[0]
+            interval = cache[(key, K)]
             inputs = _slot_inputs(slotted, cand, K)
             lam_s = np.concatenate([lam_of.get(int(c), np.zeros(3)) for c in cand] +
                                    [np.zeros(3 * (K - cand.size))])
             acc = np.concatenate([[grid[i]], x, lam_c, ledger, lam_s, np.zeros(nd)])
-            if not settled:     # the first step's impulses to convergence (step.py)
-                lam = np.array(settle(acc, us[:, i], p, h, *inputs)).ravel()
-                acc[1 + nx:1 + nx + 3 * nc] = lam[:3 * nc]
-                acc[1 + nx + 3 * nc + n_led:-nd or None] = lam[3 * nc:]
-                settled = True
             out = np.array(interval(acc, us[:, i], p, h, *inputs)).ravel()
             vmax = out[len(out) - nd:]
             if np.all(vmax * T <= margin / 2) or not np.all(np.isfinite(out)):

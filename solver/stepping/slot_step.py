@@ -17,7 +17,7 @@ import numpy as np
 
 from .narrow import EPS
 from .slots import MAT, SlottedContacts
-from .step import LEDGER, MAXED, SETTLE_PASSES, _tangents, _tiny
+from .step import LEDGER, MAXED, _tangents, _tiny
 
 
 def data_rows(s: int) -> int:
@@ -44,8 +44,13 @@ def data_function(system, slotted: SlottedContacts) -> ca.Function:
         Jc, Jw = ca.SX.zeros(3, s), ca.SX.zeros(3, s)
         Jc[:, :len(members)] = ca.jacobian(vel, z)[:, members]
         Jw[:, :len(members)] = ca.jacobian(w[:, col], z)[:, members]
+        # the block's mass matrix without CasADi's structural non-zeros that are zero at
+        # every state (a free body's: a 3 × 3 mass block and the inertia), so that its
+        # symbolic inverse stays small
         Mb = ca.SX.eye(s)
-        Mb[:len(members), :len(members)] = M[members, members]
+        for i, row in enumerate(members):
+            for j, col in enumerate(members):
+                Mb[i, j] = M[row, col] if slotted.coupled[row, col] else 0
         Minv = ca.solve(Mb, ca.SX.eye(s))
         columns.append(ca.vertcat(centre, ca.vec(Jc), ca.vec(Jw), ca.vec(Minv),
                                   ca.SX.zeros(4)))
@@ -163,8 +168,10 @@ def _scatter(vector, index, values):
 
 
 def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations: int):
-    """step and settle (module docstring) for the compiled contacts ``parts`` (:func:`.step.
-    step_parts`) and K slots of ``slotted``."""
+    """The step (module docstring) for the compiled contacts ``parts`` (:func:`.step.
+    step_parts`) and K slots of ``slotted``. No ``settle`` here: a run with slots starts
+    from zero impulses (a second function as large as the step doubled its compile time;
+    balls need no converged start, a stack of boxes runs its pairs compiled)."""
     kinematics, sweep, finish, (nx, nz, nc, nu, n_p) = parts
     s, nd = slotted.s, slotted.nd
     data, _ = data_function(system, slotted)
@@ -217,9 +224,7 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     names = ["acc", "u", "p", "h", "gather_a", "gather_b", "zidx", "mat"]
     args = [acc, u, p, h, gather_a, gather_b, zidx, mat]
     step = ca.Function("slot_step", args, [out], names, ["acc_next"])
-    first = one.fold(SETTLE_PASSES // 2)(state, J, B, w_n, w_t, b, P, zidx)
-    settle = ca.Function("slot_settle", args, [first[nz + 1:]], names, ["lambda"])
-    return step, settle
+    return step
 
 
 def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):

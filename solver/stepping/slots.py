@@ -55,6 +55,7 @@ class SlottedContacts:
     labels: list
     s: int
     pad: int             # the dummy entry of z_ext = (z, 0): nz
+    coupled: np.ndarray  # nz × nz: the entries of M that are not identically zero
 
     @property
     def nd(self) -> int:
@@ -114,7 +115,7 @@ def split(system, specs, broad) -> tuple[list, SlottedContacts | None]:
     return rest, SlottedContacts(spheres, columns, np.array([p.dims[0] for p in spheres]),
                                  speeds, np.array(block_of), np.array(planes).reshape(-1, 4),
                                  pairs, np.array(mats, dtype=float).reshape(-1, 3), labels, s,
-                                 len(system.z_names))
+                                 len(system.z_names), blocks.coupled)
 
 
 def _orient(spec):
@@ -148,6 +149,7 @@ class _Blocks:
         rng = np.random.default_rng(0)
         M = ca.Function("M", [x], [system.functions["M"](x[:ny], system.p_default)])
         coupled = sum(np.abs(np.array(M(rng.uniform(-1, 1, system.nx)))) for _ in range(2))
+        self.coupled = coupled > 0
         rows, cols = (list(v) for v in np.nonzero(coupled))
         _, _, v, w = system.frames.function(x, p)
         jr, jc = ca.jacobian(ca.vec(ca.vertcat(v, w)), x[ny:ny + nz]).sparsity() \
