@@ -3378,3 +3378,19 @@ def _():
     model.connect(model.gear.flange_b, model.J.flange_a)
     model.connect(model.gear.heatPort, model.cap.port)
     jd.compile(model)
+# ---- balls ----
+@case("stepping with broad='yes'", ModelError, "broad must be None", "True or False")
+def _():
+    dropped_ball().simulate(0.1, contact="stepping", broad="yes")
+
+
+@case("broad given to the event-driven mode", ModelError, "broad=", "contact='stepping'")
+def _():
+    dropped_ball().simulate(0.1, broad=True)
+
+
+@case("a broad phase with an infinite bounding radius", ModelError, "broad phase",
+      "finite")
+def _():
+    from jourdain.solver.collision.broad import BroadPhase
+    BroadPhase([0.1, float("inf")])
