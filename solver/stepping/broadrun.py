@@ -26,11 +26,12 @@ from ..simulation.ledger import SteppingLedger
 from ..simulation.result import Result
 from .slot_step import build_slot_step, data_function, data_rows
 from .slots import MAT
-from .step import LEDGER, step_parts
+from .step import LEDGER, build_step
 
 SAFETY = 1.5      # margin over twice the largest travel the speeds at the start predict
 FLOOR = 1e-4      # [m] the least margin
 MIN_SLOTS = 4
+SLOTS_PER_SPHERE = 4   # first size: balls at rest in a pack touch the floor and ~3 others
 
 
 class _Candidates:
@@ -69,7 +70,7 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
     """The run of the module docstring; ``compiled(functions, ops)`` compiles a list of
     CasADi functions (run.py's)."""
     nx, nd, s = system.nx, slotted.nd, slotted.s
-    parts = step_parts(system, rest)
+    parts = build_step(system, rest, 0, parts=True)
     nc = parts[3][2]
     data, where = data_function(system, slotted)
     candidates = _Candidates(slotted)
@@ -77,8 +78,9 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
     n_led = len(LEDGER)
     cache = system.__dict__.setdefault("_stepping_broad", {})
     key = (tuple(rest), tuple(slotted.labels), iterations, k)
-    # slots: a power of two (each size is compiled once), twice the first candidates,
-    # doubled whenever the candidates outnumber them (an empty slot costs as a used one)
+    # slots: a power of two (each size is compiled once, minutes for a large one), at
+    # first for twice the first candidates or four per sphere (not more than the pairs),
+    # then doubled whenever the candidates outnumber them (an empty slot costs as a used one)
     K, lam_of, retries, most = 0, {}, 0, 0
     X = np.empty((nx, grid.size))
     X[:, 0] = x0
@@ -91,8 +93,9 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
             cand = candidates(centres, margin)
             most = max(most, cand.size)
             if cand.size > K or K == 0:
-                K = int(2 ** np.ceil(np.log2(max(MIN_SLOTS, 2 * cand.size if K == 0
-                                                 else cand.size))))
+                first = 0 if K else min(len(slotted.pairs),
+                                        max(2 * cand.size, SLOTS_PER_SPHERE * nd))
+                K = int(2 ** np.ceil(np.log2(max(MIN_SLOTS, cand.size, first))))
             if (key, K) not in cache:
                 step = build_slot_step(system, parts, slotted, K, iterations)
                 interval = step.fold(k) if k > 1 else step

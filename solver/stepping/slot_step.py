@@ -169,7 +169,7 @@ def _scatter(vector, index, values):
 
 def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations: int):
     """The step (module docstring) for the compiled contacts ``parts`` (:func:`.step.
-    step_parts`) and K slots of ``slotted``. No ``settle`` here: a run with slots starts
+    build_step` with parts=True) and K slots of ``slotted``. No ``settle`` here: a run with slots starts
     from zero impulses (a second function as large as the step doubled its compile time;
     balls need no converged start, a stack of boxes runs its pairs compiled)."""
     kinematics, sweep, finish, (nx, nz, nc, nu, n_p) = parts
@@ -214,10 +214,13 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     slot_res = ledger_map(ca.reshape(_gather(z_new_ext, zidx), 2 * s, K),
                           ca.reshape(_gather(z_free_ext, zidx), 2 * s, K), G,
                           ca.reshape(lam_s_new, 3, K), P)
-    # this step's residuals: maxima over all contacts, the energy gain and work summed
-    step_res = ca.vertcat(ca.fmax(residuals[:3], ca.vertcat(
-        *[ca.mmax(slot_res[r, :]) for r in range(3)])),
-                          residuals[3:] + ca.sum2(slot_res[3:, :]))
+    # this step's residuals by name: maxima over all contacts, the energy gain and work
+    # summed (an entry the slots do not compute, if the ledger has more, is the compiled
+    # contacts' own or zero)
+    found = ["max_penetration", "complementarity", "cone", "max_step_gain", "energy_taken"]
+    values = {name: ca.fmax(residuals[k], ca.mmax(slot_res[k, :])) if k < 3 else
+              residuals[k] + ca.sum2(slot_res[k, :]) for k, name in enumerate(found)}
+    step_res = ca.vertcat(*[values.get(name, ca.MX(0)) for name in LEDGER])
     speeds = _sphere_speeds(slotted, z_new_ext, data_rows(s), D)
     out = ca.vertcat(t + h, x_new, lam_c_new, ca.fmax(ledger[:MAXED], step_res[:MAXED]),
                      ledger[MAXED:] + step_res[MAXED:], lam_s_new, ca.fmax(vmax, speeds))

@@ -98,17 +98,10 @@ def _tangents(n):
     return t1, ca.cross(n, t1)
 
 
-def build_step(system, specs, iterations: int):
-    """The functions of the module docstring for ``system`` and its contacts ``specs``."""
-    kinematics, sweep, finish, dims = step_parts(system, specs)
-    step, settle = _step(kinematics, sweep, finish, *dims, iterations)
-    return step, settle, dims[2]
-
-
-def step_parts(system, specs):
-    """``kinematics``, ``sweep`` and ``finish`` of the module docstring, and the sizes
-    (nx, nz, nc, nu, n_p); the broad-phase step (:mod:`.slots`) adds its own contacts to
-    them."""
+def build_step(system, specs, iterations: int, parts: bool = False):
+    """The functions of the module docstring for ``system`` and its contacts ``specs``;
+    parts=True: ``kinematics``, ``sweep``, ``finish`` and the sizes (nx, nz, nc, nu, n_p)
+    instead, to which the broad phase's step (:mod:`.slot_step`) adds its slots."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
     x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
@@ -135,8 +128,13 @@ def step_parts(system, specs):
                              ["t", "x", "u", "p", "h"],
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
     sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
+    if parts:
+        return kinematics, sweep, _finish(system, f, J.sparsity(), nc, mu, geometric), \
+            (nx, nz, nc, u.numel(), p.numel())
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
-    return kinematics, sweep, finish, (nx, nz, nc, u.numel(), p.numel())
+    step, settle = _step(kinematics, sweep, finish, nx, nz, nc, u.numel(), p.numel(),
+                         iterations)
+    return step, settle, nc
 
 
 def _tiny(Wc):
