@@ -19,6 +19,8 @@ from .narrow import EPS
 from .slots import MAT, SlottedContacts
 from .step import LEDGER, MAXED, _tangents, _tiny
 
+GROUP = 32     # slots per function of the passes (K is a power of two)
+
 
 def data_rows(s: int) -> int:
     """Entries of one ``data`` column: centre 3, Jc 3s, Jw 3s, M⁻¹ s², normal 3, flag 1."""
@@ -243,13 +245,33 @@ def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
     if nc:
         zl = sweep(ca.vertcat(z_ext[:nz], lam_c), Js, Bs, wn, wt, bb)
         z_ext, lam_c = ca.vertcat(zl[:nz], z_ext[nz]), zl[nz:]
-    lam = [lam_s[3 * k:3 * k + 3] for k in range(K)]
-    for k in list(range(K)) + list(reversed(range(K))):
-        index = zi[2 * s * k:2 * s * (k + 1)]
-        g, lam[k] = update(_gather(z_ext, index), lam[k], Ps[:, k])
-        z_ext = _scatter(z_ext, index, g)
+    # the slots in groups of GROUP, each group one function (forward or backward): the C
+    # code stays small enough for gcc (1024 updates in one function took it many minutes)
+    size = min(K, GROUP)
+    forward, backward = (_group(update, nz, s, size, order) for order in (1, -1))
+    groups = list(range(K // size))
+    lam = [lam_s[3 * size * g:3 * size * (g + 1)] for g in groups]
+    for fn, order in ((forward, groups), (backward, groups[::-1])):
+        for g in order:
+            cols = slice(size * g, size * (g + 1))
+            z_ext, lam[g] = fn(z_ext, lam[g], Ps[:, cols],
+                               zi[2 * s * size * g:2 * s * size * (g + 1)])
     out = ca.vertcat(z_ext, lam_c, *lam)
     return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, Ps, zi], [out])
+
+
+def _group(update, nz: int, s: int, size: int, order: int) -> ca.Function:
+    """(z_ext, λ, P, zidx) → (z_ext, λ) of ``size`` slots, updated in ``order`` (1:
+    forward, −1: backward)."""
+    z_ext, lam = ca.MX.sym("z_ext", nz + 1), ca.MX.sym("lam", 3 * size)
+    P, zi = ca.MX.sym("P", update.size1_in(2), size), ca.MX.sym("zidx", 2 * s * size)
+    z, lams = z_ext, [lam[3 * k:3 * k + 3] for k in range(size)]
+    for k in list(range(size))[::order]:
+        index = zi[2 * s * k:2 * s * (k + 1)]
+        g, lams[k] = update(_gather(z, index), lams[k], P[:, k])
+        z = _scatter(z, index, g)
+    return ca.Function("slot_forward" if order == 1 else "slot_backward",
+                       [z_ext, lam, P, zi], [z, ca.vertcat(*lams)])
 
 
 def _sphere_speeds(slotted, z_ext, L, D):
