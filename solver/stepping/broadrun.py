@@ -70,7 +70,7 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
     """The run of the module docstring; ``compiled(functions, ops)`` compiles a list of
     CasADi functions (run.py's)."""
     nx, nd, s = system.nx, slotted.nd, slotted.s
-    parts = build_step(system, rest, 0, parts=True)
+    parts = build_step(system, rest, None)    # kinematics, sweep, finish, sizes
     nc = parts[3][2]
     data, where = data_function(system, slotted)
     candidates = _Candidates(slotted)

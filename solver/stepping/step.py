@@ -98,10 +98,8 @@ def _tangents(n):
     return t1, ca.cross(n, t1)
 
 
-def build_step(system, specs, iterations: int, parts: bool = False):
-    """The functions of the module docstring for ``system`` and its contacts ``specs``;
-    parts=True: ``kinematics``, ``sweep``, ``finish`` and the sizes (nx, nz, nc, nu, n_p)
-    instead, to which the broad phase's step (:mod:`.slot_step`) adds its slots."""
+def build_step(system, specs, iterations: int):
+    """The functions of the module docstring for ``system`` and its contacts ``specs``."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
     x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
@@ -128,7 +126,7 @@ def build_step(system, specs, iterations: int, parts: bool = False):
                              ["t", "x", "u", "p", "h"],
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
     sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
-    if parts:
+    if iterations is None:     # the parts to which the broad phase's step adds its slots
         return kinematics, sweep, _finish(system, f, J.sparsity(), nc, mu, geometric), \
             (nx, nz, nc, u.numel(), p.numel())
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
