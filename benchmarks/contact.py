@@ -22,7 +22,9 @@ The time-stepping mode (``contact="stepping"``, dt = 1 ms like MuJoCo's, docs/hy
 runs the same box and three more scenes:
   balls_pairs — the balls above, now also meeting each other (ball–ball CollisionPairs in
            jourdain, contype/conaffinity in MuJoCo), e = 0.5 on every contact; --pair-balls
-           of them (default 10: every pair is compiled into the step, no broad phase yet);
+           of them (default 100: 4950 ball–ball and 500 ball–wall pairs, found per output
+           interval by the broad phase and solved in slots, docs/hybrid.md), started on
+           four layers 0.2 m apart so that no two overlap;
   tower  — 10 boxes of 0.2 m, 1 kg stacked at rest on the ground for 10 s: the drift of the
            boxes' centres from their start [m] (jourdain: each box's corners against the top
            face of the box below, a body-fixed plane; MuJoCo: box–box contacts);
@@ -38,6 +40,7 @@ Writes benchmarks/results/contact.json and prints a table.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -71,8 +74,16 @@ def box_start():
     return np.array([0.0, 0.5, 0.0]), q, np.array([1.0, 0.0, 0.0]), np.array([2.0, 4.0, 0.0])
 
 
-def balls_start(n: int):
+def balls_start(n: int, apart: bool = False):
+    """Centres and speeds of n balls; apart: on layers 0.2 m apart (no two balls overlap:
+    the scenes where balls meet each other), else on one 0.8 m square grid at random
+    heights (balls that meet only the walls may overlap)."""
     rng = np.random.default_rng(0)
+    if apart:
+        pos = np.array([[-0.4 + 0.2 * (i % 5), 0.3 + 0.2 * (i // 25), -0.4 + 0.2 * (i // 5 % 5)]
+                        for i in range(n)]) + rng.uniform(-0.02, 0.02, (n, 3))
+        vel = np.column_stack([rng.uniform(-1, 1, n), np.zeros(n), rng.uniform(-1, 1, n)])
+        return pos, vel
     side = int(np.ceil(np.sqrt(n)))
     pos = np.array([[-0.4 + 0.8 * (i % side) / max(side - 1, 1), 0.3 + 0.5 * rng.random(),
                      -0.4 + 0.8 * (i // side) / max(side - 1, 1)] for i in range(n)])
@@ -112,7 +123,7 @@ def jourdain_balls(n: int, horizon: float, stepping: bool = False,
             contact = model.add(f"c{i}_{k}", GroundContact(
                 radius=RADIUS, normal=normal, offset=offset, mu=MU, e=E, v_rest=0.05))
             model.connect(contact.frame_a, body.frame_a)
-    pos, vel = balls_start(n)
+    pos, vel = balls_start(n, apart=meet)
     y0, z0 = {}, {}
     for i in range(n):
         y0.update({f"j{i}.x": pos[i, 0], f"j{i}.y": pos[i, 1], f"j{i}.z": pos[i, 2]})
@@ -188,7 +199,8 @@ def _run_stepping(system, horizon, y0, z0, pairs, grid, compile_s) -> dict:
     positions = np.array([[res[f"{b}.{c}"] for c in "xyz"] for b in bodies])
     return {"compile_s": compile_s + build_s, "simulate_s": sim_s, "events": None,
             "segments": None, "energy": _at(res.t, res["energy.total"]),
-            "lost_in_impacts": None, "ledger": res.ledger, "contacts": res.stats["contacts"],
+            "lost_in_impacts": None, "ledger": dataclasses.asdict(res.ledger), "contacts": res.stats["contacts"],
+            "stats": {k: v for k, v in res.stats.items() if k != "dt"},
             "energy_rise_max": float(np.max(np.diff(res["energy.total"]))),
             "positions": positions}
 
@@ -205,7 +217,7 @@ def mujoco_box(horizon: float) -> dict:
 
 
 def mujoco_balls(n: int, horizon: float, meet: bool = False) -> dict:
-    pos, vel = balls_start(n)
+    pos, vel = balls_start(n, apart=meet)
     affinity = 3 if meet else 1        # 3: a ball's contype 2 meets the other balls too
     walls = "".join(
         f'<geom type="plane" size="5 5 0.1" pos="{p}" zaxis="{a}" conaffinity="1" '
@@ -290,9 +302,7 @@ def main() -> None:
     parser.add_argument("--horizon", type=float, default=10.0)
     parser.add_argument("--modes", default="events,stepping",
                         help="jourdain's contact modes to run, comma-separated")
-    # every ball–ball pair is compiled into the step (no broad phase yet): 100 balls are
-    # 4950 pairs, a step gcc takes hours over; 10 balls (45 pairs) is the default
-    parser.add_argument("--pair-balls", type=int, default=10)
+    parser.add_argument("--pair-balls", type=int, default=100)
     parser.add_argument("--scenes", default="box,balls,pairs,tower,robots",
                         help="scenes to run, comma-separated")
     args = parser.parse_args()

@@ -3486,3 +3486,19 @@ def _():
     model.connect(model.clutch.flange_b, model.inertia5.flange_a)
     model.connect(model.pressed.y, model.clutch.f_normalized)
     jd.compile(model)
+# ---- balls ----
+@case("stepping with broad='yes'", ModelError, "broad must be None", "True or False")
+def _():
+    dropped_ball().simulate(0.1, contact="stepping", broad="yes")
+
+
+@case("broad given to the event-driven mode", ModelError, "broad=", "contact='stepping'")
+def _():
+    dropped_ball().simulate(0.1, broad=True)
+
+
+@case("a broad phase with an infinite bounding radius", ModelError, "broad phase",
+      "finite")
+def _():
+    from jourdain.solver.collision.broad import BroadPhase
+    BroadPhase([0.1, float("inf")])

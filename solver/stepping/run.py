@@ -28,6 +28,7 @@ from ..simulation.inputs import InputSignals
 from ..simulation.result import Result
 from ..simulation.simulate import _grid
 from .scene import contact_specs
+from .slots import split
 from .step import LEDGER, build_step
 from ..simulation.ledger import SteppingLedger
 
@@ -39,7 +40,7 @@ CHUNK = 100        # output intervals per call of the compiled function
 # fraction of a second, 10 % off a box's run); on a large one -O3 takes minutes, -O1 seconds
 FLAGS, LARGE_FLAGS, LARGE_OPS = ("-O3",), ("-O1",), 20_000
 STEPPING_KEYWORDS = ("y0", "z0", "x0", "inputs", "params", "t0", "n_out", "t_out", "dt",
-                     "iterations", "pairs", "progress")
+                     "iterations", "pairs", "progress", "broad")
 
 
 def simulate_mode(system, t_end: float, contact: str = "events", **options):
@@ -47,7 +48,8 @@ def simulate_mode(system, t_end: float, contact: str = "events", **options):
     if contact not in MODES:
         raise ModelError(unknown("simulate: contact", contact, list(MODES)))
     if contact == "events":
-        stepping_only = [k for k in ("dt", "iterations", "pairs") if k in options]
+        stepping_only = [k for k in ("dt", "iterations", "pairs", "broad")
+                         if k in options]
         if stepping_only:
             raise ModelError(f"simulate: {stepping_only[0]}= applies to contact='stepping' "
                              "only; the event-driven mode chooses its own steps")
@@ -65,7 +67,7 @@ def simulate_mode(system, t_end: float, contact: str = "events", **options):
 def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=None,
                       params=None, t0: float = 0.0, n_out: int = 501, t_out=None,
                       dt: float = DT, iterations: int = ITERATIONS, pairs=(),
-                      progress=None) -> Result:
+                      progress=None, broad=None) -> Result:
     """Time-stepping run from t0 to t_end (module docstring)."""
     dt = number(dt, "simulate: dt", 0.0, open_low=True, unit="s")
     iterations = count(iterations, "simulate: iterations")
@@ -80,6 +82,14 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
     k = int(np.ceil(spacing[0] / dt - 1e-9)) if spacing.size else 1
     h = spacing[0] / k if spacing.size else dt
     n = grid.size - 1
+    if broad not in (None, True, False):
+        raise ModelError(f"simulate: broad must be None (automatic), True or False, got "
+                         f"{broad!r}")
+    rest, slotted = _split(system, pairs, broad)
+    if slotted is not None:
+        from .broadrun import simulate_broad
+        return simulate_broad(system, grid, x0, us, p, k, h, rest, slotted, iterations,
+                              _compile_slot_step)
     chunk = max(1, min(n, CHUNK))
     chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk)
     acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + len(LEDGER))])
@@ -124,6 +134,24 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int):
         cache[key] = (*_compiled([fn, settle], FLAGS if ops <= LARGE_OPS else LARGE_FLAGS),
                       nc)
     return cache[key]
+
+
+def _split(system, pairs, broad):
+    """The contacts compiled pair by pair and those run in slots (:mod:`.slots`), cached
+    on the System per contact set."""
+    specs = contact_specs(system, pairs)
+    cache = system.__dict__.setdefault("_stepping_split", {})
+    key = (tuple(specs), broad)
+    if key not in cache:
+        cache[key] = split(system, specs, broad)
+    return cache[key]
+
+
+def _compile_slot_step(functions: list, step, slots: int) -> list:
+    # the slots' passes are unrolled: their calls count as ~100 operations each
+    ops = sum(f.n_instructions() for f in step.find_functions()
+              if f.class_name() == "SXFunction") + 100 * slots * ITERATIONS
+    return _compiled(functions, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS)
 
 
 def _compiled(functions: list, flags: tuple) -> list:

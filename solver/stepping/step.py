@@ -126,6 +126,9 @@ def build_step(system, specs, iterations: int):
                              ["t", "x", "u", "p", "h"],
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
     sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
+    if iterations is None:     # the parts to which the broad phase's step adds its slots
+        return kinematics, sweep, _finish(system, f, J.sparsity(), nc, mu, geometric), \
+            (nx, nz, nc, u.numel(), p.numel())
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
     step, settle = _step(kinematics, sweep, finish, nx, nz, nc, u.numel(), p.numel(),
                          iterations)

@@ -1,0 +1,284 @@
+"""The step of the time-stepping mode with slotted contacts (:mod:`.slots`): the compiled
+contacts of :mod:`.step` and K slots solved together by the same NSGS.
+
+    step(acc, u, p, h, gather_a, gather_b, zidx, mat) → acc
+
+acc = (t, x, λ of the compiled contacts, ledger, λ of the slots (3K), the largest speed of
+each slotted sphere's centre in the steps so far (nd)); gather_a/b: for each slot the
+entries of the ``data`` columns of its a and b (Lp per slot), zidx: the entries of z
+(extended by one dummy entry) that a's and b's blocks move (2s per slot), mat: r_a, r_b,
+mu, e, v_rest and 1 for a used slot (6 per slot). All indices are numbers the run loop
+computes from the broad phase; the compiled code only follows them.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from .narrow import EPS
+from .slots import MAT, SlottedContacts
+from .step import LEDGER, MAXED, _tangents, _tiny
+
+GROUP = 32     # slots per function of the passes (K is a power of two)
+
+
+def data_rows(s: int) -> int:
+    """Entries of one ``data`` column: centre 3, Jc 3s, Jw 3s, M⁻¹ s², normal 3, flag 1."""
+    return 3 + 6 * s + s * s + 4
+
+
+def data_function(system, slotted: SlottedContacts) -> ca.Function:
+    """data(x, p) → Lp × (nd + planes + 1) and where(x, p) → (centres 3 × nd, speeds nd)."""
+    ny, nz, s = len(system.y_names), len(system.z_names), slotted.s
+    x = ca.SX.sym("x", system.nx)
+    p = ca.SX.sym("p", system.p_default.size)
+    z = x[ny:ny + nz]
+    R, r, v, w = system.frames.function(x, p)
+    M = system.functions["M"](x[:ny], p)
+    columns, centres, speeds = [], [], []
+    for k, prim in enumerate(slotted.spheres):
+        col = slotted.columns[k]
+        Rk = R[:, 3 * col:3 * col + 3]
+        arm = ca.mtimes(Rk, ca.DM(prim.center))
+        centre = r[:, col] + arm
+        vel = v[:, col] + ca.cross(w[:, col], arm)
+        members = [int(i) for i in slotted.speeds[k] if i < nz]
+        Jc, Jw = ca.SX.zeros(3, s), ca.SX.zeros(3, s)
+        Jc[:, :len(members)] = ca.jacobian(vel, z)[:, members]
+        Jw[:, :len(members)] = ca.jacobian(w[:, col], z)[:, members]
+        # the block's mass matrix without CasADi's structural non-zeros that are zero at
+        # every state (a free body's: a 3 × 3 mass block and the inertia), so that its
+        # symbolic inverse stays small
+        Mb = ca.SX.eye(s)
+        for i, row in enumerate(members):
+            for j, col in enumerate(members):
+                Mb[i, j] = M[row, col] if slotted.coupled[row, col] else 0
+        Minv = ca.solve(Mb, ca.SX.eye(s))
+        columns.append(ca.vertcat(centre, ca.vec(Jc), ca.vec(Jw), ca.vec(Minv),
+                                  ca.SX.zeros(4)))
+        centres.append(centre)
+        speeds.append(ca.norm_2(vel))
+    eye = ca.vec(ca.SX.eye(s))
+    for normal_offset in slotted.planes:
+        n = ca.DM(normal_offset[:3])
+        columns.append(ca.vertcat(n * normal_offset[3], ca.SX.zeros(6 * s), eye, n, 1))
+    columns.append(ca.vertcat(ca.SX.zeros(3 + 6 * s), eye, ca.SX.zeros(4)))
+    data = ca.Function("slot_data", [x, p], [ca.horzcat(*columns)], ["x", "p"], ["data"])
+    where = ca.Function("slot_where", [x, p], [ca.horzcat(*centres), ca.vertcat(*speeds)],
+                        ["x", "p"], ["centres", "speeds"])
+    return data, where
+
+
+def _unpack(d, s):
+    c, k = d[:3], 3
+    Jc = ca.reshape(d[k:k + 3 * s], 3, s)
+    Jw = ca.reshape(d[k + 3 * s:k + 6 * s], 3, s)
+    Minv = ca.reshape(d[k + 6 * s:k + 6 * s + s * s], s, s)
+    tail = k + 6 * s + s * s
+    return c, Jc, Jw, Minv, d[tail:tail + 3], d[tail + 3]
+
+
+def packed_rows(s: int) -> int:
+    """Entries of a slot's packed kinematics: J 3×2s, B 2s×3, w_n, w_t 4, b, gap, mu, mask."""
+    return 12 * s + 9
+
+
+def slot_kinematics(s: int) -> ca.Function:
+    """(data_a, data_b, z_a, z_b, mat, h) → packed rows of one slot: the normal from b to
+    a (a plane's own, or between the centres), gap, J = (n, t1, t2)ᵀ·(velocity of a's
+    contact point − b's), B = M⁻¹·Jᵀ per block, the targets b (Moreau's −g/h, Newton's
+    −e·v_n for a contact closing within the step faster than v_rest), as :mod:`.step`."""
+    L = data_rows(s)
+    da, db = ca.SX.sym("da", L), ca.SX.sym("db", L)
+    za, zb = ca.SX.sym("za", s), ca.SX.sym("zb", s)
+    mat, h = ca.SX.sym("mat", MAT), ca.SX.sym("h")
+    ra, rb, mu, e, v_rest, mask = (mat[k] for k in range(MAT))
+    ca_, Jca, Jwa, Ma, _, _ = _unpack(da, s)
+    cb, Jcb, Jwb, Mb, normal, flag = _unpack(db, s)
+    d = mask * (ca_ - cb) + (1 - mask) * ca.DM([1, 0, 0])   # an empty slot: any normal
+    dist = ca.sqrt(ca.dot(d, d) + EPS)
+    n = flag * normal + (1 - flag) * d / dist
+    gap = flag * (ca.dot(normal, d) - ra) + (1 - flag) * (dist - ra - rb)
+    t1, t2 = _tangents(n)
+    T = ca.horzcat(n, t1, t2).T
+    skew = ca.skew(n)
+    Ja = ca.mtimes(T, Jca + ra * ca.mtimes(skew, Jwa))
+    Jb = -ca.mtimes(T, Jcb - rb * ca.mtimes(skew, Jwb))
+    Ba, Bb = ca.mtimes(Ma, Ja.T), ca.mtimes(Mb, Jb.T)
+    # an empty slot's Delassus block is zero: the identity keeps its inverses finite
+    W = ca.mtimes(Ja, Ba) + ca.mtimes(Jb, Bb) + (1 - mask) * ca.DM.eye(3)
+    v_before = ca.dot(Ja[0, :].T, za) + ca.dot(Jb[0, :].T, zb)
+    closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
+    b = ca.if_else(closing, ca.fmax(-gap / h, -e * v_before), -gap / h)
+    w_n = 1 / (W[0, 0] + _tiny(W))
+    w_t = ca.vec(ca.inv(W[1:, 1:] + _tiny(W) * ca.DM.eye(2)))
+    packed = ca.vertcat(ca.vec(ca.horzcat(Ja, Jb)), ca.vec(ca.vertcat(Ba, Bb)), w_n, w_t,
+                        b, gap, mu, mask)
+    return ca.Function("slot_kinematics", [da, db, za, zb, mat, h], [packed])
+
+
+def _fields(P, s):
+    J = ca.reshape(P[:6 * s], 3, 2 * s)
+    B = ca.reshape(P[6 * s:12 * s], 2 * s, 3)
+    k = 12 * s
+    return J, B, P[k], ca.reshape(P[k + 1:k + 5], 2, 2), P[k + 5], P[k + 6], P[k + 7], \
+        P[k + 8]
+
+
+def slot_update(s: int) -> ca.Function:
+    """(g, λ, P) → (g, λ): one NSGS update of a slot, the projections of :mod:`.step`'s
+    sweep on the speeds g = (z_a, z_b) of its two blocks; an empty slot (mask 0) keeps
+    λ = 0."""
+    g0, lam, P = ca.SX.sym("g", 2 * s), ca.SX.sym("lam", 3), ca.SX.sym("P", packed_rows(s))
+    J, B, w_n, Wt, b, _, mu, mask = _fields(P, s)
+    new_n = ca.if_else(mask > 0, ca.fmax(0, lam[0] - w_n * (ca.dot(J[0, :].T, g0) - b)), 0)
+    g = g0 + B[:, 0] * (new_n - lam[0])
+    trial = lam[1:] - ca.mtimes(Wt, ca.mtimes(J[1:, :], g))
+    size = ca.sqrt(ca.dot(trial, trial) + 1e-300)
+    new_t = trial * ca.fmin(1, mu * new_n / size)
+    g = g + ca.mtimes(B[:, 1:], new_t - lam[1:])
+    return ca.Function("slot_update", [g0, lam, P], [g, ca.vertcat(new_n, new_t)],
+                       ["g", "lam", "P"], ["g_next", "lam_next"])
+
+
+def slot_ledger(s: int) -> ca.Function:
+    """(g⁺, g_free, g_start, λ, P) → the slot's penetration [m], complementarity and cone
+    residuals [m/s], energy gain and work [J], as :mod:`.step`'s ledger."""
+    g, g_free, g_start = (ca.SX.sym(k, 2 * s) for k in ("g", "g_free", "g_start"))
+    lam, P = ca.SX.sym("lam", 3), ca.SX.sym("P", packed_rows(s))
+    J, _, w_n, _, b, gap, mu, mask = _fields(P, s)
+    v_n = ca.dot(J[0, :].T, g)
+    lam_t = ca.sqrt(lam[1] ** 2 + lam[2] ** 2)
+    out = ca.vertcat(mask * ca.fmax(-gap, 0),
+                     mask * ca.fabs(ca.fmin(lam[0] / w_n, v_n - b)),
+                     mask * ca.fmax(lam_t - mu * lam[0], 0) / w_n,
+                     ca.dot(lam, ca.mtimes(J, g + g_free)) / 2,
+                     -ca.dot(lam, ca.mtimes(J, g + g_start)) / 2)
+    return ca.Function("slot_ledger", [g, g_free, g_start, lam, P], [out])
+
+
+def _gather(vector, index):
+    """vector[index] for a run-time index (dense: the index counts every entry)."""
+    return ca.densify(vector).get_nz(False, index)
+
+
+def _scatter(vector, index, values):
+    """vector with vector[index] = values, a run-time index (in place in the C code)."""
+    vector = ca.densify(vector)
+    vector.set_nz(ca.densify(values), False, index)
+    return vector
+
+
+def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations: int):
+    """The step (module docstring) for the compiled contacts ``parts`` (:func:`.step.
+    build_step` with iterations=None) and K slots of ``slotted``. No ``settle`` here: a run with slots starts
+    from zero impulses (a second function as large as the step doubled its compile time;
+    balls need no converged start, a stack of boxes runs its pairs compiled)."""
+    kinematics, sweep, finish, (nx, nz, nc, nu, n_p) = parts
+    s, nd = slotted.s, slotted.nd
+    data, _ = data_function(system, slotted)
+    L, LP = data_rows(s), packed_rows(s)
+    kin_map = slot_kinematics(s).map(K)
+    update, ledger_map = slot_update(s), slot_ledger(s).map(K)
+    n_led = len(LEDGER)
+    acc = ca.MX.sym("acc", 1 + nx + 3 * nc + n_led + 3 * K + nd)
+    u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
+    gather_a, gather_b = ca.MX.sym("gather_a", L * K), ca.MX.sym("gather_b", L * K)
+    zidx, mat = ca.MX.sym("zidx", 2 * s * K), ca.MX.sym("mat", MAT * K)
+    t, x = acc[0], acc[1:1 + nx]
+    k0 = 1 + nx
+    lam_c, ledger = acc[k0:k0 + 3 * nc], acc[k0 + 3 * nc:k0 + 3 * nc + n_led]
+    k1 = k0 + 3 * nc + n_led
+    lam_s, vmax = acc[k1:k1 + 3 * K], acc[k1 + 3 * K:]
+    ny = len(system.y_names)
+    J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
+    D = data(x, p)
+    Da = ca.reshape(_gather(ca.vec(D), gather_a), L, K)
+    Db = ca.reshape(_gather(ca.vec(D), gather_b), L, K)
+    z_start = ca.vertcat(x[ny:ny + nz], 0)
+    G = ca.reshape(_gather(z_start, zidx), 2 * s, K)
+    P = kin_map(Da, Db, G[:s, :], G[s:, :], ca.reshape(mat, MAT, K), h)
+    z_ext = ca.densify(ca.vertcat(z_free + ca.mtimes(B, lam_c) if nc else z_free, 0))
+    lam_k = [lam_s[3 * k:3 * k + 3] for k in range(K)]
+    idx = [zidx[2 * s * k:2 * s * (k + 1)] for k in range(K)]
+    for k in range(K):                  # warm start: z = z_free + Σ B·λ of the slots too
+        Bk = ca.reshape(P[6 * s:12 * s, k], 2 * s, 3)
+        z_ext = _scatter(z_ext, idx[k], _gather(z_ext, idx[k]) + ca.mtimes(Bk, lam_k[k]))
+    one = _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx)
+    state = ca.vertcat(z_ext, lam_c, lam_s)
+    passes = max(1, (iterations + 1) // 2)
+    solved = one.fold(passes)(state, J, B, w_n, w_t, b, P, zidx)
+    z_new, lam_c_new = solved[:nz], solved[nz + 1:nz + 1 + 3 * nc]
+    lam_s_new = solved[nz + 1 + 3 * nc:]
+    x_new, residuals = finish(t, x, u, p, h, ca.vertcat(z_new, lam_c_new), J, w_n, b, gap,
+                              z_free)
+    z_new_ext, z_free_ext = ca.vertcat(z_new, 0), ca.vertcat(z_free, 0)
+    slot_res = ledger_map(ca.reshape(_gather(z_new_ext, zidx), 2 * s, K),
+                          ca.reshape(_gather(z_free_ext, zidx), 2 * s, K), G,
+                          ca.reshape(lam_s_new, 3, K), P)
+    # this step's residuals by name: maxima over all contacts, the energy gain and work
+    # summed (an entry the slots do not compute, if the ledger has more, is the compiled
+    # contacts' own or zero)
+    found = ["max_penetration", "complementarity", "cone", "max_step_gain", "energy_taken"]
+    values = {name: ca.fmax(residuals[k], ca.mmax(slot_res[k, :])) if k < 3 else
+              residuals[k] + ca.sum2(slot_res[k, :]) for k, name in enumerate(found)}
+    step_res = ca.vertcat(*[values.get(name, ca.MX(0)) for name in LEDGER])
+    speeds = _sphere_speeds(slotted, z_new_ext, data_rows(s), D)
+    out = ca.vertcat(t + h, x_new, lam_c_new, ca.fmax(ledger[:MAXED], step_res[:MAXED]),
+                     ledger[MAXED:] + step_res[MAXED:], lam_s_new, ca.fmax(vmax, speeds))
+    names = ["acc", "u", "p", "h", "gather_a", "gather_b", "zidx", "mat"]
+    args = [acc, u, p, h, gather_a, gather_b, zidx, mat]
+    step = ca.Function("slot_step", args, [out], names, ["acc_next"])
+    return step
+
+
+def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
+    """One pass: the compiled contacts' sweep (forward and backward), then the slots
+    forward and backward, on state = (z_ext, λ_c, λ_s)."""
+    state = ca.MX.sym("state", nz + 1 + 3 * nc + 3 * K)
+    Js, Bs = ca.MX.sym("J", J.sparsity()), ca.MX.sym("B", B.sparsity())
+    wn, wt, bb = ca.MX.sym("w_n", w_n.sparsity()), ca.MX.sym("w_t", w_t.sparsity()), \
+        ca.MX.sym("b", b.sparsity())
+    Ps, zi = ca.MX.sym("P", P.sparsity()), ca.MX.sym("zidx", zidx.sparsity())
+    z_ext, lam_c, lam_s = state[:nz + 1], state[nz + 1:nz + 1 + 3 * nc], \
+        state[nz + 1 + 3 * nc:]
+    if nc:
+        zl = sweep(ca.vertcat(z_ext[:nz], lam_c), Js, Bs, wn, wt, bb)
+        z_ext, lam_c = ca.vertcat(zl[:nz], z_ext[nz]), zl[nz:]
+    # the slots in groups of GROUP, each group one function (forward or backward): the C
+    # code stays small enough for gcc (1024 updates in one function took it many minutes)
+    size = min(K, GROUP)
+    forward, backward = (_group(update, nz, s, size, order) for order in (1, -1))
+    groups = list(range(K // size))
+    lam = [lam_s[3 * size * g:3 * size * (g + 1)] for g in groups]
+    for fn, order in ((forward, groups), (backward, groups[::-1])):
+        for g in order:
+            cols = slice(size * g, size * (g + 1))
+            z_ext, lam[g] = fn(z_ext, lam[g], Ps[:, cols],
+                               zi[2 * s * size * g:2 * s * size * (g + 1)])
+    out = ca.vertcat(z_ext, lam_c, *lam)
+    return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, Ps, zi], [out])
+
+
+def _group(update, nz: int, s: int, size: int, order: int) -> ca.Function:
+    """(z_ext, λ, P, zidx) → (z_ext, λ) of ``size`` slots, updated in ``order`` (1:
+    forward, −1: backward)."""
+    z_ext, lam = ca.MX.sym("z_ext", nz + 1), ca.MX.sym("lam", 3 * size)
+    P, zi = ca.MX.sym("P", update.size1_in(2), size), ca.MX.sym("zidx", 2 * s * size)
+    z, lams = z_ext, [lam[3 * k:3 * k + 3] for k in range(size)]
+    for k in list(range(size))[::order]:
+        index = zi[2 * s * k:2 * s * (k + 1)]
+        g, lams[k] = update(_gather(z, index), lams[k], P[:, k])
+        z = _scatter(z, index, g)
+    return ca.Function("slot_forward" if order == 1 else "slot_backward",
+                       [z_ext, lam, P, zi], [z, ca.vertcat(*lams)])
+
+
+def _sphere_speeds(slotted, z_ext, L, D):
+    """|velocity of each slotted sphere's centre| at the speeds z_ext (for the broad phase's
+    travel bound)."""
+    s, out = slotted.s, []
+    for k in range(slotted.nd):
+        Jc = ca.reshape(D[3:3 + 3 * s, k], 3, s)
+        out.append(ca.norm_2(ca.mtimes(Jc, z_ext[[int(i) for i in slotted.speeds[k]]])))
+    return ca.vertcat(*out) if out else ca.MX(0, 1)
