@@ -14,9 +14,10 @@ runs in the generated code):
 
 Four coplanar corners under a box hold three motions with four normal impulses: W is
 singular there, and its rows are regularized by EPS times their diagonal, proximally: the
-change from the sweeps' impulses is the unknown, so the solution is the one nearest to
-theirs, and the velocity the regularization leaves is EPS·W_ii times that change (a least-
-norm impulse instead would blow up on the round-off of a target outside W's range).
+change from a reference (the sweeps' normal impulses, no tangential ones) is the unknown,
+so the solution is the one nearest to it, and the velocity the regularization leaves is
+EPS·W_ii times that change (a least-norm impulse instead would blow up on the round-off of
+a target outside W's range).
 The solution is kept only where it satisfies the whole law — λ_n ≥ 0, every sticking
 impulse inside the cone, every open contact separating (v_n⁺ ≥ b), every sliding one
 slipping against its impulse — and is finite; otherwise the sweeps' impulses stand (the
@@ -58,7 +59,25 @@ def block_solve(zl, z_free, J, B, b, mu, nz: int, nc: int):
     ok_held, kept = _attempt(lam * _rows(held, held, nc), z_free, J, B, W, b, mu, frictional,
                              held, nc, held * (1 - frictional), d)
     fallback = ca.if_else(ok_held, kept, zl, True)
-    return ca.if_else(ok, exact, ca.if_else(ok_stick, stick, fallback, True), True)
+    solved = ca.if_else(ok, exact, ca.if_else(ok_stick, stick, fallback, True), True)
+    # the solves run only on a step with a closed contact whose sweeps did not converge
+    # (flight, a contact the sweeps settled: the sweeps' impulses already meet the law)
+    return ca.if_else(ca.logic_and(ca.sum1(active) > 0,
+                                   ca.logic_not(_converged(zl[:nz], J, b, frictional, active))),
+                      solved, zl, True)
+
+
+def _converged(z, J, b, frictional, active):
+    """Whether the sweeps' (z, λ) meet the contact law to TOL: closed contacts at their
+    targets, open ones separating, sticking ones still (any tangential speed counts: a
+    sliding contact is left to the solve)."""
+    gamma = ca.mtimes(J, z)
+    v_n, v_t = gamma[0::3], ca.sqrt(gamma[1::3] ** 2 + gamma[2::3] ** 2)
+    scale = ca.mmax(ca.fabs(gamma)) + ca.mmax(ca.fabs(active * b)) + 1e-300
+    miss = ca.vertcat(ca.mmax(active * ca.fabs(v_n - b)),
+                      ca.mmax(-(1 - active) * (v_n - b)),
+                      ca.mmax(active * frictional * v_t))
+    return ca.mmax(miss) <= TOL * scale
 
 
 def _rows(n, t, nc: int):
@@ -82,11 +101,16 @@ def _attempt(lam, z_free, J, B, W, b, mu, frictional, active, nc, sliding, d):
     diag = ca.diag(W)
     A = ca.mtimes(ca.diag(equation), W + ca.diag(EPS * diag + FLOOR * ca.mmax(diag))) + \
         ca.mtimes(ca.diag(1 - equation), fixed)
-    # solved for the change from the sweeps' impulses (a proximal regularization: the least
-    # change, not the least impulse, where W is singular; the velocity it leaves is EPS
-    # times the change, not times the impulse)
-    rhs = equation * (target - ca.mtimes(W, lam)) - (1 - equation) * ca.mtimes(fixed, lam)
-    solved = lam + ca.solve(A, rhs, "qr")
+    # solved for the change from a reference (a proximal regularization, where W is
+    # singular: the solution nearest to it, and the velocity the regularization leaves is
+    # EPS times the change): the sweeps' normal impulses, which split a box's load over its
+    # corners without pulling, and no tangential one — the sweeps leave internal friction
+    # (corners pushing against each other, W's null space) that the nearest solution would
+    # keep, out of the cone. A least-norm impulse instead would blow up on the round-off of
+    # a target outside W's range.
+    ref = lam * _rows(ca.DM.ones(nc), ca.DM.zeros(nc), nc)
+    rhs = equation * (target - ca.mtimes(W, ref)) - (1 - equation) * ca.mtimes(fixed, ref)
+    solved = ref + ca.solve(A, rhs, "qr")
     gamma = ca.mtimes(J, z_free + ca.mtimes(B, solved))
     s_n, s_t1, s_t2 = solved[0::3], solved[1::3], solved[2::3]
     scale_l = ca.mmax(ca.fabs(solved)) + ca.mmax(ca.fabs(lam)) + 1e-300

@@ -104,7 +104,7 @@ def _tangents(n):
     return t1, ca.cross(n, t1)
 
 
-def build_step(system, specs, iterations: int):
+def build_step(system, specs, iterations: int, exact: bool = True):
     """The functions of the module docstring for ``system`` and its contacts ``specs``."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
@@ -123,8 +123,9 @@ def build_step(system, specs, iterations: int):
     v_before = ca.vertcat(*[gamma[3 * c] for c in range(nc)]) if nc else ca.SX(0, 1)
     closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
     # a penetration is the position correction's to remove (correct.py), never a speed's:
-    # a target b > 0 out of a penetration would give the body kinetic energy
-    closes = ca.fmin(-gap / h, 0)
+    # a target b > 0 out of a penetration would give the body kinetic energy (the sweeps
+    # alone, exact=False, have no correction: the next step's target removes it, as before)
+    closes = ca.fmin(-gap / h, 0) if exact else -gap / h
     b = ca.if_else(closing, ca.fmax(closes, -e * v_before), closes)
     w_n = ca.vertcat(*[1 / (Wc[0, 0] + _tiny(Wc)) for Wc in W]) if nc else ca.SX(0, 1)
     w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:] + _tiny(Wc) * ca.DM.eye(2)), 4, 1)
@@ -136,7 +137,7 @@ def build_step(system, specs, iterations: int):
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
     sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
-    after = _after(system, f, x, p, gap, mu, geometric, nz, nc)
+    after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
     step, settle = _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
                          iterations)
     return step, settle, nc
@@ -144,7 +145,8 @@ def build_step(system, specs, iterations: int):
 
 def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
     """What follows the sweeps (MX): the exact solve on their active set (:mod:`.exact`),
-    and the position correction of the new state (:mod:`.correct`)."""
+    and the position correction of the new state (:mod:`.correct`); nothing for nc = 0 (no
+    contacts, or ``exact=False``: the sweeps alone)."""
     gaps = ca.Function("gaps", [x, p], [gap], ["x", "p"], ["gap"])
     displace = displacement_function(system, f, _normalized)
 
