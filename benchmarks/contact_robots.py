@@ -14,7 +14,9 @@ tools, times the gear).
 
 Columns: CPU time of the run [s], median of REPEATS (jourdain: after a first run that builds
 and compiles the step), its ratio to MuJoCo's; the deepest penetration [m] (jourdain: its
-ledger's, at the start of any step; MuJoCo: the most negative contact distance); the
+ledger's, at the start of any step, after the position correction; MuJoCo: the most
+negative contact distance); "corr.": the deepest penetration the position correction removed
+after a step [m] (jourdain's ledger: what the linearized position update left); the
 largest energy the contacts gave in one step [J] (jourdain's ledger; never > 0 by
 construction, this checks it); the energy the contacts took [J] (jourdain's ledger; MuJoCo:
 not separable from its other losses, so the drop of total energy minus the work of the
@@ -103,6 +105,7 @@ def jourdain_robot(name: str, gait: bool, horizon: float = HORIZON,
             "range_violation": range_violation(robot, res),
             "penetration": res.ledger.max_penetration,
             "max_step_gain": res.ledger.max_step_gain,
+            "corrected": res.ledger.max_correction,
             "contacts_took": res.ledger.energy_taken,
             "energy_lost": float(energy[0] - energy[-1] + supplied),
             "height": float(res["r.rootz.s"][-1]), "ledger": vars(res.ledger)}
@@ -156,7 +159,7 @@ def robot_rows(names=("hopper", "cheetah")) -> dict:
 
 def print_rows(rows: dict) -> None:
     print(f"{'scene':14s} {'tool':9s} {'sim s':>8s} {'ratio':>6s} {'pen. m':>8s} "
-          f"{'gain J':>8s} {'took J':>8s} {'lost J':>8s} {'height m':>8s}")
+          f"{'gain J':>8s} {'corr. m':>8s} {'took J':>8s} {'lost J':>8s} {'height m':>8s}")
     for scene, runs in rows.items():
         for tool, r in runs.items():
             ratio = r["simulate_s"] / runs["mujoco"]["simulate_s"]
@@ -166,6 +169,7 @@ def print_rows(rows: dict) -> None:
                 return "-" if r.get(key) is None else format(r[key], fmt)
             print(f"{scene:14s} {tool:9s} {r['simulate_s']:8.4f} {ratio:6.2f} "
                   f"{num('penetration', '8.1e')} {num('max_step_gain', '8.1e')} "
+                  f"{num('corrected', '8.1e')} "
                   f"{num('contacts_took', '8.3f')} {r['energy_lost']:8.3f} "
                   f"{r['height']:8.4f}")
 

@@ -3502,3 +3502,15 @@ def _():
 def _():
     from jourdain.solver.collision.broad import BroadPhase
     BroadPhase([0.1, float("inf")])
+# ---- tower ----
+@case("exact= not a bool in the stepping mode", ModelError, "exact=", "True", "False")
+def _():
+    from jourdain.blocks import Prismatic
+    from jourdain.blocks.hybrid import Stop
+    model = jd.Model(world=World())
+    model.slide, model.ball = Prismatic(axis=(0, 1, 0)), RigidBody(m=0.5)
+    model.floor = Stop(lower=0.0)
+    model.connect(model.world.frame_b, model.slide.frame_a)
+    model.connect(model.slide.frame_b, model.ball.frame_a)
+    model.connect(model.floor.flange_b, model.slide.axis)
+    jd.compile(model).simulate(0.1, contact="stepping", exact="yes")

@@ -90,6 +90,7 @@ class SteppingLedger:
     cone: float
     max_step_gain: float = 0.0
     energy_taken: float = 0.0
+    max_correction: float = 0.0
 
     def table(self) -> str:
         return (f"stepping run: max penetration {self.max_penetration:.3g} m, "

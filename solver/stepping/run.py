@@ -40,7 +40,7 @@ CHUNK = 100        # output intervals per call of the compiled function
 # fraction of a second, 10 % off a box's run); on a large one -O3 takes minutes, -O1 seconds
 FLAGS, LARGE_FLAGS, LARGE_OPS = ("-O3",), ("-O1",), 20_000
 STEPPING_KEYWORDS = ("y0", "z0", "x0", "inputs", "params", "t0", "n_out", "t_out", "dt",
-                     "iterations", "pairs", "progress", "broad")
+                     "iterations", "pairs", "progress", "broad", "exact")
 
 
 def simulate_mode(system, t_end: float, contact: str = "events", **options):
@@ -48,7 +48,7 @@ def simulate_mode(system, t_end: float, contact: str = "events", **options):
     if contact not in MODES:
         raise ModelError(unknown("simulate: contact", contact, list(MODES)))
     if contact == "events":
-        stepping_only = [k for k in ("dt", "iterations", "pairs", "broad")
+        stepping_only = [k for k in ("dt", "iterations", "pairs", "broad", "exact")
                          if k in options]
         if stepping_only:
             raise ModelError(f"simulate: {stepping_only[0]}= applies to contact='stepping' "
@@ -67,9 +67,14 @@ def simulate_mode(system, t_end: float, contact: str = "events", **options):
 def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=None,
                       params=None, t0: float = 0.0, n_out: int = 501, t_out=None,
                       dt: float = DT, iterations: int = ITERATIONS, pairs=(),
-                      progress=None, broad=None) -> Result:
+                      progress=None, broad=None, exact=None) -> Result:
     """Time-stepping run from t0 to t_end (module docstring)."""
     dt = number(dt, "simulate: dt", 0.0, open_low=True, unit="s")
+    if exact is not None and not isinstance(exact, (bool, np.bool_)):
+        raise ModelError(f"simulate: exact= must be True (the block solve and the position "
+                         f"correction after the sweeps), False (the sweeps alone) or None (the "
+                         f"default: True), got "
+                         f"{exact!r:.40}")
     iterations = count(iterations, "simulate: iterations")
     grid = _grid(t0, t_end, n_out, t_out)
     spacing = np.diff(grid)
@@ -87,11 +92,16 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
                          f"{broad!r}")
     rest, slotted = _split(system, pairs, broad)
     if slotted is not None:
+        if exact:   # the slots' compiled update has no block solve or correction yet
+            raise ModelError("simulate: exact=True is not available for contacts the broad "
+                             "phase puts in slots (64 or more qualifying contacts); pass "
+                             "broad=False to compile the pairs one by one with the block "
+                             "solve, or leave exact unset for the sweeps alone")
         from .broadrun import simulate_broad
         return simulate_broad(system, grid, x0, us, p, k, h, rest, slotted, iterations,
                               _compile_slot_step)
     chunk = max(1, min(n, CHUNK))
-    chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk)
+    chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk, exact is not False)
     acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + len(LEDGER))])
     acc[1 + system.nx:1 + system.nx + 3 * nc] = np.array(settle(acc, us[:, 0], p, h)).ravel()
     X = np.empty((system.nx, grid.size))
@@ -111,19 +121,19 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
     res.ledger = SteppingLedger(**dict(zip(LEDGER, acc[-len(LEDGER):].tolist())))
     res.method = "stepping"
     res.stats = {"dt": h, "steps": k * (grid.size - 1), "contacts": nc,
-                 "iterations": iterations}
+                 "iterations": iterations, "exact": exact is not False}
     return res
 
 
-def _chunks(system, pairs, iterations: int, k: int, chunk: int):
+def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = True):
     """The compiled function of ``chunk`` output intervals of k steps each, for this system
     and contact set (cached on the System): (acc, U, p, h) → the accumulator after each
     interval (one column per interval; U: the inputs held over each)."""
     specs = contact_specs(system, pairs)
     cache = system.__dict__.setdefault("_stepping", {})
-    key = (tuple(specs), iterations, k, chunk)
+    key = (tuple(specs), iterations, k, chunk, exact)
     if key not in cache:
-        step, settle, nc = build_step(system, specs, iterations)
+        step, settle, nc = build_step(system, specs, iterations, exact)
         interval = step.fold(k) if k > 1 else step
         chunks = interval.mapaccum(chunk) if chunk > 1 else interval
         args = chunks.mx_in()

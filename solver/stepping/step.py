@@ -4,20 +4,23 @@ complementarity at velocity level, positions from the new velocities.
 
     M(y)·(z⁺ − z) = h·M(y)·ż_s(t, y, z) + Jᵀ·λ,      y⁺ = y + h·ẏ(y, z⁺)
 
-λ = (λ_n, λ_t) per contact [N·s]: 0 ≤ λ_n ⊥ v_n⁺ − b ≥ 0 with b = −g/h (a gap g closes no
-further than to zero within the step: no sinking, and a penetration left by the linearized
-rotation is removed in the next step) or, for a contact that closes within the step faster
-than v_rest, b = max(−g/h, −e·v_n⁻) (Newton's restitution: the normal speed after is e times
+λ = (λ_n, λ_t) per contact [N·s]: 0 ≤ λ_n ⊥ v_n⁺ − b ≥ 0 with b = min(−g/h, 0) (a gap g
+closes no further than to zero within the step: no sinking; a penetration left by the
+linearized rotation is the position correction's, :mod:`.correct`, never a speed's) or, for
+a contact that closes within the step faster than v_rest, b = max(b, −e·v_n⁻) (Newton's
+restitution: the normal speed after is e times
 the one before, never more: no energy gained at an impact); Coulomb's cone |λ_t| ≤ μ·λ_n
 with λ_t opposing the slip whenever it slips. The complementarity problem is solved by a
 projected Gauss–Seidel (Jean and Moreau's NSGS): per contact, the normal impulse projected
 on λ_n ≥ 0, then the tangential one projected on the disk of radius μ·λ_n, a fixed number of
-passes over the contacts, alternately forward and backward, (a CasADi fold: compiled, no Python per sweep or per step).
+passes over the contacts, alternately forward and backward, (a CasADi fold: compiled, no
+Python per sweep or per step), then solved exactly on the active set the sweeps found
+(:mod:`.exact`: a sparse block solve of the coupled contacts, kept where it meets the law).
 
 Functions: ``kinematics`` (t, x, u, p, h) → contact Jacobian J, B = M⁻¹·Jᵀ, the blocks of
 the Delassus matrix, targets b, μ, the free speeds and the gaps; ``sweep`` one NSGS sweep;
 ``finish`` the positions and the run's ledger (maximum penetration [m], complementarity and
-cone residuals [m/s]); ``step`` all three; ``settle`` the first step's impulses solved to
+cone residuals [m/s]); ``step`` all three, the block solve and the position correction; ``settle`` the first step's impulses solved to
 convergence (SETTLE_PASSES), the warm start of a run.
 """
 from __future__ import annotations
@@ -26,10 +29,13 @@ import casadi as ca
 import numpy as np
 
 from ..collision.pairs import WORLD
+from .correct import correct, displacement_function
+from .exact import block_solve
 from .narrow import pair_contacts
 
-LEDGER = ("max_penetration", "complementarity", "cone", "max_step_gain", "energy_taken")
-MAXED = 4      # the first MAXED entries of the ledger are maxima over the steps, the rest sums
+LEDGER = ("max_penetration", "complementarity", "cone", "max_step_gain", "max_correction",
+          "energy_taken")
+MAXED = 5      # the first MAXED entries of the ledger are maxima over the steps, the rest sums
 # passes of the first step's solve (``settle``): a run starts from converged impulses, so
 # that a stack at rest is held from its first step (cold, 30 passes let a 10-box tower sag
 # and tilt by millimetres before the warm starts caught up)
@@ -98,7 +104,7 @@ def _tangents(n):
     return t1, ca.cross(n, t1)
 
 
-def build_step(system, specs, iterations: int):
+def build_step(system, specs, iterations: int, exact: bool = True):
     """The functions of the module docstring for ``system`` and its contacts ``specs``."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
@@ -116,7 +122,11 @@ def build_step(system, specs, iterations: int):
     mu, e, v_rest, geometric = (ca.DM(mats[:, k]) if nc else ca.DM(0, 1) for k in range(4))
     v_before = ca.vertcat(*[gamma[3 * c] for c in range(nc)]) if nc else ca.SX(0, 1)
     closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
-    b = ca.if_else(closing, ca.fmax(-gap / h, -e * v_before), -gap / h)
+    # a penetration is the position correction's to remove (correct.py), never a speed's:
+    # a target b > 0 out of a penetration would give the body kinetic energy (the sweeps
+    # alone, exact=False, have no correction: the next step's target removes it, as before)
+    closes = ca.fmin(-gap / h, 0) if exact else -gap / h
+    b = ca.if_else(closing, ca.fmax(closes, -e * v_before), closes)
     w_n = ca.vertcat(*[1 / (Wc[0, 0] + _tiny(Wc)) for Wc in W]) if nc else ca.SX(0, 1)
     w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:] + _tiny(Wc) * ca.DM.eye(2)), 4, 1)
                        for Wc in W]) if nc else ca.SX(0, 1)
@@ -130,9 +140,27 @@ def build_step(system, specs, iterations: int):
         return kinematics, sweep, _finish(system, f, J.sparsity(), nc, mu, geometric), \
             (nx, nz, nc, u.numel(), p.numel())
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
-    step, settle = _step(kinematics, sweep, finish, nx, nz, nc, u.numel(), p.numel(),
+    after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
+    step, settle = _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
                          iterations)
     return step, settle, nc
+
+
+def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
+    """What follows the sweeps (MX): the exact solve on their active set (:mod:`.exact`),
+    and the position correction of the new state (:mod:`.correct`); nothing for nc = 0 (no
+    contacts, or ``exact=False``: the sweeps alone)."""
+    gaps = ca.Function("gaps", [x, p], [gap], ["x", "p"], ["gap"])
+    displace = displacement_function(system, f, _normalized)
+
+    def solve(zl, z_free, J, B, b):
+        return block_solve(zl, z_free, J, B, b, mu, nz, nc) if nc else zl
+
+    def position(x_new, t, u, p_, J, B):
+        if not nc:
+            return x_new, ca.MX(0)
+        return correct(x_new, t, u, p_, J, B, gaps, displace, geometric)
+    return solve, position
 
 
 def _tiny(Wc):
@@ -218,7 +246,7 @@ def _normalized(system, y):
     return y
 
 
-def _step(kinematics, sweep, finish, nx, nz, nc, nu, n_p, iterations):
+def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations):
     """step(acc, u, p, h) → acc with acc = (t, x, λ, ledger): one step. The sweeps start
     from the previous step's impulses (a warm start: the contacts keep their places in λ,
     and a resting stack's impulses change little from step to step); the ledger keeps the
@@ -229,9 +257,13 @@ def _step(kinematics, sweep, finish, nx, nz, nc, nu, n_p, iterations):
     lam, ledger = acc[1 + nx:1 + nx + 3 * nc], acc[1 + nx + 3 * nc:]
     J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
+    solve, position = after
     if nc:
         zl = sweep.fold(max(1, (iterations + 1) // 2))(zl, J, B, w_n, w_t, b)
+        zl = solve(zl, z_free, J, B, b)
     x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap, z_free)
+    x_new, corrected = position(x_new, t + h, u, p, J, B)
+    residuals = ca.vertcat(residuals[:4], corrected, residuals[4:])
     out = ca.vertcat(t + h, x_new, zl[nz:], ca.fmax(ledger[:MAXED], residuals[:MAXED]),
                      ledger[MAXED:] + residuals[MAXED:])
     step = ca.Function("step", [acc, u, p, h], [out], ["acc", "u", "p", "h"], ["acc_next"])
