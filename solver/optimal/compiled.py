@@ -100,6 +100,38 @@ def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptio
         return None, False
 
 
+def loaded_checked(functions: list[ca.Function], options: codegen.CodegenOptions, args_of,
+                   what: str) -> list[ca.Function] | None:
+    """``functions`` as ``external`` C from one cached library (built now if missing), each
+    checked against the virtual machine at ``args_of(index, fn)`` when just built; None with
+    a warning naming ``what`` when it cannot be built, loaded or does not agree (the virtual
+    machine stays). A cached library is trusted on its sparsity: it was checked when built."""
+    path, fresh = compiled_library(functions, options, None)
+    if path is None:
+        return None
+    try:
+        ours = [ca.external(fn.name(), str(path)) for fn in functions]
+    except RuntimeError:
+        codegen._discard(path)
+        return None
+    worst = 0.0
+    for i, (fn, lib) in enumerate(zip(functions, ours)):
+        if any(lib.sparsity_out(j) != fn.sparsity_out(j) for j in range(fn.n_out())):
+            worst = np.inf
+            break
+        if fresh:
+            args = args_of(i, fn)
+            for a, b in zip(lib.call(args), fn.call(args)):
+                a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
+                worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
+    if worst <= CHECK_RTOL:
+        return ours
+    codegen._warn(f"jourdain: the compiled {what} {path} deviates from the virtual machine "
+                  f"({worst:.2g}); solving on the virtual machine")
+    codegen._discard(path)
+    return None
+
+
 def library_path(functions: list[ca.Function], options: codegen.CodegenOptions) -> Path:
     """Where the cached library of ``functions`` built with ``options`` is (or would be): named
     by the hash of what it computes, the compiler and its flags."""

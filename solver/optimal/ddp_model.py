@@ -25,7 +25,7 @@ import casadi as ca
 import numpy as np
 
 from ..simulation import codegen
-from .compiled import CHECK_RTOL, compiled_library
+from .compiled import loaded_checked
 from .functions import Functions, dynamics, system_p
 from .knots import knot_function
 
@@ -165,27 +165,5 @@ def compiled(functions: list[ca.Function], sample_args: list[list],
     """The functions as ``external`` C from one cached library (checked against the virtual
     machine at ``sample_args`` when just built), or None with a warning (the virtual machine
     stays)."""
-    opts = options or codegen.CodegenOptions(flags=DDP_FLAGS)
-    path, fresh = compiled_library(functions, opts, None)
-    if path is None:
-        return None
-    try:
-        ours = [ca.external(fn.name(), str(path)) for fn in functions]
-    except RuntimeError:
-        codegen._discard(path)
-        return None
-    worst = 0.0
-    for fn, lib, args in zip(functions, ours, sample_args):
-        if any(lib.sparsity_out(i) != fn.sparsity_out(i) for i in range(fn.n_out())):
-            worst = np.inf
-            break
-        if fresh:
-            for a, b in zip(lib.call(args), fn.call(args)):
-                a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
-                worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
-    if worst <= CHECK_RTOL:
-        return ours
-    codegen._warn(f"jourdain: the compiled DDP functions {path} deviate from the virtual "
-                  f"machine ({worst:.2g}); solving on the virtual machine")
-    codegen._discard(path)
-    return None
+    return loaded_checked(functions, options or codegen.CodegenOptions(flags=DDP_FLAGS),
+                          lambda i, _: sample_args[i], "DDP library")

@@ -29,7 +29,7 @@ import casadi as ca
 import numpy as np
 
 from ..simulation import codegen
-from .compiled import CHECK_RTOL, _write, compiled_library, library_path
+from .compiled import _write, library_path, loaded_checked
 from .functions import Functions, dynamics, system_p
 from .mapped import _Rows, shooting_nodes
 from .nlp import NLP
@@ -86,33 +86,15 @@ def compiled_knot(K: ca.Function, second_order: bool, guess_args: list,
     """``external`` K from the cache or compiled now, checked (module docstring); None (with
     a warning) when it cannot be built or does not agree, and the virtual machine stays."""
     functions = library_functions(K, second_order)
-    opts = options or knot_options(functions)
-    path, fresh = compiled_library(functions, opts, None)
-    if path is None:
-        return None
-    try:
-        ours = [ca.external(fn.name(), str(path)) for fn in functions]
-    except RuntimeError:
-        codegen._discard(path)
-        return None
-    worst = 0.0
     rng = np.random.default_rng(0)
-    for fn, lib in zip(functions, ours):
-        if any(lib.sparsity_out(i) != fn.sparsity_out(i) for i in range(fn.n_out())):
-            worst = np.inf
-            break
-        if fresh:
-            args = guess_args + [rng.uniform(-1, 1, fn.sparsity_in(i).shape)
-                                 for i in range(len(guess_args), fn.n_in())]
-            for a, b in zip(lib.call(args), fn.call(args)):
-                a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
-                worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
-    if worst <= CHECK_RTOL:
-        return ours[0]
-    codegen._warn(f"jourdain: the compiled knot function {path} deviates from the virtual "
-                  f"machine ({worst:.2g}); solving on the virtual machine")
-    codegen._discard(path)
-    return None
+
+    def args_of(_, fn):
+        return guess_args + [rng.uniform(-1, 1, fn.sparsity_in(i).shape)
+                             for i in range(len(guess_args), fn.n_in())]
+
+    ours = loaded_checked(functions, options or knot_options(functions), args_of,
+                          "knot library")
+    return None if ours is None else ours[0]
 
 
 def knot_options(functions: list[ca.Function]) -> codegen.CodegenOptions:
