@@ -63,6 +63,7 @@ CONTENDERS = {
     "jourdain fatrop, knot C": {"options": {"codegen": "knot", "solver": "fatrop"}},
     "jourdain IPOPT GN, VM": {"options": {"hessian": "gauss-newton"}},
     "jourdain IPOPT GN, knot C": {"options": {"codegen": "knot", "hessian": "gauss-newton"}},
+    "jourdain FDDP, C": {"options": {"solver": "fddp", "codegen": True}},
 }
 DEFAULTS = {
     "double pendulum": ["jourdain IPOPT, VM", "jourdain fatrop, VM", "jourdain IPOPT, C",
