@@ -179,9 +179,11 @@ class PartitionBank:
                          current.velocity_redundant, dep_m, dep_y, dep_w, indep)
 
     def singular_error(self, t: float, y: np.ndarray, p: np.ndarray, part: Partition,
-                       nu: float, nu_best: float, y_names: list[str]) -> SimulationError:
+                       nu: float, nu_best: float, y_names: list[str],
+                       reached: str = "") -> SimulationError:
         """No partition is valid at y: name the constraints that became dependent (or, where
-        the constraints keep their rank, the driven speeds that no partition may free)."""
+        the constraints keep their rank, the driven speeds that no partition may free).
+        ``reached`` says how ν was judged singular when it is not ≥ NU_SINGULAR itself."""
         A = self.scaled(y, p)[part.velocity_rows]
         if self._fixed and np.linalg.svd(A, compute_uv=False)[-1] * nu > NU_RATIO:
             driven = ", ".join(self.speed_names[j] for j in self._fixed)
@@ -194,8 +196,9 @@ class PartitionBank:
                 ". Drive another joint, or prescribe a motion that stays clear of it")
         return singular_error(A, [self.owners[r] for r in part.velocity_rows],
                               self.speed_names, t, y, y_names,
-                              f"partition conditioning ν = {nu:.3g} ≥ NU_SINGULAR = "
-                              f"{NU_SINGULAR:g}, {nu_best:.3g} for the best choice")
+                              f"partition conditioning ν = {nu:.3g} "
+                              f"{reached or '≥ NU_SINGULAR = %g' % NU_SINGULAR}, "
+                              f"{nu_best:.3g} for the best choice")
 
 
 def singular_error(A: np.ndarray, owners: list[str], speed_names: list[str], t: float,

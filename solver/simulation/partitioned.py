@@ -41,6 +41,8 @@ from .inputs import InputSignals
 from .integrators import INLINE_OPS, with_jacobian
 from .simulate import Method, integrator_options
 
+NEAR_SINGULAR = 10.0   # ν within this factor of NU_SINGULAR at a failed step: the singularity
+
 DRIFT_STALL = 1e-3     # [m, rad]: Newton's move from the integrated dependent coordinates
 LAG_TOL = 1e-12        # [s per s of t]: lag of τ behind t still counted as none
 LAG_FREEZE = 1e-3      # lag, in output intervals, beyond which a stopped segment freezes
@@ -396,6 +398,9 @@ def _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, message) -> Sim
     state = ", ".join(f"{n}={v:.6g}" for n, v in zip(model.x_names, x))
     nu = float(model.conditioning(x[:ny], p)[0])
     where = f"integration failed after t = {t_ok - x[-1]:.6g} s (last good state: {state})"
+    singular = _near_singular(system, model, t_ok - x[-1], x[:ny], p, nu)
+    if singular is not None:
+        return singular
     if "rootfinder" in message or "closure_newton" in message:
         return SimulationError(
             f"{where}: Newton found no dependent coordinates "
@@ -408,3 +413,21 @@ def _failure(system, model, dae, t_a, x_a, outs, p, watch, opts, message) -> Sim
         f"{where}; likely cause: the motion is very fast or stiff there (large speeds, stiff "
         "springs or a small Coulomb regularization w_eps); try a looser tolerance, more steps "
         f"or smaller inputs (partition conditioning there ν = {nu:.3g})")
+
+
+def _near_singular(system, model, t: float, y: np.ndarray, p, nu: float):
+    """The singular-configuration error when the integrator failed where the partition is
+    within NEAR_SINGULAR of NU_SINGULAR and no other partition is better: the steps shrank
+    on the ill-conditioned coordinates before ν reached the watch's level (Adams at tight
+    tolerances does, on a loop folding flat), and that is the mechanism's singularity, not a
+    stiff motion. None otherwise."""
+    if nu < NU_SINGULAR / NEAR_SINGULAR:
+        return None
+    bank = system.partitions
+    part = bank.candidate(y, p, model.partition)
+    nu_best = bank.nu(part, y, p) if part is not None else np.inf
+    if HYSTERESIS * nu_best <= nu:
+        return None
+    return bank.singular_error(t, y, p, model.partition, nu, nu_best, model.y_names,
+                               reached=f"where the integrator failed, within {NEAR_SINGULAR:g}× "
+                                       f"of NU_SINGULAR = {NU_SINGULAR:g}")

@@ -170,9 +170,9 @@ def _scatter(vector, index, values):
 
 
 def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations: int):
-    """The step (module docstring) for the compiled contacts ``parts`` (:func:`.step.
-    build_step` with iterations=None) and K slots of ``slotted``. No ``settle`` here: a run with slots starts
-    from zero impulses (a second function as large as the step doubled its compile time;
+    """The step (module docstring) for the compiled contacts ``parts``
+    (:func:`.step.build_step` with iterations=None) and K slots of ``slotted``. No
+    ``settle`` here: a run with slots starts from zero impulses (a second function as large as the step doubled its compile time;
     balls need no converged start, a stack of boxes runs its pairs compiled)."""
     kinematics, sweep, finish, (nx, nz, nc, nu, n_p) = parts
     s, nd = slotted.s, slotted.nd
