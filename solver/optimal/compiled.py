@@ -114,22 +114,30 @@ def loaded_checked(functions: list[ca.Function], options: codegen.CodegenOptions
     except RuntimeError:
         codegen._discard(path)
         return None
-    worst = 0.0
-    for i, (fn, lib) in enumerate(zip(functions, ours)):
-        if any(lib.sparsity_out(j) != fn.sparsity_out(j) for j in range(fn.n_out())):
-            worst = np.inf
-            break
-        if fresh:
-            args = args_of(i, fn)
-            for a, b in zip(lib.call(args), fn.call(args)):
-                a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
-                worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
+    worst = _worst_deviation(functions, ours, fresh, args_of)
     if worst <= CHECK_RTOL:
         return ours
     codegen._warn(f"jourdain: the compiled {what} {path} deviates from the virtual machine "
                   f"({worst:.2g}); solving on the virtual machine")
     codegen._discard(path)
     return None
+
+
+def _worst_deviation(functions: list[ca.Function], libs: list[ca.Function], fresh: bool,
+                     args_of) -> float:
+    """The largest deviation of the compiled ``libs`` from ``functions`` on the virtual
+    machine, nonzero by nonzero at ``args_of(index, fn)`` (only when ``fresh``: a cached
+    library was checked when built); inf when a sparsity pattern differs."""
+    worst = 0.0
+    for i, (fn, lib) in enumerate(zip(functions, libs)):
+        if any(lib.sparsity_out(j) != fn.sparsity_out(j) for j in range(fn.n_out())):
+            return np.inf
+        if fresh:
+            args = args_of(i, fn)
+            for a, b in zip(lib.call(args), fn.call(args)):
+                a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
+                worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
+    return worst
 
 
 def library_path(functions: list[ca.Function], options: codegen.CodegenOptions) -> Path:
@@ -166,21 +174,11 @@ def _load(functions: list, path, options: dict, w0: np.ndarray, par0: np.ndarray
         codegen._discard(path)
         return None
     rng = np.random.default_rng(0)
-    worst = 0.0
-    for fn in functions:
-        if fn.name() not in ("nlp_g", "nlp_jac_g", "nlp_hess_l"):
-            continue
-        ours = ca.external(fn.name(), str(path))
-        if any(ours.sparsity_out(i) != fn.sparsity_out(i) for i in range(fn.n_out())):
-            worst = np.inf
-            break
-        if not fresh:
-            continue
-        args = [w0, par0] + [rng.uniform(-1, 1, fn.nnz_in(i)) for i in (2, 3)
-                             if i < fn.n_in()]
-        for a, b in zip(ours.call(args), fn.call(args)):
-            a, b = (np.array(m.nonzeros(), dtype=float) for m in (a, b))
-            worst = max(worst, codegen._deviation(a, b, np.array([np.abs(b).max(initial=0)])))
+    checked = [fn for fn in functions if fn.name() in ("nlp_g", "nlp_jac_g", "nlp_hess_l")]
+    worst = _worst_deviation(
+        checked, [ca.external(fn.name(), str(path)) for fn in checked], fresh,
+        lambda _, fn: [w0, par0] + [rng.uniform(-1, 1, fn.nnz_in(i)) for i in (2, 3)
+                                    if i < fn.n_in()])
     if worst <= CHECK_RTOL:
         return fast
     codegen._warn(f"jourdain: the compiled NLP {path} deviates from the virtual machine "
