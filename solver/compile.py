@@ -48,7 +48,7 @@ from .equations.functions import (
 from .equations.lagrange import lagrange_system, lagrange_zdot
 from .equations.projection import jourdain
 from .equations.recursive import build_links, recursive
-from .hybrid import build_hybrid, refuse_row_reads
+from .hybrid import build_hybrid, refuse_massless, refuse_row_reads
 from .model.checks import flag, keywords, option
 from .model.mechanics import Mechanics, build_mechanics
 from .model.speeds import choose_speeds, speed_matrix, speed_spec
@@ -101,9 +101,13 @@ def compile(model, speeds: dict | None = None, parameters=(),
     functions = named_functions(mech, sp, eom, zdot, drive)
     if not sp.identity:   # user speeds: W(y) is checked along simulations
         functions["W"] = speed_matrix(mech.kin, sp)
-    hybrid = build_hybrid(mech, sp, eom.M, zdot, functions)
+    # coordinates without inertia, whose mass comes through a LossyGear's teeth: the hybrid
+    # solve takes q − k and never inverts M alone (solver/hybrid/massless.py)
+    hybrid = build_hybrid(mech, sp, eom.M, zdot, functions,
+                          rhs=None if drive is not None else eom.q - eom.k)
     p_default = mech.params.defaults
-    check_mass_matrix(functions["M"], mech, sp, p_default, free_speeds(mech, sp))
+    check_mass_matrix(functions.get("M_rows", functions["M"]), mech, sp, p_default,
+                      free_speeds(mech, sp))
     structure = structure_of(mech, sp)
     if not sp.identity:  # user speeds (e.g. the cube's absolute wheel speed): show what the speed choice does to the equations' size
         structure.default_speed_ops = default_speed_ops(mech, used)
@@ -146,6 +150,7 @@ def compile_constrained(mech: Mechanics, speeds: dict | None, formulation: Formu
     if not isinstance(method, ConstraintMethod):
         raise ModelError(f"constraints must be a jd.ConstraintMethod, got {method!r}")
     check_baumgarte(baumgarte)
+    refuse_massless(mech, "in a model with closed loops")
     eqs, part, A, G, mv, user_names = analyze(mech, speeds)
     if method is not ConstraintMethod.PARTITIONING and user_names:
         raise ModelError("speeds: user-chosen speeds apply to ConstraintMethod.PARTITIONING; the "

@@ -2644,18 +2644,6 @@ def _():
     LossyGear(lossTable=[[0, 0.0, 0.5, 0, 0]])
 
 
-@case("a LossyGear whose flange_b carries no inertia", ModelError, "gear.flange_b",
-      "no inertia")
-def _():
-    from jourdain.blocks import Inertia, LossyGear, RotationalSpring
-    model = jd.Model(world=World())
-    model.inertia, model.gear = Inertia(J=1.0), LossyGear(ratio=2.0)
-    model.spring = RotationalSpring(c=10.0)
-    model.connect(model.inertia.flange_b, model.gear.flange_a)
-    model.connect(model.gear.flange_b, model.spring.flange_a)
-    jd.compile(model)
-
-
 @case("an ElastoBacklash with c = 0", ModelError, "gap", "spring constant c", "positive")
 def _():
     from jourdain.blocks import ElastoBacklash, Inertia
@@ -3472,20 +3460,6 @@ def _():
 
 # ---- msl26 ----
 
-@case("a LossyGear whose flange_b goes straight into a Clutch (a net without inertia)",
-      ModelError, "lossyGear.flange_b", "clutch.flange_a", "teeth", "needs inertia")
-def _():
-    from jourdain.blocks import Constant, Inertia, LossyGear
-    from jourdain.blocks.hybrid import Clutch
-    model = jd.Model(world=World())
-    model.inertia4, model.inertia5 = Inertia(J=2.0), Inertia(J=2.0)
-    model.lossyGear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]])
-    model.clutch, model.pressed = Clutch(fn_max=10.0), Constant(k=1.0)
-    model.connect(model.inertia4.flange_b, model.lossyGear.flange_a)
-    model.connect(model.lossyGear.flange_b, model.clutch.flange_a)
-    model.connect(model.clutch.flange_b, model.inertia5.flange_a)
-    model.connect(model.pressed.y, model.clutch.f_normalized)
-    jd.compile(model)
 # ---- balls ----
 @case("stepping with broad='yes'", ModelError, "broad must be None", "True or False")
 def _():
@@ -3514,3 +3488,45 @@ def _():
     model.connect(model.slide.frame_b, model.ball.frame_a)
     model.connect(model.floor.flange_b, model.slide.axis)
     jd.compile(model).simulate(0.1, contact="stepping", exact="yes")
+
+
+# ---- lossy ----
+def _lossy_gear_into_clutch(model, load: bool = True):
+    """A LossyGear whose flange_b goes straight into a Clutch (the MSL's HeatLosses wiring),
+    driven by a constant torque; ``load``: an Inertia on flange_a."""
+    from jourdain.blocks import Constant, Inertia, LossyGear, Motor
+    from jourdain.blocks.hybrid import Clutch
+    model.inertia5 = Inertia(J=2.0)
+    model.lossyGear = LossyGear(ratio=2.0, lossTable=[[0, 0.8, 0.8, 1, 1]])
+    model.clutch, model.pressed = Clutch(fn_max=10.0), Constant(k=1.0)
+    model.motor, model.tau = Motor(), Constant(k=10.0)
+    model.connect(model.tau.y, model.motor.tau)
+    if load:
+        model.inertia4 = Inertia(J=2.0)
+        model.connect(model.motor.flange_b, model.inertia4.flange_a)
+        model.connect(model.inertia4.flange_b, model.lossyGear.flange_a)
+    else:
+        model.connect(model.motor.flange_b, model.lossyGear.flange_a)
+    model.connect(model.lossyGear.flange_b, model.clutch.flange_a)
+    model.connect(model.clutch.flange_b, model.inertia5.flange_a)
+    model.connect(model.pressed.y, model.clutch.f_normalized)
+    return model
+
+
+@case("a LossyGear with no inertia on either flange (the KKT system is singular)",
+      ModelError, "lossyGear.flange_a", "motor.flange_b", "carries no inertia",
+      "teeth of lossyGear", "saddle-point")
+def _():
+    jd.compile(_lossy_gear_into_clutch(jd.Model(world=World()), load=False))
+
+
+@case("a LossyGear's flange without inertia behind a kinematic driver", ModelError,
+      "lossyGear.flange_b", "clutch.flange_a", "carries no inertia", "kinematic drivers")
+def _():
+    from jourdain.blocks import Constant
+    from jourdain.blocks.drivers import rotational
+    model = _lossy_gear_into_clutch(jd.Model(world=World()))
+    model.drive, model.w_ref = rotational.Speed(exact=True), Constant(k=1.0)
+    model.connect(model.drive.flange, model.inertia4.flange_b)
+    model.connect(model.w_ref.y, model.drive.w_ref)
+    jd.compile(model)

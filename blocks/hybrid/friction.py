@@ -32,6 +32,7 @@ from ..ports import Flange, Motion, RealInput
 from .base import Direction, Discrete, Guard, Hybrid, Row
 
 SPEED_TOL = 1e-9   # [rad/s or m/s] a relative speed this small counts as zero
+ACC_TOL = 1e-9     # [rad/s² or m/s²] an acceleration this small is zero (held by another)
 
 
 class FrictionMode(IntEnum):
@@ -177,10 +178,23 @@ class PartialFriction(ConditionalHeatPort, FlangeForce, Hybrid):
                 return True
             return False
         sign = 1 if mode == FrictionMode.FORWARD else -1
-        if sign * row.velocity <= SPEED_TOL and sign * row.acceleration <= 0:
+        # at rest and not driven on: stick. But an element that broke away at this very
+        # instant and is now at rest with zero acceleration is held by another stuck element
+        # (a brake behind a stuck LossyGear): the split of the holding torque between the two
+        # is undetermined, the one the solve picks put it beyond its limit, and sticking again
+        # would flip for ever; it keeps sliding at its limit and the other carries the rest
+        held = abs(row.acceleration) <= ACC_TOL and _broke_away_now(state, self.path)
+        if sign * row.velocity <= SPEED_TOL and sign * row.acceleration <= 0 and not held:
             state.set(self, mode=FrictionMode.STUCK)   # at rest and not driven on: stick
             return True
         return False
+
+
+def _broke_away_now(state, path: str) -> bool:
+    """Whether the event iteration of the present instant took ``path`` from STUCK to
+    sliding (its record of changes; a state without one has none)."""
+    return any(c.element == path and c.kind == "mode" and c.detail.startswith("mode 0 → ")
+               for c in getattr(state, "changes", ()))
 
 
 class _Bearing:

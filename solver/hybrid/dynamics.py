@@ -42,6 +42,7 @@ from ..equations.projection import solve_spd, to_speeds
 from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from .collect import HybridModel
+from .massless import check_regular, massless_dofs, smooth_f, through_rows
 from .split import split_matrix
 
 OMEGA = 20.0  # [rad/s] Baumgarte rate of the active rows (γ̇ + 2ωγ + ω²g = 0)
@@ -49,8 +50,10 @@ SX_ROWS = 8   # up to this many rows the linear algebra is symbolic (f stays SX)
 
 
 def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
-                     zdot: ca.SX, functions: dict) -> dict:
-    """The hybrid f, the event-time functions and the sampled updates (module docstring)."""
+                     zdot: ca.SX, functions: dict, rhs: ca.SX | None = None) -> dict:
+    """The hybrid f, the event-time functions and the sampled updates (module docstring);
+    ``rhs`` = q − k where coordinates get their mass only through always-active rows
+    (:mod:`.massless`: M̃ replaces M)."""
     t, y, z, u, p, s = mech.t, mech.kin.y, sp.z, mech.ctx.u, mech.params.p, mech.ctx.s
     x = ca.vertcat(y, z, s)
 
@@ -98,6 +101,14 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     target = bias + 2 * OMEGA * gamma + OMEGA**2 * gap
     compliance = ca.DM([r.compliance for r in model.rows])
     groups = speed_groups(mech, sp)
+    if massless_dofs(mech):   # M is singular; the KKT system with the teeth is not
+        permanent = [i for i in range(active.numel()) if active[i].is_one()]
+        M, zdot, groups = through_rows(permanent, M, conv(rhs), J, target, groups,
+                                       _solve_blocks)
+        functions = dict(functions, **smooth_f(functions, y.numel(), z.numel(), zdot, t, x,
+                                                u, p))
+        out["M_rows"] = ca.Function("M_rows", [y, p], [M], ["y", "p"], ["M"])
+        check_regular(mech, sp, out["M_rows"], groups, mech.params.defaults)
     K, K_reg, r, MinvJT = _linear_system(M, J, J @ zdot + target, active, C, b, compliance,
                                          groups)
     S = split_matrix(J, C, active, conv(model.limit), model.has_limit)

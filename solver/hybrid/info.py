@@ -15,6 +15,7 @@ from ..model.mechanics import Mechanics
 from ..model.speeds import Speeds
 from .collect import GuardInfo, RowInfo, collect_hybrid
 from .dynamics import hybrid_functions
+from .massless import refuse_massless
 
 
 @dataclass
@@ -100,10 +101,14 @@ def refuse_row_reads(mech: Mechanics, functions: dict) -> None:
 
 
 def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
-                 rows_allowed: bool = True) -> HybridInfo | None:
+                 rows_allowed: bool = True, rhs=None) -> HybridInfo | None:
     """Collect the hybrid elements and add their functions to ``functions`` (None when the
     model has none); M and zdot = M⁻¹·(q − k) are the smooth equations' (SX). ``rows_allowed`` is False for the Baumgarte and DAE constraint methods,
-    whose multipliers do not yet include the hybrid rows."""
+    whose multipliers do not yet include the hybrid rows. ``rhs`` = q − k lets coordinates
+    without inertia of their own take it through always-active rows (:mod:`.massless`);
+    without it (closed loops, drivers) such coordinates are refused by name."""
+    if rhs is None:
+        refuse_massless(mech, "in a model with closed loops or kinematic drivers")
     model = collect_hybrid(mech)
     if model.empty:
         return None
@@ -113,7 +118,7 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
                          "need ConstraintMethod.PARTITIONING (the Baumgarte and DAE methods "
                          "do not combine their multipliers with the hybrid rows yet)")
     twins = [k for k in functions if k.endswith(":rows")]
-    functions.update(hybrid_functions(mech, sp, model, M, zdot, functions))
+    functions.update(hybrid_functions(mech, sp, model, M, zdot, functions, rhs))
     for key in twins:
         functions.pop(key)
     names = list(mech.params.names)

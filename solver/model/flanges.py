@@ -54,6 +54,10 @@ class FlangeDOF:
     COORDINATES: tuple
     SPEEDS: tuple
     net: int
+    # no inertia of its own nor through the couplings: its mass can come only through a
+    # hybrid coupling's always-active row (a LossyGear's teeth), which the hybrid stage
+    # checks (solver/hybrid/massless.py: the saddle-point system must be regular)
+    massless: bool = False
     UNIT_QUATERNION: ClassVar = None
     RATES_ARE_DERIVATIVES: ClassVar[bool] = True
 
@@ -209,7 +213,10 @@ def _parts(relations: list[Relation], unknown: list[int]) -> list[tuple[list, li
 
 def _check_massless(flat: FlatModel, plan: FlangePlan, C, masses: dict) -> None:
     """A coordinate of a net without inertia must move some body through the relations,
-    or it is a degree of freedom without mass (a gear's free end coupled to nothing)."""
+    or it is a degree of freedom without mass (a gear's free end coupled to nothing) —
+    unless a hybrid coupling's row reaches the net (a LossyGear's teeth, a constraint in
+    every mode): then the mass may come through that row, which the hybrid stage decides on
+    the saddle-point system (solver/hybrid/massless.py), and the coordinate is marked."""
     cols = {net: j for j, net in enumerate(plan.unknown)}
     D = [cols[n] for n in plan.dependent]
     lu = None
@@ -224,12 +231,15 @@ def _check_massless(flat: FlatModel, plan: FlangePlan, C, masses: dict) -> None:
             sens = lu.solve(rows[:, [cols[dof.net]]].toarray().ravel())
             moved = [n for n, s in zip(plan.dependent, sens)
                      if abs(s) > ZERO_TOL and masses.get(n)]
-        if not moved:
-            raise ModelError(
-                f"flange net {_describe(flat, dof.net)} can move but carries no inertia and "
-                "moves none through its couplings (a degree of freedom without mass): attach "
-                "an Inertia or Mass, connect it to a joint axis, or hold it with Fixed" +
-                _row_coupled(flat, dof.net))
+        if moved:
+            continue
+        if _row_couplings(flat, dof.net):
+            dof.massless = True
+            continue
+        raise ModelError(
+            f"flange net {_describe(flat, dof.net)} can move but carries no inertia and "
+            "moves none through its couplings (a degree of freedom without mass): attach "
+            "an Inertia or Mass, connect it to a joint axis, or hold it with Fixed")
 
 
 def _unknown_nets(flat: FlatModel, given: dict) -> list[int]:
@@ -305,16 +315,16 @@ def _dof(flat: FlatModel, net: int, masses: dict) -> FlangeDOF:
     return FlangeDOF(port.path, coord, speed, net)
 
 
-def _row_coupled(flat: FlatModel, net: int) -> str:
-    """The hint for a net that a coupling reaches only through hybrid rows (a LossyGear's
-    teeth: a constraint between two coordinates, which needs inertia on both)."""
-    gears = [p.owner.path for p in flat.net_ports_of(net)
-             if isinstance(p.owner, Coupling) and isinstance(p.owner, Hybrid)]
-    if not gears:
-        return ""
-    return (f" ({', '.join(dict.fromkeys(gears))}: its teeth are a constraint row between "
-            "two coordinates, so each of its flanges needs inertia; a shaft light against "
-            "the others changes the motion by O(J), examples/msl/heat_losses_rotational.py)")
+def _row_couplings(flat: FlatModel, net: int) -> list[str]:
+    """The hybrid couplings (a LossyGear) with a flange on the net: they reach it through
+    rows of constraint force, not through the relations."""
+    return list(dict.fromkeys(p.owner.path for p in flat.net_ports_of(net)
+                              if isinstance(p.owner, Coupling) and isinstance(p.owner, Hybrid)))
+
+
+def describe_net(flat: FlatModel, net: int) -> str:
+    """The ports of a net, for messages: {lossyGear.flange_b, clutch.flange_a}."""
+    return _describe(flat, net)
 
 
 def _describe(flat: FlatModel, net: int) -> str:

@@ -50,8 +50,11 @@ def check_initial_state(system, t0: float, x0: np.ndarray, u0: np.ndarray,
 def free_mass(system, y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """(M, names) over the speeds that keep an equation of motion: a kinematic driver's
     speed is prescribed, its row of M·ż = q − k is dropped (it gives the driver's reaction),
-    so a driven joint that moves no mass (a pointer on a driven dial) is no singular M."""
-    mass = np.array(system.M(y, p), dtype=float)
+    so a driven joint that moves no mass (a pointer on a driven dial) is no singular M. Where
+    a shaft's mass comes only through a LossyGear's teeth, M augmented by the always-active
+    rows (``M_rows``, solver/hybrid/massless.py) is what the equations factorize."""
+    rows = system.functions.get("M_rows")
+    mass = np.array(rows(y, p) if rows is not None else system.M(y, p), dtype=float)
     driven = set(getattr(system, "prescribed_speeds", []))
     free = [k for k in range(len(system.z_names)) if k not in driven]
     return mass[np.ix_(free, free)], [system.z_names[k] for k in free]
