@@ -101,8 +101,12 @@ def hybrid_functions(mech: Mechanics, sp: Speeds, model: HybridModel, M: ca.SX,
     target = bias + 2 * OMEGA * gamma + OMEGA**2 * gap
     compliance = ca.DM([r.compliance for r in model.rows])
     groups = speed_groups(mech, sp)
-    if massless_dofs(mech):   # M is singular; the KKT system with the teeth is not
-        permanent = [i for i in range(active.numel()) if active[i].is_one()]
+    # rows that are constraints in every mode (a LossyGear's teeth): the solve works on the
+    # saddle-point system through M + J_Pᵀ·R·J_P, never on M alone, so a shaft without
+    # inertia behind them is regular and a light one well conditioned (:mod:`.massless`)
+    permanent = [i for i in range(active.numel()) if active[i].is_one()] \
+        if rhs is not None else []
+    if permanent:
         M, zdot, groups = through_rows(permanent, M, conv(rhs), J, target, groups,
                                        _solve_blocks)
         functions = dict(functions, **smooth_f(functions, y.numel(), z.numel(), zdot, t, x,
