@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from jourdain.blocks import (BodyShape, Composite, CriticalDamping, FixedRotation,
                              FixedTranslation, Inertia, Init, JointRRP,
-                             QuadraticSpeedDependentTorque, Revolute, TorqueSensor)
+                             QuadraticSpeedDependentTorque, Revolute, RigidBody,
+                             TorqueSensor)
 
 from .engines import V6_CYLINDERS, GasForce2
 
@@ -74,17 +75,20 @@ class EngineV6Analytic(Composite):
     experiment the ``load`` Inertia (1 kg·m²) behind a ``torqueSensor``, ``load2``
     (−100·(w/200)² N·m) and the critically damped ``filter`` (n = 2, 5 Hz, steady start).
 
-    The MSL's crank has I_22 = I_33 = 1e-5 kg·m², which no body has (the triangle inequality
-    I_22 + I_33 ≥ I_11 fails; jourdain refuses it): here I_22 = I_33 = 0.05 kg·m², the least
-    physical value. The shaft turns about x only, so they do not enter the motion.
+    The MSL's crank has I_22 = I_33 = 1e-5 kg·m² beside I_11 = 0.1 kg·m², which no body with a
+    mass distribution has (the triangle inequality I_22 + I_33 ≥ I_11 fails; jourdain refuses
+    it): the same mass properties are the body ``crank`` with I = diag(1e-5, 1e-5, 1e-5) and
+    an inertia without mass ``crank_inertia`` (m = 0, I_11 = 0.1 − 1e-5) on its frame, as the
+    r3 robot's b1 (docs/msl.md).
     """
 
     def __init__(self, cylinders=V6_CYLINDERS):
         super().__init__()
         self.bearing = Revolute(n=(1, 0, 0))
-        self.crank = BodyShape(r=(0, 0, 0), r_CM=(6 * 0.1 / 2, 0, 0), m=6 * 30, I_11=0.1,
-                               I_22=0.05, I_33=0.05, lengthDirection=(1, 0, 0),
+        self.crank = BodyShape(r=(0, 0, 0), r_CM=(6 * 0.1 / 2, 0, 0), m=6 * 30, I_11=1e-5,
+                               I_22=1e-5, I_33=1e-5, lengthDirection=(1, 0, 0),
                                length=0.6)   # the picture only (the MSL: animation=false)
+        self.crank_inertia = RigidBody(m=0.0, I=(0.1 - 1e-5, 0.0, 0.0))
         cyls = [self.add(f"cylinder{i + 1}", CylinderAnalytic(
             crankAngleOffset=offset, cylinderInclinationAngle=incline))
             for i, (offset, incline) in enumerate(cylinders)]
@@ -93,6 +97,7 @@ class EngineV6Analytic(Composite):
         self.torqueSensor = TorqueSensor()
         self.filter = CriticalDamping(n=2, f=5.0, init=Init.STEADY_STATE)
         self.connect(self.bearing.frame_b, self.crank.frame_a)
+        self.connect(self.crank.frame_a, self.crank_inertia.frame_a)
         self.connect(self.crank.frame_b, cyls[0].crank_a)
         self.connect(self.bearing.frame_a, cyls[0].cylinder_a)
         for a, b in zip(cyls, cyls[1:]):

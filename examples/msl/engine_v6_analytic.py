@@ -6,8 +6,10 @@ one JointRRP (the gas force between the assembly's ``bearing`` and ``axis`` flan
 connecting rod on frame_ia, the piston on frame_ib), one body for the whole crankshaft, the
 load inertia behind a torque sensor, a quadratic load torque and the filtered engine torque
 (``jourdain.library.EngineV6Analytic``). jourdain cuts each JointRRP at its middle revolute
-and solves the six loops by Newton; the crank's I_22 = I_33 (1e-5 kg·m² in the MSL, which no
-body has) are 0.05 kg·m² here, with no effect on the motion about the shaft's axis.
+and solves the six loops by Newton; the crank's mass properties (I_11 = 0.1 kg·m²,
+I_22 = I_33 = 1e-5 kg·m², which break the triangle inequality of a body with mass) are a
+body with I = 1e-5 kg·m² about every axis and an inertia without mass ``crank_inertia``
+carrying the rest of I_11, as the r3 robot's b1.
 
 What you will see: 0.5 s from the MSL's start (load.phi = 0, load.w = 10 rad/s; the crank at
 0.2 rad, off cylinder 1's top dead centre) as the engine runs up. The assembly branch (every
