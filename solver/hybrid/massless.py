@@ -16,8 +16,10 @@ with the same ż and the same λ (R > 0 diagonal, the rows' scale of inertia). M
 definite exactly when M is positive definite on the motions the always-active rows allow —
 when the KKT matrix is regular — and is what the hybrid solve factorizes (the smooth ż_s, the
 Delassus matrix, the impact maps and velocity projections: on the constraint manifold
-J_P·Δz = 0 and the two metrics agree). A net that stays without mass even so (a LossyGear
-with no inertia on either side) is refused by name.
+J_P·Δz = 0 and the two metrics agree). Every model with always-active rows is solved so
+(where q − k is at hand: not with kinematic drivers or closed loops), which also keeps a light
+shaft behind the gear as accurate as a heavy one. A net that stays without mass even so (a
+LossyGear with no inertia on either side) is refused by name.
 """
 from __future__ import annotations
 
