@@ -81,8 +81,9 @@ class LossyGear(ConditionalHeatPort, Coupling, Hybrid):
     ratio : [1] transmission ratio flange_a.phi/flange_b.phi, ≠ 0.
     lossTable : rows [|w_a| [rad/s], eta_mf1, eta_mf2, |tau_bf1| [N·m], |tau_bf2| [N·m]]
         (MSL default [[0, 1, 1, 0, 0]]: lossless, mode FREE).
-    Both flanges must be moved by something with inertia of their own (an Inertia, a joint's
-    axis); a flange net without mass is refused by the 1-D network.
+    A flange may sit on a net without inertia (straight into a Clutch, as in the MSL's
+    HeatLosses): the teeth give it mass (docs/hybrid.md, "Shafts without inertia"); a gear
+    with no inertia on either side is refused by name.
     useHeatPort : the MSL's heat port (blocks/heat_port.py): lossPower = tauLoss·w_a, the
         power of the ``tauLoss`` row while rolling (zero while stuck), with the row's solved
         force (the loss is linear in the mesh row's constraint force, docs/acausal.md).

@@ -13,8 +13,8 @@ carrying the rest of I_11, as the r3 robot's b1.
 
 What you will see: 0.5 s from the MSL's start (load.phi = 0, load.w = 10 rad/s; the crank at
 0.2 rad, off cylinder 1's top dead centre) as the engine runs up. The assembly branch (every
-connecting rod along its cylinder) is chosen by rough guesses of the rod angles; the MSL's
-JointRRP picks it from s_guess alone. Reference: the energy
+connecting rod along its cylinder) is chosen as in the MSL, by s_guess = 0 of each JointRRP
+(``guess=`` on the slider's coordinate). Reference: the energy
 balance (the change of T + V equals the work of the gas forces and the load torque, the
 power a Result reports as supplied minus dissipated) and the loop closure residual.
 """
@@ -25,16 +25,14 @@ from scipy.integrate import cumulative_simpson
 import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import EngineV6Analytic
-from jourdain.library.engines import V6_CYLINDERS
 
 system = jd.compile(jd.Model.on_world(World(), engine=EngineV6Analytic()))
 print(f"{len(system.dependent_coordinates)} dependent coordinates solved by Newton, "
       f"independent: {', '.join(system.independent_coordinates())}")
 
-# %% the branch: each connecting rod along its cylinder (the MSL's s_guess = 0 picks it in
-# the analytic solution; here the assembly starts from rough rod angles, bank − crank offset)
-guess = {f"engine.cylinder{i}.jointRRP.revolute_a.phi": np.radians(bank - offset) - 0.2
-         for i, (offset, bank) in enumerate(V6_CYLINDERS, 1)}
+# %% the branch: each connecting rod along its cylinder, chosen as the MSL's JointRRP chooses it:
+# by s_guess = 0 (the piston nearest the cylinder top), a guess of the slider's coordinate
+guess = {f"engine.cylinder{i}.jointRRP.prismatic.s": 0.0 for i in range(1, 7)}
 init = system.initialize(y0={"engine.bearing.phi": 0.2}, z0={"engine.bearing.w": 10.0},
                          guess=guess)
 strokes = [init.x0[system.x_names.index(f"engine.cylinder{i}.jointRRP.prismatic.s")]

@@ -194,14 +194,22 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
                           " held at the drivers' references")
     init.held.update({n: y[system.y_names.index(n)] for n in y0})
     free = mover.free_directions(held)
-    if quantity_guesses:   # with no condition on them, the guesses place the coordinates
-        levels = _levels(system, quantity_guesses)
+    # guesses of coordinates a closed loop solves (the MSL's s_guess of a JointRRP's slider)
+    # pull like guesses of quantities: as start values alone, the assembly's minimum-norm
+    # moves from the independent ones could leave them on the other branch
+    loops = np.array(mover.c(y, p)).size > 0
+    coordinate_guesses = {system.y_names.index(n): float(y[system.y_names.index(n)])
+                          for n in guess if n in system.y_names and n not in y0} \
+        if loops else {}
+    if quantity_guesses or coordinate_guesses:   # with no condition on them, the guesses
+        levels = _levels(system, quantity_guesses)   # place the coordinates
         if any(levels.values()):
             raise ModelError("initialize: guess: " + ", ".join(
                 k for k, v in levels.items() if v) + " depend(s) on speeds; guesses choose an "
                 "assembly branch and take positions only (a coordinate, a frame's r_0[i], a "
                 "force element's s_rel)")
-        pulled = _augmented_mover(system, mover, {**fix, **quantity_guesses}, p, t0, u0)
+        pulled = _augmented_mover(system, mover, {**fix, **quantity_guesses}, p, t0, u0,
+                                  coordinate_guesses)
         y = toward_guesses(pulled, y, p, free)
     c = np.array(mover.c(y, p)).ravel()
     gaps = _mesh_gaps(system)
@@ -215,11 +223,14 @@ def _positions(system, y0: dict, guess: dict, fix: dict, p, t0, u0, init) -> np.
     return y_new
 
 
-def _augmented_mover(system, mover: Mover, fix: dict, p, t0, u0) -> Mover:
-    """The closure equations with the position-level conditions g(y) − value appended, and
-    the gaps of the hybrid rows that are constraints in every mode (a LossyGear's mesh)."""
+def _augmented_mover(system, mover: Mover, fix: dict, p, t0, u0,
+                     coordinates: dict | None = None) -> Mover:
+    """The closure equations with the position-level conditions g(y) − value appended, the
+    coordinate conditions y_k − value of ``coordinates`` ({index: value}), and the gaps of
+    the hybrid rows that are constraints in every mode (a LossyGear's mesh)."""
     gaps = _mesh_gaps(system)
-    if not fix and not gaps:
+    coordinates = coordinates or {}
+    if not fix and not gaps and not coordinates:
         return mover
     ny, nx = len(system.y_names), system.nx
     y, pp = ca.MX.sym("y", ny), ca.MX.sym("p", len(p))
@@ -230,7 +241,8 @@ def _augmented_mover(system, mover: Mover, fix: dict, p, t0, u0) -> Mover:
     def residual(yy):
         x = ca.vertcat(yy, ca.MX.zeros(nx - ny))
         g = system.quantities(t0, x, ca.DM(u0), pp)[idx]
-        out = [mover.c(yy, pp), g - target]
+        out = [mover.c(yy, pp), g - target] + \
+            [yy[k] - value for k, value in coordinates.items()]
         if gaps:
             others = system.functions["hybrid_others"]
             lam = ca.MX.zeros(others.size1_in(4))

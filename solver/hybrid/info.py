@@ -121,6 +121,8 @@ def build_hybrid(mech: Mechanics, sp: Speeds, M, zdot, functions: dict,
     functions.update(hybrid_functions(mech, sp, model, M, zdot, functions, rhs))
     for key in twins:
         functions.pop(key)
+    if "M_rows" in functions:   # the smooth inverse dynamics' M⁻¹ (the ANALYTIC Jacobian)
+        functions.pop("inverse_dynamics", None)   # is not the solve's M̃⁻¹
     names = list(mech.params.names)
     index: dict = {}
     for comp in model.elements:

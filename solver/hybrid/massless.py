@@ -67,7 +67,8 @@ def through_rows(permanent: list[int], M: ca.SX, rhs: ca.SX, J: ca.SX, target: c
     M_aug, shift = ca.SX(M), ca.SX.zeros(n)
     for i in permanent:
         row = J[i, :]
-        weight = (ca.mtimes(ca.fabs(row), diag) + mean) / ca.sumsqr(row)
+        norm = ca.sumsqr(row)   # 0 only where the row moves nothing (then it adds nothing)
+        weight = ca.if_else(norm > 0, (ca.mtimes(ca.fabs(row), diag) + mean) / norm, 0)
         M_aug = M_aug + weight * ca.mtimes(row.T, row)
         shift = shift + weight * target[i] * row.T
     groups = _merged(groups, J, permanent)
@@ -122,8 +123,9 @@ def check_regular(mech: Mechanics, sp: Speeds, M_rows: ca.Function, groups: np.n
     mass = np.array(M_rows(y, p0), dtype=float)
     names = list(sp.names)
     for dof in dofs:
-        speed = names.index(f"{dof.path}.{dof.SPEEDS[0].name}")
-        block = np.flatnonzero(groups == groups[speed])
+        name = f"{dof.path}.{dof.SPEEDS[0].name}"   # user-chosen speeds: every group
+        block = np.flatnonzero(groups == groups[names.index(name)]) if name in names else \
+            np.arange(len(names))
         eig = np.linalg.eigvalsh(0.5 * (mass[np.ix_(block, block)] +
                                         mass[np.ix_(block, block)].T))
         scale = max(float(np.abs(eig).max()), 1e-300)
