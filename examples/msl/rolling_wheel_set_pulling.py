@@ -5,7 +5,7 @@ A RollingWheelSet (R_wheel = 0.1 m, m_wheel = 0.5 kg, I_wheelAxis = 0.01, I_whee
 0.02 kg·m², track = 0.5 m) on the ground z = 0 (World with gravity along −z, as the MSL
 requires) carries a 0.01 kg body 0.2 m ahead of its axle, where a WorldForce pulls with the
 MSL's CombiTimeTable [0, 1, 0, 0; 1, 1, 0, 0; 2, 0, 2, 0; 3, 0, 2, 0] (linear
-interpolation; here three Tables and a Mux): 1 N along x for a second, then turning to
+interpolation, columns 2 … 4 as the force vector): 1 N along x for a second, then turning to
 2 N along y.
 
 What you will see: 3 s (StopTime as in the MSL) from x = y = 0.1 m. Reference: the rolling
@@ -19,8 +19,8 @@ import numpy as np
 from scipy.integrate import cumulative_simpson
 
 import jourdain as jd
-from jourdain.blocks import (AbsoluteSensor, FixedTranslation, Mux, ResolveInFrame, RigidBody,
-                             RollingWheelSet, Table, World, WorldForce)
+from jourdain.blocks import (AbsoluteSensor, CombiTimeTable, FixedTranslation, ResolveInFrame,
+                             RigidBody, RollingWheelSet, World, WorldForce)
 
 model = jd.Model(world=World(g=(0, 0, -9.81)))
 model.wheelSet = RollingWheelSet(R_wheel=0.1, m_wheel=0.5, I_wheelAxis=0.01,
@@ -28,20 +28,15 @@ model.wheelSet = RollingWheelSet(R_wheel=0.1, m_wheel=0.5, I_wheelAxis=0.01,
 model.body = RigidBody(m=0.01, I=(0, 0, 0))
 model.fixedTranslation = FixedTranslation(r=(0.2, 0, 0))
 model.force = WorldForce()
-times = [0, 1, 2, 3]
-model.combiTimeTable_x = Table(times, [1, 1, 0, 0])
-model.combiTimeTable_y = Table(times, [0, 0, 2, 2])
-model.combiTimeTable_z = Table(times, [0, 0, 0, 0])
-model.mux = Mux(1, 1, 1)
+model.combiTimeTable = CombiTimeTable(table=[[0, 1, 0, 0], [1, 1, 0, 0], [2, 0, 2, 0],
+                                             [3, 0, 2, 0]], columns=[2, 3, 4])
 model.sensor = AbsoluteSensor(resolveInFrame=ResolveInFrame.WORLD)
 c = model.connect
 c(model.fixedTranslation.frame_a, model.wheelSet.frameMiddle)
 c(model.fixedTranslation.frame_b, model.body.frame_a)
 c(model.force.frame_b, model.fixedTranslation.frame_b)
 c(model.sensor.frame_a, model.fixedTranslation.frame_b)
-for i, axis in enumerate("xyz", 1):
-    c(getattr(model, "combiTimeTable_" + axis).y, getattr(model.mux, f"u{i}"))
-c(model.mux.y, model.force.force)
+c(model.combiTimeTable.y, model.force.force)
 system = jd.compile(model)
 print("independent coordinates:", ", ".join(system.independent_coordinates()))
 
@@ -56,7 +51,7 @@ speed = R * (w1 + w2) / 2
 kin = max(np.abs(result[ws + "prismatic1.v"] - speed * np.cos(phi)).max(),
           np.abs(result[ws + "prismatic2.v"] - speed * np.sin(phi)).max(),
           np.abs(result[ws + "revolute.w"] - R * (w2 - w1) / track).max())
-power = sum(result[f"mux.y[{i}]"] * result[f"sensor.v[{i}]"] for i in range(3))
+power = sum(result[f"combiTimeTable.y[{i}]"] * result[f"sensor.v[{i}]"] for i in range(3))
 work = cumulative_simpson(power, x=result.t, initial=0)
 T = result["energy.kinetic"]
 print(f"final pose: x = {x[-1]:.5f} m, y = {y[-1]:.5f} m, phi = {phi[-1]:.5f} rad")
