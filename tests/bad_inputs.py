@@ -3530,3 +3530,10 @@ def _():
     model.connect(model.drive.flange, model.inertia4.flange_b)
     model.connect(model.w_ref.y, model.drive.w_ref)
     jd.compile(model)
+
+
+@case("an EddyCurrentTorque whose useTau_nominalInput is not a bool", ModelError,
+      "EddyCurrentTorque", "useTau_nominalInput", "True or False")
+def _():
+    from jourdain.blocks import EddyCurrentTorque
+    EddyCurrentTorque(w_nominal=10.0, useTau_nominalInput="yes")

@@ -1,8 +1,9 @@
 """Eddy current brakes (Modelica ``Mechanics.Rotational.Sources.EddyCurrentTorque`` and
 ``Translational.Sources.EddyCurrentForce``, same names and parameters) on the acausal core:
 the braking torque depends on the speed and, through the conductor's resistance, on the
-temperature of the optional heat port that takes the losses (``useHeatPort``). See
-docs/acausal.md."""
+temperature of the optional heat port that takes the losses (``useHeatPort``), and its
+maximum on a parameter or, with the MSL's ``useTau_nominalInput`` / ``useF_nominalInput``, on
+the input ``tau_input`` / ``f_input`` (the excitation). See docs/acausal.md."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from ..acausal.base import AcausalComponent
 from ..base import as_scalars, param
 from ..errors import ModelError
 from ..forces import FlangeForce, SupportToFlange
-from ..ports import Flange, HeatPort, Motion
+from ..ports import Flange, HeatPort, Motion, RealInput
 
 
 class _EddyCurrent(SupportToFlange, AcausalComponent, FlangeForce):
@@ -22,11 +23,24 @@ class _EddyCurrent(SupportToFlange, AcausalComponent, FlangeForce):
 
     OPTIONAL_PORTS: ClassVar[tuple] = ("support",)
 
+    INPUT: ClassVar[tuple] = ("", "", "")   # (flag, input name, unit) of the maximum's input
+
     def _make_ports(self) -> None:
         self.flange = Flange(self, "flange", self.MOTION)
         self.support = Flange(self, "support", self.MOTION)
         if self.useHeatPort:
             self.heatPort = HeatPort(self, "heatPort")
+        flag, name, unit = self.INPUT
+        if not isinstance(getattr(self, flag), bool):
+            raise ModelError(f"{type(self).__name__}: {flag} must be True or False, got "
+                             f"{getattr(self, flag)!r}")
+        if getattr(self, flag):
+            setattr(self, name, RealInput(self, name, unit=unit))
+
+    def _maximum(self, v):
+        """The maximum torque or force: the input where enabled, else the parameter."""
+        flag, name, _ = self.INPUT
+        return getattr(v, name) if getattr(self, flag) else self._nominal()
 
     def validate(self) -> None:
         if not self._nominal_speed() > 0:
@@ -37,7 +51,7 @@ class _EddyCurrent(SupportToFlange, AcausalComponent, FlangeForce):
         T = v.heatPort.T if self.useHeatPort else self.TRef
         speed = v.flange.w - v.support.w
         normalized = speed / (self._nominal_speed() * (1 + self.alpha20 * (T - self.TRef)))
-        eqs = [v.tau - 2 * self._nominal() * normalized / (1 + normalized ** 2)]
+        eqs = [v.tau - 2 * self._maximum(v) * normalized / (1 + normalized ** 2)]
         if self.useHeatPort:
             eqs.append(v.heatPort.Q_flow + v.tau * speed)
         return eqs
@@ -58,6 +72,7 @@ class EddyCurrentTorque(_EddyCurrent):
     """Rotational eddy current brake (module and class docstrings of _EddyCurrent).
 
     tau_nominal : [N·m] maximum torque (always braking), reached at w_nominal.
+    useTau_nominalInput : the maximum torque from the input ``tau_input`` instead (MSL).
     w_nominal : [rad/s] nominal speed at the reference temperature, > 0.
     alpha20 : [1/K] temperature coefficient of the material's resistance.
     TRef : [K] reference temperature.
@@ -69,8 +84,10 @@ class EddyCurrentTorque(_EddyCurrent):
     alpha20: float = param(0.0, "1/K", "temperature coefficient of material")
     TRef: float = param(293.15, "K", "reference temperature")
     useHeatPort: bool = False
+    useTau_nominalInput: bool = False
     MOTION: ClassVar[Motion] = Motion.ROTATIONAL
     VARIABLES: ClassVar[dict] = {"tau": "N.m"}
+    INPUT: ClassVar[tuple] = ("useTau_nominalInput", "tau_input", "N.m")
 
     def __post_init__(self):
         as_scalars(self, "EddyCurrentTorque", "tau_nominal", "w_nominal", "alpha20", "TRef")
@@ -88,6 +105,7 @@ class EddyCurrentForce(_EddyCurrent):
     """Translational eddy current brake (as EddyCurrentTorque, with a force).
 
     f_nominal : [N] maximum force (always braking), reached at v_nominal.
+    useF_nominalInput : the maximum force from the input ``f_input`` instead (MSL).
     v_nominal : [m/s] nominal speed at the reference temperature, > 0.
     alpha20 : [1/K] temperature coefficient of the material's resistance.
     TRef : [K] reference temperature.
@@ -99,8 +117,10 @@ class EddyCurrentForce(_EddyCurrent):
     alpha20: float = param(0.0, "1/K", "temperature coefficient of material")
     TRef: float = param(293.15, "K", "reference temperature")
     useHeatPort: bool = False
+    useF_nominalInput: bool = False
     MOTION: ClassVar[Motion] = Motion.TRANSLATIONAL
     VARIABLES: ClassVar[dict] = {"tau": "N"}
+    INPUT: ClassVar[tuple] = ("useF_nominalInput", "f_input", "N")
 
     def __post_init__(self):
         as_scalars(self, "EddyCurrentForce", "f_nominal", "v_nominal", "alpha20", "TRef")

@@ -9,9 +9,10 @@ losses heat a HeatCapacitor (C = 1 J/K, adiabatic: nothing else cools it).
 Why: a mechanical element with a heat port on the acausal core: the braking torque depends
 on the temperature the losses raise (the hotter the conductor, the higher its resistance,
 the larger the speed of maximum torque).
-Deviation: the MSL's newer version scales the torque by a ramped excitation input
-(useExcitationInput); jourdain's EddyCurrentTorque has none, so this is the MSL's earlier
-version with full excitation from t = 0.
+Version: the MSL's EddyCurrentBrake with a constant tau_nominal (full excitation from t = 0);
+the newer version ramps the maximum torque through the input (``useTau_nominalInput=True``,
+``tau_input`` from a Ramp 0 → 100 N·m over 0.1 … 0.2 s), which EddyCurrentTorque has too
+(tests/test_eddy_current_input.py).
 You will see: the final speed and temperature, the energy balance (kinetic energy lost =
 heat stored, C·ΔT) and out/eddy_current_brake.png.
 """
