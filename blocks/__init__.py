@@ -39,7 +39,7 @@ from .forces import (CoulombFriction, FlangeForce, ForceLaw, QuadraticDrag, Rota
                      TableForce, TranslationalSpring, ViscousFriction)
 from .math import Add3, Atan, Cos, Feedback, Sin
 from .joints import (Coordinate, FixedRotation, FixedTranslation, FreeJoint, Joint, Prismatic,
-                     Revolute, Speed, Spherical)
+                     Revolute, Speed, Spherical, quaternion_from_angles)
 from .multibody import (AbsoluteSensor, BodyBox, BodyCylinder, BodyShape, Cylindrical, Damper,
                         Force, ForceAndTorque, FrameForce, LineForce, LineForceWithMass,
                         LineForceWithTwoMasses, Mounting1D, Planar, PointMass, RelativeSensor,
@@ -70,7 +70,7 @@ __all__ = [
     "ModelError", "Motion", "Motor", "Port", "PositionSensor", "Prismatic", "QuadraticDrag",
     "RealInput", "RealOutput", "Revolute", "RollingContact", "RigidBody", "RotationalSpring", "Shape",
     "SignalBlock", "SimulationError", "Sine", "Speed", "Spherical", "Step", "Table", "TranslationalSpring",
-    "ViscousFriction", "World", "param",
+    "ViscousFriction", "World", "param", "quaternion_from_angles",
     # continuous blocks with states, 1-D drive trains, electrical domain (issue 14)
     "Butterworth", "CriticalDamping", "FirstOrder", "Init", "Integrator", "SecondOrder",
     "TransferFunction", "Fixed", "ForceSensor", "IdealGear", "IdealGearR2T", "IdealPlanetary",

@@ -280,6 +280,28 @@ def _sequence_rotation(fr) -> np.ndarray:
     return R
 
 
+def quaternion_from_angles(angles, sequence=(1, 2, 3)) -> np.ndarray:
+    """The unit quaternion (q0, q1, q2, q3) of rotations by ``angles`` [rad] about the body
+    axes ``sequence`` in turn — the MSL's ``angles_start``/``sequence_start`` of a free body
+    (``Frames.axesRotations``), as start values of a FreeJoint's or Spherical's q0..q3."""
+    from .errors import ModelError
+
+    values = np.asarray(angles, dtype=float).ravel()
+    seq = tuple(int(k) for k in sequence)
+    if len(seq) != 3 or not set(seq) <= {1, 2, 3} or values.size != 3 or \
+            not np.all(np.isfinite(values)):
+        raise ModelError(f"quaternion_from_angles: sequence must be three axes from 1, 2, 3 "
+                         f"and angles three finite numbers [rad]; got {sequence!r}, "
+                         f"{values.tolist()}")
+    q = np.array([1.0, 0.0, 0.0, 0.0])
+    for axis, angle in zip(seq, values):   # q ⊗ r: each turn about the turned body axis
+        r = np.zeros(4)
+        r[0], r[axis] = np.cos(angle / 2), np.sin(angle / 2)
+        q = np.concatenate([[q[0] * r[0] - q[1:] @ r[1:]],
+                            q[0] * r[1:] + r[0] * q[1:] + np.cross(q[1:], r[1:])])
+    return q
+
+
 _QUATERNION = (Coordinate("q0", "1", 1.0), Coordinate("q1", "1"), Coordinate("q2", "1"),
                Coordinate("q3", "1"))
 _BODY_RATES = (Speed("wx", "rad/s"), Speed("wy", "rad/s"), Speed("wz", "rad/s"))

@@ -3537,3 +3537,10 @@ def _():
 def _():
     from jourdain.blocks import EddyCurrentTorque
     EddyCurrentTorque(w_nominal=10.0, useTau_nominalInput="yes")
+
+
+@case("quaternion_from_angles with a sequence of two axes", ModelError,
+      "quaternion_from_angles", "sequence", "three axes")
+def _():
+    from jourdain.blocks import quaternion_from_angles
+    quaternion_from_angles([0.1, 0.2, 0.3], sequence=(1, 2))

@@ -15,19 +15,8 @@ T + V conserved (springs and gravity are conservative): the MSL shows the motion
 import numpy as np
 
 import jourdain as jd
-from jourdain.blocks import BodyShape, FixedTranslation, FreeJoint, Spring, World
-
-
-def cardan_quaternion(angles, sequence=(1, 2, 3)):
-    """Unit quaternion of rotations by ``angles`` [rad] about the body axes ``sequence``
-    in turn (the MSL's Frames.axesRotations)."""
-    q = np.array([1.0, 0, 0, 0])
-    for axis, angle in zip(sequence, angles):
-        r = np.zeros(4)
-        r[0], r[axis] = np.cos(angle / 2), np.sin(angle / 2)
-        q = np.array([q[0] * r[0] - q[1:] @ r[1:], *(q[0] * r[1:] + r[0] * q[1:] +
-                                                    np.cross(q[1:], r[1:]))])
-    return q
+from jourdain.blocks import (BodyShape, FixedTranslation, FreeJoint, Spring, World,
+                             quaternion_from_angles)
 
 
 model = jd.Model(world=World())
@@ -47,7 +36,7 @@ c(model.free.frame_b, model.body.frame_a)
 system = jd.compile(model)
 
 # %% start as in the MSL and simulate 10 s
-q = cardan_quaternion(np.deg2rad([10, 10, 10]))
+q = quaternion_from_angles(np.deg2rad([10, 10, 10]), sequence=(1, 2, 3))   # angles_start
 y0 = {"free.x": 0.2, "free.y": -0.5, "free.z": 0.1, **{f"free.q{i}": q[i] for i in range(4)}}
 result = system.simulate(10.0, y0=y0, rtol=1e-10, atol=1e-10, n_out=1001)
 

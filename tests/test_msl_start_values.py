@@ -1,6 +1,9 @@
-"""Branch choice by a guess of a coordinate that a closed loop solves: the MSL's s_guess of a
-JointRRP's slider (docs/constraints.md, "Branch guesses of any quantity"). Reference: the
-closed form of the crank–slider's two assemblies, s = r·cos φ ± √(l² − r²·sin² φ) − (r + l)."""
+"""The MSL's start values of loops and free bodies, from library parts. (1) Branch choice by a
+guess of a coordinate that a closed loop solves: the MSL's s_guess of a JointRRP's slider
+(docs/constraints.md, "Branch guesses of any quantity"); reference: the closed form of the
+crank–slider's two assemblies, s = r·cos φ ± √(l² − r²·sin² φ) − (r + l). (2) A free body's
+angles_start as FreeJoint quaternion start values (``quaternion_from_angles``); reference:
+FixedRotation's sequence form."""
 import numpy as np
 import pytest
 
@@ -39,3 +42,20 @@ def test_slider_guess_chooses_the_branch(s_guess, sign):
     root = np.sqrt(L**2 - (R * np.sin(PHI))**2)
     assert s == pytest.approx(R * np.cos(PHI) + sign * root - (R + L), abs=1e-9)
     assert "jointRRP.prismatic.s" in init.solved
+
+
+@pytest.mark.parametrize("sequence", [(1, 2, 3), (3, 1, 3), (2, 3, 1)])
+def test_quaternion_from_angles_is_the_fixed_rotation_of_the_sequence(sequence):
+    """Reference: agreement of two formulations. The quaternion of the MSL's angles_start
+    (rotations about the turned body axes in turn) rotates as FixedRotation's sequence form
+    (the product of the axis rotations) to round-off, and is a unit quaternion."""
+    import casadi as ca
+    from jourdain.blocks import FixedRotation, quaternion_from_angles
+    from jourdain.blocks.geometry import quaternion_rotation
+    from jourdain.blocks.joints import _sequence_rotation
+    angles = np.array([0.3, -1.1, 2.0])
+    q = quaternion_from_angles(angles, sequence)
+    R = np.array(ca.DM(quaternion_rotation(ca.DM(q))))
+    fr = FixedRotation(sequence=sequence, angles=angles)
+    assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-15)
+    assert np.abs(R - _sequence_rotation(fr)).max() < 1e-14
