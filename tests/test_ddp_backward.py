@@ -133,3 +133,23 @@ def test_compiled_fddp_reaches_ipopts_optimum_with_input_bounds():
     assert np.isclose(np.abs(fddp.U), 4.0, rtol=1e-9).sum() >= 2     # saturated knots
     _same_optimum(fddp, ipopt, 1e-5)
     _same_optimum(built.solve(), ipopt, 1e-5)
+
+
+def test_buffered_call_reads_the_current_values_of_an_array_passed_again():
+    """Reference: CasADi's ordinary call on the same values. An input array passed again
+    is not bound again (its buffer points into it), so values changed in place are read;
+    a non-contiguous input is copied at every call."""
+    x, y = ca.SX.sym("x", 3), ca.SX.sym("y", 3)
+    fn = ca.Function("f", [x, y], [x + y, 3 * x])
+    call = Buffered(fn)
+    a, b = np.arange(3.0), np.zeros(3)
+    first = call(a, b)[1]
+    a[:] = [5.0, 6.0, 7.0]
+    second = call(a, b)[1]
+    np.testing.assert_allclose(first, [0.0, 3.0, 6.0], rtol=0, atol=0)
+    np.testing.assert_allclose(second, np.array(fn(a, b)[1]).ravel(), rtol=0, atol=0)
+    strided = np.arange(6.0)[::2]
+    before = call(strided, b)[1]
+    strided[:] = 1.0
+    np.testing.assert_allclose(before, [0.0, 6.0, 12.0], rtol=0, atol=0)
+    np.testing.assert_allclose(call(strided, b)[1], [3.0, 3.0, 3.0], rtol=0, atol=0)

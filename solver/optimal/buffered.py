@@ -34,16 +34,23 @@ class Buffered:
         self._buffer, self._run = self.fn.buffer()
         self._sizes_in = [self.fn.nnz_in(i) for i in range(self.fn.n_in())]
         self._sizes_out = [self.fn.nnz_out(i) for i in range(self.fn.n_out())]
+        # the arrays the input buffers point into (kept alive), and the caller's array when
+        # it is that very array (contiguous floats): passed again, it needs no new binding
+        self._held = [None] * len(self._sizes_in)
+        self._bound = [None] * len(self._sizes_in)
 
     def __call__(self, *args) -> list[np.ndarray]:
-        held = []        # the buffers point into these arrays until the call returns
-        for i, (a, n) in enumerate(zip(args, self._sizes_in)):
-            a = np.ascontiguousarray(a, dtype=float).reshape(-1)
-            if a.size != n:
-                raise ValueError(f"{self.fn.name()}: input {self.fn.name_in(i)} has {a.size} "
-                                 f"values, expected {n}")
-            held.append(a)
-            self._buffer.set_arg(i, memoryview(a))
+        for i, a in enumerate(args):
+            if a is self._bound[i]:
+                continue                   # bound already; its values are read at the call
+            flat = np.ascontiguousarray(a, dtype=float).reshape(-1)
+            if flat.size != self._sizes_in[i]:
+                raise ValueError(f"{self.fn.name()}: input {self.fn.name_in(i)} has "
+                                 f"{flat.size} values, expected {self._sizes_in[i]}")
+            self._buffer.set_arg(i, memoryview(flat))
+            self._held[i] = flat
+            self._bound[i] = a if isinstance(a, np.ndarray) and np.may_share_memory(a, flat) \
+                else None
         out = [np.empty(n) for n in self._sizes_out]
         for i, o in enumerate(out):
             self._buffer.set_res(i, memoryview(o))

@@ -40,7 +40,8 @@ BOX_GRAD_SMALL, BOX_MOVED_SMALL = 1e-24, 1e-14
 class Model:
     """The numeric problem: ``derivatives(X, U)`` -> dict (x_next, q, Fx, Fu, qx, qu, Hxx, Huu,
     Hux; arrays over the knots, first axis k), ``terminal(x)`` -> (E, Ex, Exx),
-    ``rollout(x0, X, U, k, K, gaps, alpha)`` -> (x_end, X̂ (N × nx), Û, q (N)), bounds of u;
+    ``rollout(x0, X, U, k, K, gaps, alpha)`` -> (X̂ ((N+1) × nx, the last node's gap closed
+    by the fraction alpha), Û, q (N+1: the knots' costs, then the terminal cost)), bounds of u;
     ``backward`` (optional) replaces the numpy pass :func:`_backward`: ``backward(d, Ex,
     Exx, gaps, U, reg, kff_prev)`` -> what :func:`_backward` returns (the compiled pass of
     :mod:`.ddp_backward`)."""
@@ -100,11 +101,10 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
             break
         alpha = 0.0
         for alpha in ALPHAS:
-            x_end, Xh, Uh, q = model.rollout(x0, X, U, kff, K, gaps, alpha)
-            Xh = np.vstack([Xh, x_end + (alpha - 1) * gaps[-1]])
+            Xh, Uh, q = model.rollout(x0, X, U, kff, K, gaps, alpha)
             if not np.isfinite(Xh).all() or not np.isfinite(q).all():
                 continue
-            trial = float(q.sum() + model.terminal(Xh[-1])[0])
+            trial = float(q.sum())
             dv = 0.0 if feasible else float(np.einsum("ki,kij,kj->", gaps, Vxx, Xh - X))
             d1, d2 = dg + dv, dq - 2 * dv
             expected, dV = alpha * (d1 + 0.5 * alpha * d2), cost - trial

@@ -130,7 +130,7 @@ class DDPProblem:
         # numpy in and out through buffers (no conversions: they cost more than the
         # compiled calls at MPC sizes); p and T are one column for all knots
         self._D = Buffered(D.map("ddp_knots", "serial", N, [2, 3], []))
-        self._roll, self._Dt = Buffered(ddp_model.rollout(step, N)), Buffered(Dt)
+        self._roll, self._Dt = Buffered(ddp_model.rollout(step, N, Dt)), Buffered(Dt)
         self._k = np.arange(N, dtype=float)
         lo, hi = prob.u_limits.lower, prob.u_limits.upper
         # the backward pass compiled beside the knots (the numpy pass is the reference)
@@ -206,7 +206,7 @@ class DDPProblem:
         return self._guess
 
     def _model(self, p: np.ndarray) -> ddp.Model:
-        s, N, T = self.problem.system, self.problem.intervals, self.T
+        s, N, T = self.problem.system, self.problem.intervals, np.array([self.T])
         nx, nu = s.nx, len(s.u_names)
         lo, hi = self.problem.u_limits.lower, self.problem.u_limits.upper
         D, Dt, roll, k = self._D, self._Dt, self._roll, self._k
@@ -227,8 +227,8 @@ class DDPProblem:
             return float(E[0]), Ex, Exx.reshape(nx, nx).T
 
         def rollout(x0, X, U, kff, K, gaps, alpha):
-            x_end, Xh, Uh, q = roll(x0, X[:-1], U, kff, K.transpose(0, 2, 1), gaps[:-1],
-                                    alpha, lo, hi, p, T)
-            return x_end, Xh.reshape(N, nx), Uh.reshape(N, nu), q
+            Xh, Uh, q = roll(x0, X[:-1], U, kff, K.transpose(0, 2, 1), gaps, alpha, lo, hi,
+                             p, T)
+            return Xh.reshape(N + 1, nx), Uh.reshape(N, nu), q
 
         return ddp.Model(derivatives, terminal, rollout, lo, hi, self._backward)
