@@ -187,22 +187,36 @@ def knot_step(nx: int, nu: int) -> ca.Function:
     Hux, gap, u, kprev = sym("Hux", nu, nx), sym("gap", nx), sym("u", nu), sym("kprev", nu)
     lower, upper, mu = sym("lower", nu), sym("upper", nu), sym("mu")
     # the products in the order that uses V_xx's symmetry: W = V_xx·F_x once, the
-    # symmetric Q_xx and Q_uu by their upper triangles (a third fewer multiplications)
-    W = ca.mtimes(Vxx1, Fx)
-    Qx, Qu = qx + ca.mtimes(Fx.T, Vx1), qu + ca.mtimes(Fu.T, Vx1)
-    Qxx = Hxx + _symmetric_product(Fx, W)
-    Quu = Huu + _symmetric_product(Fu, ca.mtimes(Vxx1, Fu))
-    Qux = Hux + ca.mtimes(Fu.T, W)
-    Quu_r = Quu + mu * ca.SX.eye(nu)
+    # symmetric Q_xx and Q_uu by their upper triangles (a third fewer multiplications); each
+    # its own function (gcc's time grows faster than the length of one function: 5.0 s at
+    # -O1 for them as one, the same run time)
+    Wx = sym("W", nx, nx)                      # V_xx·F_x
+    products = [ca.Function("ddp_vxx_fx", [Vxx1, Fx], [ca.mtimes(Vxx1, Fx)]),
+                ca.Function("ddp_qxx", [Hxx, Fx, Wx], [Hxx + _symmetric_product(Fx, Wx)]),
+                ca.Function("ddp_qux", [Hux, Fu, Wx], [Hux + ca.mtimes(Fu.T, Wx)]),
+                ca.Function("ddp_quu", [Huu, Fu, Vxx1, mu],
+                            [Huu + _symmetric_product(Fu, ca.mtimes(Vxx1, Fu)) +
+                             mu * ca.SX.eye(nu)]),
+                ca.Function("ddp_q", [Vx1, Fx, Fu, qx, qu],
+                            [qx + ca.mtimes(Fx.T, Vx1), qu + ca.mtimes(Fu.T, Vx1)])]
+    Quu_r, Qu, Qux = sym("Quu", nu, nu), sym("Qu", nu), sym("Qux", nu, nx)
     L, ok = _cholesky(Quu_r)
     sol = _chol_solve(L, ca.horzcat(Qu, Qux))
     k_n, K_n = sol[:, 0], sol[:, 1:]
     lb, ub = lower - u, upper - u
     box = ca.logic_or(ca.logic_or(_any(-k_n < lb), _any(-k_n > ub)),
                       ca.logic_or(_any(u <= lower), _any(u >= upper)))
-    pre = ca.Function("ddp_back_pre", [Vx1, Vxx1, Fx, Fu, qx, qu, Hxx, Huu, Hux, u, lower,
-                                       upper, mu],
-                      [Qx, Qu, Qxx, Quu_r, Qux, k_n, K_n, ok, box, lb, ub])
+    newton = ca.Function("ddp_newton", [Quu_r, Qu, Qux, u, lower, upper],
+                         [k_n, K_n, ok, box, lb, ub])
+
+    def pre(Vx1, Vxx1, Fx, Fu, qx, qu, Hxx, Huu, Hux, u, lower, upper, mu):
+        vxx_fx, qxx, qux, quu, q = products
+        W = vxx_fx(Vxx1, Fx)
+        Qx, Qu = q(Vx1, Fx, Fu, qx, qu)
+        Quu_r, Qux = quu(Huu, Fu, Vxx1, mu), qux(Hux, Fu, W)
+        return (Qx, Qu, qxx(Hxx, Fx, W), Quu_r, Qux,
+                *newton(Quu_r, Qu, Qux, u, lower, upper))
+
     # the value function's update with the gains k, K (Newton's or the box QP's)
     kff, K = sym("k", nu), sym("K", nu, nx)
     Qx_, Qu_, Qxx_, Quu_, Qux_ = sym("Qx", nx), sym("Qu", nu), sym("Qxx", nx, nx), \
@@ -214,13 +228,20 @@ def knot_step(nx: int, nu: int) -> ca.Function:
     Vx = Qx_ - ca.mtimes(K.T, Qu_) - ca.mtimes(Qux_.T, kff) + ca.mtimes(K.T, Quk)
     # Q_xx − Q_uxᵀK − KᵀQ_ux + KᵀQ_uu·K of the numpy pass is Q_xx − Q_uxᵀK: K's free rows
     # solve Q_uu,ff·K_f = Q_ux,f and its clamped rows are zero (equal to round-off)
-    Vxx = Qxx_ - _symmetric_product(Qux_, K) + mu * ca.SX.eye(nx)
-    Vx = Vx + ca.mtimes(Vxx, gap)
+    vxx = ca.Function("ddp_vxx", [Qxx_, Qux_, K, mu],
+                      [Qxx_ - _symmetric_product(Qux_, K) + mu * ca.SX.eye(nx)])
+    Vxx_ = sym("Vxx_k", nx, nx)
+    Vx = Vx + ca.mtimes(Vxx_, gap)
     info = ca.vertcat(ca.sumsqr(free * Qu_),
                       ca.dot(Qu_, kff) - ca.dot(Vx, gap),
-                      -ca.dot(kff, Quk) + ca.dot(gap, ca.mtimes(Vxx, gap)))
-    post = ca.Function("ddp_back_post", [Qx_, Qu_, Qxx_, Quu_, Qux_, kff, K, box_, gap, u,
-                                         lower, upper, mu], [Vx, Vxx, info])
+                      -ca.dot(kff, Quk) + ca.dot(gap, ca.mtimes(Vxx_, gap)))
+    rest = ca.Function("ddp_back_post", [Qx_, Qu_, Vxx_, Quu_, Qux_, kff, K, box_, gap, u,
+                                         lower, upper], [Vx, info])
+
+    def post(Qx, Qu, Qxx, Quu_r, Qux, kff, K, box, gap, u, lower, upper, mu):
+        Vxx = vxx(Qxx, Qux, K, mu)
+        Vx, info = rest(Qx, Qu, Vxx, Quu_r, Qux, kff, K, box, gap, u, lower, upper)
+        return Vx, Vxx, info
     names = ("Vx", "Vxx", "Fx", "Fu", "qx", "qu", "Hxx", "Huu", "Hux", "gap", "u", "kprev",
              "lower", "upper", "mu")
     m = {n: ca.MX.sym(n, *v.shape) for n, v in
