@@ -121,7 +121,8 @@ def test_buffered_call_equals_an_ordinary_call_with_sparse_outputs():
 def test_compiled_fddp_reaches_ipopts_optimum_with_input_bounds():
     """Reference: IPOPT (exact Hessian, tol 1e-10) on the same RK4 multiple-shooting NLP of
     the torque-limited pendulum swing-up; FDDP with codegen=True (compiled knots, compiled
-    backward pass, buffered calls) reaches the same optimum, and a warm re-solve stays there."""
+    backward pass, buffered calls) reaches the same optimum, a warm re-solve stays there, and
+    codegen="knot" (compiled knots, the numpy backward pass) reaches it too."""
     from test_ddp import RK4, _pendulum, _same_optimum
     limited = _pendulum(tau_max=4.0)
     built = limited.build(RK4, solver="fddp", codegen=True, tol=1e-9)
@@ -133,6 +134,9 @@ def test_compiled_fddp_reaches_ipopts_optimum_with_input_bounds():
     assert np.isclose(np.abs(fddp.U), 4.0, rtol=1e-9).sum() >= 2     # saturated knots
     _same_optimum(fddp, ipopt, 1e-5)
     _same_optimum(built.solve(), ipopt, 1e-5)
+    knots_only = limited.build(RK4, solver="fddp", codegen="knot", tol=1e-9)
+    assert knots_only.compiled and knots_only._backward is None    # the numpy pass
+    _same_optimum(knots_only.solve(), ipopt, 1e-5)
 
 
 def test_buffered_call_reads_the_current_values_of_an_array_passed_again():

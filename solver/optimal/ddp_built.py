@@ -81,8 +81,9 @@ def check_ddp(prob: TrajectoryProblem, transcription, options: dict) -> None:
 class DDPProblem:
     """A TrajectoryProblem built for FDDP (module docstring); options as for
     :class:`.built.BuiltProblem`: tol bounds √Σ‖Q_u‖² (the cost's gradient along the
-    feasible trajectory, in the inputs off their bounds), codegen=True (or "knot") compiles
-    the knot functions into a small cached library, hessian is always the Gauss–Newton one
+    feasible trajectory, in the inputs off their bounds), codegen="knot" compiles the knot
+    functions into a small cached library and codegen=True also the backward pass
+    (:mod:`.ddp_backward`, a library of its own), hessian is always the Gauss–Newton one
     of the least-squares terms with exact Hessians of integral and terminal costs and no
     second derivatives of the dynamics (DDP's model)."""
 
@@ -133,9 +134,10 @@ class DDPProblem:
         self._roll, self._Dt = Buffered(ddp_model.rollout(step, N, Dt)), Buffered(Dt)
         self._k = np.arange(N, dtype=float)
         lo, hi = prob.u_limits.lower, prob.u_limits.upper
-        # the backward pass compiled beside the knots (the numpy pass is the reference)
+        # codegen=True: the backward pass compiled too (its own library, 4.3 s of gcc once on
+        # the Talos arm); codegen="knot": the knots only, the backward pass in numpy
         back = ddp_backward.compiled_backward(s.nx, len(s.u_names), N, lo, hi) \
-            if self.compiled else None
+            if self.compiled and codegen is True else None
         self._backward = None if back is None else ddp_backward.CompiledBackward(back, lo, hi)
         self._last = None
         self.build_time = time.perf_counter() - start
