@@ -226,10 +226,12 @@ def knot_step(nx: int, nu: int) -> ca.Function:
     free = ca.if_else(box_, _free(u, Qu_, lower, upper), ca.SX.ones(nu))
     Quk = ca.mtimes(Quu_, kff)
     Vx = Qx_ - ca.mtimes(K.T, Qu_) - ca.mtimes(Qux_.T, kff) + ca.mtimes(K.T, Quk)
-    # Q_xx − Q_uxᵀK − KᵀQ_ux + KᵀQ_uu·K of the numpy pass is Q_xx − Q_uxᵀK: K's free rows
-    # solve Q_uu,ff·K_f = Q_ux,f and its clamped rows are zero (equal to round-off)
-    vxx = ca.Function("ddp_vxx", [Qxx_, Qux_, K, mu],
-                      [Qxx_ - _symmetric_product(Qux_, K) + mu * ca.SX.eye(nx)])
+    # Q_xx − Q_uxᵀK − KᵀQ_ux + KᵀQ_uu·K for any K (not only the box QP's: its value for
+    # whatever gains the pass returns), symmetric by construction
+    A = ca.mtimes(Qux_.T, K)
+    vxx = ca.Function("ddp_vxx", [Qxx_, Qux_, Quu_, K, mu],
+                      [Qxx_ - A - A.T + _symmetric_product(K, ca.mtimes(Quu_, K)) +
+                       mu * ca.SX.eye(nx)])
     Vxx_ = sym("Vxx_k", nx, nx)
     Vx = Vx + ca.mtimes(Vxx_, gap)
     info = ca.vertcat(ca.sumsqr(free * Qu_),
@@ -239,7 +241,7 @@ def knot_step(nx: int, nu: int) -> ca.Function:
                                          lower, upper], [Vx, info])
 
     def post(Qx, Qu, Qxx, Quu_r, Qux, kff, K, box, gap, u, lower, upper, mu):
-        Vxx = vxx(Qxx, Qux, K, mu)
+        Vxx = vxx(Qxx, Qux, Quu_r, K, mu)
         Vx, info = rest(Qx, Qu, Vxx, Quu_r, Qux, kff, K, box, gap, u, lower, upper)
         return Vx, Vxx, info
     names = ("Vx", "Vxx", "Fx", "Fu", "qx", "qu", "Hxx", "Huu", "Hux", "gap", "u", "kprev",
