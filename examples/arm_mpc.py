@@ -14,7 +14,7 @@ step refines the plan that the previous steps already improved.
 
 You will see the build time, the distribution of the per-step solve times (CPU), the
 tracking error, out/arm_mpc.png and the 3-D animation out/arm_mpc.html. With the backward
-pass compiled beside the knots (``codegen=True``), a step costs about 6–8 ms of CPU on the
+pass compiled beside the knots (``codegen=True``), a step costs about 6–10 ms of CPU on the
 project's 2-core machine (median; docs/trajectory_optimization.md, "MPC"), most of it the
 three evaluations of the 20 knots' derivatives and the roll-outs of the line search. The
 first run compiles the knot and backward-pass libraries (about 10 s of gcc), later runs
