@@ -3,7 +3,8 @@ the per-knot step in SX, folded over the knots (``mapaccum``), compiled into a s
 library (``solve(solver="fddp", codegen=True)``).
 
 It computes what the numpy reference :func:`.ddp._backward` computes, with the same
-algorithm and constants, so the two agree to round-off (tests/test_ddp_backward.py): the
+algorithm and constants, so the two agree to round-off (tests/test_ddp_backward.py; a
+change of the numpy pass needs the same change in :func:`knot_step`, which the test flags): the
 unconstrained Newton step by Cholesky of Q_uu + μ·I; where it leaves the box or an input is
 on its bound, the box QP by projected Newton (:func:`.ddp._box_gains`: at most
 ``ddp.BOX_ITER`` iterations, each trying the steps ``ddp.BOX_ALPHAS``); the value function's
