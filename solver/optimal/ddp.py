@@ -28,19 +28,30 @@ ALPHAS = 0.5 ** np.arange(10)   # 1 … 1/512, as crocoddyl
 REG_MIN, REG_MAX, REG_FACTOR = 1e-9, 1e9, 10.0
 ACCEPT, ACCEPT_NEGATIVE, GRAD_SMALL = 0.1, 2.0, 1e-12
 STEP_DECREASE, STEP_INCREASE = 0.5, 0.01
+# the box QP's projected Newton (_box_gains; :mod:`.ddp_backward` unrolls the same): at most
+# BOX_ITER iterations, each trying the steps BOX_ALPHAS (crocoddyl's BoxQP: 1 … 1/512) and
+# stopping where none decreases the QP enough, the free gradient is below √BOX_GRAD_SMALL
+# or the iterate moved less than BOX_MOVED_SMALL
+BOX_ITER, BOX_ALPHAS, BOX_ACCEPT = 10, 0.5 ** np.arange(10), 0.1
+BOX_GRAD_SMALL, BOX_MOVED_SMALL = 1e-24, 1e-14
 
 
 @dataclass
 class Model:
     """The numeric problem: ``derivatives(X, U)`` -> dict (x_next, q, Fx, Fu, qx, qu, Hxx, Huu,
     Hux; arrays over the knots, first axis k), ``terminal(x)`` -> (E, Ex, Exx),
-    ``rollout(x0, X, U, k, K, gaps, alpha)`` -> (x_end, X̂ (N × nx), Û, q (N)), bounds of u."""
+    ``rollout(x0, X, U, k, K, gaps, alpha)`` -> (X̂ ((N+1) × nx, the last node's gap closed
+    by the fraction alpha), Û, q (N+1: the knots' costs, then the terminal cost)), bounds of u;
+    ``backward`` (optional) replaces the numpy pass :func:`_backward`: ``backward(d, Ex,
+    Exx, gaps, U, reg, kff_prev)`` -> what :func:`_backward` returns (the compiled pass of
+    :mod:`.ddp_backward`)."""
 
     derivatives: object
     terminal: object
     rollout: object
     lower: np.ndarray
     upper: np.ndarray
+    backward: object = None
 
 
 @dataclass
@@ -77,7 +88,8 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
             gaps[:] = 0.0
         cost = float(d["q"].sum() + E)
         while True:
-            back = _backward(d, Ex, Exx, gaps, U, model, reg, bounded, kff, feasible)
+            back = model.backward(d, Ex, Exx, gaps, U, reg, kff) if model.backward else \
+                _backward(d, Ex, Exx, gaps, U, model, reg, bounded, kff, feasible)
             if back is not None:
                 break
             reg = min(reg * REG_FACTOR, REG_MAX)
@@ -89,11 +101,10 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
             break
         alpha = 0.0
         for alpha in ALPHAS:
-            x_end, Xh, Uh, q = model.rollout(x0, X, U, kff, K, gaps, alpha)
-            Xh = np.vstack([Xh, x_end + (alpha - 1) * gaps[-1]])
+            Xh, Uh, q = model.rollout(x0, X, U, kff, K, gaps, alpha)
             if not np.isfinite(Xh).all() or not np.isfinite(q).all():
                 continue
-            trial = float(q.sum() + model.terminal(Xh[-1])[0])
+            trial = float(q.sum())
             dv = 0.0 if feasible else float(np.einsum("ki,kij,kj->", gaps, Vxx, Xh - X))
             d1, d2 = dg + dv, dq - 2 * dv
             expected, dV = alpha * (d1 + 0.5 * alpha * d2), cost - trial
@@ -167,7 +178,7 @@ def _box_gains(H, g, Qux, lb, ub, start):
     nu = g.size
     x = np.clip(start, lb, ub)
     free = np.ones(nu, bool)
-    for _ in range(50):
+    for _ in range(BOX_ITER):
         grad = g + H @ x
         clamped = ((x <= lb) & (grad > 0)) | ((x >= ub) & (grad < 0))
         free = ~clamped
@@ -177,20 +188,21 @@ def _box_gains(H, g, Qux, lb, ub, start):
         solved = _cholesky_solve(H[free][:, free], gf)
         if solved is None:
             return None
-        if gf @ gf < 1e-24:
+        if gf @ gf < BOX_GRAD_SMALL:
             break
         step = np.zeros(nu)
         step[free] = -solved
         value = x @ (0.5 * H @ x + g)
-        t = 1.0
-        while t > 1e-12:
-            trial = np.clip(x + t * step, lb, ub)
-            if trial @ (0.5 * H @ trial + g) <= value + 0.1 * grad @ (trial - x):
+        trial = x      # no step length decreases the QP enough: converged
+        for t in BOX_ALPHAS:
+            candidate = np.clip(x + t * step, lb, ub)
+            if candidate @ (0.5 * H @ candidate + g) <= \
+                    value + BOX_ACCEPT * grad @ (candidate - x):
+                trial = candidate
                 break
-            t *= 0.5
         moved = np.abs(trial - x).max()
         x = trial
-        if moved < 1e-14:
+        if moved < BOX_MOVED_SMALL:
             break
     grad = g + H @ x
     free = ~(((x <= lb) & (grad > 0)) | ((x >= ub) & (grad < 0)))

@@ -20,7 +20,8 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import count, flag, keywords, mapping, number
-from . import ddp, ddp_model
+from . import ddp, ddp_backward, ddp_model
+from .buffered import Buffered
 from .built import initial_state
 from .functions import FreeTime
 from .guess import make_guess
@@ -80,8 +81,9 @@ def check_ddp(prob: TrajectoryProblem, transcription, options: dict) -> None:
 class DDPProblem:
     """A TrajectoryProblem built for FDDP (module docstring); options as for
     :class:`.built.BuiltProblem`: tol bounds √Σ‖Q_u‖² (the cost's gradient along the
-    feasible trajectory, in the inputs off their bounds), codegen=True (or "knot") compiles
-    the knot functions into a small cached library, hessian is always the Gauss–Newton one
+    feasible trajectory, in the inputs off their bounds), codegen="knot" compiles the knot
+    functions into a small cached library and codegen=True also the backward pass
+    (:mod:`.ddp_backward`, a library of its own), hessian is always the Gauss–Newton one
     of the least-squares terms with exact Hessians of integral and terminal costs and no
     second derivatives of the dynamics (DDP's model)."""
 
@@ -125,10 +127,18 @@ class DDPProblem:
             fast = ddp_model.compiled(functions, samples)
             if fast is not None:
                 functions, self.compiled = fast, True
-        D, step, self._Dt = functions
-        self._D = D.map(N, "serial")
-        self._roll = ddp_model.rollout(step, N)
-        self._k = np.arange(N).reshape(1, -1)
+        D, step, Dt = functions
+        # numpy in and out through buffers (no conversions: they cost more than the
+        # compiled calls at MPC sizes); p and T are one column for all knots
+        self._D = Buffered(D.map("ddp_knots", "serial", N, [2, 3], []))
+        self._roll, self._Dt = Buffered(ddp_model.rollout(step, N, Dt)), Buffered(Dt)
+        self._k = np.arange(N, dtype=float)
+        lo, hi = prob.u_limits.lower, prob.u_limits.upper
+        # codegen=True: the backward pass compiled too (its own library, 4.3 s of gcc once on
+        # the Talos arm); codegen="knot": the knots only, the backward pass in numpy
+        back = ddp_backward.compiled_backward(s.nx, len(s.u_names), N, lo, hi) \
+            if self.compiled and codegen is True else None
+        self._backward = None if back is None else ddp_backward.CompiledBackward(back, lo, hi)
         self._last = None
         self.build_time = time.perf_counter() - start
 
@@ -198,30 +208,29 @@ class DDPProblem:
         return self._guess
 
     def _model(self, p: np.ndarray) -> ddp.Model:
-        s, N, T = self.problem.system, self.problem.intervals, self.T
+        s, N, T = self.problem.system, self.problem.intervals, np.array([self.T])
         nx, nu = s.nx, len(s.u_names)
         lo, hi = self.problem.u_limits.lower, self.problem.u_limits.upper
         D, Dt, roll, k = self._D, self._Dt, self._roll, self._k
 
-        def blocks(a, rows, cols):   # rows × (N·cols) → N × rows × cols
-            return np.asarray(a).reshape(rows, N, cols).transpose(1, 0, 2)
+        def blocks(a, rows, cols):   # CasADi's rows × (N·cols) stack → N × rows × cols
+            return a.reshape(N, cols, rows).transpose(0, 2, 1)
 
         def derivatives(X, U):
-            out = D(X[:-1].T, U.T, p, T, k)
-            return {"x_next": np.asarray(out[0]).T, "q": np.asarray(out[1]).ravel(),
-                    "Fx": blocks(out[2], nx, nx), "Fu": blocks(out[3], nx, nu),
-                    "qx": np.asarray(out[4]).T, "qu": np.asarray(out[5]).T,
-                    "Hxx": blocks(out[6], nx, nx), "Huu": blocks(out[7], nu, nu),
-                    "Hux": blocks(out[8], nu, nx)}
+            x_next, q, Fx, Fu, qx, qu, Hxx, Huu, Hux = D(X[:-1], U, p, T, k)
+            return {"x_next": x_next.reshape(N, nx), "q": q,
+                    "Fx": blocks(Fx, nx, nx), "Fu": blocks(Fu, nx, nu),
+                    "qx": qx.reshape(N, nx), "qu": qu.reshape(N, nu),
+                    "Hxx": blocks(Hxx, nx, nx), "Huu": blocks(Huu, nu, nu),
+                    "Hux": blocks(Hux, nu, nx)}
 
         def terminal(x):
             E, Ex, Exx = Dt(x, p, T)
-            return float(E), np.asarray(Ex).ravel(), np.asarray(Exx)
+            return float(E[0]), Ex, Exx.reshape(nx, nx).T
 
         def rollout(x0, X, U, kff, K, gaps, alpha):
-            KFB = K.transpose(0, 2, 1).reshape(N, nx * nu).T
-            out = roll(x0, X[:-1].T, U.T, kff.T, KFB, gaps[:-1].T, alpha, lo, hi, p, T)
-            return (np.asarray(out[0]).ravel(), np.asarray(out[1]).T, np.asarray(out[2]).T,
-                    np.asarray(out[3]).ravel())
+            Xh, Uh, q = roll(x0, X[:-1], U, kff, K.transpose(0, 2, 1), gaps, alpha, lo, hi,
+                             p, T)
+            return Xh.reshape(N + 1, nx), Uh.reshape(N, nu), q
 
-        return ddp.Model(derivatives, terminal, rollout, lo, hi)
+        return ddp.Model(derivatives, terminal, rollout, lo, hi, self._backward)

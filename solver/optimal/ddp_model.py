@@ -13,7 +13,7 @@ grid in one call, and the forward roll-out, folded over the grid in one call.
 * ``roll(x0, XS, US, KFF, KFB, GAPS, alpha, lower, upper, p, T)``: FDDP's forward pass
   (Mastalli et al. 2020) for a step length alpha, every knot in one call (``mapaccum``):
   x̂_k = x_next + (alpha − 1)·gap_k, û_k = clamp(u_k − alpha·k_k − K_k·(x̂_k − x_k)),
-  x_next = K(x̂_k, û_k).
+  x_next = K(x̂_k, û_k); and the terminal cost at x̂_N (one call per trial step).
 
 They are one knot's code whatever N: ``compiled=True`` writes D and the roll-out step (and
 Dt) as C into one small library, cached by hash (:func:`.compiled.compiled_library`), and the
@@ -144,20 +144,25 @@ def rollout_step(prob, fns: Functions, steps: int) -> ca.Function:
                        [x_next, x_hat, u_hat, q])
 
 
-def rollout(step: ca.Function, N: int) -> ca.Function:
-    """The forward pass over the N knots in one call: (x_end, X̂ (nx × N), Û, q (1 × N))."""
-    x0, xs, us, kff, kfb, gap = (ca.MX.sym(n, step.size1_in(i), 1 if i == 0 else N) for i, n
-                                 in enumerate(("x0", "XS", "US", "KFF", "KFB", "GAPS")))
+def rollout(step: ca.Function, N: int, terminal: ca.Function) -> ca.Function:
+    """The forward pass over the N knots in one call, with the terminal cost at the last
+    node (its gap closed by the fraction alpha): (X̂ (nx × (N+1)), Û, q (1 × (N+1)): the
+    knots' costs, then the terminal cost)."""
+    x0, xs, us, kff, kfb = (ca.MX.sym(n, step.size1_in(i), 1 if i == 0 else N) for i, n
+                            in enumerate(("x0", "XS", "US", "KFF", "KFB")))
+    gap = ca.MX.sym("GAPS", step.size1_in(5), N + 1)
     alpha, lower, upper = ca.MX.sym("alpha"), ca.MX.sym("lower", step.size1_in(7)), \
         ca.MX.sym("upper", step.size1_in(8))
     p, T = ca.MX.sym("p", step.size1_in(9)), ca.MX.sym("T")
     folded = step.mapaccum("ddp_fold", N)
     one = ca.DM.ones(1, N)
-    x_acc, x_hat, u_hat, q = folded(x0, xs, us, kff, kfb, gap, alpha * one,
+    x_acc, x_hat, u_hat, q = folded(x0, xs, us, kff, kfb, gap[:, :N], alpha * one,
                                     ca.repmat(lower, 1, N), ca.repmat(upper, 1, N),
                                     ca.repmat(p, 1, N), T * one, ca.DM(np.arange(N)).T)
+    x_last = x_acc[:, -1] + (alpha - 1) * gap[:, N]
     return ca.Function("ddp_rollout", [x0, xs, us, kff, kfb, gap, alpha, lower, upper, p, T],
-                       [x_acc[:, -1], x_hat, u_hat, q])
+                       [ca.horzcat(x_hat, x_last), u_hat,
+                        ca.horzcat(q, terminal(x_last, p, T)[0])])
 
 
 def compiled(functions: list[ca.Function], sample_args: list[list],
