@@ -6,6 +6,8 @@ with input bounds (where the box QP must reproduce IPOPT's active set); FDDP's o
 feasibility: a start that violates the dynamics converges to the same optimum, and the
 returned trajectory satisfies the dynamics (re-simulated with CVODES, RK4's local error).
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ from jourdain.library import CartDoublePendulum
 from ocp_problems import CARTPOLE, F, V, X, cartpole_swingup, double_integrator
 
 RK4 = jd.MultipleShooting(jd.Integrator.RK4, steps=2)
+RK4_1 = jd.MultipleShooting(jd.Integrator.RK4, steps=1)
 
 
 class DrivenPendulum(Composite):
@@ -89,6 +92,52 @@ def test_fddp_reaches_ipopts_optimum_of_the_same_rk4_transcription(factory, atol
     ipopt = ocp.solve(RK4, tol=1e-10)
     fddp = ocp.solve(RK4, solver="fddp", tol=1e-9)
     _same_optimum(fddp, ipopt, atol)
+
+
+def _urdf_swing_up(N=100):
+    """benchmarks/ocp_vs_crocoddyl.py's swing-up: example-robot-data's double pendulum (both
+    joints driven, |τ| ≤ 0.6 N·m, below the 0.69 N·m that holds it sideways, so it must
+    swing) from hanging to upright at rest in 2 s, crocoddyl's costs w·½‖r‖² (state and
+    torques 0.1 per second, terminal state 1e3); with crocoddyl's guess (x0 at every node,
+    the quasi-static torques: zero when hanging)."""
+    import casadi as ca
+
+    from jourdain.solver.exchange import UnsupportedWarning, example_robot, \
+        example_robot_data_dir
+    if example_robot_data_dir() is None:
+        pytest.skip("example-robot-data is not installed")
+    joints = ["joint1", "joint2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnsupportedWarning)
+        arm = jd.from_urdf(example_robot(
+            "double_pendulum_description/urdf/double_pendulum_simple.urdf"),
+            joint_damping=False)
+    arm.add_motors(joints)
+    system = jd.compile(jd.Model.on_world(World(g=arm.gravity), arm=arm))
+    xn = [arm.coordinate_names(j)[0] for j in joints] + [arm.speed_names(j)[0] for j in joints]
+    un = [f"{xn[0].split('.')[0]}.{arm.child_name(j)}_motor.tau" for j in joints]
+    ocp = jd.TrajectoryProblem(system, 2.0, intervals=N)
+    x0 = dict(zip(xn, (np.pi, 0.0, 0.0, 0.0)))
+    ocp.initial(x0)
+    for name in un:
+        ocp.bound(name, -0.6, 0.6)
+    ocp.least_squares(lambda v: np.sqrt(0.05) * ca.vertcat(*[v[n] for n in xn + un]))
+    ocp.least_squares(lambda v: np.sqrt(500.0) * ca.vertcat(*[v[n] for n in xn]),
+                      terminal=True)
+    return ocp, {**x0, **dict.fromkeys(un, 0.0)}
+
+
+@pytest.mark.slow
+def test_torque_limited_swing_up_reaches_ipopts_optimum():
+    """Reference: IPOPT (exact Hessian, tol 1e-10) on the same RK4 multiple-shooting NLP from
+    the same guess. The swing-up where FDDP used to stop at its regularization limit (cost
+    8.51 against 0.5544): it converges (feasible, projected gradient below tol) to IPOPT's
+    optimum, cost to 1e-6 relative, node states to 1e-4, torques within their limits."""
+    ocp, guess = _urdf_swing_up()
+    ipopt = ocp.solve(RK4_1, tol=1e-10, guess=guess)
+    fddp = ocp.solve(RK4_1, solver="fddp", tol=1e-8, guess=guess)
+    assert np.abs(fddp.U).max() <= 0.6 * (1 + 1e-12)
+    _same_optimum(fddp, ipopt, 1e-4)
 
 
 def test_box_constrained_inputs_match_ipopt_with_bounds():
