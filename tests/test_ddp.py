@@ -90,7 +90,7 @@ def test_fddp_reaches_ipopts_optimum_of_the_same_rk4_transcription(factory, atol
     relative, node states to ``atol``."""
     ocp = factory()
     ipopt = ocp.solve(RK4, tol=1e-10)
-    fddp = ocp.solve(RK4, solver="fddp", tol=1e-9)
+    fddp = ocp.solve(RK4, solver="fddp", tol=1e-16)
     _same_optimum(fddp, ipopt, atol)
 
 
@@ -135,7 +135,7 @@ def test_torque_limited_swing_up_reaches_ipopts_optimum():
     optimum, cost to 1e-6 relative, node states to 1e-4, torques within their limits."""
     ocp, guess = _urdf_swing_up()
     ipopt = ocp.solve(RK4_1, tol=1e-10, guess=guess)
-    fddp = ocp.solve(RK4_1, solver="fddp", tol=1e-8, guess=guess)
+    fddp = ocp.solve(RK4_1, solver="fddp", tol=1e-12, guess=guess)
     assert np.abs(fddp.U).max() <= 0.6 * (1 + 1e-12)
     _same_optimum(fddp, ipopt, 1e-4)
 
@@ -145,7 +145,7 @@ def test_box_constrained_inputs_match_ipopt_with_bounds():
     active (the unbounded optimum exceeds it), the projected-Newton box QP keeps every input
     inside it and reaches the same optimum."""
     limited = _pendulum(tau_max=4.0)
-    fddp = limited.solve(RK4, solver="fddp", tol=1e-9)
+    fddp = limited.solve(RK4, solver="fddp", tol=1e-16)
     assert np.abs(fddp.U).max() <= 4.0 * (1 + 1e-12)
     assert np.isclose(np.abs(fddp.U), 4.0, rtol=1e-9).sum() >= 2     # saturated knots
     _same_optimum(fddp, limited.solve(RK4, tol=1e-10), 1e-5)
@@ -155,11 +155,11 @@ def test_box_constrained_inputs_match_ipopt_with_bounds():
 def test_box_constrained_cartpole_matches_ipopt_with_bounds():
     """Reference: IPOPT with the same input bounds on the cart-pole swing-up, the bound at
     60 % of the unbounded optimum's largest force (active at several knots)."""
-    free = _cartpole().solve(RK4, solver="fddp", tol=1e-9)
+    free = _cartpole().solve(RK4, solver="fddp", tol=1e-16)
     f_max = 0.6 * np.abs(free.U).max()
     ocp = _cartpole(f_max)
     ipopt = ocp.solve(RK4, tol=1e-10)
-    fddp = ocp.solve(RK4, solver="fddp", tol=1e-9)
+    fddp = ocp.solve(RK4, solver="fddp", tol=1e-16)
     assert np.abs(fddp.U).max() <= f_max * (1 + 1e-12)
     assert np.isclose(np.abs(fddp.U), f_max, rtol=1e-9).sum() >= 2     # saturated knots
     _same_optimum(fddp, ipopt, 1e-4)
@@ -173,8 +173,8 @@ def test_infeasible_start_converges_and_ends_dynamically_consistent():
     local error."""
     ocp = _pendulum()
     line = {"p.joint.phi": lambda t: np.pi * t / 2.5, "p.joint.w": np.pi / 2.5}
-    from_line = ocp.solve(RK4, solver="fddp", tol=1e-9, guess=line)
-    from_rest = ocp.solve(RK4, solver="fddp", tol=1e-9)
+    from_line = ocp.solve(RK4, solver="fddp", tol=1e-16, guess=line)
+    from_rest = ocp.solve(RK4, solver="fddp", tol=1e-16)
     assert from_line.cost == pytest.approx(from_rest.cost, rel=1e-7)
     np.testing.assert_allclose(from_line.X, from_rest.X, atol=1e-5)
     assert from_line.check().max_local < 1e-4
@@ -191,10 +191,10 @@ def test_warm_resolve_with_a_new_parameter_and_initial_state_equals_a_fresh_solv
         ocp.least_squares(lambda v: v[F])
         ocp.least_squares(lambda v: [10 * (v[X] - v["target"]), 10 * v[V]], terminal=True)
         return ocp
-    built = reach(1.0).build(RK4, solver="fddp", tol=1e-10)
+    built = reach(1.0).build(RK4, solver="fddp", tol=1e-18)
     built.solve()
     warm = built.solve(x0={X: 0.2}, params={"target": 1.5})
-    fresh = reach(1.5, 0.2).solve(RK4, solver="fddp", tol=1e-10)
+    fresh = reach(1.5, 0.2).solve(RK4, solver="fddp", tol=1e-18)
     assert warm.cost == pytest.approx(fresh.cost, rel=1e-9)
     np.testing.assert_allclose(warm.X, fresh.X, atol=1e-8)
     shifted = built.solve(x0={X: 0.2}, params={"target": 1.5}, shift=1)

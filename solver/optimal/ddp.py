@@ -64,18 +64,21 @@ class Result:
     status: str
     stop: float              # √Σ‖projected Q_u‖² at the last iterate
     gap: float               # largest |gap| at the last iterate
+    expected: float = np.inf  # the expected cost decrease of a full step there
 
 
 def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float,
           max_iter: int, reg: float = REG_MIN, log=None) -> Result:
     """FDDP from the guess (X, U) (module docstring); converged when the iterate is feasible
-    and √Σ_k ‖Q_u,k‖² over the controls off their active bounds is at most ``tol``.
+    and the expected cost decrease of a full step, Σ_k Q_u·k − ½·k·Q_uu·k (crocoddyl's stop,
+    ``th_stop``), is at most ``tol``; and, since a large regularization also makes that
+    small, √Σ_k ‖Q_u,k‖² over the controls off their active bounds is at most √tol.
     ``log``, if given, is called after each iteration with a dict (iteration, cost, stop,
     regularization, step length, expected and actual decrease, largest gap)."""
     X, U = np.array(X, float), np.clip(np.array(U, float), model.lower, model.upper)
     bounded = bool(np.isfinite(model.lower).any() or np.isfinite(model.upper).any())
     feasible, kff = False, np.zeros_like(U)
-    status, stop, gap = "Maximum_Iterations_Exceeded", np.inf, np.inf
+    status, stop, gap, full = "Maximum_Iterations_Exceeded", np.inf, np.inf, np.inf
     cost, it = np.nan, 0
     # at most max_iter steps; the derivatives are not evaluated after the last one (an
     # MPC step of 3 iterations saves a quarter of its time), so stop is then the last pass's
@@ -95,9 +98,10 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
                 break
             reg = min(reg * REG_FACTOR, REG_MAX)
             if reg >= REG_MAX:
-                return Result(X, U, cost, it, False, "Regularization_Limit", stop, gap)
+                return Result(X, U, cost, it, False, "Regularization_Limit", stop, gap, full)
         kff, K, Vx, Vxx, stop, dg, dq = back
-        if feasible and stop <= tol:
+        full = dg + 0.5 * dq
+        if feasible and full <= tol and stop <= np.sqrt(tol):
             status = "Solve_Succeeded"
             break
         alpha = expected = dV = 0.0
@@ -123,8 +127,9 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
         if alpha <= STEP_INCREASE:
             reg = min(reg * REG_FACTOR, REG_MAX)
             if reg >= REG_MAX:
-                return Result(X, U, cost, it + 1, False, "Regularization_Limit", stop, gap)
-    return Result(X, U, cost, it, status == "Solve_Succeeded", status, stop, gap)
+                return Result(X, U, cost, it + 1, False, "Regularization_Limit", stop, gap,
+                              full)
+    return Result(X, U, cost, it, status == "Solve_Succeeded", status, stop, gap, full)
 
 
 def _backward(d: dict, Ex, Exx, gaps, U, model: Model, reg: float, bounded: bool,
