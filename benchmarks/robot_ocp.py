@@ -309,6 +309,7 @@ def main() -> None:
                          for label in args.mpc}
     if "crocoddyl" in args.parts:
         record["crocoddyl"] = crocoddyl(args.N, args.repeat)
+        record["crocoddyl"].pop("xs", None), record["crocoddyl"].pop("us", None)
         print("crocoddyl FDDP:", record["crocoddyl"], flush=True)
     if "c-size" in args.parts:
         record["generated_C_bytes"] = {N: c_size(system, N) for N in (10, 20, 40, 80)}
