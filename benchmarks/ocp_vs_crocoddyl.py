@@ -50,6 +50,10 @@ from benchmarks.peers.ocp_statements import x0 as initial_state  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 TALOS = "Talos arm reach"
+TALOS_ARMATURE = 0.1          # [kg·m²] per arm joint: example-robot-data's talos_arm model
+# jourdain's Talos contenders (robot_ocp.CONTENDERS): the transcription crocoddyl solves, and
+# four RK4 steps per knot (the same controls, a more accurate plan)
+TALOS_CONTENDERS = ["FDDP, knot C, RK4x1", "FDDP, knot C, RK4x4"]
 
 # The contenders: label -> build options of jourdain (one line per contender; a new solver is
 # one more line, and its label in DEFAULTS or --contenders). VM: CasADi's virtual machine
@@ -63,11 +67,13 @@ CONTENDERS = {
     "jourdain fatrop, knot C": {"options": {"codegen": "knot", "solver": "fatrop"}},
     "jourdain IPOPT GN, VM": {"options": {"hessian": "gauss-newton"}},
     "jourdain IPOPT GN, knot C": {"options": {"codegen": "knot", "hessian": "gauss-newton"}},
-    "jourdain FDDP, C": {"options": {"solver": "fddp", "codegen": True}},
+    # FDDP stops at BoxFDDP's th_stop = 1e-9 on the expected decrease of a full step
+    "jourdain FDDP, C": {"options": {"solver": "fddp", "codegen": True, "tol": 1e-9}},
 }
 DEFAULTS = {
     "double pendulum": ["jourdain IPOPT, VM", "jourdain fatrop, VM", "jourdain IPOPT, C",
-                        "jourdain IPOPT, knot C", "jourdain fatrop, knot C"],
+                        "jourdain IPOPT, knot C", "jourdain fatrop, knot C",
+                        "jourdain FDDP, C"],
     "UR5 point to point": ["jourdain IPOPT, VM", "jourdain fatrop, VM", "jourdain IPOPT GN, VM",
                            "jourdain IPOPT GN, knot C"],
 }
@@ -142,15 +148,15 @@ def limit_violation(system, sol, bounds: dict) -> float:
 
 
 def jourdain_row(arm, system, spec: dict, options: dict, repeat: int, N: int) -> dict:
+    options = {"tol": 1e-8, **options}
     cpu = robot_ocp._cpu()
     built = statement(arm, system, spec, N).build(
-        jd.MultipleShooting(jd.Integrator.RK4, steps=1), tol=1e-8, raise_on_failure=False, **options)
+        jd.MultipleShooting(jd.Integrator.RK4, steps=1), raise_on_failure=False, **options)
     row = {"build_cpu_s": robot_ocp._cpu() - cpu, "compiled": built.compiled}
     if options.get("codegen"):          # a second build loads the cached library
         cpu = robot_ocp._cpu()
         built = statement(arm, system, spec, N).build(
-            jd.MultipleShooting(jd.Integrator.RK4, steps=1), tol=1e-8, raise_on_failure=False,
-            **options)
+            jd.MultipleShooting(jd.Integrator.RK4, steps=1), raise_on_failure=False, **options)
         row["cached_build_cpu_s"] = robot_ocp._cpu() - cpu
     solves = [built.solve(warm=False) for _ in range(repeat)]
     sol = solves[-1]
@@ -201,11 +207,17 @@ def same_dynamics(arm, system, spec: dict, croc: dict) -> float:
     u_k: max |step − crocoddyl's x_(k+1)| over intervals and states. crocoddyl's plan has no
     gaps, so this is round-off when both sides integrate the same dynamics (differences in
     gravity, inertias, frames or signs show up here)."""
-    from jourdain.solver.optimal.functions import dynamics
     xn, un = names(arm, spec)
+    return rk4_step_error(system, croc, spec["dt"], [system.x_names.index(n) for n in xn],
+                          [system.u_names.index(n) for n in un])
+
+
+def rk4_step_error(system, croc: dict, h: float, ix: list[int], iu: list[int]) -> float:
+    """:func:`same_dynamics` for crocoddyl's nodes ``croc["xs"]``, torques ``croc["us"]`` in
+    the order ``ix`` of jourdain's states and ``iu`` of its inputs."""
+    from jourdain.solver.optimal.functions import dynamics
     f = dynamics(system)
-    ix, iu = [system.x_names.index(n) for n in xn], [system.u_names.index(n) for n in un]
-    h, worst = spec["dt"], 0.0
+    worst = 0.0
 
     def rhs(x, u):
         return np.array(f(0.0, x, u, system.p_default)).ravel()
@@ -248,21 +260,32 @@ def problem_rows(problem: str, labels: list[str], repeat: int, quick: bool) -> d
 
 
 def talos_rows(repeat: int, quick: bool, max_iter: int) -> dict:
-    """The Talos arm reach with robot_ocp.py's own functions: jourdain's IPOPT Gauss–Newton on
-    compiled knots (RK4×4) and crocoddyl's FDDP (not BoxFDDP: no limits in this problem)."""
+    """The Talos arm reach with robot_ocp.py's functions, the arm stated as crocoddyl's model
+    of it (example-robot-data's talos_arm: TALOS_ARMATURE kg·m² of rotor inertia on each arm
+    joint, no joint damping; benchmarks/peers/crocoddyl_arm.py --armature): crocoddyl's FDDP
+    (not BoxFDDP: no limits in this problem) and jourdain's FDDP on the same RK4 transcription
+    (one step per knot, compiled knots), both stopping at th_stop = 1e-9 on the expected
+    decrease of a full step, from the same quasi-static guess."""
     N = 20 if quick else 100
     cpu = time.process_time()
-    _, system = robot_ocp.talos_arm()
-    out = {"N": N, "dt": 0.01, "import_compile_cpu_s": time.process_time() - cpu, "rows": {}}
-    croc = robot_ocp.crocoddyl(N, repeat)
+    _, system = robot_ocp.talos_arm(TALOS_ARMATURE, joint_damping=False)
+    out = {"N": N, "dt": 0.01, "armature": TALOS_ARMATURE,
+           "import_compile_cpu_s": time.process_time() - cpu, "rows": {}}
+    croc = robot_ocp.crocoddyl(N, repeat, "--armature", repr(TALOS_ARMATURE))
     if "solve_cpu_s" in croc:
+        every = list(range(system.nx))
+        croc["jourdain_rk4_step_of_crocoddyl_nodes_error"] = rk4_step_error(
+            system, croc, 0.01, every, list(range(len(system.u_names))))
+        croc.pop("xs"), croc.pop("us")
         out["rows"]["crocoddyl FDDP"] = dict(croc, resimulated_error=croc[
             "frame_error_resimulated_m"])
-    label = "IPOPT GN, knot C, RK4x4"
-    steps, options = robot_ocp.CONTENDERS[label]
-    row = robot_ocp.contender(system, N, 1, steps, 1e-8, max_iter, **options)
-    row["resimulated_error"] = row["frame_error_resimulated_m"]
-    out["rows"]["jourdain " + label] = row
+    else:
+        print(f"crocoddyl skipped: {croc.get('skipped')}", flush=True)
+    for label in TALOS_CONTENDERS:
+        steps, options = robot_ocp.CONTENDERS[label]
+        row = robot_ocp.contender(system, N, repeat, steps, max_iter=max_iter, **options)
+        row["resimulated_error"] = row["frame_error_resimulated_m"]
+        out["rows"]["jourdain " + label] = row
     return out
 
 
@@ -296,20 +319,25 @@ def main() -> None:
                         choices=[*PROBLEMS, TALOS])
     parser.add_argument("--contenders", nargs="+", choices=list(CONTENDERS),
                         help="jourdain's contenders (default: each problem's list)")
-    parser.add_argument("--talos-max-iter", type=int, default=150,
-                        help="IPOPT's limit on the Talos arm (Gauss–Newton converges "
-                             "linearly: the robot_ocp.py record used 150)")
+    parser.add_argument("--talos-max-iter", type=int, default=1000,
+                        help="FDDP's iteration limit on the Talos arm (crocoddyl's: 1000)")
     args = parser.parse_args()
     repeat = 1 if args.quick else args.repeat
-    record = {"repeat": repeat, "quick": args.quick, "problems": {}}
     path = RESULTS / f"ocp_vs_crocoddyl{'_quick' if args.quick else ''}.json"
+    # rows of problems and contenders not run now are kept from the last record
+    record = json.loads(path.read_text()) if path.exists() else {"problems": {}}
+    record.update({"repeat": repeat, "quick": args.quick})
     RESULTS.mkdir(parents=True, exist_ok=True)
     for problem in args.problems:
         if problem == TALOS:
-            record["problems"][problem] = talos_rows(repeat, args.quick, args.talos_max_iter)
+            result = talos_rows(repeat, args.quick, args.talos_max_iter)
+            record["problems"][problem] = result       # the statement changed: all new
         else:
-            record["problems"][problem] = problem_rows(
-                problem, args.contenders or DEFAULTS[problem], repeat, args.quick)
+            result = problem_rows(problem, args.contenders or DEFAULTS[problem], repeat,
+                                  args.quick)
+            kept = record["problems"].get(problem, {}).get("rows", {})
+            result["rows"] = {**kept, **result["rows"]}
+            record["problems"][problem] = result
         path.write_text(json.dumps(record, indent=1))      # long runs: keep what is done
     table(record)
     print(f"wrote {path}")

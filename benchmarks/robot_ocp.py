@@ -45,7 +45,7 @@ FRAME = "arm.gripper_left_joint.frame_b"
 Q0 = [0.173046, 1.0, -0.52366, 0.0, 0.0, 0.1]
 GRIPPER_Q = -0.005
 TARGET = [0.0, 0.0, 0.4]                        # [m], crocoddyl's arm_manipulation goal
-FDDP_TOL = 1e-9 ** 0.5
+FDDP_TOL = 1e-9           # crocoddyl's th_stop: the expected decrease of a full step
 
 
 # label: (RK4 steps per knot, build options). The virtual-machine rows of the last session
@@ -56,7 +56,7 @@ CONTENDERS = {
     "IPOPT GN, knot C, RK4x4": (4, {"codegen": "knot", "hessian": "gauss-newton"}),
     "fatrop exact, knot C, RK4x4": (4, {"codegen": "knot", "solver": "fatrop"}),
     "fatrop exact, VM, RK4x1": (1, {"solver": "fatrop"}),
-    # FDDP stops at crocoddyl's th_stop = 1e-9 on Σ‖Q_u‖² (tol is its square root)
+    # FDDP stops at crocoddyl's th_stop = 1e-9 on the expected decrease of a full step
     "FDDP, knot C, RK4x1": (1, {"solver": "fddp", "codegen": True, "tol": FDDP_TOL}),
     "FDDP, knot C, RK4x2": (2, {"solver": "fddp", "codegen": True, "tol": FDDP_TOL}),
     "FDDP, knot C, RK4x4": (4, {"solver": "fddp", "codegen": True, "tol": FDDP_TOL}),
@@ -68,11 +68,20 @@ CONTENDERS = {
 DEFAULT = ["FDDP, knot C, RK4x1", "FDDP, knot C, RK4x2", "FDDP, knot C, RK4x4"]
 
 
-def talos_arm():
+def talos_arm(armature: float = 0.0, joint_damping: bool = True):
+    """The arm (module docstring), with ``armature`` [kg·m²] of rotor inertia on each joint
+    (example-robot-data's talos_arm model has 0.1, which its URDF does not state), and the
+    URDF's joint damping unless ``joint_damping=False`` (crocoddyl's dynamics have none)."""
+    from jourdain.blocks import Inertia
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnsupportedWarning)
-        arm = jd.from_urdf(example_robot(URDF), locked={"gripper_left_joint": GRIPPER_Q})
+        arm = jd.from_urdf(example_robot(URDF), locked={"gripper_left_joint": GRIPPER_Q},
+                           joint_damping=joint_damping)
     arm.add_motors()
+    if armature:
+        for name, joint in list(arm.motors.items()):
+            rotor = arm.add(f"{arm.child_name(name)}_armature", Inertia(J=armature))
+            arm.connect(rotor.flange_a, arm.joints[name].axis)
     return arm, jd.compile(jd.Model.on_world(World(g=arm.gravity), arm=arm))
 
 
@@ -250,14 +259,14 @@ def knot_c_size(system, N: int, steps: int, second_order: bool) -> int:
         return path.stat().st_size
 
 
-def crocoddyl(N: int, repeat: int) -> dict:
+def crocoddyl(N: int, repeat: int, *extra: str) -> dict:
     """benchmarks/peers/crocoddyl_arm.py in $CROCODDYL_PYTHON (an interpreter with
     crocoddyl 3.2.1 and pin 4.0.0), or in this one if it imports crocoddyl."""
     import os
     import subprocess
     python = os.environ.get("CROCODDYL_PYTHON", sys.executable)
     script = ROOT / "benchmarks" / "peers" / "crocoddyl_arm.py"
-    out = subprocess.run([python, str(script), "--N", str(N), "--repeat", str(repeat)],
+    out = subprocess.run([python, str(script), "--N", str(N), "--repeat", str(repeat), *extra],
                          capture_output=True, text=True, env={**os.environ,
                                                               "OMP_NUM_THREADS": "1"})
     if out.returncode:
@@ -300,6 +309,7 @@ def main() -> None:
                          for label in args.mpc}
     if "crocoddyl" in args.parts:
         record["crocoddyl"] = crocoddyl(args.N, args.repeat)
+        record["crocoddyl"].pop("xs", None), record["crocoddyl"].pop("us", None)
         print("crocoddyl FDDP:", record["crocoddyl"], flush=True)
     if "c-size" in args.parts:
         record["generated_C_bytes"] = {N: c_size(system, N) for N in (10, 20, 40, 80)}

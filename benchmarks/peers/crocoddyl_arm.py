@@ -2,11 +2,15 @@
 FDDP on RK4 integrated action models, run in an interpreter with crocoddyl 3.2.1 and
 Pinocchio 4.0.0 (its wheel silently drops gravity with Pinocchio 4.1), one thread.
 
-Problem (crocoddyl's examples/arm_manipulation.py with the grid of issue 27): talos_arm,
-N knots of dt = 0.01 s, RK4; running costs gripper position to the target (weight 1,
-ResidualModelFrameTranslation: the position, as jourdain states it), state and control
-regularization (1e-4), terminal gripper position (1); no armature (jourdain's model has
-none). Prints one JSON line: CPU times (time.process_time, median of --repeat), iterations,
+Problem (crocoddyl's examples/arm_manipulation.py with the grid of issue 27, stated as
+jourdain's benchmarks/robot_ocp.py states it): talos_arm with the gripper joint locked at
+q = -0.005 (pinocchio.buildReducedModel: 6 joints, 6 torques), no armature (the loaded model
+has 0.1 kg·m² on each arm joint, which Pinocchio's ABA adds to the mass matrix; jourdain's
+URDF model has none), N knots of dt = 0.01 s, RK4; running costs gripper position to the
+target (weight 1, ResidualModelFrameTranslation: the position, as jourdain states it), state
+regularization to x0 and control regularization (1e-4), terminal gripper position (1).
+``--armature A`` gives the arm joints A kg·m² of rotor inertia instead (example-robot-data's
+talos_arm has 0.1; benchmarks/ocp_vs_crocoddyl.py states it on both sides). Prints one JSON line: CPU times (time.process_time, median of --repeat), iterations,
 cost, the gripper error of the optimal torques re-simulated (RK4, 100 substeps per knot,
 Pinocchio's ABA) against crocoddyl's own final state, and the warm re-solve after moving
 the target 2 cm.
@@ -28,8 +32,19 @@ import numpy as np  # noqa: E402
 import pinocchio  # noqa: E402
 
 TARGET = np.array([0.0, 0.0, 0.4])
-Q0 = np.array([0.173046, 1.0, -0.52366, 0.0, 0.0, 0.1, -0.005])
+Q0 = np.array([0.173046, 1.0, -0.52366, 0.0, 0.0, 0.1])
+GRIPPER_Q = -0.005
 FRAME = "gripper_left_joint"
+
+
+def arm_model(armature: float = 0.0):
+    """talos_arm as jourdain states it: the gripper locked, ``armature`` on the six arm
+    joints (module docstring)."""
+    full = example_robot_data.load("talos_arm").model
+    q_lock = np.concatenate([Q0, [GRIPPER_Q]])
+    model = pinocchio.buildReducedModel(full, [full.getJointId("gripper_left_joint")], q_lock)
+    model.armature[:] = armature
+    return model
 
 
 def problem(model, N: int, dt: float, target: np.ndarray):
@@ -38,7 +53,8 @@ def problem(model, N: int, dt: float, target: np.ndarray):
     frame = model.getFrameId(FRAME)
     reach = crocoddyl.CostModelResidual(
         state, crocoddyl.ResidualModelFrameTranslation(state, frame, target))
-    x_reg = crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelState(state))
+    x0 = np.concatenate([Q0, np.zeros(model.nv)])
+    x_reg = crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelState(state, x0))
     u_reg = crocoddyl.CostModelResidual(state, crocoddyl.ResidualModelControl(state))
     running, terminal = crocoddyl.CostModelSum(state), crocoddyl.CostModelSum(state)
     running.addCost("gripperPosition", reach, 1.0)
@@ -50,7 +66,6 @@ def problem(model, N: int, dt: float, target: np.ndarray):
         crocoddyl.DifferentialActionModelFreeFwdDynamics(state, actuation, running), rk4, dt)
     end = crocoddyl.IntegratedActionModelRK(
         crocoddyl.DifferentialActionModelFreeFwdDynamics(state, actuation, terminal), rk4, 0.0)
-    x0 = np.concatenate([Q0, np.zeros(model.nv)])
     return crocoddyl.ShootingProblem(x0, [run] * N, end), x0
 
 
@@ -93,9 +108,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--N", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--armature", type=float, default=0.0,
+                        help="rotor inertia of each arm joint [kg m^2] (default 0: jourdain's)")
     args = parser.parse_args()
     N, dt = args.N, 0.01
-    model = example_robot_data.load("talos_arm").model
+    model = arm_model(args.armature)
     cpu = time.process_time()
     prob, x0 = problem(model, N, dt, TARGET)
     build = time.process_time() - cpu
@@ -113,7 +130,9 @@ def main() -> None:
            "warm_iterations": warm[-1][0].iter,
            "frame_error_resimulated_m": resimulated_error(model, solver, dt),
            "gripper_final_m": gripper(model, model.createData(), solver.xs[-1][:model.nq]
-                                      ).tolist()}
+                                      ).tolist(), "converged": bool(solver.stop < solver.th_stop),
+           "stop": solver.stop, "armature": args.armature,
+           "xs": np.array(solver.xs).tolist(), "us": np.array(solver.us).tolist()}
     print(json.dumps(out))
 
 

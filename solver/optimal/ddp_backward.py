@@ -205,10 +205,14 @@ def knot_step(nx: int, nu: int) -> ca.Function:
     sol = _chol_solve(L, ca.horzcat(Qu, Qux))
     k_n, K_n = sol[:, 0], sol[:, 1:]
     lb, ub = lower - u, upper - u
-    box = ca.logic_or(ca.logic_or(_any(-k_n < lb), _any(-k_n > ub)),
-                      ca.logic_or(_any(u <= lower), _any(u >= upper)))
+    # an input on or within NEAR_BOUND·(upper − lower) of a bound (:func:`.ddp._backward`);
+    # an infinite range gives no band (if_else_zero drops the branch not taken, inf included)
+    width = upper - lower
+    band = ca.if_else(width < ca.inf, ddp.NEAR_BOUND * width, 0)
+    near = ca.logic_or(lb >= -band, ub <= band)
+    box = ca.logic_or(ca.logic_or(_any(-k_n < lb), _any(-k_n > ub)), _any(near))
     newton = ca.Function("ddp_newton", [Quu_r, Qu, Qux, u, lower, upper],
-                         [k_n, K_n, ok, box, lb, ub])
+                         [k_n, K_n, ok, box, lb, ub, near])
 
     def pre(Vx1, Vxx1, Fx, Fu, qx, qu, Hxx, Huu, Hux, u, lower, upper, mu):
         vxx_fx, qxx, qux, quu, q = products
@@ -226,7 +230,8 @@ def knot_step(nx: int, nu: int) -> ca.Function:
     # the projected gradient at the current inputs (not at the QP's step)
     free = ca.if_else(box_, _free(u, Qu_, lower, upper), ca.SX.ones(nu))
     Quk = ca.mtimes(Quu_, kff)
-    Vx = Qx_ - ca.mtimes(K.T, Qu_) - ca.mtimes(Qux_.T, kff) + ca.mtimes(K.T, Quk)
+    # the closed loop's adjoint: exact first-order model of the roll-out for any k, K
+    Vx = Qx_ - ca.mtimes(K.T, Qu_)
     # Q_xx − Q_uxᵀK − KᵀQ_ux + KᵀQ_uu·K for any K (not only the box QP's: its value for
     # whatever gains the pass returns), symmetric by construction
     A = ca.mtimes(Qux_.T, K)
@@ -249,7 +254,7 @@ def knot_step(nx: int, nu: int) -> ca.Function:
              "lower", "upper", "mu")
     m = {n: ca.MX.sym(n, *v.shape) for n, v in
          zip(names, (Vx1, Vxx1, Fx, Fu, qx, qu, Hxx, Huu, Hux, gap, u, kprev, lower, upper, mu))}
-    Qx, Qu, Qxx, Quu_r, Qux, k_n, K_n, ok, box, lb, ub = pre(
+    Qx, Qu, Qxx, Quu_r, Qux, k_n, K_n, ok, box, lb, ub, near = pre(
         *[m[n] for n in ("Vx", "Vxx", "Fx", "Fu", "qx", "qu", "Hxx", "Huu", "Hux", "u",
                          "lower", "upper", "mu")])
     newton = ca.vertcat(k_n, ca.vec(K_n), 1)
@@ -257,6 +262,8 @@ def knot_step(nx: int, nu: int) -> ca.Function:
     gains = _branch("ddp_gains", box, qp, _passthrough(qp, 0),
                     [newton, Quu_r, Qu, Qux, lb, ub, -m["kprev"]])
     kff, K = gains[:nu], ca.reshape(gains[nu:nu + nu * nx], nu, nx)
+    # no feedback on an input at (or next to) its bound, as the numpy pass
+    K = ca.mtimes(ca.diag(1 - near), K)
     ok = ca.logic_and(ok, gains[-1])
     Vx, Vxx, info = post(Qx, Qu, Qxx, Quu_r, Qux, kff, K, box, m["gap"], m["u"], m["lower"],
                          m["upper"], m["mu"])

@@ -80,9 +80,10 @@ def check_ddp(prob: TrajectoryProblem, transcription, options: dict) -> None:
 
 class DDPProblem:
     """A TrajectoryProblem built for FDDP (module docstring); options as for
-    :class:`.built.BuiltProblem`: tol bounds √Σ‖Q_u‖² (the cost's gradient along the
-    feasible trajectory, in the inputs off their bounds), codegen="knot" compiles the knot
-    functions into a small cached library and codegen=True also the backward pass
+    :class:`.built.BuiltProblem`: tol bounds the expected cost decrease of a full step
+    (crocoddyl's th_stop) and √tol the cost's gradient √Σ‖Q_u‖² along the feasible
+    trajectory in the inputs off their bounds (:func:`.ddp.solve`), codegen="knot" compiles
+    the knot functions into a small cached library and codegen=True also the backward pass
     (:mod:`.ddp_backward`, a library of its own), hessian is always the Gauss–Newton one
     of the least-squares terms with exact Hessians of integral and terminal costs and no
     second derivatives of the dynamics (DDP's model)."""
@@ -172,7 +173,8 @@ class DDPProblem:
                  "variables": (N + 1) * s.nx + N * len(s.u_names), "constraints": N * s.nx,
                  "transcription": str(self.transcription), "solver": "fddp",
                  "compiled": self.compiled, "hessian": "gauss-newton",
-                 "stop": result.stop, "max_gap": result.gap}
+                 "stop": result.stop, "expected_decrease": result.expected,
+                 "max_gap": result.gap}
         self._last = (result.X, result.U)
         sol = Solution(self.problem, self.t, result.X.T, result.U.T.reshape(-1, N, 1),
                        np.zeros(1), self.T, p[:len(s.p_names)], result.cost, stats, {})
@@ -183,8 +185,9 @@ class DDPProblem:
         if not sol.success and self.raise_on_failure:
             raise OptimizationError(
                 f"trajectory optimization failed: FDDP returned {result.status} after "
-                f"{result.iterations} iterations (√Σ‖Q_u‖² = {result.stop:.3g}, tol "
-                f"{self.tol:g}; largest gap {result.gap:.3g}); raise max_iter, give a better "
+                f"{result.iterations} iterations (expected decrease of a full step "
+                f"{result.expected:.3g}, √Σ‖Q_u‖² = {result.stop:.3g}, tol {self.tol:g}; "
+                f"largest gap {result.gap:.3g}); raise max_iter, give a better "
                 "guess, or use solver='ipopt'", sol)
         return sol
 

@@ -4,9 +4,12 @@ grid in one call, and the forward roll-out, folded over the grid in one call.
 * ``D(x, u, p, T, k) -> (x_next, q, Fx, Fu, qx, qu, Hxx, Huu, Hux)``: the knot function K of
   :mod:`.knots` (``steps`` RK4 steps of the dynamics with the cost integrated by the same
   steps, exactly the RK4 multiple-shooting transcription), its Jacobians by CasADi's
-  automatic differentiation, and the model Hessian of the knot's cost: Gauss–Newton
-  2·h·J_Rᵀ·J_R of the least-squares residuals at the node plus h·∇²L of the other integral
-  cost terms (exact), no second derivatives of the dynamics (as iLQR and crocoddyl's FDDP).
+  automatic differentiation, and the model Hessian of the knot's cost: Gauss–Newton through
+  the RK4 stages (as crocoddyl's IntegratedActionModelRK), Σ_stages w·h·Jᵀ·H·J with J the
+  stage point's derivative along (x, u) and H = 2·J_Rᵀ·J_R of the least-squares residuals
+  plus ∇²L of the other integral cost terms (exact), no second derivatives of the dynamics
+  (as iLQR and crocoddyl's FDDP). The node's Hessian alone missed the inputs' effect on the
+  stage states' cost (on the double pendulum Q_uu's cost part 0.002·I against 0.5…1.8).
   The gradients (qx, qu) are exact, so the fixed point is the transcription's optimum.
 * ``Dt(x, p, T) -> (E, Ex, Exx)``: the terminal cost, Gauss–Newton on its residuals, exact
   on the rest.
@@ -50,25 +53,30 @@ def knot_derivatives(prob, fns: Functions, steps: int) -> ca.Function:
     dx0 = ca.DM.eye(nx + nu)[:nx, :]           # d x / d(x, u)
     du = ca.DM.eye(nx + nu)[nx:, :]            # d u / d(x, u)
 
-    def rate(tau, xs, dxs):   # (h·f, h·L) at a stage and their derivatives along (x, u)
+    node = _stage_hessian(fns, nx, nu)
+
+    def rate(tau, xs, dxs):   # (h·f, h·L, h·Jᵀ·∇²L·J) at a stage, derivatives along (x, u)
         t = t_k + tau * h
         fv, Jx, Ju = fj(t, xs, u, ps)
         lv, lx, lu = lj(t, xs, u, p, T)
+        J = ca.vertcat(dxs, du)               # d(x_stage, u) / d(x, u)
         return (h * fv, h * (ca.mtimes(Jx, dxs) + ca.mtimes(Ju, du)),
-                h * lv, h * (ca.mtimes(lx.T, dxs) + ca.mtimes(lu.T, du)))
+                h * lv, h * (ca.mtimes(lx.T, dxs) + ca.mtimes(lu.T, du)),
+                h * ca.mtimes(J.T, ca.mtimes(node(t, xs, u, p, T), J)))
 
-    xs, dxs, q, dq = x, dx0, 0, ca.MX(1, nx + nu)
+    xs, dxs, q, dq, H = x, dx0, 0, ca.MX(1, nx + nu), 0
     for i in range(steps):
         tau = i * dtau
-        k1, d1, l1, e1 = rate(tau, xs, dxs)
-        k2, d2, l2, e2 = rate(tau + dtau / 2, xs + dtau / 2 * k1, dxs + dtau / 2 * d1)
-        k3, d3, l3, e3 = rate(tau + dtau / 2, xs + dtau / 2 * k2, dxs + dtau / 2 * d2)
-        k4, d4, l4, e4 = rate(tau + dtau, xs + dtau * k3, dxs + dtau * d3)
+        k1, d1, l1, e1, H1 = rate(tau, xs, dxs)
+        k2, d2, l2, e2, H2 = rate(tau + dtau / 2, xs + dtau / 2 * k1, dxs + dtau / 2 * d1)
+        k3, d3, l3, e3, H3 = rate(tau + dtau / 2, xs + dtau / 2 * k2, dxs + dtau / 2 * d2)
+        k4, d4, l4, e4, H4 = rate(tau + dtau, xs + dtau * k3, dxs + dtau * d3)
         xs = xs + dtau / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
         dxs = dxs + dtau / 6 * (d1 + 2 * d2 + 2 * d3 + d4)
         q = q + dtau / 6 * (l1 + 2 * l2 + 2 * l3 + l4)
         dq = dq + dtau / 6 * (e1 + 2 * e2 + 2 * e3 + e4)
-    Hxx, Huu, Hux = _node_hessian(fns, t_k, x, u, p, T, h)
+        H = H + dtau / 6 * (H1 + 2 * H2 + 2 * H3 + H4)
+    Hxx, Huu, Hux = H[:nx, :nx], H[nx:, nx:], H[nx:, :nx]
     return ca.Function("ddp_knot", [x, u, p, T, k],
                        [xs, q, dxs[:, :nx], dxs[:, nx:], dq[:, :nx].T, dq[:, nx:].T,
                         Hxx, Huu, Hux],
@@ -93,11 +101,10 @@ def _stage_functions(prob, fns: Functions) -> tuple:
     return fj, lj
 
 
-def _node_hessian(fns: Functions, t, x, u, p, T, h):
-    """h·(2·J_Rᵀ·J_R + ∇²(L − ‖R‖²)) at the node, in blocks xx, uu, ux (SX inside)."""
-    nx, nu = x.numel(), u.numel()
+def _stage_hessian(fns: Functions, nx: int, nu: int) -> ca.Function:
+    """H(t, x, u, p, T) = 2·J_Rᵀ·J_R + ∇²(L − ‖R‖²) over (x, u) at a stage point (SX)."""
     xs, us = ca.SX.sym("x", nx), ca.SX.sym("u", nu)
-    ps, Ts, ts = ca.SX.sym("p", p.numel()), ca.SX.sym("T"), ca.SX.sym("t")
+    ps, Ts, ts = ca.SX.sym("p", fns.L.nnz_in(3)), ca.SX.sym("T"), ca.SX.sym("t")
     z = ca.vertcat(xs, us)
     R = fns.R(ts, xs, us, ps, Ts)
     JR = ca.jacobian(R, z)
@@ -105,9 +112,7 @@ def _node_hessian(fns: Functions, t, x, u, p, T, h):
     rest = fns.L(ts, xs, us, ps, Ts) - ca.sumsqr(R)
     if ca.depends_on(rest, z):
         H = H + ca.hessian(rest, z)[0]
-    node = ca.Function("node_hessian", [ts, xs, us, ps, Ts], [H])
-    H = h * node(t, x, u, p, T)
-    return H[:nx, :nx], H[nx:, nx:], H[nx:, :nx]
+    return ca.Function("ddp_stage_hessian", [ts, xs, us, ps, Ts], [H])
 
 
 def terminal_derivatives(prob, fns: Functions) -> ca.Function:
