@@ -37,7 +37,17 @@ def _knots(seed, bound=0.4, gap=0.05):
 
 
 def _numpy(case, mu):
+    """The numpy pass with the compiled pass's box-QP caps (ddp.CAPPED_*)."""
     d, Ex, Exx, gaps, U, kprev, lower, upper = case
+    saved = ddp.BOX_ITER, ddp.BOX_ALPHAS
+    ddp.BOX_ITER, ddp.BOX_ALPHAS = ddp.CAPPED_BOX_ITER, ddp.CAPPED_BOX_ALPHAS
+    try:
+        return _numpy_pass(d, Ex, Exx, gaps, U, kprev, lower, upper, mu)
+    finally:
+        ddp.BOX_ITER, ddp.BOX_ALPHAS = saved
+
+
+def _numpy_pass(d, Ex, Exx, gaps, U, kprev, lower, upper, mu):
     return ddp._backward(d, Ex, Exx, gaps, U, ddp.Model(None, None, None, lower, upper), mu,
                          True, kprev, False)
 

@@ -37,11 +37,14 @@ ALPHAS = 0.5 ** np.arange(10)   # 1 … 1/512, as crocoddyl
 REG_MIN, REG_MAX, REG_FACTOR = 1e-9, 1e9, 10.0
 ACCEPT, ACCEPT_NEGATIVE, GRAD_SMALL = 0.1, 2.0, 1e-12
 STEP_DECREASE, STEP_INCREASE = 0.5, 0.01
-# the box QP's projected Newton (_box_gains; :mod:`.ddp_backward` unrolls the same): at most
-# BOX_ITER iterations, each trying the steps BOX_ALPHAS (crocoddyl's BoxQP: 1 … 1/512) and
-# stopping where none decreases the QP enough, the free gradient is below √BOX_GRAD_SMALL
-# or the iterate moved less than BOX_MOVED_SMALL
-BOX_ITER, BOX_ALPHAS, BOX_ACCEPT = 10, 0.5 ** np.arange(10), 0.1
+# the box QP's projected Newton (_box_gains): at most BOX_ITER iterations, each trying the
+# steps BOX_ALPHAS (1 … 2⁻³⁹) and stopping where none decreases the QP enough, the free
+# gradient is below √BOX_GRAD_SMALL or the iterate moved less than BOX_MOVED_SMALL.
+# :mod:`.ddp_backward` unrolls the same loop with crocoddyl's BoxQP caps (CAPPED_*: 10
+# iterations, steps 1 … 1/512) to keep its C small; with those caps in the numpy pass the
+# torque-limited swing-up took 1250 FDDP iterations instead of 250 (an early, inexact QP)
+BOX_ITER, BOX_ALPHAS, BOX_ACCEPT = 50, 0.5 ** np.arange(40), 0.1
+CAPPED_BOX_ITER, CAPPED_BOX_ALPHAS = 10, 0.5 ** np.arange(10)
 BOX_GRAD_SMALL, BOX_MOVED_SMALL = 1e-24, 1e-14
 # an input within NEAR_BOUND·(upper − lower) of a bound gets no feedback (module docstring)
 NEAR_BOUND = 1e-6

@@ -7,7 +7,7 @@ algorithm and constants, so the two agree to round-off (tests/test_ddp_backward.
 change of the numpy pass needs the same change in :func:`knot_step`, which the test flags): the
 unconstrained Newton step by Cholesky of Q_uu + μ·I; where it leaves the box or an input is
 on its bound, the box QP by projected Newton (:func:`.ddp._box_gains`: at most
-``ddp.BOX_ITER`` iterations, each trying the steps ``ddp.BOX_ALPHAS``); the value function's
+``ddp.CAPPED_BOX_ITER`` iterations, each trying the steps ``ddp.CAPPED_BOX_ALPHAS``); the value function's
 update with the gaps. A data-dependent free set is a mask M (1 free, 0 clamped): the Newton
 step on the free inputs, H_ff⁻¹·g_f, is the solution of (M·H·M + I − M)·y = M·g, whose
 matrix is positive definite exactly when H_ff is, and iterations after convergence leave
@@ -97,7 +97,7 @@ def _free(x, grad, lb, ub) -> ca.SX:
 def _pn_iteration(nu: int) -> ca.Function:
     """One projected-Newton iteration of :func:`.ddp._box_gains` on the state (x, done, ok):
     the Newton step on the free inputs, the full step tried first and the shorter ones of
-    ``ddp.BOX_ALPHAS`` only when it is rejected (a branch evaluated only then)."""
+    ``ddp.CAPPED_BOX_ALPHAS`` only when it is rejected (a branch evaluated only then)."""
     sym = ca.SX.sym
     state, H, g, lb, ub = sym("s", nu + 2), sym("H", nu, nu), sym("g", nu), sym("lb", nu), \
         sym("ub", nu)
@@ -117,9 +117,9 @@ def _pn_iteration(nu: int) -> ca.Function:
         better = ca.dot(candidate, 0.5 * ca.mtimes(H, candidate) + g) <= \
             value + ddp.BOX_ACCEPT * ca.dot(grad, candidate - x)
         return candidate, better
-    full, accepted = trial(ddp.BOX_ALPHAS[0])
+    full, accepted = trial(ddp.CAPPED_BOX_ALPHAS[0])
     new = x      # no step length accepted: x stays (converged)
-    for t in ddp.BOX_ALPHAS[:0:-1]:
+    for t in ddp.CAPPED_BOX_ALPHAS[:0:-1]:
         candidate, better = trial(t)
         new = ca.if_else(better, candidate, new)
     head = ca.Function("ddp_pn_head", [state, H, g, lb, ub],
@@ -162,7 +162,7 @@ def _box_qp(nu: int, nx: int) -> ca.Function:
         sym("lb", nu), sym("ub", nu), sym("start", nu)
     pn = _pn_iteration(nu)
     state = ca.vertcat(ca.fmin(ca.fmax(start, lb), ub), 0, 1)
-    for _ in range(ddp.BOX_ITER):
+    for _ in range(ddp.CAPPED_BOX_ITER):
         state = _branch("ddp_pn_skip", state[nu], _passthrough(pn, 0), pn,
                         [state, H, g, lb, ub])
     xs, Hs, gs, Qs, lbs, ubs = (ca.SX.sym(n, *a.shape) for n, a in
