@@ -1,0 +1,225 @@
+"""Consumer: the deliberate passage of a partitioned simulation through a singular
+configuration of its mechanism, on the branch it is moving along (as commercial multibody
+codes do: a step over the singular point along the branch tangent, then a projection).
+
+Where the constraints lose rank (a parallelogram folding flat: its parallelogram and
+anti-parallelogram branches cross there) every partition is singular. The watch of
+:mod:`.partitioned` raises its level towards PASS_NU and stops there, ν between PASS_NU and
+twice that, a distance of about 1/ν from the point. Closer, the rates lose accuracy (a
+residual ε of the closure equations bends the computed branch by ε/d² in its tangent and
+ε/d³ in its curvature at a distance d: measured, the energy jump of a passage grew from
+1e-8 J at ν ≈ 1e3 to 6e-4 J at ν ≈ 5e5 on the A02 N-four-bar); farther, the step is long. There:
+
+1. The motion is extrapolated across: the rates at the stop and at PASS_POINTS − 1 points
+   back along the motion (RK4 steps of the partitioned ODE, where it is better conditioned)
+   are interpolated by a polynomial in time whose integral is the step (Adams–Bashforth of
+   order PASS_POINTS), the joint speeds w = G·z alike. The step dt reaches PASS_SPAN times
+   the stop's distance beyond the singular point (at least to ν ≈ PASS_NU / 2), that
+   distance being σ/|σ̇| with σ the smallest singular value of the row-scaled constraint
+   Jacobian.
+2. The coordinates are projected back onto the constraints by Newton from the extrapolated
+   guess, with the best-conditioned partition there (its independent speeds from w = G·z).
+3. The landing is checked to lie on the branch the motion came along (:func:`branch_checks`,
+   each to PASS_ANGLE, relative or in radians): Newton's correction against the step's
+   length; the projected joint speeds against the extrapolated ones; the tangent spaces of
+   the constraints (their null spaces) before and after. The closure residual must be
+   converged, and the energy balance ΔE − ∫(P_supplied − P_dissipated)dt (trapezoidal over
+   dt; ΔE itself for a conservative model) within PASS_ENERGY·(rtol·|E| + atol),
+   |E| = |T| + |V| + |W| at the stop (measured at most 3e-7 J on the N-four-bars,
+   n = 1, 5, at the default 1e-9, against budgets of 2e-6 J and more).
+
+On another branch Newton's correction and the speeds' mismatch are of the order of the step
+(the branches cross at an angle), on the own branch of its square. A landing that fails a
+check is a SimulationError naming the singular configuration and the failed check: the branch
+is never switched silently. Each passage is recorded as a :class:`SingularPassage`
+(``res.stats["singular_passages"]``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from jourdain.blocks.errors import SimulationError
+
+from ..constraints.assembly import NEWTON_CHECK
+from ..constraints.partition import HYSTERESIS
+
+PASS_NU = 500.0       # ν at which, with no better partition, the passage starts
+PASS_RELEVEL = 1.5     # the watch's level after a passage, in the landing's ν
+PASS_SPAN = 2.0        # the landing's distance past the singular point, in the stop's distance
+PASS_ANGLE = 1e-3      # [rad or relative]: largest disagreement of the branch checks
+PASS_ENERGY = 100.0    # energy-balance defect allowed, in rtol·|E| + atol
+PASS_ROUNDS = 10       # rounds of Newton's fixed steps at the landing
+PASS_RK4 = 4           # RK4 steps per interval h back along the motion
+PASS_POINTS = 4        # rates along the motion the extrapolation interpolates (its order)
+
+
+@dataclass(frozen=True)
+class SingularPassage:
+    """One passage through a singular configuration (``res.stats["singular_passages"]``)."""
+
+    t: float                 # [s] the stop before the singular point
+    t_after: float           # [s] the landing past it
+    nu: float                # partition conditioning ν at the stop
+    nu_after: float          # … of the partition that goes on, at the landing
+    energy_jump: float       # [J] E(landing) − E(stop)
+    energy_defect: float     # [J] the jump less the work of supplied and dissipated power
+    angle: float             # [rad] largest disagreement of the branch checks (relative)
+
+
+def pass_singular(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, rtol: float,
+                  atol: float, stop: SimulationError):
+    """(partition model, t, x, passage, taylor) past the singular configuration near (t, x)
+    on the branch of the motion (module docstring); ``taylor(θ)`` is the extrapolated state
+    at t + θ (for outputs stepped over). ``stop`` (the singular-configuration error) is
+    raised, with the reason, where the passage is not sound."""
+    bank, ny = system.partitions, len(model.y_names)
+    nz = len(model.z_names)
+
+    def rates(tt, xx):
+        return np.array(model.f(tt, xx, u_fn(tt), p), dtype=float).ravel()
+
+    def speeds(m, xx):
+        return np.array(m.G(xx[:ny], p), dtype=float).dot(xx[ny:ny + len(m.z_names)]).ravel()
+
+    def sigma(yy):
+        A = bank.scaled(yy, p)[model.partition.velocity_rows]
+        return float(np.linalg.svd(A, compute_uv=False)[-1])
+
+    xdot = rates(t, x)
+    # the distance to the singular point, in time, from σ's rate along the motion (probed
+    # where the coordinates have moved back by about σ)
+    s0 = sigma(x[:ny])
+    probe = s0 / max(float(np.linalg.norm(xdot[:ny])), 1e-300)
+    closing = (sigma(_projected(model, x - probe * xdot, p)[:ny]) - s0) / probe
+    if not closing > 0:
+        _refuse(stop, "the motion does not carry it across (σ of the constraint Jacobian "
+                      "is not falling towards it)")
+    # landing PASS_SPAN times as far past it, and at least where ν is back to PASS_NU / 2
+    # (the next approach then starts its passage at ν ≤ 2·PASS_NU, not ever closer)
+    nu = float(model.conditioning(x[:ny], p)[0])
+    dt = (1.0 + max(PASS_SPAN, 2.0 * nu / PASS_NU)) * s0 / closing
+    # the rates at t, t − h, …, t − (PASS_POINTS − 1)·h, back along the motion (where the
+    # partition is better conditioned; RK4), interpolated by a polynomial in time whose
+    # integral extrapolates the state: an Adams–Bashforth step of order PASS_POINTS over dt
+    h = dt / (PASS_POINTS - 2)
+    states = [x]
+    for k in range(1, PASS_POINTS):
+        states.append(_projected(model, _rk4(rates, t - (k - 1) * h, states[-1], -h,
+                                             PASS_RK4), p))
+    tau = -h * np.arange(PASS_POINTS)
+    V = np.vander(tau, PASS_POINTS, increasing=True)
+    rate_fit = np.linalg.solve(V, np.array([rates(t + tk, xs) for tk, xs in zip(tau, states)]))
+    speed_fit = np.linalg.solve(V, np.array([speeds(model, xs) for xs in states]))
+
+    def extrapolated(theta):
+        powers = theta ** np.arange(1, PASS_POINTS + 1) / np.arange(1, PASS_POINTS + 1)
+        return x + powers @ rate_fit
+
+    guess = extrapolated(dt)
+    # the joint speeds by the polynomial through their values: only for the branch check
+    w_ext = (dt ** np.arange(PASS_POINTS)) @ speed_fit
+    # the partition that goes on: the best-conditioned at the guess, unless hardly better
+    part = bank.candidate(guess[:ny], p, model.partition)
+    nu_old = bank.nu(model.partition, guess[:ny], p)
+    nu_new = bank.nu(part, guess[:ny], p) if part is not None else np.inf
+    new = bank.model(part) if HYSTERESIS * nu_new <= nu_old else model
+
+    def chart(xt):   # a state of ``model`` in the partition that goes on, projected
+        xt = _projected(model, xt, p)
+        if new is not model:
+            xt = np.concatenate([xt[:ny], speeds(model, xt)[new.partition.independent_speeds],
+                                 xt[ny + nz:]])
+        return _projected(new, xt, p)
+
+    landing = chart(guess)
+    residual = float(np.abs(np.array(new.c(landing[:ny], p), dtype=float)).max(initial=0.0))
+    if not residual <= NEWTON_CHECK:
+        _refuse(stop, f"Newton found no landing past it (closure residual {residual:.3g})")
+    angles = branch_checks(bank, model.partition, x[:ny], guess[:ny], landing[:ny],
+                           w_ext, speeds(new, landing), p)
+    worst = max(angles, key=angles.get)
+    if not angles[worst] <= PASS_ANGLE:
+        _refuse(stop, f"the step along the branch tangent landed on another branch: {worst} "
+                      f"is {angles[worst]:.3g}, above PASS_ANGLE = {PASS_ANGLE:g}")
+    jump, defect, scale = _energy_balance(model, new, t, x, t + dt, landing, p, u_fn)
+    budget = PASS_ENERGY * (rtol * scale + atol)
+    if not abs(defect) <= budget:
+        _refuse(stop, f"the landing breaks the energy balance by {defect:.3g} J (budget "
+                      f"{budget:.3g} J = {PASS_ENERGY:g}·(rtol·|E| + atol))")
+    nu_after = float(new.conditioning(landing[:ny], p)[0])
+
+    def taylor(theta):
+        return chart(extrapolated(theta))
+
+    return new, t + dt, landing, SingularPassage(t, t + dt, nu, nu_after, jump, defect,
+                                                 angles[worst]), taylor
+
+
+def branch_checks(bank, part, y0: np.ndarray, guess: np.ndarray, y1: np.ndarray,
+                  w_ext: np.ndarray, w1: np.ndarray, p: np.ndarray) -> dict:
+    """{check: disagreement} of a landing y1 (speeds w1) from y0 (partition ``part``), the
+    extrapolated guess and speeds w_ext; each must be at most PASS_ANGLE on the own branch."""
+    step = float(np.linalg.norm(guess - y0))
+    return {
+        "Newton's correction of the extrapolated coordinates, relative to the step":
+            float(np.linalg.norm(y1 - guess)) / max(step, 1e-300),
+        "the joint speeds' mismatch with the extrapolated ones, relative":
+            float(np.linalg.norm(w1 - w_ext)) / max(float(np.linalg.norm(w_ext)), 1e-300),
+        "the angle between the constraints' tangent spaces before and after [rad]":
+            _tangent_angle(bank, part, y0, y1, p),
+    }
+
+
+def _rk4(rates, t: float, x: np.ndarray, span: float, n: int) -> np.ndarray:
+    """x at t + span by n classical Runge–Kutta steps of ẋ = rates(t, x) (span < 0: back)."""
+    h = span / n
+    for _ in range(n):
+        k1 = rates(t, x)
+        k2 = rates(t + h / 2, x + h / 2 * k1)
+        k3 = rates(t + h / 2, x + h / 2 * k2)
+        k4 = rates(t + h, x + h * k3)
+        x, t = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4), t + h
+    return x
+
+
+def _projected(model, x: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """x with its dependent coordinates projected by Newton's fixed steps (PASS_ROUNDS)."""
+    x, ny = np.array(x, dtype=float), len(model.y_names)
+    for _ in range(PASS_ROUNDS):
+        y, residual = (np.array(v, dtype=float).ravel() for v in model.newton(x[:ny], p))
+        x[:ny] = y
+        if residual[0] <= NEWTON_CHECK:
+            break
+    return x
+
+
+def _tangent_angle(bank, part, y0: np.ndarray, y1: np.ndarray, p: np.ndarray) -> float:
+    """[rad] the largest principal angle between the null spaces of the row-scaled
+    constraint Jacobian (its independent rows) at y0 and y1: the tangents of the branch."""
+    spaces = []
+    for y in (y0, y1):
+        A = bank.scaled(y, p)[part.velocity_rows]
+        spaces.append(np.linalg.svd(A)[2][A.shape[0]:])
+    cosines = np.linalg.svd(spaces[0] @ spaces[1].T, compute_uv=False)
+    return float(np.arccos(np.clip(cosines.min(initial=1.0), -1.0, 1.0)))
+
+
+def _energy_balance(old, new, t0, x0, t1, x1, p, u_fn):
+    """(ΔE, ΔE − ∫(P_sup − P_diss)dt by the trapezoidal rule, |T| + |V| + |W| at x0)."""
+    ends = []
+    for model, t, x in ((old, t0, x0), (new, t1, x1)):
+        parts = [float(e) for e in model.energy(x, p)]
+        u = u_fn(t)
+        power = -float(model.dissipation(t, x, u, p))
+        if "supplied" in model.functions:
+            power += float(model.supplied(t, x, u, p))
+        ends.append((sum(parts), power, sum(abs(e) for e in parts)))
+    jump = ends[1][0] - ends[0][0]
+    return jump, jump - 0.5 * (ends[0][1] + ends[1][1]) * (t1 - t0), ends[0][2]
+
+
+def _refuse(stop: SimulationError, reason: str) -> None:
+    raise SimulationError(f"{stop.args[0]}. A passage along the branch tangent was tried and "
+                          f"refused: {reason}") from stop
