@@ -39,7 +39,8 @@ from .progress import Watch
 from .result import Result
 from .inputs import InputSignals
 from .integrators import INLINE_OPS, with_jacobian
-from .passage import PASS_NU, PASS_RELEVEL, pass_singular
+from .passage import (PASS_CLOSER, PASS_FLOOR, PASS_RELEVEL, PASS_SIGMA, distance,
+                      pass_singular)
 from .simulate import Method, integrator_options
 
 NEAR_SINGULAR = 10.0   # ν within this factor of NU_SINGULAR at a failed step: the singularity
@@ -88,15 +89,22 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         _check_side(model, t_a, x_a, p, watch)
         decided = _decide(system, model, t_a, x_a, p, level, base)
         if decided is None:   # the mechanism's singular configuration: pass it, or stop
-            t_stop = t_a
-            new, t_a, x_a, passage, taylor = pass_singular(
+            t_stop, nu = t_a, _nu(model, x_a, p)
+            passed = pass_singular(
                 system, model, t_a, x_a, p, u_fn, rtol, atol,
-                _singular(system, model, t_a, x_a, p))
+                _singular(system, model, t_a, x_a, p),
+                nu >= NU_SINGULAR or distance(system.partitions, model.partition,
+                                              x_a[:len(model.y_names)], p) <= PASS_FLOOR)
+            if passed is None:   # not accurate there: come closer, try again
+                counts["passage_retries"] = counts.get("passage_retries", 0) + 1
+                level = PASS_CLOSER * nu
+                continue
+            new, t_a, x_a, passage, taylor = passed
             counts.setdefault("singular_passages", []).append(passage)
             switch = _switch(model, new, t_stop, passage.nu, passage.nu_after,
                              system.partitions) if new is not model else None
             # the watch level just above the landing's ν (NU_RATIO times it would let the next
-            # crossing come closer than PASS_NU, where the rates lose accuracy)
+            # crossing come closer than PASS_SIGMA, where the rates lose accuracy)
             level = base = max(NU_SWITCH, PASS_RELEVEL * passage.nu_after)
             if switch is not None:
                 segments.append((new, [], []))
@@ -322,8 +330,8 @@ def _decide(system, model, t, x, p, level, base):
     with. ``base`` is the level the partition took over with: a new partition must be better
     than that (and HYSTERESIS times better than the current one), else the stop is the
     mechanism's own singularity coming near (every partition degrades: a bifurcation), where
-    the current partition goes on, at a raised level, until ν reaches PASS_NU; None
-    there (the singular configuration, which :mod:`.passage` passes or refuses)."""
+    the current partition goes on, at a raised level, until σ (:func:`.passage.distance`)
+    falls to PASS_SIGMA; None there (the singular configuration, which :mod:`.passage` passes or refuses)."""
     ny = len(model.y_names)
     nu = float(model.conditioning(x[:ny], p)[0])
     if nu < level:   # a drift stop, or ν came back down: continue, projected
@@ -338,10 +346,11 @@ def _decide(system, model, t, x, p, level, base):
         return new, x_new, level, level, _switch(model, new, t, nu, nu_new, bank)
     if _blocked_by_drivers(bank, model, x[:ny], p, nu, base):
         raise bank.singular_error(t, x[:ny], p, model.partition, nu, nu_new, model.y_names)
-    if nu >= PASS_NU:
+    sigma = distance(bank, model.partition, x[:ny], p)
+    if sigma <= PASS_SIGMA:
         return None   # the mechanism's own singular configuration (.passage)
-    # raised, but not beyond PASS_NU: the passage starts between PASS_NU and twice that
-    return model, x, max(min(NU_RATIO * nu, PASS_NU), nu), base, None
+    # raised so that the next stop comes at about σ = PASS_SIGMA (ν grows as 1/σ there)
+    return model, x, max(nu, min(NU_RATIO, sigma / PASS_SIGMA) * nu), base, None
 
 
 def _nu(model, x: np.ndarray, p: np.ndarray) -> float:
@@ -350,12 +359,12 @@ def _nu(model, x: np.ndarray, p: np.ndarray) -> float:
 
 def _singular(system, model, t: float, x: np.ndarray, p: np.ndarray) -> SimulationError:
     """The singular-configuration error at a stop where every partition degrades together
-    and ν reached PASS_NU (the passage's start, :mod:`.passage`)."""
+    and σ fell to PASS_SIGMA (the passage's start, :mod:`.passage`)."""
     ny = len(model.y_names)
     nu = _nu(model, x, p)
     return system.partitions.singular_error(
         t, x[:ny], p, model.partition, nu, nu, model.y_names,
-        reached=f"≥ PASS_NU = {PASS_NU:g} with no better partition")
+        reached=f"with no better partition, σ at most PASS_SIGMA = {PASS_SIGMA:g}")
 
 
 def _blocked_by_drivers(bank, model, y: np.ndarray, p: np.ndarray, nu: float, base: float):

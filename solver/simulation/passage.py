@@ -45,11 +45,13 @@ from jourdain.blocks.errors import SimulationError
 from ..constraints.assembly import NEWTON_CHECK
 from ..constraints.partition import HYSTERESIS
 
-PASS_NU = 500.0       # ν at which, with no better partition, the passage starts
+PASS_SIGMA = 1e-2      # σ from which on, with no better partition, passages are tried
+PASS_FLOOR = 1e-4      # σ below which a try that fails is final (or ν ≥ NU_SINGULAR)
+PASS_CLOSER = 3.0      # after a failed try, the watch's level rises by this (σ falls by it)
 PASS_RELEVEL = 1.5     # the watch's level after a passage, in the landing's ν
 PASS_SPAN = 2.0        # the landing's distance past the singular point, in the stop's distance
 PASS_ANGLE = 1e-3      # [rad or relative]: largest disagreement of the branch checks
-PASS_ENERGY = 100.0    # energy-balance defect allowed, in rtol·|E| + atol
+PASS_ENERGY = 10.0     # energy-balance defect allowed, in rtol·|E| + atol
 PASS_ROUNDS = 10       # rounds of Newton's fixed steps at the landing
 PASS_RK4 = 4           # RK4 steps per interval h back along the motion
 PASS_POINTS = 4        # rates along the motion the extrapolation interpolates (its order)
@@ -69,7 +71,25 @@ class SingularPassage:
 
 
 def pass_singular(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, rtol: float,
-                  atol: float, stop: SimulationError):
+                  atol: float, stop: SimulationError, final: bool):
+    """:func:`_passage`, or None where it fails its checks and this is not the ``final``
+    try (the watch then comes closer, where the step is shorter); the final try raises
+    ``stop`` with the reason."""
+    try:
+        return _passage(system, model, t, x, p, u_fn, rtol, atol)
+    except _Refused as why:
+        if final:
+            raise SimulationError(f"{stop.args[0]}. A passage along the branch tangent was "
+                                  f"tried and refused: {why.args[0]}") from stop
+        return None
+
+
+class _Refused(Exception):
+    """A check of the passage failed (its reason)."""
+
+
+def _passage(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, rtol: float,
+             atol: float):
     """(partition model, t, x, passage, taylor) past the singular configuration near (t, x)
     on the branch of the motion (module docstring); ``taylor(θ)`` is the extrapolated state
     at t + θ (for outputs stepped over). ``stop`` (the singular-configuration error) is
@@ -84,8 +104,7 @@ def pass_singular(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, r
         return np.array(m.G(xx[:ny], p), dtype=float).dot(xx[ny:ny + len(m.z_names)]).ravel()
 
     def sigma(yy):
-        A = bank.scaled(yy, p)[model.partition.velocity_rows]
-        return float(np.linalg.svd(A, compute_uv=False)[-1])
+        return distance(bank, model.partition, yy, p)
 
     xdot = rates(t, x)
     # the distance to the singular point, in time, from σ's rate along the motion (probed
@@ -94,12 +113,12 @@ def pass_singular(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, r
     probe = s0 / max(float(np.linalg.norm(xdot[:ny])), 1e-300)
     closing = (sigma(_projected(model, x - probe * xdot, p)[:ny]) - s0) / probe
     if not closing > 0:
-        _refuse(stop, "the motion does not carry it across (σ of the constraint Jacobian "
+        _refuse("the motion does not carry it across (σ of the constraint Jacobian "
                       "is not falling towards it)")
-    # landing PASS_SPAN times as far past it, and at least where ν is back to PASS_NU / 2
-    # (the next approach then starts its passage at ν ≤ 2·PASS_NU, not ever closer)
+    # landing PASS_SPAN times as far past it (the next approach's first stop then comes
+    # about as far before it: PASS_RELEVEL)
     nu = float(model.conditioning(x[:ny], p)[0])
-    dt = (1.0 + max(PASS_SPAN, 2.0 * nu / PASS_NU)) * s0 / closing
+    dt = (1.0 + PASS_SPAN) * s0 / closing
     # the rates at t, t − h, …, t − (PASS_POINTS − 1)·h, back along the motion (where the
     # partition is better conditioned; RK4), interpolated by a polynomial in time whose
     # integral extrapolates the state: an Adams–Bashforth step of order PASS_POINTS over dt
@@ -136,17 +155,17 @@ def pass_singular(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, r
     landing = chart(guess)
     residual = float(np.abs(np.array(new.c(landing[:ny], p), dtype=float)).max(initial=0.0))
     if not residual <= NEWTON_CHECK:
-        _refuse(stop, f"Newton found no landing past it (closure residual {residual:.3g})")
+        _refuse(f"Newton found no landing past it (closure residual {residual:.3g})")
     angles = branch_checks(bank, model.partition, x[:ny], guess[:ny], landing[:ny],
                            w_ext, speeds(new, landing), p)
     worst = max(angles, key=angles.get)
     if not angles[worst] <= PASS_ANGLE:
-        _refuse(stop, f"the step along the branch tangent landed on another branch: {worst} "
+        _refuse(f"the step along the branch tangent landed on another branch: {worst} "
                       f"is {angles[worst]:.3g}, above PASS_ANGLE = {PASS_ANGLE:g}")
     jump, defect, scale = _energy_balance(model, new, t, x, t + dt, landing, p, u_fn)
     budget = PASS_ENERGY * (rtol * scale + atol)
     if not abs(defect) <= budget:
-        _refuse(stop, f"the landing breaks the energy balance by {defect:.3g} J (budget "
+        _refuse(f"the landing breaks the energy balance by {defect:.3g} J (budget "
                       f"{budget:.3g} J = {PASS_ENERGY:g}·(rtol·|E| + atol))")
     nu_after = float(new.conditioning(landing[:ny], p)[0])
 
@@ -155,6 +174,14 @@ def pass_singular(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, r
 
     return new, t + dt, landing, SingularPassage(t, t + dt, nu, nu_after, jump, defect,
                                                  angles[worst]), taylor
+
+
+def distance(bank, part, y: np.ndarray, p: np.ndarray) -> float:
+    """σ, the smallest singular value of the row-scaled constraint Jacobian (independent
+    rows; rows of unit length at the reference): about the distance, in m or rad, to the
+    nearest configuration where the constraints lose rank."""
+    A = bank.scaled(y, p)[part.velocity_rows]
+    return float(np.linalg.svd(A, compute_uv=False)[-1])
 
 
 def branch_checks(bank, part, y0: np.ndarray, guess: np.ndarray, y1: np.ndarray,
@@ -220,6 +247,5 @@ def _energy_balance(old, new, t0, x0, t1, x1, p, u_fn):
     return jump, jump - 0.5 * (ends[0][1] + ends[1][1]) * (t1 - t0), ends[0][2]
 
 
-def _refuse(stop: SimulationError, reason: str) -> None:
-    raise SimulationError(f"{stop.args[0]}. A passage along the branch tangent was tried and "
-                          f"refused: {reason}") from stop
+def _refuse(reason: str) -> None:
+    raise _Refused(reason)
