@@ -56,9 +56,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
               "chatter": chatter, "max_events": max_events, "islands": islands}
     check_progress(progress)
-    rtol, atol, tolerances = resolve_tolerances(
-        rtol, atol, t0, _grid(t0, t_end, n_out, t_out)[-1],
-        loops=system.method is ConstraintMethod.PARTITIONING)
+    rtol, atol, tolerances = resolve_tolerances(   # LOOPS for every constraint method
+        rtol, atol, t0, _grid(t0, t_end, n_out, t_out)[-1], loops=True)
     integrator_options(rtol, atol, max_steps, method, linear_solver, None, max_step)  # checks
     if stiff is not None:
         flag(stiff, "simulate: stiff")
