@@ -102,7 +102,7 @@ def test_a_landing_on_the_other_branch_is_refused():
     (assembled crossed) is refused by each check. Reference: the two branches' closed forms
     (rocker parallel to the crank, ψ = φ − π/2, or the trapezoid)."""
     system = jd.compile(jd.Model.on_world(World(), fb=FourBar(**CROSSED)))
-    bank, p = system.partitions, system.p_default
+    p = system.p_default
 
     def state(phi, crossed):
         x = system.state(y0=_assembled(phi, crossed), z0={"fb.crank.w": 5.0})
@@ -113,9 +113,10 @@ def test_a_landing_on_the_other_branch_is_refused():
     y1, w1 = state(np.pi + 4e-3, crossed=False)
     crossed_y, crossed_w = state(np.pi + 4e-3, crossed=True)
     assert abs(crossed_y[2] - y1[2]) > 1e-3      # the branches part
-    own = passage.branch_checks(bank, system.partition, y0, y1, y1, w1, w1, p)
+    G0, G1, G_crossed = (np.array(system.G(y, p)) for y in (y0, y1, crossed_y))
+    own = passage.branch_checks(G0, G1, y0, y1, y1, w1, w1)
     assert max(own.values()) < passage.PASS_ANGLE
-    other = passage.branch_checks(bank, system.partition, y0, y1, crossed_y, w1, crossed_w, p)
+    other = passage.branch_checks(G0, G_crossed, y0, y1, crossed_y, w1, crossed_w)
     assert min(other.values()) > 10 * passage.PASS_ANGLE
 
 

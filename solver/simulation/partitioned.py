@@ -89,10 +89,10 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         _check_side(model, t_a, x_a, p, watch)
         decided = _decide(system, model, t_a, x_a, p, level, base)
         if decided is None:   # the mechanism's singular configuration: pass it, or stop
-            t_stop, nu = t_a, _nu(model, x_a, p)
+            t_stop, x_stop, nu = t_a, x_a, _nu(model, x_a, p)
             passed = pass_singular(
                 system, model, t_a, x_a, p, u_fn, rtol, atol,
-                _singular(system, model, t_a, x_a, p),
+                lambda: _singular(system, model, t_stop, x_stop, p),
                 nu >= NU_SINGULAR or distance(system.partitions, model.partition,
                                               x_a[:len(model.y_names)], p) <= PASS_FLOOR)
             if passed is None:   # not accurate there: come closer, try again
