@@ -55,10 +55,11 @@ def test_singular_configuration_not_passed_is_a_named_error(monkeypatch):
     C = (0.5, 0)), where the loop's constraints lose rank and its two assembly branches
     cross: no partition is valid there. Partitioning passes it along the branch tangent
     (tests/test_singular_passage.py); a passage that fails its checks (here the energy
-    balance, its budget set to 0) must stop with an error naming the loop, the time, the
+    balance, its budget set to 0, the local error check lifted) must stop with an error naming the loop, the time, the
     configuration and the failed check instead of choosing a branch silently."""
     from jourdain.solver.simulation import passage
     monkeypatch.setattr(passage, "PASS_ENERGY", 0.0)
+    monkeypatch.setattr(passage, "PASS_LOCAL", np.inf)   # the energy check decides
     system = jd.compile(jd.Model.on_world(World(), fb=FourBar(l0=1.0, l1=0.5, l2=1.0,
                                                               l3=0.5)))
     with pytest.raises(jd.SimulationError, match=r"singular configuration: the constraints of "

@@ -331,7 +331,8 @@ def _decide(system, model, t, x, p, level, base):
     than that (and HYSTERESIS times better than the current one), else the stop is the
     mechanism's own singularity coming near (every partition degrades: a bifurcation), where
     the current partition goes on, at a raised level, until σ (:func:`.passage.distance`)
-    falls to PASS_SIGMA; None there (the singular configuration, which :mod:`.passage` passes or refuses)."""
+    falls to PASS_SIGMA; None there (the singular configuration, which :mod:`.passage`
+    passes or refuses)."""
     ny = len(model.y_names)
     nu = float(model.conditioning(x[:ny], p)[0])
     if nu < level:   # a drift stop, or ν came back down: continue, projected
@@ -350,7 +351,7 @@ def _decide(system, model, t, x, p, level, base):
     if sigma <= PASS_SIGMA:
         return None   # the mechanism's own singular configuration (.passage)
     # raised so that the next stop comes at about σ = PASS_SIGMA (ν grows as 1/σ there)
-    return model, x, max(nu, min(NU_RATIO, sigma / PASS_SIGMA) * nu), base, None
+    return model, x, max(2.0, min(NU_RATIO, sigma / PASS_SIGMA)) * nu, base, None
 
 
 def _nu(model, x: np.ndarray, p: np.ndarray) -> float:

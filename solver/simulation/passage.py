@@ -4,35 +4,41 @@ codes do: a step over the singular point along the branch tangent, then a projec
 
 Where the constraints lose rank (a parallelogram folding flat: its parallelogram and
 anti-parallelogram branches cross there) every partition is singular. The watch of
-:mod:`.partitioned` raises its level towards PASS_NU and stops there, ν between PASS_NU and
-twice that, a distance of about 1/ν from the point. Closer, the rates lose accuracy (a
-residual ε of the closure equations bends the computed branch by ε/d² in its tangent and
-ε/d³ in its curvature at a distance d: measured, the energy jump of a passage grew from
-1e-8 J at ν ≈ 1e3 to 6e-4 J at ν ≈ 5e5 on the A02 N-four-bar); farther, the step is long. There:
+:mod:`.partitioned` raises its level until σ, the smallest singular value of the row-scaled
+constraint Jacobian (:func:`distance`: about the distance to the point, in m or rad), is at
+most PASS_SIGMA, and a passage is tried there; one that fails its checks is tried again
+closer (the level raised PASS_CLOSER times), and refused by name only at σ ≤ PASS_FLOOR or
+ν ≥ NU_SINGULAR. Closer, the rates lose accuracy (a residual ε of the closure equations
+bends the computed branch by ε/d² in its tangent and ε/d³ in its curvature at a distance d:
+measured, a passage's energy jump grew from 1e-8 J at ν ≈ 1e3 to 6e-4 J at ν ≈ 5e5 on the
+A02 N-four-bar, n = 1); farther, the step's own error grows as dt⁵. A passage:
 
 1. The motion is extrapolated across: the rates at the stop and at PASS_POINTS − 1 points
-   back along the motion (RK4 steps of the partitioned ODE, where it is better conditioned)
-   are interpolated by a polynomial in time whose integral is the step (Adams–Bashforth of
-   order PASS_POINTS), the joint speeds w = G·z alike. The step dt reaches PASS_SPAN times
-   the stop's distance beyond the singular point (at least to ν ≈ PASS_NU / 2), that
-   distance being σ/|σ̇| with σ the smallest singular value of the row-scaled constraint
-   Jacobian.
+   back along the motion (PASS_RK4 classical Runge–Kutta steps each, of the partitioned ODE,
+   where it is better conditioned) are interpolated by a polynomial in time whose integral
+   is the step (Adams–Bashforth of order PASS_POINTS), the joint speeds w = G·z alike. The
+   step dt = (1 + PASS_SPAN)·σ/|σ̇| lands PASS_SPAN times as far past the point as the stop
+   is before it (σ̇ from σ a little back along the motion).
 2. The coordinates are projected back onto the constraints by Newton from the extrapolated
-   guess, with the best-conditioned partition there (its independent speeds from w = G·z).
+   guess, with the current partition unless it is worse there than at the stop (then the
+   best-conditioned one, its independent speeds from w = G·z).
+   Its local error is estimated as an integrator does, against the step of one order less
+   (the oldest point left out), and must be at most PASS_LOCAL times rtol·|x| + atol in
+   every independent state (the energy check alone misses an error along the branch).
 3. The landing is checked to lie on the branch the motion came along (:func:`branch_checks`,
    each to PASS_ANGLE, relative or in radians): Newton's correction against the step's
    length; the projected joint speeds against the extrapolated ones; the tangent spaces of
-   the constraints (their null spaces) before and after. The closure residual must be
+   the constraints (the column spaces of G) before and after. The closure residual must be
    converged, and the energy balance ΔE − ∫(P_supplied − P_dissipated)dt (trapezoidal over
    dt; ΔE itself for a conservative model) within PASS_ENERGY·(rtol·|E| + atol),
-   |E| = |T| + |V| + |W| at the stop (measured at most 3e-7 J on the N-four-bars,
-   n = 1, 5, at the default 1e-9, against budgets of 2e-6 J and more).
+   |E| = |T| + |V| + |W| at the stop (measured at most 4e-8 J at n = 1 and 8e-7 J at n = 5
+   on the N-four-bars at the default 1e-9, against budgets of 2e-7 J and 1.7e-6 J).
 
 On another branch Newton's correction and the speeds' mismatch are of the order of the step
-(the branches cross at an angle), on the own branch of its square. A landing that fails a
-check is a SimulationError naming the singular configuration and the failed check: the branch
-is never switched silently. Each passage is recorded as a :class:`SingularPassage`
-(``res.stats["singular_passages"]``).
+times the angle between the branches, on the own branch of a power of the step. A landing
+that fails a check at the final try is a SimulationError naming the singular configuration
+and the failed check: the branch is never switched silently. Each passage is recorded as a
+:class:`SingularPassage` (``res.stats["singular_passages"]``).
 """
 from __future__ import annotations
 
@@ -52,6 +58,7 @@ PASS_RELEVEL = 1.5     # the watch's level after a passage, in the landing's ν
 PASS_SPAN = 2.0        # the landing's distance past the singular point, in the stop's distance
 PASS_ANGLE = 1e-3      # [rad or relative]: largest disagreement of the branch checks
 PASS_ENERGY = 10.0     # energy-balance defect allowed, in rtol·|E| + atol
+PASS_LOCAL = 10.0      # the step's local error estimate allowed, in rtol·|x| + atol
 PASS_ROUNDS = 10       # rounds of Newton's fixed steps at the landing
 PASS_RK4 = 4           # RK4 steps per interval h back along the motion
 PASS_POINTS = 4        # rates along the motion the extrapolation interpolates (its order)
@@ -68,6 +75,7 @@ class SingularPassage:
     energy_jump: float       # [J] E(landing) − E(stop)
     energy_defect: float     # [J] the jump less the work of supplied and dissipated power
     angle: float             # [rad] largest disagreement of the branch checks (relative)
+    local_error: float       # the step's local error estimate, in rtol·|x| + atol
 
 
 def pass_singular(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, rtol: float,
@@ -130,14 +138,23 @@ def _passage(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, rtol: 
                                              PASS_RK4), p))
     tau = -h * np.arange(PASS_POINTS)
     V = np.vander(tau, PASS_POINTS, increasing=True)
-    rate_fit = np.linalg.solve(V, np.array([rates(t + tk, xs) for tk, xs in zip(tau, states)]))
+    rate_values = np.array([rates(t + tk, xs) for tk, xs in zip(tau, states)])
+    rate_fit = np.linalg.solve(V, rate_values)
     speed_fit = np.linalg.solve(V, np.array([speeds(model, xs) for xs in states]))
 
-    def extrapolated(theta):
-        powers = theta ** np.arange(1, PASS_POINTS + 1) / np.arange(1, PASS_POINTS + 1)
-        return x + powers @ rate_fit
+    def extrapolated(theta, fit=rate_fit):
+        k = np.arange(1, fit.shape[0] + 1)
+        return x + (theta ** k / k) @ fit
 
     guess = extrapolated(dt)
+    # the step's local error, as an integrator estimates it: against the step of one order
+    # less (the last point left out), in the independent states, weighted by rtol·|x| + atol
+    lower = extrapolated(dt, np.linalg.solve(V[:-1, :-1], rate_values[:-1]))
+    own = [i for i in range(len(x)) if i not in set(bank.solved(model.partition))]
+    local = float(np.max(np.abs(guess - lower)[own] / (rtol * np.abs(guess[own]) + atol)))
+    if not local <= PASS_LOCAL:
+        _refuse(f"the step's local error estimate is {local:.3g} times the tolerance "
+                f"(at most PASS_LOCAL = {PASS_LOCAL:g})")
     # the joint speeds by the polynomial through their values: only for the branch check
     w_ext = (dt ** np.arange(PASS_POINTS)) @ speed_fit
     # the partition that goes on: the current one unless it is worse at the guess than at
@@ -178,7 +195,7 @@ def _passage(system, model, t: float, x: np.ndarray, p: np.ndarray, u_fn, rtol: 
         return chart(extrapolated(theta))
 
     return new, t + dt, landing, SingularPassage(t, t + dt, nu, nu_after, jump, defect,
-                                                 angles[worst]), taylor
+                                                 angles[worst], local), taylor
 
 
 def distance(bank, part, y: np.ndarray, p: np.ndarray) -> float:
