@@ -170,7 +170,7 @@ def test_n_four_bar_over_20_s_within_1e_3_at_the_defaults(n):
     default settings: AUTO runs Adams (the stiffness estimate at the start is 1: the
     inverted rods' λ = ±3.4 1/s) at the partitioned loops' default 1e-9; B0's position and
     velocity stay within the benchmark's high precision 1e-3 of the reference (measured
-    1.1e-4 and 6.9e-5; the former defaults, BDF at 1e-8, gave 1.6e-3 and 3.2e-3) and every
+    1.4e-4 and 1.5e-4; the former defaults, BDF at 1e-8, gave 1.6e-3 and 3.2e-3) and every
     rod stays parallel to the first (1e-9 rad): the physical branch at every crossing."""
     system = jd.compile(jd.Model.on_world(World(), m=NFourBar(n)), speeds={"z0": "m.pivot0.w"})
     res = system.simulate(20.0, z0={"z0": -1.0}, n_out=401)
@@ -184,7 +184,7 @@ def test_n_four_bar_over_20_s_within_1e_3_at_the_defaults(n):
     assert res.stats["method_reason"].startswith("closed loops by partitioning, stiffness "
                                                  "ratio 1 ≤")
     assert res.stats["tolerances"].startswith("rtol = 1e-09, atol = 1e-09: the default 1e-09 "
-                                              "for closed loops solved by partitioning")
+                                              "for closed loops")
 
 
 def test_andrews_at_the_defaults():
@@ -198,31 +198,33 @@ def test_andrews_at_the_defaults():
     assert res.method is jd.Method.ADAMS and "1e-09" in res.stats["tolerances"]
 
 
-def test_default_tolerances_of_partitioned_loops_say_why():
-    """Reference: the policy of solver/simulation/tolerances.py (1e-9 for loops solved by
-    partitioning, 1e-8 otherwise, both scaled by 20 s / horizon beyond 20 s, given values
-    kept) and the notes it writes into ``res.stats["tolerances"]``; the Baumgarte system of
-    the same loop keeps the plain default."""
+def test_default_tolerances_of_constrained_systems_say_why():
+    """Reference: the policy of solver/simulation/tolerances.py (1e-9 for constrained
+    systems by every constraint method, 1e-8 otherwise, both scaled by 20 s / horizon beyond
+    20 s, given values kept) and the notes it writes into ``res.stats["tolerances"]``; the
+    Baumgarte system of the same loop gets the loops' default too."""
     from jourdain.solver.simulation.tolerances import resolve
+    why = ("the default 1e-09 for closed loops (every constraint method), whose error grows "
+           "at each passage near a singular configuration")
     assert resolve(None, None, 0.0, 20.0, loops=True)[:2] == (1e-9, 1e-9)
     rtol, atol, note = resolve(None, None, 0.0, 200.0, loops=True)
     assert rtol == pytest.approx(1e-10, rel=1e-12) and atol == pytest.approx(1e-10, rel=1e-12)
-    assert note == ("rtol = 1e-10, atol = 1e-10: the default 1e-09 for closed loops solved by "
-                    "partitioning, whose error grows at each passage near a singular "
-                    "configuration, tightened by 20 s / 200 s for the long horizon")
+    assert note == f"rtol = 1e-10, atol = 1e-10: {why}, tightened by 20 s / 200 s for the " \
+                   "long horizon"
     assert resolve(1e-6, None, 0.0, 5.0, loops=True)[2] == (
-        "rtol = 1e-06, atol = 1e-09: the default 1e-09 for closed loops solved by "
-        "partitioning, whose error grows at each passage near a singular configuration "
-        "(rtol given, the other the default)")
+        f"rtol = 1e-06, atol = 1e-09: {why} (rtol given, the other the default)")
     assert resolve(None, None, 0.0, 5.0)[2] == "rtol = 1e-08, atol = 1e-08 (the default)"
     model = jd.Model.on_world(World(), m=NFourBar(1))
     part = jd.compile(model).simulate(0.3, z0={"m.pivot0.w": -1.0}, n_out=4)
-    assert "1e-09 for closed loops solved by partitioning" in part.stats["tolerances"]
+    assert part.stats["tolerances"] == f"rtol = 1e-09, atol = 1e-09: {why}"
     given = jd.compile(model).simulate(0.3, z0={"m.pivot0.w": -1.0}, n_out=4, rtol=1e-7,
                                        atol=1e-7)
     assert given.stats["tolerances"] == "rtol = 1e-07, atol = 1e-07 (given)"
-    baum = jd.compile(model, constraints=jd.ConstraintMethod.BAUMGARTE).simulate(
+    runs = {method: jd.compile(model, constraints=method).simulate(
         0.3, z0={"m.pivot0.w": -1.0}, n_out=4)
-    assert baum.stats["tolerances"] == "rtol = 1e-08, atol = 1e-08 (the default)"
+        for method in (jd.ConstraintMethod.BAUMGARTE, jd.ConstraintMethod.DAE)}
+    for other in runs.values():
+        assert other.stats["tolerances"] == f"rtol = 1e-09, atol = 1e-09: {why}"
+    baum = runs[jd.ConstraintMethod.BAUMGARTE]
     assert baum.method is jd.Method.BDF and "without the partition watch" in \
         baum.stats["method_reason"]

@@ -49,18 +49,23 @@ def test_loop_through_free_spherical_revolute_keeps_its_energy():
     assert max(np.abs(res[n] - ref[n]).max() for n in system.speed_names) < 3e-2
 
 
-def test_singular_configuration_is_a_named_error():
-    """A four-bar with l0 = l2 and l1 = l3 (crossed, anti-parallelogram branch) reaches the
-    folded configuration crank φ = π, coupler and rocker collinear with the ground (closed
-    form: B = (−0.5, 0), C = (0.5, 0)), where the loop's constraints lose rank and the two
-    assembly branches cross: no partition is valid there, the DAE fails as well, and the
-    partitioned run must stop with an error naming the loop, the time and the configuration
-    instead of choosing a branch silently (it used to pass on at 501 outputs and not at 5001)."""
+def test_singular_configuration_not_passed_is_a_named_error(monkeypatch):
+    """A parallelogram four-bar (l0 = l2, l1 = l3) reaches its folded configuration, crank
+    φ = π, coupler and rocker collinear with the ground (closed form: B = (−0.5, 0),
+    C = (0.5, 0)), where the loop's constraints lose rank and its two assembly branches
+    cross: no partition is valid there. Partitioning passes it along the branch tangent
+    (tests/test_singular_passage.py); a passage that fails its checks (here the energy
+    balance, its budget set to 0, the local error check lifted) must stop with an error naming the loop, the time, the
+    configuration and the failed check instead of choosing a branch silently."""
+    from jourdain.solver.simulation import passage
+    monkeypatch.setattr(passage, "PASS_ENERGY", 0.0)
+    monkeypatch.setattr(passage, "PASS_LOCAL", np.inf)   # the energy check decides
     system = jd.compile(jd.Model.on_world(World(), fb=FourBar(l0=1.0, l1=0.5, l2=1.0,
                                                               l3=0.5)))
     with pytest.raises(jd.SimulationError, match=r"singular configuration: the constraints of "
                                                  r"fb\.pin .*lose rank.*fb\.crank\.phi = "
-                                                 r"3\.1415") as err:
+                                                 r"3\.14.*refused: the landing breaks the "
+                                                 r"energy balance") as err:
         system.simulate(0.5, y0={"fb.crank.phi": 1.0}, z0={"fb.crank.w": 5.0})
     assert "at t = 0.41" in str(err.value)
 

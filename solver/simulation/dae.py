@@ -6,7 +6,6 @@ acceleration-level constraint gives at x0. Every method's Result passes the drif
 (:mod:`.guard`)."""
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 import casadi as ca
 import numpy as np
@@ -24,7 +23,7 @@ from .integrators import LinearSolver, choose_method, run
 from .partitioned import simulate_partitioned
 from .progress import Watch, check_progress
 from .result import Result
-from .singular import crossing_level, watch_singular
+from .singular import crossing_before_failure, crossing_level, watch_singular
 from .simulate import (
     Method,
     _grid,
@@ -57,9 +56,8 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
     hybrid = {"events": events, "samplers": samplers, "event_step": event_step,
               "chatter": chatter, "max_events": max_events, "islands": islands}
     check_progress(progress)
-    rtol, atol, tolerances = resolve_tolerances(
-        rtol, atol, t0, _grid(t0, t_end, n_out, t_out)[-1],
-        loops=system.method is ConstraintMethod.PARTITIONING)
+    rtol, atol, tolerances = resolve_tolerances(   # LOOPS for every constraint method
+        rtol, atol, t0, _grid(t0, t_end, n_out, t_out)[-1], loops=True)
     integrator_options(rtol, atol, max_steps, method, linear_solver, None, max_step)  # checks
     if stiff is not None:
         flag(stiff, "simulate: stiff")
@@ -84,10 +82,19 @@ def simulate_constrained(system, t_end: float, y0: dict | None = None, z0: dict 
         res.stats["tolerances"] = tolerances
         return res
     if system.method is ConstraintMethod.BAUMGARTE:
-        res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
-                       t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
-                       method=method, progress=progress, stiff=stiff,
-                       linear_solver=linear_solver, max_step=max_step)
+        try:
+            res = simulate(system, t_end, inputs=inputs, params=params, t0=t0, n_out=n_out,
+                           t_out=t_out, rtol=rtol, atol=atol, max_steps=max_steps, x0=x0,
+                           method=method, progress=progress, stiff=stiff,
+                           linear_solver=linear_solver, max_step=max_step)
+        except SimulationError as exc:   # a singular crossing before the failure is the cause
+            named = crossing_before_failure(
+                system, _grid(t0, t_end, n_out, t_out), x0, system.parameters(params),
+                _rerun(system, inputs, params, rtol, atol, max_steps, method, linear_solver,
+                       max_step), crossing_level(rtol, atol))
+            if named is None:
+                raise
+            raise named from exc
         res.stats["tolerances"] = tolerances
         return _guarded(system, res, system.parameters(params), rtol, atol,
                         _rerun(system, inputs, params, rtol, atol, max_steps, res.method,
@@ -177,16 +184,10 @@ def _idas_failure(system, grid, x0, p, rtol, atol, inputs, params, max_steps, li
     crossing error is raised if it finds one; otherwise a SimulationError says so."""
     rerun = _rerun(system, inputs, params, rtol, atol, max_steps, Method.BDF, linear_solver,
                    max_step)
-    try:
-        res = SimpleNamespace(t=np.asarray(grid, dtype=float), x=np.column_stack(
-            [x0, rerun(float(grid[0]), x0, grid[1:])]))   # all the watch reads
-        check_rank(system, res, p)
-        watch_singular(system, res, p, rerun, crossing_level(rtol, atol))
-    except SimulationError as named:
-        if "singular configuration" in str(named):
-            named.args = ("IDAS (ConstraintMethod.DAE) failed to converge: "
-                          + named.args[0],)
-            return named
+    named = crossing_before_failure(system, grid, x0, p, rerun, crossing_level(rtol, atol))
+    if named is not None:
+        named.args = ("IDAS (ConstraintMethod.DAE) failed to converge: " + named.args[0],)
+        return named
     return SimulationError(
         f"IDAS (ConstraintMethod.DAE) failed between t = {grid[0]:g} and {grid[-1]:g} s: its "
         "corrector did not converge, and the explicit-multiplier ODE over the same interval "
@@ -221,7 +222,7 @@ def _guarded(system, res: Result, p: np.ndarray, rtol: float, atol: float,
     rank (partitioning checks the rank on the way, by its conditioning monitor; the
     multiplier methods at the outputs and, by ``rerun``, between them: :mod:`.singular`)."""
     check_drift(system, res, rtol, atol)
-    if system.method is not ConstraintMethod.PARTITIONING:
-        check_rank(system, res, p)
+    if system.method is not ConstraintMethod.PARTITIONING:   # the first crossing first
         watch_singular(system, res, p, rerun, crossing_level(rtol, atol))
+        check_rank(system, res, p)
     return res

@@ -39,6 +39,8 @@ from .progress import Watch
 from .result import Result
 from .inputs import InputSignals
 from .integrators import INLINE_OPS, with_jacobian
+from .passage import (PASS_CLOSER, PASS_FLOOR, PASS_RELEVEL, PASS_SIGMA, distance,
+                      pass_singular)
 from .simulate import Method, integrator_options
 
 NEAR_SINGULAR = 10.0   # ν within this factor of NU_SINGULAR at a failed step: the singularity
@@ -85,10 +87,36 @@ def simulate_partitioned(system, grid: np.ndarray, x0: np.ndarray, inputs: dict,
         t_a, x_a = float(outs[k] - lag[k]), _projected(model, xs[:, k], p)
         _check_converged(model, t_a, x_a, p)
         _check_side(model, t_a, x_a, p, watch)
-        new, x_a, level, base, switch = _decide(system, model, t_a, x_a, p, level, base)
+        decided = _decide(system, model, t_a, x_a, p, level, base)
+        if decided is None:   # the mechanism's singular configuration: pass it, or stop
+            t_stop, x_stop, nu = t_a, x_a, _nu(model, x_a, p)
+            passed = pass_singular(
+                system, model, t_a, x_a, p, u_fn, rtol, atol,
+                lambda: _singular(system, model, t_stop, x_stop, p),
+                nu >= NU_SINGULAR or distance(system.partitions, model.partition,
+                                              x_a[:len(model.y_names)], p) <= PASS_FLOOR)
+            if passed is None:   # not accurate there: come closer, try again
+                counts["passage_retries"] = counts.get("passage_retries", 0) + 1
+                level = PASS_CLOSER * nu
+                continue
+            new, t_a, x_a, passage, taylor = passed
+            counts.setdefault("singular_passages", []).append(passage)
+            switch = _switch(model, new, t_stop, passage.nu, passage.nu_after,
+                             system.partitions) if new is not model else None
+            # the watch level just above the landing's ν (NU_RATIO times it would let the next
+            # crossing come closer than PASS_SIGMA, where the rates lose accuracy)
+            level = base = max(NU_SWITCH, PASS_RELEVEL * passage.nu_after)
+            if switch is not None:
+                segments.append((new, [], []))
+            for t in grid[(grid > t_stop) & (grid <= t_a)]:   # outputs stepped over
+                segments[-1][1].append(float(t))
+                segments[-1][2].append(taylor(float(t) - t_stop))
+        else:
+            new, x_a, level, base, switch = decided
         if switch is not None:
             switches.append(switch)
-            segments.append((new, [], []))
+            if segments[-1][0] is not new:
+                segments.append((new, [], []))
         model = new
     else:
         raise SimulationError(f"the partition switched {MAX_SEGMENTS} times before t = "
@@ -302,7 +330,9 @@ def _decide(system, model, t, x, p, level, base):
     with. ``base`` is the level the partition took over with: a new partition must be better
     than that (and HYSTERESIS times better than the current one), else the stop is the
     mechanism's own singularity coming near (every partition degrades: a bifurcation), where
-    the current partition goes on, at a raised level, until ν reaches NU_SINGULAR."""
+    the current partition goes on, at a raised level, until σ (:func:`.passage.distance`)
+    falls to PASS_SIGMA; None there (the singular configuration, which :mod:`.passage`
+    passes or refuses)."""
     ny = len(model.y_names)
     nu = float(model.conditioning(x[:ny], p)[0])
     if nu < level:   # a drift stop, or ν came back down: continue, projected
@@ -315,9 +345,27 @@ def _decide(system, model, t, x, p, level, base):
         x_new = _mapped(model, new, x, p)
         level = _level(new, x_new, p)
         return new, x_new, level, level, _switch(model, new, t, nu, nu_new, bank)
-    if nu >= NU_SINGULAR or _blocked_by_drivers(bank, model, x[:ny], p, nu, base):
+    if _blocked_by_drivers(bank, model, x[:ny], p, nu, base):
         raise bank.singular_error(t, x[:ny], p, model.partition, nu, nu_new, model.y_names)
-    return model, x, NU_RATIO * nu, base, None
+    sigma = distance(bank, model.partition, x[:ny], p)
+    if sigma <= PASS_SIGMA:
+        return None   # the mechanism's own singular configuration (.passage)
+    # raised so that the next stop comes at about σ = PASS_SIGMA (ν grows as 1/σ there)
+    return model, x, max(2.0, min(NU_RATIO, sigma / PASS_SIGMA)) * nu, base, None
+
+
+def _nu(model, x: np.ndarray, p: np.ndarray) -> float:
+    return float(model.conditioning(x[:len(model.y_names)], p)[0])
+
+
+def _singular(system, model, t: float, x: np.ndarray, p: np.ndarray) -> SimulationError:
+    """The singular-configuration error at a stop where every partition degrades together
+    and σ fell to PASS_SIGMA (the passage's start, :mod:`.passage`)."""
+    ny = len(model.y_names)
+    nu = _nu(model, x, p)
+    return system.partitions.singular_error(
+        t, x[:ny], p, model.partition, nu, nu, model.y_names,
+        reached=f"with no better partition, σ at most PASS_SIGMA = {PASS_SIGMA:g}")
 
 
 def _blocked_by_drivers(bank, model, y: np.ndarray, p: np.ndarray, nu: float, base: float):
