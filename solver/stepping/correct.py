@@ -13,8 +13,8 @@ quasi-Newton iteration on the gaps, evaluated anew at each of PASSES passes, whi
 the penetration to second order per pass. Each pass's W_nn·δ = −g is solved in the
 speeds' space (an nz × nz matrix by Woodbury's identity, :mod:`.exact`; proximally
 regularized by EPS·W_ii, which coplanar corners make singular, and refined once), and the
-passes run only on a step that ends in a penetration (:mod:`.branch`). The largest penetration found before the first
-pass goes into the ledger (``max_correction``): what the raw step left and the correction
+passes run only on a step that ends in a penetration (:mod:`.branch`). The largest
+penetration found before the first pass goes into the ledger (``max_correction``): what the raw step left and the correction
 removed; the potential energy the correction gives is at most the weight times it.
 """
 from __future__ import annotations

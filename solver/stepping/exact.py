@@ -49,24 +49,26 @@ FLOOR = 1e-14     # regularization of rows without effective mass, relative to m
 SLIDE = 1e-9      # |λ_t| ≥ (1 − SLIDE)·μ·λ_n: the sweeps projected the impulse on the cone
 TOL = 1e-9        # relative tolerance of the check of the law on the solved impulses
 PASSES = 4        # proximal passes per solve (one factorization)
+ACTIVE_SET = 3    # solves on contact states corrected by the previous solve, at most
 
 
 def block_solve(zl, z_free, J, B, b, mu, nz: int, nc: int):
-    """(z, λ) of the sweeps → (z, λ) of the exact solve on their active set where it holds
-    the contact law, else the fallbacks of the module docstring. MX in, MX out."""
+    """(z, λ) of the sweeps → ((z, λ) of the exact solve on their active set where it holds
+    the contact law, else the fallbacks of the module docstring; whether the result meets
+    the law: solved, or the sweeps' converged). MX in, MX out."""
     return exact_function(J.sparsity(), B.sparsity(), mu, nz, nc)(zl, z_free, J, B, b)
 
 
 def exact_function(J_sp, B_sp, mu, nz: int, nc: int) -> ca.Function:
-    """exact(zl, z_free, J, B, b) → zl: :func:`block_solve` as one function."""
+    """exact(zl, z_free, J, B, b) → (zl, ok): :func:`block_solve` as one function."""
     mu = np.asarray(mu, dtype=float).ravel()
     frictional = ca.DM((mu > 0).astype(float))
     mu = ca.DM(mu)
     zl, z_free = ca.MX.sym("zl", nz + 3 * nc), ca.MX.sym("z_free", nz)
     J, B, b = ca.MX.sym("J", J_sp), ca.MX.sym("B", B_sp), ca.MX.sym("b", nc)
     _, active, _, _ = _classify(zl[nz:], mu, frictional)
-    needed = ca.logic_and(ca.sum1(active) > 0,
-                          ca.logic_not(_converged(zl[:nz], J, b, frictional, active)))
+    converged = _converged(zl[:nz], J, b, frictional, active)
+    needed = ca.logic_and(ca.sum1(active) > 0, ca.logic_not(converged))
 
     def context(zl, z_free, J, B, b):
         lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
@@ -76,26 +78,40 @@ def exact_function(J_sp, B_sp, mu, nz: int, nc: int) -> ca.Function:
 
     def solve(*args):
         lam, active, sliding, d, common = context(*args)
-        ok, exact = _attempt(lam, *common, active, sliding, d)
-        return switch("exact_stick", ok, [exact, *args], lambda e, *_: e, sticking)
+        ok, exact, raw = _attempt(lam, *common, active, sliding, d)
+        return switch("exact_stick", ok, [exact, *raw, *args], lambda e, *_: e, sticking)
 
     def sticking(_, *args):
-        lam, active, _, d, common = context(*args)
-        ok, stick = _attempt(lam, *common, active, active * (1 - frictional), d)
+        lam, active, _, d, common = context(*args[2:])
+        ok, stick, _ = _attempt(lam, *common, active, active * (1 - frictional), d)
         return switch("exact_held", ok, [stick, *args], lambda s, *_: s, held)
 
     def held(stick, *args):
         # the sweeps' split of a box's load over its coplanar corners is one of many (W is
         # singular); the solve nearest to it can pull at a corner: drop those, solve again
-        lam, active, _, d, common = context(*args)
-        keep = active * (stick[nz::3] > 0)
-        ok, kept = _attempt(lam * _rows(keep, keep, nc), *common, keep,
-                            keep * (1 - frictional), d)
-        return ca.if_else(ok, kept, args[0])
+        lam, active, sliding, d, common = context(*args[2:])
+        keep = active * (stick[nz:nz + 3 * nc:3] > 0)
+        ok, kept, _ = _attempt(lam * _rows(keep, keep, nc), *common, keep,
+                               keep * (1 - frictional), d)
+        guess = _reclassify(*args[:2], args[6], mu, frictional, active, sliding, d, nc)
+        return switch("exact_active", ok, [kept, *guess, *args[2:]], lambda k, *_: k,
+                      lambda _, *rest: active_set(1, *rest))
+
+    def active_set(k, ref, active, sliding, d0, d1, *args):
+        # the first solve's contact states corrected by what it found (an active-set
+        # iteration): each later solve runs only when the one before missed the law
+        _, _, _, _, common = context(*args)
+        ok, out, raw = _attempt(ref, *common, active, sliding, (d0, d1))
+        if k == ACTIVE_SET:
+            return ca.if_else(ok, out, ca.vertcat(args[0], 0))
+        guess = _reclassify(*raw, args[4], mu, frictional, active, sliding, (d0, d1), nc)
+        return switch(f"exact_active{k}", ok, [out, *guess, *args], lambda o, *_: o,
+                      lambda _, *rest: active_set(k + 1, *rest))
     out = switch("exact_solve", needed, [zl, z_free, J, B, b], solve,
-                 lambda zl, *_: zl)
-    return ca.Function("exact", [zl, z_free, J, B, b], [out],
-                       ["zl", "z_free", "J", "B", "b"], ["zl_exact"])
+                 lambda zl, *_: ca.vertcat(zl, 0))
+    ok = ca.if_else(needed, out[-1], converged)
+    return ca.Function("exact", [zl, z_free, J, B, b], [out[:-1], ok],
+                       ["zl", "z_free", "J", "B", "b"], ["zl_exact", "ok"])
 
 
 def _classify(lam, mu, frictional):
@@ -128,8 +144,8 @@ def _rows(n, t, nc: int):
 
 
 def _attempt(lam, z_free, J, B, R, b, mu, frictional, nz, nc, active, sliding, d):
-    """(whether the law holds, (z, λ)) of the proximal passes on one classification
-    (module docstring)."""
+    """(whether the law holds, (z, λ, 1)) of the proximal passes on one classification
+    (module docstring), and the raw (λ, J·z) before λ_n is clipped at zero."""
     sticking = active * (1 - sliding)
     free = _rows(active, sticking, nc)               # the equation rows, and ν's entries
     slope = ca.reshape(ca.horzcat(ca.DM.zeros(nc), mu * sliding * d[0],
@@ -163,7 +179,32 @@ def _attempt(lam, z_free, J, B, R, b, mu, frictional, nz, nc, active, sliding, d
         ok = ca.logic_and(ok, check)
     clipped = ca.vertcat(*[ca.vertcat(ca.fmax(s_n[c], 0), s_t1[c], s_t2[c])
                            for c in range(nc)])
-    return ok, ca.vertcat(z_free + ca.mtimes(B, clipped), clipped)
+    return ok, ca.vertcat(z_free + ca.mtimes(B, clipped), clipped, 1), (solved, gamma)
+
+
+def _reclassify(solved, gamma, b, mu, frictional, active, sliding, d, nc: int):
+    """The contact states a solve's impulses and speeds call for (an active-set step): a
+    closed contact that pulled opens, an open one that sinks below its target closes
+    (sticking), a sticking one whose impulse left the cone slides along that impulse, a
+    sliding one that slips along its impulse sticks, and one that slides on turns its
+    impulse against its slip. → (reference impulses, active,
+    sliding, d0, d1)."""
+    s_n, s_t1, s_t2 = solved[0::3], solved[1::3], solved[2::3]
+    size_s = ca.sqrt(s_t1 ** 2 + s_t2 ** 2)
+    v_n, v_t1, v_t2 = gamma[0::3], gamma[1::3], gamma[2::3]
+    closes = ca.logic_and(1 - active, v_n < b)
+    now = ca.logic_or(ca.logic_and(active, s_n > 0), closes)
+    leaves = active * (1 - sliding) * frictional * (size_s > mu * s_n)
+    wrong = sliding * frictional * (v_t1 * d[0] + v_t2 * d[1] > 0)
+    slides = now * ca.logic_or(ca.logic_or(sliding * (1 - wrong), leaves), 1 - frictional)
+    # a slide that goes on: its impulse turned against the slip it found (Coulomb's law)
+    slip = ca.sqrt(v_t1 ** 2 + v_t2 ** 2)
+    turn = sliding * (1 - wrong) * (slip > 0)
+    d_new = [ca.if_else(leaves, st / (size_s + 1e-300),
+                        ca.if_else(turn, -vt / (slip + 1e-300), dk))
+             for st, vt, dk in zip((s_t1, s_t2), (v_t1, v_t2), d)]
+    ref = _rows(now * ca.fmax(s_n, 0), ca.DM.zeros(nc), nc)
+    return ref, now, slides, d_new[0], d_new[1]
 
 
 def woodbury_inverse(BP, inv_r, J):
