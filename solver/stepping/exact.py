@@ -33,7 +33,8 @@ The solution is kept only where it satisfies the whole law — λ_n ≥ 0, every
 impulse inside the cone, every open contact separating (v_n⁺ ≥ b), every sliding one
 slipping against its impulse — and is finite; else the same active set with every contact
 sticking is tried (a stack whose unconverged sweeps put a corner's friction on the cone),
-then that one without the corners it pulled at; else the sweeps' impulses stand (the
+then that one without the corners it pulled at, then up to ACTIVE_SET active-set steps
+from the first solve's result (:func:`_reclassify`); else the sweeps' impulses stand (the
 ledger's residuals then say by how much they miss). Each later solve runs only when the
 earlier failed (:mod:`.branch`), and none on a step whose sweeps already meet the law.
 """
