@@ -115,9 +115,16 @@ class InputSignals:
     def on(self, times) -> np.ndarray:
         """u at ``times``: one column per time (len(names) × n)."""
         times = np.asarray(times, dtype=float).ravel()
-        if not self.names:
-            return np.zeros((0, times.size))
-        return np.column_stack([self.numbers(t) for t in times])
+        out = np.zeros((len(self.names), times.size))
+        # a table or a constant row at once (a stepping run asks for thousands of times)
+        for k, spec in enumerate(self.specs):
+            if spec[0] == "constant":
+                out[k] = spec[1]
+            elif spec[0] == "table":
+                out[k] = np.interp(times, spec[1], spec[2])
+            else:
+                out[k] = [call(self.names[k], spec[1], t) for t in times]
+        return out
 
     def function(self, sym=None) -> ca.Function:
         """u_of_t(t) as a casadi.Function (MX when a callable needs it, else ``sym``)."""

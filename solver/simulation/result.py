@@ -80,16 +80,16 @@ class Result(Mapping):
             np.repeat(np.asarray(p, dtype=float).reshape(-1, 1), n, axis=1)
         fns = system.functions
         if "drive" in fns:  # exactly driven coordinates and speeds at their prescribed values
-            xs = np.array(fns["drive"].map(n)(t, xs, us, P))
+            xs = np.array(_mapped(system, fns["drive"], n)(t, xs, us, P))
         if "project" in fns:  # closed loops: dependent coordinates from the Newton projection
-            xs = np.array(fns["project"].map(n)(xs, P))
-        energy = system.energy.map(n)(xs, P)
+            xs = np.array(_mapped(system, fns["project"], n)(xs, P))
+        energy = _mapped(system, system.energy, n)(xs, P)
         series = {name: xs[i] for i, name in enumerate(system.x_names)}
         series.update({name: us[i] for i, name in enumerate(system.u_names)})
-        outs = np.array(system.h.map(n)(t, xs, us, P))
+        outs = np.array(_mapped(system, system.h, n)(t, xs, us, P))
         series.update({name: outs[i] for i, name in enumerate(system.output_names)})
         if "flanges" in fns:   # 1-D bodies without a coordinate of their own (behind a gear)
-            rows = np.array(fns["flanges"].map(n)(t, xs, us, P))
+            rows = np.array(_mapped(system, fns["flanges"], n)(t, xs, us, P))
             series.update({name: rows[i] for i, name in enumerate(system.flange_names)})
         T, V, W = (np.array(e).ravel() for e in energy)
         series["energy.kinetic"], series["energy.potential"] = T, V
@@ -97,15 +97,18 @@ class Result(Mapping):
         series["energy.total"] = T + V + W
         dissipation = fns.get("dissipation_smooth", system.dissipation) if smooth else \
             system.dissipation
-        series["power.dissipated"] = np.array(dissipation.map(n)(t, xs, us, P)).ravel()
+        series["power.dissipated"] = np.array(
+            _mapped(system, dissipation, n)(t, xs, us, P)).ravel()
         if "supplied" in fns:
-            series["power.supplied"] = np.array(fns["supplied"].map(n)(t, xs, us, P)).ravel()
+            series["power.supplied"] = np.array(
+                _mapped(system, fns["supplied"], n)(t, xs, us, P)).ravel()
         if "residuals" in fns:  # constraint residuals c(y) and A(y)·w
-            for kind, vals in zip(("position", "velocity"), fns["residuals"].map(n)(xs, P)):
+            residuals = _mapped(system, fns["residuals"], n)(xs, P)
+            for kind, vals in zip(("position", "velocity"), residuals):
                 series.update({f"residual.{kind}[{i}]": row
                                for i, row in enumerate(np.array(vals))})
         if "multipliers" in fns:  # constraint forces λ (Baumgarte, DAE)
-            lam = np.array(fns["multipliers"].map(n)(t, xs, us, P))
+            lam = np.array(_mapped(system, fns["multipliers"], n)(t, xs, us, P))
             series.update({f"lambda[{i}]": row for i, row in enumerate(lam)})
         # p stays one column per sample where discrete variables change along the run
         return cls(t, series, xs, system, P if np.ndim(p) == 2 else P[:, 0])
@@ -255,3 +258,15 @@ def summary_html(result: Result) -> str:
             for n, v in result.series.items() if len(v)]
     return tables.section(summary_text(result).strip("<>"), [], [tables.table(
         "series", ["name", "unit", "initial", "final", "min", "max"], rows, (2, 3, 4, 5))])
+
+
+def _mapped(system, fn, n: int):
+    """fn.map(n), made once per System, function and length (a stepping run's Result asks
+    for the same maps at every run; making them took ~10 % of a robot's 2 s run)."""
+    cache = system.__dict__.setdefault("_result_maps", {})
+    key = (id(fn), n)
+    if key not in cache or cache[key][0] is not fn:     # (ids of another process: unpickled)
+        if len(cache) > 64:                # runs of many lengths: keep the cache small
+            cache.clear()
+        cache[key] = (fn, fn.map(n))       # fn kept: its id stays its own
+    return cache[key][1]

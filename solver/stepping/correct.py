@@ -10,16 +10,24 @@ penetrating contacts: Δz = M⁻¹·J_nᵀ·δ with W_nn·δ = −g on the conta
 at g = 0 by the later passes, the total δ ≥ 0; zero elsewhere), applied through the kinematic map y ← y + ẏ(y, Δz)·(1 s) (unit quaternions
 renormalized). W_nn = J_n·M⁻¹·J_nᵀ is the step's (its start's) Delassus matrix: a
 quasi-Newton iteration on the gaps, evaluated anew at each of PASSES passes, which removes
-the penetration to second order per pass. The largest penetration found before the first
-pass goes into the ledger (``max_correction``): what the raw step left and the correction
+the penetration to second order per pass. Each pass's W_nn·δ = −g is solved in the
+speeds' space (an nz × nz matrix by Woodbury's identity, :mod:`.exact`; proximally
+regularized by EPS·W_ii, which coplanar corners make singular, and refined once), and the
+passes run only on a step that ends in a penetration (:mod:`.branch`). The largest
+penetration found before the first pass goes into the ledger (``max_correction``): what the raw step left and the correction
 removed; the potential energy the correction gives is at most the weight times it.
 """
 from __future__ import annotations
 
 import casadi as ca
 
+from .branch import switch
+from .exact import woodbury_inverse, woodbury_step
+
 PASSES = 2          # gap evaluations and solves per step
-EPS = 1e-10         # Tikhonov regularization of W_nn (coplanar corners make it singular)
+# proximal regularization of W_nn relative to its diagonal (coplanar corners make it
+# singular), one refinement: W_nn·δ = −g to (EPS/σ)² on a direction of singular value σ
+EPS = 1e-6
 # [m] penetrations the correction leaves to the next step's target b = −g/h: round-off-deep
 # gaps (1e-16 m) of a resting face are no rigid pattern (outside W_nn's range), and their
 # least-norm δ, clipped to δ ≥ 0, would lift and drop a resting stack by 1e-8 m
@@ -42,26 +50,34 @@ def displacement_function(system, f, normalize) -> ca.Function:
 
 def correct(x, t, u, p, J, B, gaps, displace, geometric):
     """(x after the step) → (x pushed out of penetration, the deepest penetration before
-    it [m], geometric contacts only) (module docstring). MX in, MX out."""
+    it [m], geometric contacts only) (module docstring). MX in, MX out; the passes run
+    only on a step that ends in a penetration (most steps leave none)."""
+    first = gaps(x, p)
+    worst = ca.mmax(ca.fmax(-first, 0) * geometric)
     Jn, Bn = J[0::3, :], B[:, 0::3]
-    W = ca.mtimes(Jn, Bn)
-    W = W + EPS * ca.diag(ca.diag(W))
-    g = first = gaps(x, p)
-    worst = ca.mmax(ca.fmax(-g, 0) * geometric)
-    held, total, start = 0, 0, x
-    for k in range(PASSES):
-        if k:
-            g = gaps(x, p)
-        # a contact once pushed is held at g = 0 by the later passes, which take back what
-        # a pass's linearization lifted too far (the total push δ stays ≥ 0: never a pull)
-        held = ca.logic_or(held, g < -SLOP)
-        A = ca.mtimes(ca.diag(held), W) + ca.diag(1 - held)
-        delta = ca.fmax(ca.solve(A, held * -g, "qr"), -total)
-        size = ca.sum1(ca.fabs(delta))
-        delta = ca.if_else(ca.logic_and(size == size, size < 1e300), delta,
-                           ca.DM.zeros(delta.numel()), True)
-        total = total + delta
-        x = displace(t, x, u, p, ca.mtimes(Bn, delta))
-    # most steps leave no penetration: the passes run only when one does
-    x = ca.if_else(ca.mmin(first) < -SLOP, x, start, True)
+
+    def passes(x, t, u, p, Jn, Bn, g):
+        R = EPS * ca.sum2(Jn * Bn.T)                 # EPS times W_nn's diagonal
+        held, total = 0, 0
+        for k in range(PASSES):
+            if k:
+                g = gaps(x, p)
+            # a contact once pushed is held at g = 0 by the later passes, which take back
+            # what a pass's linearization lifted too far (the total push δ stays ≥ 0:
+            # never a pull)
+            held = ca.logic_or(held, g < -SLOP)
+            inv_r = held / R
+            K_inv = woodbury_inverse(Bn, inv_r, Jn)
+            delta = woodbury_step(K_inv, Bn, inv_r, Jn, -g)
+            delta = delta + woodbury_step(K_inv, Bn, inv_r, Jn,
+                                          -g - ca.mtimes(Jn, ca.mtimes(Bn, delta)))
+            delta = ca.fmax(delta, -total)
+            size = ca.sum1(ca.fabs(delta))
+            delta = ca.if_else(ca.logic_and(size == size, size < 1e300), delta,
+                               ca.DM.zeros(delta.numel()))
+            total = total + delta
+            x = displace(t, x, u, p, ca.mtimes(Bn, delta))
+        return x
+    x = switch("correct", ca.mmin(first) < -SLOP, [x, t, u, p, Jn, Bn, first], passes,
+               lambda x, *_: x)
     return x, worst

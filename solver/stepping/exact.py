@@ -1,70 +1,129 @@
-"""The exact solve of a step's contact problem on the active set the sweeps found (a block
-solve: the contacts of a stack coupled through all its bodies at once, where Gauss–Seidel
-passes converge slowly).
+"""The exact solve of a step's contact problem on the active set the sweeps found, in the
+speeds' space: its linear algebra is nz × nz (nz: the model's speeds, 9 for the hopper, 18
+for the cheetah), not 3·nc × 3·nc (87 rows for the hopper's 29 contacts, whose rank is at
+most its 9 speeds).
 
 After the projected Gauss–Seidel sweeps (:mod:`.step`), every contact is in one of three
 states: open (λ_n = 0), sticking (|λ_t| < μ·λ_n) or sliding (|λ_t| = μ·λ_n along a
-direction d). On that active set the contact law is linear, and its equations are solved
-at once by a sparse LU/QR of the Delassus matrix W = J·M⁻¹·Jᵀ (compiled: CasADi's sparse QR
-runs in the generated code):
+direction d). On that active set the contact law is linear in the impulses λ = P·ν (ν: the
+free unknowns, P: open contacts carry nothing, a sliding one λ_t = μ·d·λ_n):
 
     open:      λ_n = 0, λ_t = 0
-    sticking:  (W·λ)_n = b − v_free,n,  (W·λ)_t = −v_free,t       (v_n⁺ = b, v_t⁺ = 0)
-    sliding:   (W·λ)_n = b − v_free,n,  λ_t = μ·d·λ_n              (Coulomb's slip law)
+    sticking:  v_n⁺ = b,  v_t⁺ = 0
+    sliding:   v_n⁺ = b,  λ_t = μ·d·λ_n                    (Coulomb's slip law)
 
-Four coplanar corners under a box hold three motions with four normal impulses: W is
-singular there, and its rows are regularized by EPS times their diagonal, proximally: the
-change from a reference (the sweeps' normal impulses, no tangential ones) is the unknown,
-so the solution is the one nearest to it, and the velocity the regularization leaves is
-EPS·W_ii times that change (a least-norm impulse instead would blow up on the round-off of
-a target outside W's range).
+with z⁺ = z_free + M⁻¹·Jᵀ·P·ν and v⁺ = J·z⁺. The equations are E·J·z⁺ = E·target (E: the
+rows that are velocity equations). Four coplanar corners under a box hold three motions
+with four normal impulses, so E·J·M⁻¹·Jᵀ·P is singular there: it is solved by proximal
+passes, each (E·W·P + R)·Δν = target − E·J·z⁺ with R = EPS·W_ii (the change from the
+previous pass's ν, starting from the sweeps' normal impulses without tangential ones, so
+that the solution is the one nearest to them; the velocity a pass leaves is R·Δν, taken
+out by the next). Each pass is solved in the speeds' space by Woodbury's identity,
+
+    Δν = R⁻¹·(r − E·J·y),   (I + M⁻¹·Jᵀ·P·R⁻¹·E·J)·y = M⁻¹·Jᵀ·P·R⁻¹·r,
+
+y the speed change: one nz × nz matrix per solve, factorized once (QR) for all passes
+(B = M⁻¹·Jᵀ comes from the step's kinematics). EPS = 1e-6 rather than smaller: Woodbury's
+R⁻¹·(r − E·J·y) loses digits in proportion to 1/EPS², and PASSES passes make the velocity
+residual (EPS/σ)^PASSES on a direction of W with singular value σ (relative to W_ii).
+The reference, the 3·nc QR of the same law's single regularized solve, is
+tests/stepping_reference.py; tests/test_stepping_exact.py compares the two.
+
 The solution is kept only where it satisfies the whole law — λ_n ≥ 0, every sticking
 impulse inside the cone, every open contact separating (v_n⁺ ≥ b), every sliding one
-slipping against its impulse — and is finite; otherwise the sweeps' impulses stand (the
-ledger's residuals then say by how much they miss). Where it is kept, complementarity and
-the cone hold to round-off: a stack at rest stays at rest to ~1e-15 m per step instead of
-the unconverged sweeps' tilt (docs/hybrid.md, "Two contact modes").
+slipping against its impulse — and is finite; else the same active set with every contact
+sticking is tried (a stack whose unconverged sweeps put a corner's friction on the cone),
+then that one without the corners it pulled at, then up to ACTIVE_SET active-set steps
+from the first solve's result (:func:`_reclassify`); else the sweeps' impulses stand (the
+ledger's residuals then say by how much they miss). Each later solve runs only when the
+earlier failed (:mod:`.branch`), and none on a step whose sweeps already meet the law.
 """
 from __future__ import annotations
 
 import casadi as ca
 import numpy as np
 
-EPS = 1e-8        # proximal regularization of the active rows, relative to their diagonal
+from .branch import switch
+
+EPS = 1e-6        # proximal regularization of the active rows, relative to their diagonal
 FLOOR = 1e-14     # regularization of rows without effective mass, relative to max W_ii
 SLIDE = 1e-9      # |λ_t| ≥ (1 − SLIDE)·μ·λ_n: the sweeps projected the impulse on the cone
 TOL = 1e-9        # relative tolerance of the check of the law on the solved impulses
+PASSES = 4        # proximal passes per solve (one factorization)
+ACTIVE_SET = 3    # solves on contact states corrected by the previous solve, at most
 
 
 def block_solve(zl, z_free, J, B, b, mu, nz: int, nc: int):
-    """(z, λ) of the sweeps → (z, λ) of the exact solve on their active set where it holds
-    the contact law; else on the same active set with every frictional contact sticking (a
-    stack at rest, whose unconverged sweeps put a corner's friction on the cone); else the
-    sweeps' (module docstring). MX in, MX out; the second solve runs only when needed."""
-    lam = zl[nz:]
-    mu = ca.DM(np.asarray(mu, dtype=float).ravel())
-    frictional = ca.DM((np.asarray(mu).ravel() > 0).astype(float))
+    """(z, λ) of the sweeps → ((z, λ) of the exact solve on their active set where it holds
+    the contact law, else the fallbacks of the module docstring; whether the result meets
+    the law: solved, or the sweeps' converged). MX in, MX out."""
+    return exact_function(J.sparsity(), B.sparsity(), mu, nz, nc)(zl, z_free, J, B, b)
+
+
+def exact_function(J_sp, B_sp, mu, nz: int, nc: int) -> ca.Function:
+    """exact(zl, z_free, J, B, b) → (zl, ok): :func:`block_solve` as one function."""
+    mu = np.asarray(mu, dtype=float).ravel()
+    frictional = ca.DM((mu > 0).astype(float))
+    mu = ca.DM(mu)
+    zl, z_free = ca.MX.sym("zl", nz + 3 * nc), ca.MX.sym("z_free", nz)
+    J, B, b = ca.MX.sym("J", J_sp), ca.MX.sym("B", B_sp), ca.MX.sym("b", nc)
+    _, active, _, _ = _classify(zl[nz:], mu, frictional)
+    converged = _converged(zl[:nz], J, b, frictional, active)
+    needed = ca.logic_and(ca.sum1(active) > 0, ca.logic_not(converged))
+
+    def context(zl, z_free, J, B, b):
+        lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
+        Wd = ca.sum2(J * B.T)                           # the diagonal of W = J·M⁻¹·Jᵀ
+        R = EPS * Wd + FLOOR * ca.mmax(Wd)
+        return lam, active, sliding, d, (z_free, J, B, R, b, mu, frictional, nz, nc)
+
+    def solve(*args):
+        lam, active, sliding, d, common = context(*args)
+        ok, exact, raw = _attempt(lam, *common, active, sliding, d)
+        return switch("exact_stick", ok, [exact, *raw, *args], lambda e, *_: e, sticking)
+
+    def sticking(_, *args):
+        lam, active, _, d, common = context(*args[2:])
+        ok, stick, _ = _attempt(lam, *common, active, active * (1 - frictional), d)
+        return switch("exact_held", ok, [stick, *args], lambda s, *_: s, held)
+
+    def held(stick, *args):
+        # the sweeps' split of a box's load over its coplanar corners is one of many (W is
+        # singular); the solve nearest to it can pull at a corner: drop those, solve again
+        lam, active, sliding, d, common = context(*args[2:])
+        keep = active * (stick[nz:nz + 3 * nc:3] > 0)
+        ok, kept, _ = _attempt(lam * _rows(keep, keep, nc), *common, keep,
+                               keep * (1 - frictional), d)
+        guess = _reclassify(*args[:2], args[6], mu, frictional, active, sliding, d, nc)
+        return switch("exact_active", ok, [kept, *guess, *args[2:]], lambda k, *_: k,
+                      lambda _, *rest: active_set(1, *rest))
+
+    def active_set(k, ref, active, sliding, d0, d1, *args):
+        # the first solve's contact states corrected by what it found (an active-set
+        # iteration): each later solve runs only when the one before missed the law
+        _, _, _, _, common = context(*args)
+        ok, out, raw = _attempt(ref, *common, active, sliding, (d0, d1))
+        if k == ACTIVE_SET:
+            return ca.if_else(ok, out, ca.vertcat(args[0], 0))
+        guess = _reclassify(*raw, args[4], mu, frictional, active, sliding, (d0, d1), nc)
+        return switch(f"exact_active{k}", ok, [out, *guess, *args], lambda o, *_: o,
+                      lambda _, *rest: active_set(k + 1, *rest))
+    out = switch("exact_solve", needed, [zl, z_free, J, B, b], solve,
+                 lambda zl, *_: ca.vertcat(zl, 0))
+    ok = ca.if_else(needed, out[-1], converged)
+    return ca.Function("exact", [zl, z_free, J, B, b], [out[:-1], ok],
+                       ["zl", "z_free", "J", "B", "b"], ["zl_exact", "ok"])
+
+
+def _classify(lam, mu, frictional):
+    """λ, which contacts are closed (λ_n > 0), which slide (on the cone, or frictionless),
+    and the direction d of a sliding contact's tangential impulse."""
     lam_n, lam_t1, lam_t2 = lam[0::3], lam[1::3], lam[2::3]
     size_t = ca.sqrt(lam_t1 ** 2 + lam_t2 ** 2)
     active = lam_n > 0
     sliding = active * ca.logic_or(size_t >= (1 - SLIDE) * mu * lam_n, 1 - frictional)
     d = [ca.if_else(size_t > 0, lt / (size_t + 1e-300), 0) for lt in (lam_t1, lam_t2)]
-    W = ca.mtimes(J, B)
-    common = (lam, z_free, J, B, W, b, mu, frictional, active, nc)
-    ok, exact = _attempt(*common, sliding, d)
-    ok_stick, stick = _attempt(*common, active * (1 - frictional), d)
-    # the sweeps' split of a box's load over its coplanar corners is one of many (W is
-    # singular); the solve nearest to it can pull at a corner: drop those, solve again
-    held = active * (stick[nz::3] > 0)
-    ok_held, kept = _attempt(lam * _rows(held, held, nc), z_free, J, B, W, b, mu, frictional,
-                             held, nc, held * (1 - frictional), d)
-    fallback = ca.if_else(ok_held, kept, zl, True)
-    solved = ca.if_else(ok, exact, ca.if_else(ok_stick, stick, fallback, True), True)
-    # the solves run only on a step with a closed contact whose sweeps did not converge
-    # (flight, a contact the sweeps settled: the sweeps' impulses already meet the law)
-    return ca.if_else(ca.logic_and(ca.sum1(active) > 0,
-                                   ca.logic_not(_converged(zl[:nz], J, b, frictional, active))),
-                      solved, zl, True)
+    return lam, active, sliding, d
 
 
 def _converged(z, J, b, frictional, active):
@@ -85,33 +144,27 @@ def _rows(n, t, nc: int):
     return ca.reshape(ca.horzcat(n, t, t).T, 3 * nc, 1)
 
 
-def _attempt(lam, z_free, J, B, W, b, mu, frictional, active, nc, sliding, d):
-    """(whether the law holds, (z, λ)) of the linear solve on one classification."""
+def _attempt(lam, z_free, J, B, R, b, mu, frictional, nz, nc, active, sliding, d):
+    """(whether the law holds, (z, λ, 1)) of the proximal passes on one classification
+    (module docstring), and the raw (λ, J·z) before λ_n is clipped at zero."""
     sticking = active * (1 - sliding)
-    equation = _rows(active, sticking, nc)             # rows that are velocity equations
-    v_free = ca.mtimes(J, z_free)
-    target = _rows(b, ca.DM.zeros(nc), nc) - v_free
-    # the coupling of a sliding contact's tangential impulse to its normal one
-    select = _tangent_from_normal(nc)             # (3nc × 3nc), t rows ← n column
+    free = _rows(active, sticking, nc)               # the equation rows, and ν's entries
     slope = ca.reshape(ca.horzcat(ca.DM.zeros(nc), mu * sliding * d[0],
                                   mu * sliding * d[1]).T, 3 * nc, 1)
-    fixed = ca.DM.eye(3 * nc) - ca.mtimes(ca.diag(slope), select)
-    # a planar model's out-of-plane tangent has no effective mass (a zero row of W): the
-    # floor FLOOR·max W_ii keeps A regular there, where the target and the change are zero
-    diag = ca.diag(W)
-    A = ca.mtimes(ca.diag(equation), W + ca.diag(EPS * diag + FLOOR * ca.mmax(diag))) + \
-        ca.mtimes(ca.diag(1 - equation), fixed)
-    # solved for the change from a reference (a proximal regularization, where W is
-    # singular: the solution nearest to it, and the velocity the regularization leaves is
-    # EPS times the change): the sweeps' normal impulses, which split a box's load over its
-    # corners without pulling, and no tangential one — the sweeps leave internal friction
-    # (corners pushing against each other, W's null space) that the nearest solution would
-    # keep, out of the cone. A least-norm impulse instead would blow up on the round-off of
-    # a target outside W's range.
-    ref = lam * _rows(ca.DM.ones(nc), ca.DM.zeros(nc), nc)
-    rhs = equation * (target - ca.mtimes(W, ref)) - (1 - equation) * ca.mtimes(fixed, ref)
-    solved = ref + ca.solve(A, rhs, "qr")
-    gamma = ca.mtimes(J, z_free + ca.mtimes(B, solved))
+    # λ = P·ν: ν itself on the free entries, a sliding contact's λ_t = μ·d·ν_n
+    P = ca.diag(free) + ca.mtimes(ca.diag(slope), _tangent_from_normal(nc))
+    BP = ca.mtimes(B, P)                              # M⁻¹·Jᵀ·P (nz × 3nc)
+    inv_r = free / R
+    K_inv = woodbury_inverse(BP, inv_r, J)
+    target = _rows(b, ca.DM.zeros(nc), nc)
+    nu = free * lam * _rows(ca.DM.ones(nc), ca.DM.zeros(nc), nc)
+    z = z_free + ca.mtimes(BP, nu)
+    for _ in range(PASSES):
+        step = woodbury_step(K_inv, BP, inv_r, J, target - ca.mtimes(J, z))
+        nu, z = nu + step, z + ca.mtimes(BP, step)
+    solved = ca.mtimes(P, nu)
+    v_free = ca.mtimes(J, z_free)
+    gamma = ca.mtimes(J, z)
     s_n, s_t1, s_t2 = solved[0::3], solved[1::3], solved[2::3]
     scale_l = ca.mmax(ca.fabs(solved)) + ca.mmax(ca.fabs(lam)) + 1e-300
     scale_v = ca.mmax(ca.fabs(v_free)) + ca.mmax(ca.fabs(active * b)) + 1e-300
@@ -127,7 +180,48 @@ def _attempt(lam, z_free, J, B, W, b, mu, frictional, active, nc, sliding, d):
         ok = ca.logic_and(ok, check)
     clipped = ca.vertcat(*[ca.vertcat(ca.fmax(s_n[c], 0), s_t1[c], s_t2[c])
                            for c in range(nc)])
-    return ok, ca.vertcat(z_free + ca.mtimes(B, clipped), clipped)
+    return ok, ca.vertcat(z_free + ca.mtimes(B, clipped), clipped, 1), (solved, gamma)
+
+
+def _reclassify(solved, gamma, b, mu, frictional, active, sliding, d, nc: int):
+    """The contact states a solve's impulses and speeds call for (an active-set step): a
+    closed contact that pulled opens, an open one that sinks below its target closes
+    (sticking), a sticking one whose impulse left the cone slides along that impulse, a
+    sliding one that slips along its impulse sticks, and one that slides on turns its
+    impulse against its slip. → (reference impulses, active,
+    sliding, d0, d1)."""
+    s_n, s_t1, s_t2 = solved[0::3], solved[1::3], solved[2::3]
+    size_s = ca.sqrt(s_t1 ** 2 + s_t2 ** 2)
+    v_n, v_t1, v_t2 = gamma[0::3], gamma[1::3], gamma[2::3]
+    closes = ca.logic_and(1 - active, v_n < b)
+    now = ca.logic_or(ca.logic_and(active, s_n > 0), closes)
+    leaves = active * (1 - sliding) * frictional * (size_s > mu * s_n)
+    wrong = sliding * frictional * (v_t1 * d[0] + v_t2 * d[1] > 0)
+    slides = now * ca.logic_or(ca.logic_or(sliding * (1 - wrong), leaves), 1 - frictional)
+    # a slide that goes on: its impulse turned against the slip it found (Coulomb's law)
+    slip = ca.sqrt(v_t1 ** 2 + v_t2 ** 2)
+    turn = sliding * (1 - wrong) * (slip > 0)
+    d_new = [ca.if_else(leaves, st / (size_s + 1e-300),
+                        ca.if_else(turn, -vt / (slip + 1e-300), dk))
+             for st, vt, dk in zip((s_t1, s_t2), (v_t1, v_t2), d)]
+    ref = _rows(now * ca.fmax(s_n, 0), ca.DM.zeros(nc), nc)
+    return ref, now, slides, d_new[0], d_new[1]
+
+
+def woodbury_inverse(BP, inv_r, J):
+    """(I + BP·diag(inv_r)·J)⁻¹ (nz × nz; BP = M⁻¹·Jᵀ·P, inv_r = R⁻¹ on the equation rows,
+    0 elsewhere): the speeds' space matrix of Woodbury's identity (module docstring),
+    factorized once (Householder QR)."""
+    nz = BP.size1()
+    K = ca.MX.eye(nz) + ca.mtimes(BP * ca.repmat(inv_r.T, nz, 1), J)
+    return ca.solve(K, ca.MX.eye(nz), "qr")
+
+
+def woodbury_step(K_inv, BP, inv_r, J, r):
+    """Δν = (E·J·BP + R)⁻¹·r on the equation rows, by Woodbury's identity: R⁻¹·(r − J·y)
+    with y = K⁻¹·BP·R⁻¹·r the speed change (zero on the other rows)."""
+    y = ca.mtimes(K_inv, ca.mtimes(BP, inv_r * r))
+    return inv_r * (r - ca.mtimes(J, y))
 
 
 def _tangent_from_normal(nc: int) -> ca.DM:

@@ -15,7 +15,12 @@ projected Gauss–Seidel (Jean and Moreau's NSGS): per contact, the normal impul
 on λ_n ≥ 0, then the tangential one projected on the disk of radius μ·λ_n, a fixed number of
 passes over the contacts, alternately forward and backward, (a CasADi fold: compiled, no
 Python per sweep or per step), then solved exactly on the active set the sweeps found
-(:mod:`.exact`: a sparse block solve of the coupled contacts, kept where it meets the law).
+(:mod:`.exact`: all the coupled contacts at once, in the speeds' space, kept where it meets
+the law). With the exact solve, the first EARLY_FOLDS sweep folds run before it, and the
+rest of ``iterations`` only where it misses the law (a warm-started step's active set is
+mostly right after a few passes; :mod:`.branch` runs the rest only when needed). Fewer than
+six passes leave a sliding contact's direction unconverged, which the law's check does not
+see (it asks only that the contact not slip along its impulse).
 
 Functions: ``kinematics`` (t, x, u, p, h) → contact Jacobian J, B = M⁻¹·Jᵀ, the blocks of
 the Delassus matrix, targets b, μ, the free speeds and the gaps; ``sweep`` one NSGS sweep;
@@ -30,6 +35,7 @@ import numpy as np
 
 from ..collision.pairs import WORLD
 from .correct import correct, displacement_function
+from .branch import switch
 from .exact import block_solve
 from .narrow import pair_contacts
 
@@ -40,6 +46,9 @@ MAXED = 5      # the first MAXED entries of the ledger are maxima over the steps
 # that a stack at rest is held from its first step (cold, 30 passes let a 10-box tower sag
 # and tilt by millimetres before the warm starts caught up)
 SETTLE_PASSES = 1000
+# sweep folds (two passes each: forward, backward) before a first exact solve; the rest of a
+# step's ``iterations`` run only where that solve misses the law (exact=True)
+EARLY_FOLDS = 3
 
 
 def contact_rows(system, specs, x, p):
@@ -142,7 +151,7 @@ def build_step(system, specs, iterations: int, exact: bool = True):
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
     after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
     step, settle = _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
-                         iterations)
+                         iterations, exact)
     return step, settle, nc
 
 
@@ -154,7 +163,7 @@ def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
     displace = displacement_function(system, f, _normalized)
 
     def solve(zl, z_free, J, B, b):
-        return block_solve(zl, z_free, J, B, b, mu, nz, nc) if nc else zl
+        return block_solve(zl, z_free, J, B, b, mu, nz, nc) if nc else (zl, ca.MX(1))
 
     def position(x_new, t, u, p_, J, B):
         if not nc:
@@ -246,7 +255,23 @@ def _normalized(system, y):
     return y
 
 
-def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations):
+def _sweeps_then_solve(sweep, solve, folds: int, zl, z_free, J, B, w_n, w_t, b):
+    """The sweeps and the exact solve: first EARLY_FOLDS of the folds (the warm start's
+    active set is most steps' own), the rest only when the solve on their active set missed
+    the law (then solved again on the active set all the sweeps found)."""
+    early = min(EARLY_FOLDS, folds)
+    first = sweep.fold(early)(zl, J, B, w_n, w_t, b)
+    solved, ok = solve(first, z_free, J, B, b)
+    if early == folds:
+        return solved
+
+    def more(first, z_free, J, B, w_n, w_t, b):
+        return solve(sweep.fold(folds - early)(first, J, B, w_n, w_t, b), z_free, J, B, b)[0]
+    return switch("more_sweeps", ok, [solved, first, z_free, J, B, w_n, w_t, b],
+                  lambda s, *_: s, lambda _, *args: more(*args))
+
+
+def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exact):
     """step(acc, u, p, h) → acc with acc = (t, x, λ, ledger): one step. The sweeps start
     from the previous step's impulses (a warm start: the contacts keep their places in λ,
     and a resting stack's impulses change little from step to step); the ledger keeps the
@@ -258,9 +283,11 @@ def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations):
     J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
     solve, position = after
-    if nc:
-        zl = sweep.fold(max(1, (iterations + 1) // 2))(zl, J, B, w_n, w_t, b)
-        zl = solve(zl, z_free, J, B, b)
+    folds = max(1, (iterations + 1) // 2)
+    if nc and exact:
+        zl = _sweeps_then_solve(sweep, solve, folds, zl, z_free, J, B, w_n, w_t, b)
+    elif nc:
+        zl = sweep.fold(folds)(zl, J, B, w_n, w_t, b)
     x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap, z_free)
     x_new, corrected = position(x_new, t + h, u, p, J, B)
     residuals = ca.vertcat(residuals[:4], corrected, residuals[4:])
