@@ -24,6 +24,7 @@ import numpy as np
 from ..collision.broad import BroadPhase
 from ..simulation.ledger import SteppingLedger
 from ..simulation.result import Result
+from .bodies import mapped_parts
 from .slot_step import build_slot_step, data_function, data_rows
 from .slots import MAT
 from .step import LEDGER, build_step
@@ -70,7 +71,9 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
     """The run of the module docstring; ``compiled(functions, ops)`` compiles a list of
     CasADi functions (run.py's)."""
     nx, nd, s = system.nx, slotted.nd, slotted.s
-    parts = build_step(system, rest, None)    # kinematics, sweep, finish, sizes
+    # kinematics, sweep, finish, sizes: free bodies alike, one body's mapped (.bodies)
+    mapped = (not rest and mapped_parts(system)) or None
+    parts = mapped or build_step(system, rest, None)
     nc = parts[3][2]
     data, where = data_function(system, slotted)
     candidates = _Candidates(slotted)
@@ -126,7 +129,8 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
     res.method = "stepping"
     res.stats = {"dt": h, "steps": k * (grid.size - 1), "contacts": nc,
                  "iterations": iterations, "slots": K, "slotted_pairs": len(slotted.pairs),
-                 "candidates_max": most, "broad_retries": retries}
+                 "candidates_max": most, "broad_retries": retries,
+                 "mapped": mapped is not None}
     return res
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from .narrow import EPS
 from .slots import MAT, SlottedContacts
 from .step import LEDGER, MAXED, _tangents, _tiny
+from .uniform import uniform
 
 GROUP = 32     # slots per function of the passes (K is a power of two)
 
@@ -58,15 +59,30 @@ def data_function(system, slotted: SlottedContacts) -> ca.Function:
                                   ca.SX.zeros(4)))
         centres.append(centre)
         speeds.append(ca.norm_2(vel))
-    eye = ca.vec(ca.SX.eye(s))
-    for normal_offset in slotted.planes:
-        n = ca.DM(normal_offset[:3])
-        columns.append(ca.vertcat(n * normal_offset[3], ca.SX.zeros(6 * s), eye, n, 1))
-    columns.append(ca.vertcat(ca.SX.zeros(3 + 6 * s), eye, ca.SX.zeros(4)))
-    data = ca.Function("slot_data", [x, p], [ca.horzcat(*columns)], ["x", "p"], ["data"])
+    eye = ca.DM.eye(s).reshape((s * s, 1))
+    fixed = [ca.vertcat(ca.DM(plane[:3]) * plane[3], ca.DM.zeros(6 * s), eye,
+                        ca.DM(plane[:3]), 1) for plane in slotted.planes]
+    fixed.append(ca.vertcat(ca.DM.zeros(3 + 6 * s), eye, ca.DM.zeros(4)))
+    data = _data(columns, fixed, x, p, len(slotted.spheres))
     where = ca.Function("slot_where", [x, p], [ca.horzcat(*centres), ca.vertcat(*speeds)],
                         ["x", "p"], ["centres", "speeds"])
     return data, where
+
+
+def _data(columns, fixed, x, p, nd: int) -> ca.Function:
+    """slot_data(x, p): the spheres' columns and the fixed ones (planes, the dummy); the
+    spheres' as one column's function mapped over them where they are alike (free bodies:
+    :mod:`.uniform`), else expanded."""
+    L = fixed[0].numel()
+    mapped = uniform(ca.vertcat(*columns), [x, p],
+                     [np.arange(k * L, (k + 1) * L) for k in range(nd)],
+                     "sphere_data") if nd > 1 else None
+    if mapped is None:
+        out = ca.horzcat(*columns, *fixed)
+        return ca.Function("slot_data", [x, p], [out], ["x", "p"], ["data"])
+    xm, pm = ca.MX.sym("x", x.numel()), ca.MX.sym("p", p.numel())
+    out = ca.horzcat(ca.reshape(mapped(xm, pm), L, nd), ca.horzcat(*fixed))
+    return ca.Function("slot_data", [xm, pm], [out], ["x", "p"], ["data"])
 
 
 def _unpack(d, s):
@@ -199,11 +215,11 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     G = ca.reshape(_gather(z_start, zidx), 2 * s, K)
     P = kin_map(Da, Db, G[:s, :], G[s:, :], ca.reshape(mat, MAT, K), h)
     z_ext = ca.densify(ca.vertcat(z_free + ca.mtimes(B, lam_c) if nc else z_free, 0))
-    lam_k = [lam_s[3 * k:3 * k + 3] for k in range(K)]
-    idx = [zidx[2 * s * k:2 * s * (k + 1)] for k in range(K)]
-    for k in range(K):                  # warm start: z = z_free + Σ B·λ of the slots too
-        Bk = ca.reshape(P[6 * s:12 * s, k], 2 * s, 3)
-        z_ext = _scatter(z_ext, idx[k], _gather(z_ext, idx[k]) + ca.mtimes(Bk, lam_k[k]))
+    size = min(K, GROUP)                # warm start: z = z_free + Σ B·λ of the slots too
+    warm = _warm_group(nz, s, size)
+    for g in range(K // size):
+        z_ext = warm(z_ext, lam_s[3 * size * g:3 * size * (g + 1)],
+                     P[:, size * g:size * (g + 1)], zidx[2 * s * size * g:2 * s * size * (g + 1)])
     one = _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx)
     state = ca.vertcat(z_ext, lam_c, lam_s)
     passes = max(1, (iterations + 1) // 2)
@@ -272,6 +288,19 @@ def _group(update, nz: int, s: int, size: int, order: int) -> ca.Function:
         z = _scatter(z, index, g)
     return ca.Function("slot_forward" if order == 1 else "slot_backward",
                        [z_ext, lam, P, zi], [z, ca.vertcat(*lams)])
+
+
+def _warm_group(nz: int, s: int, size: int) -> ca.Function:
+    """(z_ext, λ, P, zidx) → z_ext + Σ B·λ over ``size`` slots (the warm start): a group
+    per function, as the passes' (a function per slot of 512 made the C code megabytes)."""
+    z_ext, lam = ca.MX.sym("z_ext", nz + 1), ca.MX.sym("lam", 3 * size)
+    P, zi = ca.MX.sym("P", packed_rows(s), size), ca.MX.sym("zidx", 2 * s * size)
+    z = z_ext
+    for k in range(size):
+        index = zi[2 * s * k:2 * s * (k + 1)]
+        Bk = ca.reshape(P[6 * s:12 * s, k], 2 * s, 3)
+        z = _scatter(z, index, _gather(z, index) + ca.mtimes(Bk, lam[3 * k:3 * k + 3]))
+    return ca.Function("slot_warm", [z_ext, lam, P, zi], [z])
 
 
 def _sphere_speeds(slotted, z_ext, L, D):
