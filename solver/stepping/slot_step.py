@@ -1,14 +1,16 @@
 """The step of the time-stepping mode with slotted contacts (:mod:`.slots`): the compiled
 contacts of :mod:`.step` and K slots solved together by the same NSGS.
 
-    step(acc, u, p, h, gather_a, gather_b, zidx, mat) → acc
+    step(acc, u, p, h, slot_a, slot_b, mat) → acc
 
 acc = (t, x, λ of the compiled contacts, ledger, λ of the slots (3K), the largest speed of
-each slotted sphere's centre in the steps so far (nd)); gather_a/b: for each slot the
-entries of the ``data`` columns of its a and b (Lp per slot), zidx: the entries of z
-(extended by one dummy entry) that a's and b's blocks move (2s per slot), mat: r_a, r_b,
-mu, e, v_rest and 1 for a used slot (6 per slot). All indices are numbers the run loop
-computes from the broad phase; the compiled code only follows them.
+each slotted sphere's centre in the steps so far (nd)); slot_a/b: for each slot the
+``data`` column of its a and b (a sphere, a plane or the dummy), from which the step reads
+their entries of the data and of z (extended by one dummy entry) that their blocks move;
+mat: r_a, r_b, mu, e, v_rest and 1 for a used slot (6 per slot). All indices are numbers
+the run loop computes from the broad phase; the compiled code only follows them. (The
+entries themselves as inputs, 90 000 numbers for 512 slots, cost more to pass from numpy
+at each output interval than the interval's ten steps.)
 """
 from __future__ import annotations
 
@@ -173,6 +175,13 @@ def slot_ledger(s: int) -> ca.Function:
     return ca.Function("slot_ledger", [g, g_free, g_start, lam, P], [out])
 
 
+def _entries(columns, rows: int, K: int):
+    """The entries of vec(table) of the given column of each slot, for a table of ``rows``
+    rows: rows·K indices, a slot's consecutive."""
+    first = ca.repmat(ca.reshape(columns, 1, K) * rows, rows, 1)
+    return ca.vec(first + ca.repmat(ca.DM(np.arange(rows)), 1, K))
+
+
 def _gather(vector, index):
     """vector[index] for a run-time index (dense: the index counts every entry)."""
     return ca.densify(vector).get_nz(False, index)
@@ -199,8 +208,14 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     n_led = len(LEDGER)
     acc = ca.MX.sym("acc", 1 + nx + 3 * nc + n_led + 3 * K + nd)
     u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
-    gather_a, gather_b = ca.MX.sym("gather_a", L * K), ca.MX.sym("gather_b", L * K)
-    zidx, mat = ca.MX.sym("zidx", 2 * s * K), ca.MX.sym("mat", MAT * K)
+    slot_a, slot_b = ca.MX.sym("slot_a", K), ca.MX.sym("slot_b", K)
+    mat = ca.MX.sym("mat", MAT * K)
+    gather_a, gather_b = _entries(slot_a, L, K), _entries(slot_b, L, K)
+    # the entries of z each column's block moves (s per column; planes, dummy: the pad)
+    speeds = np.vstack([slotted.speeds, np.full((len(slotted.planes) + 1, s), slotted.pad)])
+    table = ca.MX(ca.DM(speeds.ravel().astype(float)))
+    zidx = ca.vec(ca.vertcat(ca.reshape(_gather(table, _entries(slot_a, s, K)), s, K),
+                             ca.reshape(_gather(table, _entries(slot_b, s, K)), s, K)))
     t, x = acc[0], acc[1:1 + nx]
     k0 = 1 + nx
     lam_c, ledger = acc[k0:k0 + 3 * nc], acc[k0 + 3 * nc:k0 + 3 * nc + n_led]
@@ -217,13 +232,20 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     z_ext = ca.densify(ca.vertcat(z_free + ca.mtimes(B, lam_c) if nc else z_free, 0))
     size = min(K, GROUP)                # warm start: z = z_free + Σ B·λ of the slots too
     warm = _warm_group(nz, s, size)
+    used = ca.sum1(ca.reshape(mat, MAT, K)[MAT - 1, :].T)
+    warm = _unless_empty(warm)
     for g in range(K // size):
-        z_ext = warm(z_ext, lam_s[3 * size * g:3 * size * (g + 1)],
-                     P[:, size * g:size * (g + 1)], zidx[2 * s * size * g:2 * s * size * (g + 1)])
+        z_ext, = warm(used > size * g, z_ext, lam_s[3 * size * g:3 * size * (g + 1)],
+                      P[:, size * g:size * (g + 1)],
+                      zidx[2 * s * size * g:2 * s * size * (g + 1)])
     one = _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx)
     state = ca.vertcat(z_ext, lam_c, lam_s)
     passes = max(1, (iterations + 1) // 2)
-    solved = one.fold(passes)(state, J, B, w_n, w_t, b, P, zidx)
+    # the passes as calls in a row, not CasADi's fold: its iterations copied their inputs
+    # (the slots' packed rows, 40 000 entries for 512 slots) at every pass
+    solved = state
+    for _ in range(passes):
+        solved = one(solved, J, B, w_n, w_t, b, P, zidx)
     z_new, lam_c_new = solved[:nz], solved[nz + 1:nz + 1 + 3 * nc]
     lam_s_new = solved[nz + 1 + 3 * nc:]
     x_new, residuals = finish(t, x, u, p, h, ca.vertcat(z_new, lam_c_new), J, w_n, b, gap,
@@ -242,8 +264,8 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     speeds = _sphere_speeds(slotted, z_new_ext, data_rows(s), D)
     out = ca.vertcat(t + h, x_new, lam_c_new, ca.fmax(ledger[:MAXED], step_res[:MAXED]),
                      ledger[MAXED:] + step_res[MAXED:], lam_s_new, ca.fmax(vmax, speeds))
-    names = ["acc", "u", "p", "h", "gather_a", "gather_b", "zidx", "mat"]
-    args = [acc, u, p, h, gather_a, gather_b, zidx, mat]
+    names = ["acc", "u", "p", "h", "slot_a", "slot_b", "mat"]
+    args = [acc, u, p, h, slot_a, slot_b, mat]
     step = ca.Function("slot_step", args, [out], names, ["acc_next"])
     return step
 
@@ -267,13 +289,36 @@ def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
     forward, backward = (_group(update, nz, s, size, order) for order in (1, -1))
     groups = list(range(K // size))
     lam = [lam_s[3 * size * g:3 * size * (g + 1)] for g in groups]
-    for fn, order in ((forward, groups), (backward, groups[::-1])):
+    used = ca.sum2(Ps[Ps.size1() - 1, :])       # the slots in use: the first ones
+    for fn, order in ((_unless_empty(forward), groups), (_unless_empty(backward),
+                                                          groups[::-1])):
         for g in order:
             cols = slice(size * g, size * (g + 1))
-            z_ext, lam[g] = fn(z_ext, lam[g], Ps[:, cols],
+            z_ext, lam[g] = fn(used > size * g, z_ext, lam[g], Ps[:, cols],
                                zi[2 * s * size * g:2 * s * size * (g + 1)])
     out = ca.vertcat(z_ext, lam_c, *lam)
     return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, Ps, zi], [out])
+
+
+def _unless_empty(fn):
+    """switch(active, z_ext, λ, ...) → (z_ext, λ): fn's for a group holding a slot in use,
+    else unchanged without evaluating fn (an empty slot's update changes nothing: its λ
+    stays 0), so that the passes cost the slots in use, rounded up to a group, not all
+    K. The Switch's inputs are the group's own (a conditional on the whole step's symbols
+    copied them all at every call)."""
+    args = fn.mx_in()
+    out = fn.call(args)
+    size = sum(o.numel() for o in out)
+    run = ca.Function(f"{fn.name()}_run", args, [ca.vertcat(*out)])
+    keep = ca.Function(f"{fn.name()}_keep", args,
+                       [ca.vertcat(*args[:len(out)]) if size else ca.MX(0, 1)])
+    switch = ca.Function.if_else(f"{fn.name()}_if", run, keep)
+    n = [o.numel() for o in out]
+
+    def call(active, *values):
+        done = switch(active, *values)
+        return [done[sum(n[:k]):sum(n[:k + 1])] for k in range(len(n))]
+    return call
 
 
 def _group(update, nz: int, s: int, size: int, order: int) -> ca.Function:
