@@ -1,16 +1,17 @@
 """The step of the time-stepping mode with slotted contacts (:mod:`.slots`): the compiled
 contacts of :mod:`.step` and K slots solved together by the same NSGS.
 
-    step(acc, u, p, h, slot_a, slot_b, mat) → acc
+    step(acc, u, p, h, gather_a, gather_b, zidx, mat) → acc
 
 acc = (t, x, λ of the compiled contacts, ledger, λ of the slots (3K), the largest speed of
-each slotted sphere's centre in the steps so far (nd)); slot_a/b: for each slot the
-``data`` column of its a and b (a sphere, a plane or the dummy), from which the step reads
-their entries of the data and of z (extended by one dummy entry) that their blocks move;
-mat: r_a, r_b, mu, e, v_rest and 1 for a used slot (6 per slot). All indices are numbers
-the run loop computes from the broad phase; the compiled code only follows them. (The
-entries themselves as inputs, 90 000 numbers for 512 slots, cost more to pass from numpy
-at each output interval than the interval's ten steps.)
+each slotted sphere's centre in the steps so far (nd)); gather_a/b: for each slot the
+entries of the ``data`` columns of its a and b (Lp per slot), zidx: the entries of z
+(extended by one dummy entry) that a's and b's blocks move (2s per slot), mat: r_a, r_b,
+mu, e, v_rest and 1 for a used slot (6 per slot). ``slot_indices`` computes the entries
+from each slot's data columns (a sphere, a plane or the dummy) in the compiled code, once
+per output interval: the run loop passes the columns, 2K numbers (the entries, 90 000 for
+512 slots, cost more to pass from numpy than an interval's ten steps). All indices are
+numbers the run loop computes from the broad phase; the compiled code only follows them.
 """
 from __future__ import annotations
 
@@ -175,6 +176,20 @@ def slot_ledger(s: int) -> ca.Function:
     return ca.Function("slot_ledger", [g, g_free, g_start, lam, P], [out])
 
 
+def slot_indices(slotted: SlottedContacts, K: int) -> ca.Function:
+    """(slot_a, slot_b) → (gather_a, gather_b, zidx) of the step: the entries of the data
+    and of z (extended) that each slot's a and b read, from their data columns."""
+    s, L = slotted.s, data_rows(slotted.s)
+    slot_a, slot_b = ca.MX.sym("slot_a", K), ca.MX.sym("slot_b", K)
+    # the entries of z each column's block moves (s per column; planes, dummy: the pad)
+    speeds = np.vstack([slotted.speeds, np.full((len(slotted.planes) + 1, s), slotted.pad)])
+    table = ca.MX(ca.DM(speeds.ravel().astype(float)))
+    zidx = ca.vec(ca.vertcat(ca.reshape(_gather(table, _entries(slot_a, s, K)), s, K),
+                             ca.reshape(_gather(table, _entries(slot_b, s, K)), s, K)))
+    return ca.Function("slot_indices", [slot_a, slot_b],
+                       [_entries(slot_a, L, K), _entries(slot_b, L, K), zidx])
+
+
 def _entries(columns, rows: int, K: int):
     """The entries of vec(table) of the given column of each slot, for a table of ``rows``
     rows: rows·K indices, a slot's consecutive."""
@@ -208,14 +223,8 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     n_led = len(LEDGER)
     acc = ca.MX.sym("acc", 1 + nx + 3 * nc + n_led + 3 * K + nd)
     u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
-    slot_a, slot_b = ca.MX.sym("slot_a", K), ca.MX.sym("slot_b", K)
-    mat = ca.MX.sym("mat", MAT * K)
-    gather_a, gather_b = _entries(slot_a, L, K), _entries(slot_b, L, K)
-    # the entries of z each column's block moves (s per column; planes, dummy: the pad)
-    speeds = np.vstack([slotted.speeds, np.full((len(slotted.planes) + 1, s), slotted.pad)])
-    table = ca.MX(ca.DM(speeds.ravel().astype(float)))
-    zidx = ca.vec(ca.vertcat(ca.reshape(_gather(table, _entries(slot_a, s, K)), s, K),
-                             ca.reshape(_gather(table, _entries(slot_b, s, K)), s, K)))
+    gather_a, gather_b = ca.MX.sym("gather_a", L * K), ca.MX.sym("gather_b", L * K)
+    zidx, mat = ca.MX.sym("zidx", 2 * s * K), ca.MX.sym("mat", MAT * K)
     t, x = acc[0], acc[1:1 + nx]
     k0 = 1 + nx
     lam_c, ledger = acc[k0:k0 + 3 * nc], acc[k0 + 3 * nc:k0 + 3 * nc + n_led]
@@ -241,11 +250,15 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     one = _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx)
     state = ca.vertcat(z_ext, lam_c, lam_s)
     passes = max(1, (iterations + 1) // 2)
+    size = min(K, GROUP)
+    split_P = ca.horzsplit(P, size)
+    split_z = ca.vertsplit(zidx, 2 * s * size)
+    used = ca.sum2(P[P.size1() - 1, :])         # the slots in use: the first ones
     # the passes as calls in a row, not CasADi's fold: its iterations copied their inputs
     # (the slots' packed rows, 40 000 entries for 512 slots) at every pass
     solved = state
     for _ in range(passes):
-        solved = one(solved, J, B, w_n, w_t, b, P, zidx)
+        solved = one(solved, J, B, w_n, w_t, b, used, *split_P, *split_z)
     z_new, lam_c_new = solved[:nz], solved[nz + 1:nz + 1 + 3 * nc]
     lam_s_new = solved[nz + 1 + 3 * nc:]
     x_new, residuals = finish(t, x, u, p, h, ca.vertcat(z_new, lam_c_new), J, w_n, b, gap,
@@ -264,20 +277,26 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     speeds = _sphere_speeds(slotted, z_new_ext, data_rows(s), D)
     out = ca.vertcat(t + h, x_new, lam_c_new, ca.fmax(ledger[:MAXED], step_res[:MAXED]),
                      ledger[MAXED:] + step_res[MAXED:], lam_s_new, ca.fmax(vmax, speeds))
-    names = ["acc", "u", "p", "h", "slot_a", "slot_b", "mat"]
-    args = [acc, u, p, h, slot_a, slot_b, mat]
+    names = ["acc", "u", "p", "h", "gather_a", "gather_b", "zidx", "mat"]
+    args = [acc, u, p, h, gather_a, gather_b, zidx, mat]
     step = ca.Function("slot_step", args, [out], names, ["acc_next"])
     return step
 
 
 def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
     """One pass: the compiled contacts' sweep (forward and backward), then the slots
-    forward and backward, on state = (z_ext, λ_c, λ_s)."""
+    forward and backward, on state = (z_ext, λ_c, λ_s). The slots' packed rows and
+    indices come split by group of GROUP slots (the step splits them once: slices of the
+    whole inside the pass copied all of them at every pass), and the number in use."""
     state = ca.MX.sym("state", nz + 1 + 3 * nc + 3 * K)
     Js, Bs = ca.MX.sym("J", J.sparsity()), ca.MX.sym("B", B.sparsity())
     wn, wt, bb = ca.MX.sym("w_n", w_n.sparsity()), ca.MX.sym("w_t", w_t.sparsity()), \
         ca.MX.sym("b", b.sparsity())
-    Ps, zi = ca.MX.sym("P", P.sparsity()), ca.MX.sym("zidx", zidx.sparsity())
+    size = min(K, GROUP)
+    groups = list(range(K // size))
+    Ps = [ca.MX.sym(f"P{g}", P.size1(), size) for g in groups]
+    zi = [ca.MX.sym(f"zidx{g}", 2 * s * size) for g in groups]
+    used = ca.MX.sym("used")
     z_ext, lam_c, lam_s = state[:nz + 1], state[nz + 1:nz + 1 + 3 * nc], \
         state[nz + 1 + 3 * nc:]
     if nc:
@@ -285,19 +304,14 @@ def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
         z_ext, lam_c = ca.vertcat(zl[:nz], z_ext[nz]), zl[nz:]
     # the slots in groups of GROUP, each group one function (forward or backward): the C
     # code stays small enough for gcc (1024 updates in one function took it many minutes)
-    size = min(K, GROUP)
     forward, backward = (_group(update, nz, s, size, order) for order in (1, -1))
-    groups = list(range(K // size))
     lam = [lam_s[3 * size * g:3 * size * (g + 1)] for g in groups]
-    used = ca.sum2(Ps[Ps.size1() - 1, :])       # the slots in use: the first ones
     for fn, order in ((_unless_empty(forward), groups), (_unless_empty(backward),
                                                           groups[::-1])):
         for g in order:
-            cols = slice(size * g, size * (g + 1))
-            z_ext, lam[g] = fn(used > size * g, z_ext, lam[g], Ps[:, cols],
-                               zi[2 * s * size * g:2 * s * size * (g + 1)])
+            z_ext, lam[g] = fn(used > size * g, z_ext, lam[g], Ps[g], zi[g])
     out = ca.vertcat(z_ext, lam_c, *lam)
-    return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, Ps, zi], [out])
+    return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, used, *Ps, *zi], [out])
 
 
 def _unless_empty(fn):
