@@ -315,23 +315,18 @@ def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
 
 
 def _unless_empty(fn):
-    """switch(active, z_ext, λ, ...) → (z_ext, λ): fn's for a group holding a slot in use,
-    else unchanged without evaluating fn (an empty slot's update changes nothing: its λ
-    stays 0), so that the passes cost the slots in use, rounded up to a group, not all
-    K. The Switch's inputs are the group's own (a conditional on the whole step's symbols
-    copied them all at every call)."""
+    """switch(active, z_ext, λ, ...) → fn's outputs for a group holding a slot in use,
+    else its first inputs unchanged without evaluating fn (an empty slot's update changes
+    nothing: its λ stays 0), so that the passes cost the slots in use, rounded up to a
+    group, not all K. The Switch's inputs are the group's own (a conditional on the whole
+    step's symbols copied them all at every call)."""
     args = fn.mx_in()
-    out = fn.call(args)
-    size = sum(o.numel() for o in out)
-    run = ca.Function(f"{fn.name()}_run", args, [ca.vertcat(*out)])
-    keep = ca.Function(f"{fn.name()}_keep", args,
-                       [ca.vertcat(*args[:len(out)]) if size else ca.MX(0, 1)])
-    switch = ca.Function.if_else(f"{fn.name()}_if", run, keep)
-    n = [o.numel() for o in out]
+    n_out = fn.n_out()
+    keep = ca.Function(f"{fn.name()}_keep", args, args[:n_out])
+    switch = ca.Function.if_else(f"{fn.name()}_if", fn, keep)
 
     def call(active, *values):
-        done = switch(active, *values)
-        return [done[sum(n[:k]):sum(n[:k + 1])] for k in range(len(n))]
+        return switch.call([active, *values])
     return call
 
 
