@@ -218,8 +218,8 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     s, nd = slotted.s, slotted.nd
     data, _ = data_function(system, slotted)
     L, LP = data_rows(s), packed_rows(s)
-    kin_map = slot_kinematics(s).map(K)
-    update, ledger_map = slot_update(s), slot_ledger(s).map(K)
+    kin_map = slot_kinematics(s).map(min(K, GROUP))
+    update, ledger_map = slot_update(s), slot_ledger(s).map(min(K, GROUP))
     n_led = len(LEDGER)
     acc = ca.MX.sym("acc", 1 + nx + 3 * nc + n_led + 3 * K + nd)
     u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
@@ -237,11 +237,12 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     Db = ca.reshape(_gather(ca.vec(D), gather_b), L, K)
     z_start = ca.vertcat(x[ny:ny + nz], 0)
     G = ca.reshape(_gather(z_start, zidx), 2 * s, K)
-    P = kin_map(Da, Db, G[:s, :], G[s:, :], ca.reshape(mat, MAT, K), h)
-    z_ext = ca.densify(ca.vertcat(z_free + ca.mtimes(B, lam_c) if nc else z_free, 0))
-    size = min(K, GROUP)                # warm start: z = z_free + Σ B·λ of the slots too
-    warm = _warm_group(nz, s, size)
+    size = min(K, GROUP)
     used = ca.sum1(ca.reshape(mat, MAT, K)[MAT - 1, :].T)
+    P = _by_group(kin_map, used, size, K, Da, Db, G[:s, :], G[s:, :],
+                  ca.reshape(mat, MAT, K), h)
+    z_ext = ca.densify(ca.vertcat(z_free + ca.mtimes(B, lam_c) if nc else z_free, 0))
+    warm = _warm_group(nz, s, size)     # warm start: z = z_free + Σ B·λ of the slots too
     warm = _unless_empty(warm)
     for g in range(K // size):
         z_ext, = warm(used > size * g, z_ext, lam_s[3 * size * g:3 * size * (g + 1)],
@@ -264,9 +265,10 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     x_new, residuals = finish(t, x, u, p, h, ca.vertcat(z_new, lam_c_new), J, w_n, b, gap,
                               z_free)
     z_new_ext, z_free_ext = ca.vertcat(z_new, 0), ca.vertcat(z_free, 0)
-    slot_res = ledger_map(ca.reshape(_gather(z_new_ext, zidx), 2 * s, K),
-                          ca.reshape(_gather(z_free_ext, zidx), 2 * s, K), G,
-                          ca.reshape(lam_s_new, 3, K), P)
+    slot_res = _by_group(ledger_map, used, size, K,
+                         ca.reshape(_gather(z_new_ext, zidx), 2 * s, K),
+                         ca.reshape(_gather(z_free_ext, zidx), 2 * s, K), G,
+                         ca.reshape(lam_s_new, 3, K), P)
     # this step's residuals by name: maxima over all contacts, the energy gain and work
     # summed (an entry the slots do not compute, if the ledger has more, is the compiled
     # contacts' own or zero)
@@ -312,6 +314,23 @@ def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
             z_ext, lam[g] = fn(used > size * g, z_ext, lam[g], Ps[g], zi[g])
     out = ca.vertcat(z_ext, lam_c, *lam)
     return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, used, *Ps, *zi], [out])
+
+
+def _by_group(mapped, used, size: int, K: int, *args):
+    """mapped (a function mapped over ``size`` slots) on each group of the slots'
+    columns of ``args`` (a scalar argument is shared), zeros for a group holding no slot
+    in use (its rows are read by nothing but the ledger, whose entries are maxima of
+    non-negative residuals and sums: zero changes neither)."""
+    zero = ca.Function(f"{mapped.name()}_none", mapped.mx_in(),
+                       [ca.MX.zeros(mapped.sparsity_out(0).shape)])
+    switch = ca.Function.if_else(f"{mapped.name()}_if", mapped, zero)
+    out = []
+    for g in range(K // size):
+        cols = slice(size * g, size * (g + 1))
+        out.append(switch(used > size * g,
+                          *[a if a.size2() == 1 and a.size1() == 1 else a[:, cols]
+                            for a in args]))
+    return ca.horzcat(*out)
 
 
 def _unless_empty(fn):
