@@ -42,7 +42,7 @@ START = dict(y0={"b0_j.x": -0.3, "b0_j.y": 0.3, "b1_j.x": 0.3, "b1_j.y": 0.35,
 
 
 def _run(system):
-    return system.simulate(0.6, contact="stepping", dt=1e-3, n_out=31, pairs=PAIRS,
+    return system.simulate(0.4, contact="stepping", dt=1e-3, n_out=21, pairs=PAIRS,
                            broad=True, **START)
 
 
