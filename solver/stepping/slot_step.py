@@ -7,8 +7,11 @@ acc = (t, x, λ of the compiled contacts, ledger, λ of the slots (3K), the larg
 each slotted sphere's centre in the steps so far (nd)); gather_a/b: for each slot the
 entries of the ``data`` columns of its a and b (Lp per slot), zidx: the entries of z
 (extended by one dummy entry) that a's and b's blocks move (2s per slot), mat: r_a, r_b,
-mu, e, v_rest and 1 for a used slot (6 per slot). All indices are numbers the run loop
-computes from the broad phase; the compiled code only follows them.
+mu, e, v_rest and 1 for a used slot (6 per slot). ``slot_indices`` computes the entries
+from each slot's data columns (a sphere, a plane or the dummy) in the compiled code, once
+per output interval: the run loop passes the columns, 2K numbers (the entries, 90 000 for
+512 slots, cost more to pass from numpy than an interval's ten steps). All indices are
+numbers the run loop computes from the broad phase; the compiled code only follows them.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import numpy as np
 from .narrow import EPS
 from .slots import MAT, SlottedContacts
 from .step import LEDGER, MAXED, _tangents, _tiny
+from .uniform import uniform
 
 GROUP = 32     # slots per function of the passes (K is a power of two)
 
@@ -58,15 +62,30 @@ def data_function(system, slotted: SlottedContacts) -> ca.Function:
                                   ca.SX.zeros(4)))
         centres.append(centre)
         speeds.append(ca.norm_2(vel))
-    eye = ca.vec(ca.SX.eye(s))
-    for normal_offset in slotted.planes:
-        n = ca.DM(normal_offset[:3])
-        columns.append(ca.vertcat(n * normal_offset[3], ca.SX.zeros(6 * s), eye, n, 1))
-    columns.append(ca.vertcat(ca.SX.zeros(3 + 6 * s), eye, ca.SX.zeros(4)))
-    data = ca.Function("slot_data", [x, p], [ca.horzcat(*columns)], ["x", "p"], ["data"])
+    eye = ca.DM.eye(s).reshape((s * s, 1))
+    fixed = [ca.vertcat(ca.DM(plane[:3]) * plane[3], ca.DM.zeros(6 * s), eye,
+                        ca.DM(plane[:3]), 1) for plane in slotted.planes]
+    fixed.append(ca.vertcat(ca.DM.zeros(3 + 6 * s), eye, ca.DM.zeros(4)))
+    data = _data(columns, fixed, x, p, len(slotted.spheres))
     where = ca.Function("slot_where", [x, p], [ca.horzcat(*centres), ca.vertcat(*speeds)],
                         ["x", "p"], ["centres", "speeds"])
     return data, where
+
+
+def _data(columns, fixed, x, p, nd: int) -> ca.Function:
+    """slot_data(x, p): the spheres' columns and the fixed ones (planes, the dummy); the
+    spheres' as one column's function mapped over them where they are alike (free bodies:
+    :mod:`.uniform`), else expanded."""
+    L = fixed[0].numel()
+    mapped = uniform(ca.vertcat(*columns), [x, p],
+                     [np.arange(k * L, (k + 1) * L) for k in range(nd)],
+                     "sphere_data") if nd > 1 else None
+    if mapped is None:
+        out = ca.horzcat(*columns, *fixed)
+        return ca.Function("slot_data", [x, p], [out], ["x", "p"], ["data"])
+    xm, pm = ca.MX.sym("x", x.numel()), ca.MX.sym("p", p.numel())
+    out = ca.horzcat(ca.reshape(mapped(xm, pm), L, nd), ca.horzcat(*fixed))
+    return ca.Function("slot_data", [xm, pm], [out], ["x", "p"], ["data"])
 
 
 def _unpack(d, s):
@@ -157,6 +176,27 @@ def slot_ledger(s: int) -> ca.Function:
     return ca.Function("slot_ledger", [g, g_free, g_start, lam, P], [out])
 
 
+def slot_indices(slotted: SlottedContacts, K: int) -> ca.Function:
+    """(slot_a, slot_b) → (gather_a, gather_b, zidx) of the step: the entries of the data
+    and of z (extended) that each slot's a and b read, from their data columns."""
+    s, L = slotted.s, data_rows(slotted.s)
+    slot_a, slot_b = ca.MX.sym("slot_a", K), ca.MX.sym("slot_b", K)
+    # the entries of z each column's block moves (s per column; planes, dummy: the pad)
+    speeds = np.vstack([slotted.speeds, np.full((len(slotted.planes) + 1, s), slotted.pad)])
+    table = ca.MX(ca.DM(speeds.ravel().astype(float)))
+    zidx = ca.vec(ca.vertcat(ca.reshape(_gather(table, _entries(slot_a, s, K)), s, K),
+                             ca.reshape(_gather(table, _entries(slot_b, s, K)), s, K)))
+    return ca.Function("slot_indices", [slot_a, slot_b],
+                       [_entries(slot_a, L, K), _entries(slot_b, L, K), zidx])
+
+
+def _entries(columns, rows: int, K: int):
+    """The entries of vec(table) of the given column of each slot, for a table of ``rows``
+    rows: rows·K indices, a slot's consecutive."""
+    first = ca.repmat(ca.reshape(columns, 1, K) * rows, rows, 1)
+    return ca.vec(first + ca.repmat(ca.DM(np.arange(rows)), 1, K))
+
+
 def _gather(vector, index):
     """vector[index] for a run-time index (dense: the index counts every entry)."""
     return ca.densify(vector).get_nz(False, index)
@@ -178,8 +218,8 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     s, nd = slotted.s, slotted.nd
     data, _ = data_function(system, slotted)
     L, LP = data_rows(s), packed_rows(s)
-    kin_map = slot_kinematics(s).map(K)
-    update, ledger_map = slot_update(s), slot_ledger(s).map(K)
+    kin_map = slot_kinematics(s).map(min(K, GROUP))
+    update, ledger_map = slot_update(s), slot_ledger(s).map(min(K, GROUP))
     n_led = len(LEDGER)
     acc = ca.MX.sym("acc", 1 + nx + 3 * nc + n_led + 3 * K + nd)
     u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
@@ -197,25 +237,38 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     Db = ca.reshape(_gather(ca.vec(D), gather_b), L, K)
     z_start = ca.vertcat(x[ny:ny + nz], 0)
     G = ca.reshape(_gather(z_start, zidx), 2 * s, K)
-    P = kin_map(Da, Db, G[:s, :], G[s:, :], ca.reshape(mat, MAT, K), h)
+    size = min(K, GROUP)
+    used = ca.sum1(ca.reshape(mat, MAT, K)[MAT - 1, :].T)
+    P = _by_group(kin_map, used, size, K, Da, Db, G[:s, :], G[s:, :],
+                  ca.reshape(mat, MAT, K), h)
     z_ext = ca.densify(ca.vertcat(z_free + ca.mtimes(B, lam_c) if nc else z_free, 0))
-    lam_k = [lam_s[3 * k:3 * k + 3] for k in range(K)]
-    idx = [zidx[2 * s * k:2 * s * (k + 1)] for k in range(K)]
-    for k in range(K):                  # warm start: z = z_free + Σ B·λ of the slots too
-        Bk = ca.reshape(P[6 * s:12 * s, k], 2 * s, 3)
-        z_ext = _scatter(z_ext, idx[k], _gather(z_ext, idx[k]) + ca.mtimes(Bk, lam_k[k]))
+    warm = _warm_group(nz, s, size)     # warm start: z = z_free + Σ B·λ of the slots too
+    warm = _unless_empty(warm)
+    for g in range(K // size):
+        z_ext, = warm(used > size * g, z_ext, lam_s[3 * size * g:3 * size * (g + 1)],
+                      P[:, size * g:size * (g + 1)],
+                      zidx[2 * s * size * g:2 * s * size * (g + 1)])
     one = _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx)
     state = ca.vertcat(z_ext, lam_c, lam_s)
     passes = max(1, (iterations + 1) // 2)
-    solved = one.fold(passes)(state, J, B, w_n, w_t, b, P, zidx)
+    size = min(K, GROUP)
+    split_P = ca.horzsplit(P, size)
+    split_z = ca.vertsplit(zidx, 2 * s * size)
+    used = ca.sum2(P[P.size1() - 1, :])         # the slots in use: the first ones
+    # the passes as calls in a row, not CasADi's fold: its iterations copied their inputs
+    # (the slots' packed rows, 40 000 entries for 512 slots) at every pass
+    solved = state
+    for _ in range(passes):
+        solved = one(solved, J, B, w_n, w_t, b, used, *split_P, *split_z)
     z_new, lam_c_new = solved[:nz], solved[nz + 1:nz + 1 + 3 * nc]
     lam_s_new = solved[nz + 1 + 3 * nc:]
     x_new, residuals = finish(t, x, u, p, h, ca.vertcat(z_new, lam_c_new), J, w_n, b, gap,
                               z_free)
     z_new_ext, z_free_ext = ca.vertcat(z_new, 0), ca.vertcat(z_free, 0)
-    slot_res = ledger_map(ca.reshape(_gather(z_new_ext, zidx), 2 * s, K),
-                          ca.reshape(_gather(z_free_ext, zidx), 2 * s, K), G,
-                          ca.reshape(lam_s_new, 3, K), P)
+    slot_res = _by_group(ledger_map, used, size, K,
+                         ca.reshape(_gather(z_new_ext, zidx), 2 * s, K),
+                         ca.reshape(_gather(z_free_ext, zidx), 2 * s, K), G,
+                         ca.reshape(lam_s_new, 3, K), P)
     # this step's residuals by name: maxima over all contacts, the energy gain and work
     # summed (an entry the slots do not compute, if the ledger has more, is the compiled
     # contacts' own or zero)
@@ -234,12 +287,18 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
 
 def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
     """One pass: the compiled contacts' sweep (forward and backward), then the slots
-    forward and backward, on state = (z_ext, λ_c, λ_s)."""
+    forward and backward, on state = (z_ext, λ_c, λ_s). The slots' packed rows and
+    indices come split by group of GROUP slots (the step splits them once: slices of the
+    whole inside the pass copied all of them at every pass), and the number in use."""
     state = ca.MX.sym("state", nz + 1 + 3 * nc + 3 * K)
     Js, Bs = ca.MX.sym("J", J.sparsity()), ca.MX.sym("B", B.sparsity())
     wn, wt, bb = ca.MX.sym("w_n", w_n.sparsity()), ca.MX.sym("w_t", w_t.sparsity()), \
         ca.MX.sym("b", b.sparsity())
-    Ps, zi = ca.MX.sym("P", P.sparsity()), ca.MX.sym("zidx", zidx.sparsity())
+    size = min(K, GROUP)
+    groups = list(range(K // size))
+    Ps = [ca.MX.sym(f"P{g}", P.size1(), size) for g in groups]
+    zi = [ca.MX.sym(f"zidx{g}", 2 * s * size) for g in groups]
+    used = ca.MX.sym("used")
     z_ext, lam_c, lam_s = state[:nz + 1], state[nz + 1:nz + 1 + 3 * nc], \
         state[nz + 1 + 3 * nc:]
     if nc:
@@ -247,17 +306,47 @@ def _pass_function(sweep, update, nz, nc, s, K, J, B, w_n, w_t, b, P, zidx):
         z_ext, lam_c = ca.vertcat(zl[:nz], z_ext[nz]), zl[nz:]
     # the slots in groups of GROUP, each group one function (forward or backward): the C
     # code stays small enough for gcc (1024 updates in one function took it many minutes)
-    size = min(K, GROUP)
     forward, backward = (_group(update, nz, s, size, order) for order in (1, -1))
-    groups = list(range(K // size))
     lam = [lam_s[3 * size * g:3 * size * (g + 1)] for g in groups]
-    for fn, order in ((forward, groups), (backward, groups[::-1])):
+    for fn, order in ((_unless_empty(forward), groups), (_unless_empty(backward),
+                                                          groups[::-1])):
         for g in order:
-            cols = slice(size * g, size * (g + 1))
-            z_ext, lam[g] = fn(z_ext, lam[g], Ps[:, cols],
-                               zi[2 * s * size * g:2 * s * size * (g + 1)])
+            z_ext, lam[g] = fn(used > size * g, z_ext, lam[g], Ps[g], zi[g])
     out = ca.vertcat(z_ext, lam_c, *lam)
-    return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, Ps, zi], [out])
+    return ca.Function("slot_pass", [state, Js, Bs, wn, wt, bb, used, *Ps, *zi], [out])
+
+
+def _by_group(mapped, used, size: int, K: int, *args):
+    """mapped (a function mapped over ``size`` slots) on each group of the slots'
+    columns of ``args`` (a scalar argument is shared), zeros for a group holding no slot
+    in use (its rows are read by nothing but the ledger, whose entries are maxima of
+    non-negative residuals and sums: zero changes neither)."""
+    zero = ca.Function(f"{mapped.name()}_none", mapped.mx_in(),
+                       [ca.MX.zeros(mapped.sparsity_out(0).shape)])
+    switch = ca.Function.if_else(f"{mapped.name()}_if", mapped, zero)
+    out = []
+    for g in range(K // size):
+        cols = slice(size * g, size * (g + 1))
+        out.append(switch(used > size * g,
+                          *[a if a.size2() == 1 and a.size1() == 1 else a[:, cols]
+                            for a in args]))
+    return ca.horzcat(*out)
+
+
+def _unless_empty(fn):
+    """switch(active, z_ext, λ, ...) → fn's outputs for a group holding a slot in use,
+    else its first inputs unchanged without evaluating fn (an empty slot's update changes
+    nothing: its λ stays 0), so that the passes cost the slots in use, rounded up to a
+    group, not all K. The Switch's inputs are the group's own (a conditional on the whole
+    step's symbols copied them all at every call)."""
+    args = fn.mx_in()
+    n_out = fn.n_out()
+    keep = ca.Function(f"{fn.name()}_keep", args, args[:n_out])
+    switch = ca.Function.if_else(f"{fn.name()}_if", fn, keep)
+
+    def call(active, *values):
+        return switch.call([active, *values])
+    return call
 
 
 def _group(update, nz: int, s: int, size: int, order: int) -> ca.Function:
@@ -272,6 +361,19 @@ def _group(update, nz: int, s: int, size: int, order: int) -> ca.Function:
         z = _scatter(z, index, g)
     return ca.Function("slot_forward" if order == 1 else "slot_backward",
                        [z_ext, lam, P, zi], [z, ca.vertcat(*lams)])
+
+
+def _warm_group(nz: int, s: int, size: int) -> ca.Function:
+    """(z_ext, λ, P, zidx) → z_ext + Σ B·λ over ``size`` slots (the warm start): a group
+    per function, as the passes' (a function per slot of 512 made the C code megabytes)."""
+    z_ext, lam = ca.MX.sym("z_ext", nz + 1), ca.MX.sym("lam", 3 * size)
+    P, zi = ca.MX.sym("P", packed_rows(s), size), ca.MX.sym("zidx", 2 * s * size)
+    z = z_ext
+    for k in range(size):
+        index = zi[2 * s * k:2 * s * (k + 1)]
+        Bk = ca.reshape(P[6 * s:12 * s, k], 2 * s, 3)
+        z = _scatter(z, index, _gather(z, index) + ca.mtimes(Bk, lam[3 * k:3 * k + 3]))
+    return ca.Function("slot_warm", [z_ext, lam, P, zi], [z])
 
 
 def _sphere_speeds(slotted, z_ext, L, D):

@@ -35,6 +35,7 @@ from .step import _column, _tangents, _tiny
 S_MAX = 12        # largest block of speeds a slotted sphere may move
 BROAD_MIN = 64    # with broad=None, contacts go to slots when at least this many qualify
 MAT = 6           # per slot: r_a, r_b, mu, e, v_rest, mask
+COUPLED = 1e-12   # an entry of M below this times its diagonal's scale couples nothing
 
 
 @dataclass
@@ -80,7 +81,9 @@ def split(system, specs, broad) -> tuple[list, SlottedContacts | None]:
         a, b = found
         ends = []
         for prim in (a, b) if b.kind == "sphere" else (a,):
-            key = (prim.frame, prim.center, prim.dims)
+            # one sphere per frame column: the ports of a body's net (a GroundContact's
+            # frame, a collider's) are one frame, and a sphere each would repeat its data
+            key = (_column(kin, prim), prim.center, prim.dims)
             if key not in index:
                 block = blocks(_column(kin, prim))
                 index[key] = len(spheres) if block is not None else None
@@ -145,10 +148,14 @@ class _Blocks:
         p = ca.SX.sym("p", system.p_default.size)
         # couplings of the mass matrix: its entries that are not zero at two random states
         # (an expression that is zero for every state can be a structural non-zero of
-        # CasADi's, coupling free bodies that do not couple)
+        # CasADi's, coupling free bodies that do not couple), relative to the diagonal: a
+        # ball's inertia R·I·Rᵀ has off-diagonal entries of round-off (1e-19) at some
+        # states and 0 at others, which made alike bodies' blocks differ
         rng = np.random.default_rng(0)
         M = ca.Function("M", [x], [system.functions["M"](x[:ny], system.p_default)])
         coupled = sum(np.abs(np.array(M(rng.uniform(-1, 1, system.nx)))) for _ in range(2))
+        scale = np.sqrt(np.outer(np.diag(coupled), np.diag(coupled)))
+        coupled = np.where(coupled > COUPLED * scale, coupled, 0.0)
         self.coupled = coupled > 0
         rows, cols = (list(v) for v in np.nonzero(coupled))
         _, _, v, w = system.frames.function(x, p)
