@@ -140,7 +140,7 @@ def _pn_iteration(nu: int) -> ca.Function:
 
 
 def _branch(name: str, cond, if_true: ca.Function, if_false: ca.Function, args: list):
-    """if_true(*args) where cond else if_false(*args), only the chosen one evaluated: a
+    """``if_true(*args)`` where cond else ``if_false(*args)``, only the chosen one evaluated: a
     Switch whose branches take their inputs explicitly (MX's short-circuit if_else forms each
     branch from the graph's symbolic inputs, so every earlier iteration would be evaluated
     again inside it)."""

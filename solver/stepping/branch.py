@@ -12,7 +12,7 @@ import casadi as ca
 
 
 def switch(name: str, cond, args: list, on_true, on_false):
-    """on_true(*args) where cond holds, else on_false(*args): the branches are Python
+    """``on_true(*args)`` where cond holds, else ``on_false(*args)``: the branches are Python
     callables building MX from symbols that stand for ``args`` (MX, any sparsity); the
     result of each must have the same shape."""
     syms = [ca.MX.sym(f"{name}_{i}", ca.MX(a).sparsity()) for i, a in enumerate(args)]
