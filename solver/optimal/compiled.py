@@ -117,10 +117,7 @@ def loaded_checked(functions: list[ca.Function], options: codegen.CodegenOptions
     worst = _worst_deviation(functions, ours, fresh, args_of)
     if worst <= CHECK_RTOL:
         return ours
-    codegen._warn(f"jourdain: the compiled {what} {path} deviates from the virtual machine "
-                  f"({worst:.2g}); solving on the virtual machine")
-    codegen._discard(path)
-    return None
+    return _rejected(what, path, worst)
 
 
 def _worst_deviation(functions: list[ca.Function], libs: list[ca.Function], fresh: bool,
@@ -181,7 +178,12 @@ def _load(functions: list, path, options: dict, w0: np.ndarray, par0: np.ndarray
                                     if i < fn.n_in()])
     if worst <= CHECK_RTOL:
         return fast
-    codegen._warn(f"jourdain: the compiled NLP {path} deviates from the virtual machine "
+    return _rejected("NLP", path, worst)
+
+
+def _rejected(what: str, path, worst: float) -> None:
+    """A library that deviates from the virtual machine: said, deleted, not used."""
+    codegen._warn(f"jourdain: the compiled {what} {path} deviates from the virtual machine "
                   f"({worst:.2g}); solving on the virtual machine")
     codegen._discard(path)
     return None
