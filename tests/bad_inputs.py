@@ -3544,3 +3544,14 @@ def _():
 def _():
     from jourdain.blocks import quaternion_from_angles
     quaternion_from_angles([0.1, 0.2, 0.3], sequence=(1, 2))
+
+
+# ---- warmmpc ----
+@case("build(newton=...) with IPOPT", ModelError, "newton", "fddp", "hessian")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, newton=True)
+
+
+@case("solver='fddp' with newton not a bool", ModelError, "newton", "True or False")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp", newton="yes")

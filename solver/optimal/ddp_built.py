@@ -20,7 +20,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..model.checks import count, flag, keywords, mapping, number
-from . import ddp, ddp_backward, ddp_model
+from . import ddp, ddp_backward, ddp_model, ddp_newton
 from .buffered import Buffered
 from .built import initial_state
 from .functions import FreeTime
@@ -86,14 +86,18 @@ class DDPProblem:
     the knot functions into a small cached library and codegen=True also the backward pass
     (:mod:`.ddp_backward`, a library of its own), hessian is always the Gauss–Newton one
     of the least-squares terms with exact Hessians of integral and terminal costs and no
-    second derivatives of the dynamics (DDP's model)."""
+    second derivatives of the dynamics (DDP's model). ``newton=True``: a successful solve
+    ends by computing the second-order terms at its optimum (:mod:`.ddp_newton`, timed as
+    ``stats["prepare_cpu_time"]``, apart from ``solve_cpu_time``), and the next warm
+    re-solve from it adds them to the model (Newton steps; ``stats["newton"]``)."""
 
     @keywords
     def __init__(self, prob: TrajectoryProblem, transcription=None, guess=None,
                  progress: bool | int = False, tol: float = 1e-8, max_iter: int = 3000,
                  raise_on_failure: bool = True, codegen: bool | str = False,
                  solver: str = "fddp", hessian: str = "exact", options: dict | None = None,
-                 ipopt: dict | None = None, plan_tol: float | None = None):
+                 ipopt: dict | None = None, plan_tol: float | None = None,
+                 newton: bool = False):
         transcription = transcription or MultipleShooting(Integrator.RK4)
         check_ddp(prob, transcription, dict(codegen=codegen, hessian=hessian,
                                             options=options, ipopt=ipopt))
@@ -102,6 +106,7 @@ class DDPProblem:
         self.tol = number(tol, "solve: tol", 0.0, open_low=True)
         self.max_iter = count(max_iter, "solve: max_iter")
         self.raise_on_failure = flag(raise_on_failure, "solve: raise_on_failure")
+        self.newton = flag(newton, "solve: newton")
         self.plan_tol = None if plan_tol is None else \
             number(plan_tol, "solve: plan_tol", 0.0, open_low=True)
         s, N = prob.system, prob.intervals
@@ -140,7 +145,7 @@ class DDPProblem:
         back = ddp_backward.compiled_backward(s.nx, len(s.u_names), N, lo, hi) \
             if self.compiled and codegen is True else None
         self._backward = None if back is None else ddp_backward.CompiledBackward(back, lo, hi)
-        self._last = None
+        self._last = self._second = None
         self.build_time = time.perf_counter() - start
 
     def solve(self, x0=None, params: dict | None = None, guess: Solution | None = None,
@@ -159,17 +164,28 @@ class DDPProblem:
         flag(warm, "solve: warm")
         shift = count(shift, "solve: shift", 0)
         X, U = self._start(guess, warm)
+        second = self._second if warm and guess is None else None
         if shift:
             shift = min(shift, N)
             X = np.vstack([X[shift:], np.repeat(X[-1:], shift, 0)])
             U = np.vstack([U[shift:], np.repeat(U[-1:], shift, 0)])
         model = self._model(p)
         wall, cpu = time.perf_counter(), time.process_time()
-        result = ddp.solve(model, x_start, X, U, self.tol, self.max_iter)
+        result = ddp.solve(model if second is None else
+                           ddp_newton.corrected(model, ddp_newton.shifted(second, shift)),
+                           x_start, X, U, self.tol, self.max_iter)
+        solve_wall, solve_cpu = time.perf_counter() - wall, time.process_time() - cpu
+        # the preparation of the next warm re-solve (ddp_newton): at an optimum only
+        self._second, prepare = None, 0.0
+        if self.newton and result.success:
+            prepare = time.process_time()
+            self._second = ddp_newton.second_order(model, result.X, result.U)
+            prepare = time.process_time() - prepare
         stats = {"status": result.status, "success": result.success,
                  "iterations": result.iterations,
-                 "solve_time": time.perf_counter() - wall, "build_time": self.build_time,
-                 "solve_cpu_time": time.process_time() - cpu,
+                 "solve_time": solve_wall, "build_time": self.build_time,
+                 "solve_cpu_time": solve_cpu, "newton": second is not None,
+                 "prepare_cpu_time": prepare,
                  "variables": (N + 1) * s.nx + N * len(s.u_names), "constraints": N * s.nx,
                  "transcription": str(self.transcription), "solver": "fddp",
                  "compiled": self.compiled, "hessian": "gauss-newton",

@@ -179,6 +179,10 @@ class TrajectoryProblem:
         parameters without rebuilding; options as for :meth:`solve`."""
         if options.get("solver") == "fddp":
             return DDPProblem(self, transcription, **options)
+        if "newton" in options:
+            raise ModelError("build: newton= is an option of solver='fddp' (Newton steps in "
+                             "its warm re-solves); IPOPT and fatrop take hessian='exact' "
+                             "(the default) or 'gauss-newton'")
         return BuiltProblem(self, transcription, **options)
 
     # ---- helpers -----------------------------------------------------------------------------
