@@ -289,10 +289,105 @@ def talos_rows(repeat: int, quick: bool, max_iter: int) -> dict:
     return out
 
 
+# the warm re-solve after moving the target 2 cm: label -> FDDP build options (compiled knots
+# and backward pass, RK4x1: crocoddyl's transcription)
+WARM = "Talos arm warm re-solve"
+WARM_MOVE = np.array([0.02, 0.0, 0.0])
+WARM_CONTENDERS = {
+    "FDDP Gauss-Newton, tol 1e-9": {"tol": 1e-9},
+    "FDDP newton=True, tol 1e-9": {"tol": 1e-9, "newton": True},
+    "FDDP newton=True, tol 1e-10": {"tol": 1e-10, "newton": True},
+}
+
+
+def converged_optimum(built, params: dict, X, U) -> tuple:
+    """The moved problem's optimum to the solver's noise floor: exact Newton steps (the
+    second-order terms refreshed at every round, :mod:`ddp_newton`) from (X, U): (X, U,
+    cost)."""
+    from jourdain.solver.optimal import ddp, ddp_newton
+    model = built._model(built._p(params))
+    for _ in range(4):
+        second = ddp_newton.second_order(model, X, U)
+        res = ddp.solve(ddp_newton.corrected(model, second), built.x0, X, U, 1e-16, 15)
+        X, U = res.X, res.U
+    return X, U, res.cost
+
+
+def talos_warm_rows(repeat: int, quick: bool) -> dict:
+    """The Talos arm (talos_rows' statement) solved cold to crocoddyl's stop, then re-solved
+    warm after moving the target 2 cm: latency (CPU of the re-solve), iterations, and its
+    accuracy against the moved problem's converged optimum (cost, gripper at t_f), side by
+    side with crocoddyl's warm re-solve (its cost and gripper on the same statement)."""
+    N = 20 if quick else 100
+    _, system = robot_ocp.talos_arm(TALOS_ARMATURE, joint_damping=False)
+    nq = len(system.y_names)
+    x0 = np.concatenate([robot_ocp.Q0[:nq], np.zeros(system.nx - nq)])
+    moved = {"target": np.array(robot_ocp.TARGET) + WARM_MOVE}
+    out = {"N": N, "dt": 0.01, "armature": TALOS_ARMATURE, "move_m": WARM_MOVE.tolist(),
+           "rows": {}}
+    transcription = jd.MultipleShooting(jd.Integrator.RK4, steps=1)
+    reference = None
+    for label, options in WARM_CONTENDERS.items():
+        built = robot_ocp.reach(system, N).build(
+            transcription, solver="fddp", codegen=True, max_iter=1000,
+            guess=robot_ocp.quasi_static(system, x0), raise_on_failure=False, **options)
+        runs = []
+        for _ in range(repeat):
+            cold = built.solve(warm=False)
+            runs.append((cold, built.solve(params=moved)))
+        cold, warm = runs[-1]
+        if reference is None:
+            X, U, cost = converged_optimum(built, moved, warm.X.T, warm.U[:, :, 0].T)
+            reference = {"cost": cost, "gripper_m": robot_ocp.gripper_at(system, X[-1])}
+            out["reference"] = {"cost": cost, "gripper_final_m": reference["gripper_m"].tolist(),
+                                "how": "exact Newton (second-order terms refreshed) to the "
+                                       "finite differences' noise floor"}
+        gripper = robot_ocp.gripper_at(system, warm.X[:, -1])
+        out["rows"]["jourdain " + label] = {
+            "warm_resolve_cpu_s": float(np.median([w.stats["solve_cpu_time"]
+                                                   for _, w in runs])),
+            "prepare_cpu_s": float(np.median([c.stats["prepare_cpu_time"] for c, _ in runs])),
+            "cold_solve_cpu_s": float(np.median([c.stats["solve_cpu_time"] for c, _ in runs])),
+            "cold_iterations": cold.stats["iterations"],
+            "warm_iterations": warm.stats["iterations"], "newton": warm.stats["newton"],
+            "warm_cost": warm.cost, "status": warm.stats["status"],
+            "cost_rel_error": (warm.cost - reference["cost"]) / reference["cost"],
+            "gripper_error_m": float(np.linalg.norm(gripper - reference["gripper_m"])),
+            "resimulated_error": robot_ocp.frame_error(system, warm)}
+        print(WARM, label, out["rows"]["jourdain " + label], flush=True)
+    croc = robot_ocp.crocoddyl(N, repeat, "--armature", repr(TALOS_ARMATURE))
+    if "warm_cost" in croc and reference is not None:
+        out["rows"]["crocoddyl FDDP, th_stop 1e-9"] = {
+            "warm_resolve_cpu_s": croc["warm_resolve_cpu_s"],
+            "warm_iterations": croc["warm_iterations"], "warm_cost": croc["warm_cost"],
+            "cost_rel_error": (croc["warm_cost"] - reference["cost"]) / reference["cost"],
+            "gripper_error_m": float(np.linalg.norm(np.array(croc["warm_gripper_final_m"]) -
+                                                    reference["gripper_m"])),
+            "cold_solve_cpu_s": croc["solve_cpu_s"], "cold_iterations": croc["iterations"]}
+    else:
+        print(f"crocoddyl skipped: {croc.get('skipped')}", flush=True)
+    return out
+
+
+def warm_table(result: dict) -> None:
+    print(f"{WARM} (N = {result['N']}, target moved 2 cm; errors against the converged "
+          f"optimum, cost {result['reference']['cost']:.15g})")
+    print(f"{'contender':36s} {'latency':>8s} {'it':>3s} {'prepare':>8s} {'cost rel err':>12s} "
+          f"{'gripper err':>11s} {'cold':>7s} {'it':>4s}")
+    for label, r in result["rows"].items():
+        prepare = f"{r['prepare_cpu_s']:8.3f}" if "prepare_cpu_s" in r else f"{'-':>8s}"
+        print(f"{label[:36]:36s} {r['warm_resolve_cpu_s']:8.3f} {r['warm_iterations']:3d} "
+              f"{prepare} {r['cost_rel_error']:12.1e} {r['gripper_error_m']:11.1e} "
+              f"{r['cold_solve_cpu_s']:7.3f} {r['cold_iterations']:4d}")
+
+
 def table(record: dict) -> None:
     print(f"{'problem':20s} {'contender':28s} {'build':>7s} {'cached':>7s} {'solve':>8s} "
           f"{'it':>5s} {'cost':>11s} {'re-sim err':>10s} {'solve/croc':>10s}")
     for problem, result in record["problems"].items():
+        if problem == WARM:
+            warm_table(result)
+            continue
         rows = result["rows"]
         ref = next((r["solve_cpu_s"] for k, r in rows.items() if k.startswith("crocoddyl")),
                    None)
@@ -315,8 +410,8 @@ def main() -> None:
                         help="half the intervals over the same horizon (Talos: N = 20), "
                              "one solve each")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--problems", nargs="+", default=[*PROBLEMS, TALOS],
-                        choices=[*PROBLEMS, TALOS])
+    parser.add_argument("--problems", nargs="+", default=[*PROBLEMS, TALOS, WARM],
+                        choices=[*PROBLEMS, TALOS, WARM])
     parser.add_argument("--contenders", nargs="+", choices=list(CONTENDERS),
                         help="jourdain's contenders (default: each problem's list)")
     parser.add_argument("--talos-max-iter", type=int, default=1000,
@@ -329,8 +424,9 @@ def main() -> None:
     record.update({"repeat": repeat, "quick": args.quick})
     RESULTS.mkdir(parents=True, exist_ok=True)
     for problem in args.problems:
-        if problem == TALOS:
-            result = talos_rows(repeat, args.quick, args.talos_max_iter)
+        if problem in (TALOS, WARM):
+            result = talos_rows(repeat, args.quick, args.talos_max_iter) if problem == TALOS \
+                else talos_warm_rows(repeat, args.quick)
             record["problems"][problem] = result       # the statement changed: all new
         else:
             result = problem_rows(problem, args.contenders or DEFAULTS[problem], repeat,

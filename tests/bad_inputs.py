@@ -3547,7 +3547,7 @@ def _():
 
 
 # ---- warmmpc ----
-@case("build(newton=...) with IPOPT", ModelError, "newton", "fddp", "hessian")
+@case("build(newton=...) with IPOPT", ModelError, "newton", "fddp", "hessian=")
 def _():
     _ddp_problem().build(RK4_SHOOTING, newton=True)
 
@@ -3555,3 +3555,13 @@ def _():
 @case("solver='fddp' with newton not a bool", ModelError, "newton", "True or False")
 def _():
     _ddp_problem().build(RK4_SHOOTING, solver="fddp", newton="yes")
+
+
+@case("solver='fddp' with a negative budget", ModelError, "budget")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp", budget=-1.0)
+
+
+@case("build(budget=...) with IPOPT", ModelError, "budget", "fddp", "max_cpu_time")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, budget=0.01)

@@ -13,7 +13,7 @@ regularization to x0 and control regularization (1e-4), terminal gripper positio
 talos_arm has 0.1; benchmarks/ocp_vs_crocoddyl.py states it on both sides). Prints one JSON line: CPU times (time.process_time, median of --repeat), iterations,
 cost, the gripper error of the optimal torques re-simulated (RK4, 100 substeps per knot,
 Pinocchio's ABA) against crocoddyl's own final state, and the warm re-solve after moving
-the target 2 cm.
+the target 2 cm (its cost and final gripper position too).
 
     python benchmarks/peers/crocoddyl_arm.py [--N 100] [--repeat 3]
 """
@@ -127,7 +127,10 @@ def main() -> None:
            "build_cpu_s": build, "solve_cpu_s": float(np.median([r[1] for r in runs])),
            "iterations": solver.iter, "cost": solver.cost,
            "warm_resolve_cpu_s": float(np.median([r[1] for r in warm])),
-           "warm_iterations": warm[-1][0].iter,
+           "warm_iterations": warm[-1][0].iter, "warm_cost": warm[-1][0].cost,
+           "warm_stop": warm[-1][0].stop,
+           "warm_gripper_final_m": gripper(model, model.createData(),
+                                           warm[-1][0].xs[-1][:model.nq]).tolist(),
            "frame_error_resimulated_m": resimulated_error(model, solver, dt),
            "gripper_final_m": gripper(model, model.createData(), solver.xs[-1][:model.nq]
                                       ).tolist(), "converged": bool(solver.stop < solver.th_stop),

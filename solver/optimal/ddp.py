@@ -28,6 +28,7 @@ per trial step.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,13 +83,20 @@ class Result:
 
 
 def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float,
-          max_iter: int, reg: float = REG_MIN, log=None) -> Result:
+          max_iter: int, reg: float = REG_MIN, log=None, budget: float | None = None) -> Result:
     """FDDP from the guess (X, U) (module docstring); converged when the iterate is feasible
     and the expected cost decrease of a full step, Σ_k Q_u·k − ½·k·Q_uu·k (crocoddyl's stop,
     ``th_stop``), is at most ``tol``; and, since a large regularization also makes that
     small, √Σ_k ‖Q_u,k‖² over the controls off their active bounds is at most √tol.
     ``log``, if given, is called after each iteration with a dict (iteration, cost, stop,
-    regularization, step length, expected and actual decrease, largest gap)."""
+    regularization, step length, expected and actual decrease, largest gap).
+
+    ``budget`` [s of process CPU time], a real-time budget: after the first iteration, stop
+    when the time spent plus the longest iteration so far would exceed it (status
+    "Budget_Exhausted", not a success) and return a dynamically consistent plan: the
+    iterate itself when feasible, else the current plan rolled out from x0 under the last
+    feedback gains (the gaps closed, no feedforward step)."""
+    clock, started, longest, K = time.process_time, time.process_time(), 0.0, None
     X, U = np.array(X, float), np.clip(np.array(U, float), model.lower, model.upper)
     bounded = bool(np.isfinite(model.lower).any() or np.isfinite(model.upper).any())
     feasible, kff = False, np.zeros_like(U)
@@ -99,6 +107,9 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
     for it in range(max_iter + 1):
         if it == max_iter:
             break
+        if budget is not None and it and clock() - started + longest > budget:
+            return _within_budget(model, x0, X, U, K, cost, it, feasible, stop, gap, full)
+        began = clock()
         d = model.derivatives(X, U)
         E, Ex, Exx = model.terminal(X[-1])
         gaps = np.vstack([x0 - X[0], d["x_next"] - X[1:]])
@@ -133,6 +144,7 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
                 X, U, feasible = Xh, Uh, feasible or alpha == 1.0
                 cost, gap = trial, (1 - alpha) * gap
                 break
+        longest = max(longest, clock() - began)
         if log is not None:
             log({"iteration": it, "cost": cost, "stop": stop, "reg": reg, "alpha": alpha,
                  "expected": expected, "actual": dV, "gap": gap})
@@ -144,6 +156,16 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
                 return Result(X, U, cost, it + 1, False, "Regularization_Limit", stop, gap,
                               full)
     return Result(X, U, cost, it, status == "Solve_Succeeded", status, stop, gap, full)
+
+
+def _within_budget(model: Model, x0, X, U, K, cost, it, feasible, stop, gap, full) -> Result:
+    """The result of a solve stopped by its time budget (:func:`solve`): a feasible plan."""
+    if not feasible:      # one roll-out at alpha = 1 closes every gap (û = u − K·(x̂ − x))
+        Xh, Uh, q = model.rollout(x0, X, U, np.zeros_like(U), K, np.zeros((len(X), X.shape[1])),
+                                  1.0)
+        if np.isfinite(Xh).all() and np.isfinite(q).all():
+            X, U, cost, gap = Xh, Uh, float(q.sum()), 0.0
+    return Result(X, U, cost, it, False, "Budget_Exhausted", stop, gap, full)
 
 
 def _backward(d: dict, Ex, Exx, gaps, U, model: Model, reg: float, bounded: bool,

@@ -89,7 +89,9 @@ class DDPProblem:
     second derivatives of the dynamics (DDP's model). ``newton=True``: a successful solve
     ends by computing the second-order terms at its optimum (:mod:`.ddp_newton`, timed as
     ``stats["prepare_cpu_time"]``, apart from ``solve_cpu_time``), and the next warm
-    re-solve from it adds them to the model (Newton steps; ``stats["newton"]``)."""
+    re-solve from it adds them to the model (Newton steps; ``stats["newton"]``).
+    ``budget`` [s of CPU] is a real-time budget per solve (:func:`.ddp.solve`: no iteration
+    started that would not fit; a feasible plan returned, ``stats["budget_stop"]``)."""
 
     @keywords
     def __init__(self, prob: TrajectoryProblem, transcription=None, guess=None,
@@ -97,7 +99,7 @@ class DDPProblem:
                  raise_on_failure: bool = True, codegen: bool | str = False,
                  solver: str = "fddp", hessian: str = "exact", options: dict | None = None,
                  ipopt: dict | None = None, plan_tol: float | None = None,
-                 newton: bool = False):
+                 newton: bool = False, budget: float | None = None):
         transcription = transcription or MultipleShooting(Integrator.RK4)
         check_ddp(prob, transcription, dict(codegen=codegen, hessian=hessian,
                                             options=options, ipopt=ipopt))
@@ -107,6 +109,8 @@ class DDPProblem:
         self.max_iter = count(max_iter, "solve: max_iter")
         self.raise_on_failure = flag(raise_on_failure, "solve: raise_on_failure")
         self.newton = flag(newton, "solve: newton")
+        self.budget = None if budget is None else \
+            number(budget, "solve: budget", 0.0, open_low=True)
         self.plan_tol = None if plan_tol is None else \
             number(plan_tol, "solve: plan_tol", 0.0, open_low=True)
         s, N = prob.system, prob.intervals
@@ -173,7 +177,7 @@ class DDPProblem:
         wall, cpu = time.perf_counter(), time.process_time()
         result = ddp.solve(model if second is None else
                            ddp_newton.corrected(model, ddp_newton.shifted(second, shift)),
-                           x_start, X, U, self.tol, self.max_iter)
+                           x_start, X, U, self.tol, self.max_iter, budget=self.budget)
         solve_wall, solve_cpu = time.perf_counter() - wall, time.process_time() - cpu
         # the preparation of the next warm re-solve (ddp_newton): at an optimum only
         self._second, prepare = None, 0.0
@@ -190,7 +194,8 @@ class DDPProblem:
                  "transcription": str(self.transcription), "solver": "fddp",
                  "compiled": self.compiled, "hessian": "gauss-newton",
                  "stop": result.stop, "expected_decrease": result.expected,
-                 "max_gap": result.gap}
+                 "max_gap": result.gap, "budget": self.budget,
+                 "budget_stop": result.status == "Budget_Exhausted"}
         self._last = (result.X, result.U)
         sol = Solution(self.problem, self.t, result.X.T, result.U.T.reshape(-1, N, 1),
                        np.zeros(1), self.T, p[:len(s.p_names)], result.cost, stats, {})

@@ -179,10 +179,12 @@ class TrajectoryProblem:
         parameters without rebuilding; options as for :meth:`solve`."""
         if options.get("solver") == "fddp":
             return DDPProblem(self, transcription, **options)
-        if "newton" in options:
-            raise ModelError("build: newton= is an option of solver='fddp' (Newton steps in "
-                             "its warm re-solves); IPOPT and fatrop take hessian='exact' "
-                             "(the default) or 'gauss-newton'")
+        for name, what in (("newton", "Newton steps in its warm re-solves; IPOPT and fatrop "
+                                      "take hessian='exact' (the default)"),
+                           ("budget", "a real-time budget per solve; IPOPT and fatrop take "
+                                      "options={'max_cpu_time': ...}")):
+            if name in options:
+                raise ModelError(f"build: {name}= is an option of solver='fddp' ({what})")
         return BuiltProblem(self, transcription, **options)
 
     # ---- helpers -----------------------------------------------------------------------------
