@@ -83,7 +83,8 @@ class Result:
 
 
 def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float,
-          max_iter: int, reg: float = REG_MIN, log=None, budget: float | None = None) -> Result:
+          max_iter: int, reg: float = REG_MIN, log=None, budget: float | None = None,
+          feasible: bool = False) -> Result:
     """FDDP from the guess (X, U) (module docstring); converged when the iterate is feasible
     and the expected cost decrease of a full step, Σ_k Q_u·k − ½·k·Q_uu·k (crocoddyl's stop,
     ``th_stop``), is at most ``tol``; and, since a large regularization also makes that
@@ -95,11 +96,13 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
     when the time spent plus the longest iteration so far would exceed it (status
     "Budget_Exhausted", not a success) and return a dynamically consistent plan: the
     iterate itself when feasible, else the current plan rolled out from x0 under the last
-    feedback gains (the gaps closed, no feedforward step)."""
+    feedback gains (the gaps closed, no feedforward step). ``feasible``: (X, U) is known to
+    be dynamically consistent (an earlier solve's plan from the same x0), so the first
+    iteration may already stop."""
     clock, started, longest, K = time.process_time, time.process_time(), 0.0, None
     X, U = np.array(X, float), np.clip(np.array(U, float), model.lower, model.upper)
     bounded = bool(np.isfinite(model.lower).any() or np.isfinite(model.upper).any())
-    feasible, kff = False, np.zeros_like(U)
+    kff = np.zeros_like(U)
     status, stop, gap, full = "Maximum_Iterations_Exceeded", np.inf, np.inf, np.inf
     cost, it = np.nan, 0
     # at most max_iter steps; the derivatives are not evaluated after the last one (an

@@ -175,9 +175,12 @@ class DDPProblem:
             U = np.vstack([U[shift:], np.repeat(U[-1:], shift, 0)])
         model = self._model(p)
         wall, cpu = time.perf_counter(), time.process_time()
-        result = ddp.solve(model if second is None else
-                           ddp_newton.corrected(model, ddp_newton.shifted(second, shift)),
-                           x_start, X, U, self.tol, self.max_iter, budget=self.budget)
+        if second is None:
+            result = ddp.solve(model, x_start, X, U, self.tol, self.max_iter,
+                               budget=self.budget)
+        else:
+            result = ddp_newton.solve(model, ddp_newton.shifted(second, shift), x_start, X,
+                                      U, self.tol, self.max_iter, budget=self.budget)
         solve_wall, solve_cpu = time.perf_counter() - wall, time.process_time() - cpu
         # the preparation of the next warm re-solve (ddp_newton): at an optimum only
         self._second, prepare = None, 0.0
