@@ -16,12 +16,12 @@ terminal cost C_N = ∇²E − (its model Hessian), by forward differences of th
 call of the compiled knot derivatives per direction). CasADi's own second derivatives of a
 robot's knot are tens of MB of C (docs/trajectory_optimization.md, "One compiled function
 per knot"); the differences reuse the compiled first derivatives and cost nx + nu of their
-evaluations (the Talos arm, N = 100: about 0.13–0.17 s).
+evaluations (the Talos arm, N = 100: 0.12–0.16 s).
 
 How it is used: the corrections are computed at the end of a successful solve (at its
 optimum, where they are positive definite in the reduced sense) and added to the model
 Hessians of the next warm re-solve, frozen: the second-order terms change little when the
-target moves a few cm, so the re-solve converges in a few steps (Talos arm: 5–6 iterations
+target moves a few cm, so the re-solve converges in a few steps (Talos arm, 2 cm: 3–4 iterations
 instead of 21, to the optimum that the exact Newton iteration reaches). It is the
 preparation phase of real-time schemes (acados' RTI): its time is reported apart
 (``stats["prepare_cpu_time"]``), and the solve's own time is the latency from new data to
@@ -35,6 +35,7 @@ after its 10th iteration and take 0.29 s instead of 0.11 s).
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -103,7 +104,6 @@ def second_order(model, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def corrected(model, correction):
     """``model`` (a :class:`.ddp.Model`) with the corrections added to its model Hessians."""
-    from dataclasses import replace
     H, HN = correction
     nx = HN.shape[0]
     derivatives, terminal = model.derivatives, model.terminal
