@@ -24,7 +24,9 @@ runs the same box and three more scenes:
            jourdain, contype/conaffinity in MuJoCo), e = 0.5 on every contact; --pair-balls
            of them (default 100: 4950 ball–ball and 500 ball–wall pairs, found per output
            interval by the broad phase and solved in slots, docs/hybrid.md), started on
-           four layers 0.2 m apart so that no two overlap;
+           four layers 0.2 m apart so that no two overlap; with --pair-exact the same
+           scene runs with exact=True (the slots' position correction), a row
+           balls_pairs_K_exact of its own;
   tower  — 10 boxes of 0.2 m, 1 kg stacked at rest on the ground for 10 s: the drift of the
            boxes' centres from their start [m] (jourdain: each box's corners against the top
            face of the box below, a body-fixed plane; MuJoCo: box–box contacts);
@@ -342,11 +344,14 @@ def main() -> None:
     if robots:
         print_rows(robots)
     out = ROOT / "benchmarks" / "results" / "contact.json"
-    # the scenes run now replace theirs; the others' rows stay (a run of one scene does
-    # not erase the rest)
+    # the scenes' tools run now replace theirs; the others' rows stay (a run of one scene
+    # or one mode does not erase the rest; each row keeps the ratio to the MuJoCo run
+    # beside it, stored with it)
     old = json.loads(out.read_text()) if out.exists() else {}
     if old.get("horizon_s") == h:
-        results = {**old.get("results", {}), **results}
+        kept = old.get("results", {})
+        results = {**kept, **{scene: {**kept.get(scene, {}), **rows}
+                              for scene, rows in results.items()}}
         robots = robots or old.get("robots_2s", {})
     out.write_text(json.dumps({"horizon_s": h, "dt_stepping_s": DT, "results": results,
                                "robots_2s": robots}, indent=2, default=float))
@@ -364,6 +369,7 @@ def _table(results: dict) -> None:
             events = "-" if r.get("events") is None else str(r["events"])
             ratio = r["simulate_s"] / runs["mujoco"]["simulate_s"]
             r["ratio_to_mujoco"] = ratio
+            r["mujoco_s_beside"] = runs["mujoco"]["simulate_s"]
             pen = r.get("ledger", {}).get("max_penetration")
             print(f"{scene:16s} {tool:9s} {r['compile_s']:9.2f} {r['simulate_s']:8.2f} "
                   f"{ratio:6.1f} {events:>7s} {'-' if pen is None else f'{pen:.1e}':>8s} "
