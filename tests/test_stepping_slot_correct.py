@@ -33,29 +33,40 @@ def _pair(i, k, e=0.0, mu=0.3):
                          ContactMaterial(mu=mu, e=e))
 
 
-@pytest.mark.slow
-def test_overlap_pushed_out_as_the_compiled_correction():
-    """Two equal balls at rest overlapping by 0.1 mm (no gravity): with exact=True the
-    slots push them apart by a displacement alone, as the compiled pair's correction does
-    (positions agree to 1e-12 m, reference: correct.py's formulation), the gap is closed to
-    1e-9 m at the first output, the balls stay at rest (speeds 0 to 1e-12 m/s: no kinetic
-    energy given) and the ledger's max_correction is the overlap; the sweeps alone
-    (exact unset) push them out with a speed instead (the contrast)."""
+OPTIONS = dict(contact="stepping", dt=1e-3, n_out=11, pairs=[_pair(0, 1)],
+               y0={"b1_j.x": 2 * R - OVERLAP, "b1_j.y": 1e-3})
+DEPTH = 2 * R - np.hypot(2 * R - OVERLAP, 1e-3)      # the overlap along the line of centres
+
+
+def test_overlap_pushed_out_by_a_displacement():
+    """Two equal balls at rest overlapping by 0.1 mm (no gravity), exact=True in slots: the
+    first step pushes them apart to touching (the gap closed to 1e-9 m: a constraint
+    residual), by a displacement alone (speeds 0 to 1e-12 m/s: no kinetic energy given,
+    no step gain), and the ledger's max_correction is the overlap (closed form)."""
     system = _two()
-    options = dict(contact="stepping", dt=1e-3, n_out=11, pairs=[_pair(0, 1)],
-                   y0={"b1_j.x": 2 * R - OVERLAP, "b1_j.y": 1e-3})
-    slots = system.simulate(0.05, broad=True, exact=True, **options)
-    compiled = system.simulate(0.05, broad=False, exact=True, **options)
-    for name in system.y_names:
-        assert np.abs(slots[name] - compiled[name]).max() <= 1e-12, name
+    slots = system.simulate(0.05, broad=True, exact=True, **OPTIONS)
     distance = np.hypot(slots["b1_j.x"] - slots["b0_j.x"], slots["b1_j.y"] - slots["b0_j.y"])
-    depth = 2 * R - np.hypot(2 * R - OVERLAP, 1e-3)
-    assert distance[0] == pytest.approx(2 * R - depth, abs=1e-12)
+    assert distance[0] == pytest.approx(2 * R - DEPTH, abs=1e-12)
     assert np.abs(distance[1:] - 2 * R).max() <= 1e-9
     assert max(np.abs(slots[name]).max() for name in system.z_names) <= 1e-12
-    assert slots.ledger.max_correction == pytest.approx(depth, rel=1e-6)
+    assert slots.ledger.max_correction == pytest.approx(DEPTH, rel=1e-6)
     assert slots.ledger.max_step_gain == 0.0
-    sweeps = system.simulate(0.05, broad=True, **options)
+    assert slots.stats["exact"] and slots.stats["slots"] >= 1
+
+
+@pytest.mark.slow
+def test_overlap_pushed_out_as_the_compiled_correction():
+    """The same two balls: the slots' correction moves them as the compiled pair's
+    (broad=False, correct.py) does, positions to 1e-12 m (reference: the other
+    formulation); the sweeps alone (exact unset) push them out with a speed instead (the
+    contrast: energy given)."""
+    system = _two()
+    slots = system.simulate(0.05, broad=True, exact=True, **OPTIONS)
+    compiled = system.simulate(0.05, broad=False, exact=True, **OPTIONS)
+    for name in system.y_names:
+        assert np.abs(slots[name] - compiled[name]).max() <= 1e-12, name
+    assert compiled.ledger.max_correction == pytest.approx(DEPTH, rel=1e-6)
+    sweeps = system.simulate(0.05, broad=True, **OPTIONS)
     assert sweeps["b1_j.vx"][-1] > 1e-2 and sweeps.ledger.max_step_gain > 1e-4
 
 
@@ -90,6 +101,7 @@ def pile():
     return jd.compile(model), dict(y0=y0, z0=z0, pairs=pairs)
 
 
+@pytest.mark.slow
 def test_pile_without_penetration_or_energy_gain(pile):
     """The pile for 2 s with exact=True: the deepest penetration at any step's start is
     below 1e-9 m where the sweeps alone leave 1e-8 m or more (the ledger, measured 5e-8 m),
