@@ -24,7 +24,9 @@ runs the same box and three more scenes:
            jourdain, contype/conaffinity in MuJoCo), e = 0.5 on every contact; --pair-balls
            of them (default 100: 4950 ball–ball and 500 ball–wall pairs, found per output
            interval by the broad phase and solved in slots, docs/hybrid.md), started on
-           four layers 0.2 m apart so that no two overlap;
+           four layers 0.2 m apart so that no two overlap; with --pair-exact the same
+           scene runs with exact=True (the slots' position correction), a row
+           balls_pairs_K_exact of its own;
   tower  — 10 boxes of 0.2 m, 1 kg stacked at rest on the ground for 10 s: the drift of the
            boxes' centres from their start [m] (jourdain: each box's corners against the top
            face of the box below, a body-fixed plane; MuJoCo: box–box contacts);
@@ -34,6 +36,7 @@ runs the same box and three more scenes:
 
     python benchmarks/contact.py [--balls N] [--horizon T] [--modes events,stepping]
                                  [--scenes box,balls,pairs,tower,robots] [--pair-balls K]
+                                 [--pair-exact]
 
 Writes benchmarks/results/contact.json and prints a table.
 """
@@ -110,7 +113,7 @@ def jourdain_box(horizon: float, stepping: bool = False) -> dict:
 
 
 def jourdain_balls(n: int, horizon: float, stepping: bool = False,
-                   meet: bool = False) -> dict:
+                   meet: bool = False, exact=None) -> dict:
     model = jd.Model(world=World())
     planes = [((0, 1, 0), 0.0), ((1, 0, 0), -HALF), ((-1, 0, 0), -HALF), ((0, 0, 1), -HALF),
               ((0, 0, -1), -HALF)]
@@ -132,7 +135,7 @@ def jourdain_balls(n: int, horizon: float, stepping: bool = False,
     pairs = [CollisionPair(Collider(f"b{i}.frame_a", Sphere(radius=RADIUS)),
                            Collider(f"b{k}.frame_a", Sphere(radius=RADIUS)), material)
              for i in range(n) for k in range(i + 1, n)] if meet else []
-    return _run_jourdain(model, horizon, y0, z0, stepping, pairs)
+    return _run_jourdain(model, horizon, y0, z0, stepping, pairs, exact)
 
 
 def jourdain_tower(horizon: float, boxes: int = 10) -> dict:
@@ -160,13 +163,13 @@ def jourdain_tower(horizon: float, boxes: int = 10) -> dict:
 
 
 def _run_jourdain(model, horizon: float, y0: dict, z0: dict, stepping: bool = False,
-                  pairs=()) -> dict:
+                  pairs=(), exact=None) -> dict:
     start = time.process_time()
     system = jd.compile(model)
     compile_s = time.process_time() - start
     grid = np.linspace(0, horizon, 1001)
     if stepping:
-        return _run_stepping(system, horizon, y0, z0, pairs, grid, compile_s)
+        return _run_stepping(system, horizon, y0, z0, pairs, grid, compile_s, exact)
     start = time.process_time()
     try:
         res = system.simulate(horizon, y0=y0, z0=z0, t_out=grid)
@@ -182,10 +185,11 @@ def _run_jourdain(model, horizon: float, y0: dict, z0: dict, stepping: bool = Fa
             "lost_in_impacts": res.events.energy_lost}
 
 
-def _run_stepping(system, horizon, y0, z0, pairs, grid, compile_s) -> dict:
+def _run_stepping(system, horizon, y0, z0, pairs, grid, compile_s, exact=None) -> dict:
     """The stepping run twice: the first builds and compiles the step (reported as
     compile time with the model's), the second is the simulation's cost."""
-    options = dict(y0=y0, z0=z0, t_out=grid, contact="stepping", dt=DT, pairs=pairs)
+    options = dict(y0=y0, z0=z0, t_out=grid, contact="stepping", dt=DT, pairs=pairs,
+                   exact=exact)
     start, wall = time.process_time(), time.perf_counter()
     system.simulate(horizon, **options)
     build_s = time.process_time() - start
@@ -306,6 +310,9 @@ def main() -> None:
     parser.add_argument("--modes", default="events,stepping",
                         help="jourdain's contact modes to run, comma-separated")
     parser.add_argument("--pair-balls", type=int, default=100)
+    parser.add_argument("--pair-exact", action="store_true",
+                        help="the balls meeting each other with exact=True (the slots' "
+                             "position correction), a row of its own")
     parser.add_argument("--scenes", default="box,balls,pairs,tower,robots",
                         help="scenes to run, comma-separated")
     args = parser.parse_args()
@@ -326,9 +333,10 @@ def main() -> None:
             results[f"balls_{n}"]["stepping"] = jourdain_balls(n, h, stepping=True)
     if "pairs" in scenes and "stepping" in modes:
         k = args.pair_balls
-        results[f"balls_pairs_{k}"] = {"mujoco": mujoco_balls(k, h, meet=True),
-                                       "stepping": jourdain_balls(k, h, stepping=True,
-                                                                  meet=True)}
+        name = f"balls_pairs_{k}" + ("_exact" if args.pair_exact else "")
+        results[name] = {"mujoco": mujoco_balls(k, h, meet=True),
+                         "stepping": jourdain_balls(k, h, stepping=True, meet=True,
+                                                    exact=True if args.pair_exact else None)}
     if "tower" in scenes and "stepping" in modes:
         results["tower"] = {"mujoco": mujoco_tower(h), "stepping": jourdain_tower(h)}
     _table(results)
@@ -336,11 +344,14 @@ def main() -> None:
     if robots:
         print_rows(robots)
     out = ROOT / "benchmarks" / "results" / "contact.json"
-    # the scenes run now replace theirs; the others' rows stay (a run of one scene does
-    # not erase the rest)
+    # the scenes' tools run now replace theirs; the others' rows stay (a run of one scene
+    # or one mode does not erase the rest; each row keeps the ratio to the MuJoCo run
+    # beside it, stored with it)
     old = json.loads(out.read_text()) if out.exists() else {}
     if old.get("horizon_s") == h:
-        results = {**old.get("results", {}), **results}
+        kept = old.get("results", {})
+        results = {**kept, **{scene: {**kept.get(scene, {}), **rows}
+                              for scene, rows in results.items()}}
         robots = robots or old.get("robots_2s", {})
     out.write_text(json.dumps({"horizon_s": h, "dt_stepping_s": DT, "results": results,
                                "robots_2s": robots}, indent=2, default=float))
@@ -358,6 +369,7 @@ def _table(results: dict) -> None:
             events = "-" if r.get("events") is None else str(r["events"])
             ratio = r["simulate_s"] / runs["mujoco"]["simulate_s"]
             r["ratio_to_mujoco"] = ratio
+            r["mujoco_s_beside"] = runs["mujoco"]["simulate_s"]
             pen = r.get("ledger", {}).get("max_penetration")
             print(f"{scene:16s} {tool:9s} {r['compile_s']:9.2f} {r['simulate_s']:8.2f} "
                   f"{ratio:6.1f} {events:>7s} {'-' if pen is None else f'{pen:.1e}':>8s} "

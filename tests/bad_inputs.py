@@ -3565,3 +3565,24 @@ def _():
 @case("build(budget=...) with IPOPT", ModelError, "budget", "fddp", "max_cpu_time")
 def _():
     _ddp_problem().build(RK4_SHOOTING, budget=0.01)
+# ---- boxslots ----
+@case("exact=True with contacts partly in slots and partly compiled pair by pair", ModelError,
+      "exact=True", "partly in slots", "broad=False")
+def _():
+    from jourdain.blocks import FreeJoint
+    from jourdain.blocks.visual import Plane, Sphere
+    from jourdain.solver.collision import Collider, CollisionPair, ContactMaterial
+    model = jd.Model(world=World(g=(0.0, 0.0, 0.0)))
+    for k in range(2):
+        model.add(f"j{k}", FreeJoint())
+        model.add(f"b{k}", RigidBody(m=1.0, I=(0.004,) * 3))
+        model.connect(model.world.frame_b, getattr(model, f"j{k}").frame_a)
+        model.connect(getattr(model, f"j{k}").frame_b, getattr(model, f"b{k}").frame_a)
+    ball = Sphere(radius=0.1)
+    pairs = [CollisionPair(Collider("b0.frame_a", ball), Collider("b1.frame_a", ball),
+                           ContactMaterial(mu=0.3)),
+             CollisionPair(Collider("b0.frame_a", ball),
+                           Collider("b1.frame_a", Plane(normal=(0, 1, 0))),
+                           ContactMaterial(mu=0.3))]
+    jd.compile(model).simulate(0.1, contact="stepping", pairs=pairs, broad=True, exact=True,
+                               y0={"j1.x": 0.5})

@@ -101,15 +101,11 @@ def test_balls_agree_with_pairs_compiled_one_by_one(stack):
 
 
 def test_broad_keyword_is_checked(two):
-    """broad= takes None, True or False, and belongs to the stepping mode; the slots refuse
-    exact=True by name (no block solve in them yet)."""
+    """broad= takes None, True or False, and belongs to the stepping mode."""
     with pytest.raises(jd.ModelError, match="broad must be None"):
         two.simulate(0.1, contact="stepping", broad="yes")
     with pytest.raises(jd.ModelError, match="broad= applies to contact='stepping'"):
         two.simulate(0.1, broad=True)
-    with pytest.raises(jd.ModelError, match="exact=True is not available"):
-        two.simulate(0.1, contact="stepping", pairs=[_pair(0, 1, 0.5, 0.0)], broad=True,
-                     exact=True)
 
 
 @pytest.mark.slow

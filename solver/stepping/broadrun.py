@@ -25,6 +25,7 @@ from ..collision.broad import BroadPhase
 from ..simulation.ledger import SteppingLedger
 from ..simulation.result import Result
 from .bodies import mapped_parts
+from .slot_correct import corrected
 from .slot_step import build_slot_step, data_function, slot_indices
 from .slots import MAT
 from .step import LEDGER, build_step
@@ -67,12 +68,13 @@ class _Candidates:
 
 
 def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
-                   iterations: int, compiled) -> Result:
+                   iterations: int, compiled, exact: bool = False) -> Result:
     """The run of the module docstring; ``compiled(functions, ops)`` compiles a list of
-    CasADi functions (run.py's)."""
+    CasADi functions (run.py's); ``exact``: the slots' position correction
+    (:mod:`.slot_correct`)."""
     nx, nd, s = system.nx, slotted.nd, slotted.s
     cache = system.__dict__.setdefault("_stepping_broad", {})
-    key = (tuple(rest), tuple(slotted.labels), iterations, k)
+    key = (tuple(rest), tuple(slotted.labels), iterations, k, exact)
     if key not in cache:    # the symbolic parts, built once per contact set (seconds)
         # kinematics, sweep, finish, sizes: free bodies alike, one body's mapped (.bodies)
         mapped = (not rest and mapped_parts(system)) or None
@@ -101,7 +103,8 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
                                         max(2 * cand.size, SLOTS_PER_SPHERE * nd))
                 K = int(2 ** np.ceil(np.log2(max(MIN_SLOTS, cand.size, first))))
             if (key, K) not in cache:
-                step = build_slot_step(system, parts, slotted, K, iterations)
+                step = build_slot_step(system, parts, slotted, K, iterations,
+                                       corrected if exact else None)
                 interval = _repeated(step, slot_indices(slotted, K), k)
                 cache[(key, K)] = compiled([interval], step, K)[0]
             interval = cache[(key, K)]
@@ -131,7 +134,7 @@ def simulate_broad(system, grid, x0, us, p, k: int, h: float, rest, slotted,
     res.stats = {"dt": h, "steps": k * (grid.size - 1), "contacts": nc,
                  "iterations": iterations, "slots": K, "slotted_pairs": len(slotted.pairs),
                  "candidates_max": most, "broad_retries": retries,
-                 "mapped": mapped}
+                 "mapped": mapped, "exact": exact}
     return res
 
 

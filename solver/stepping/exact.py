@@ -61,58 +61,87 @@ def block_solve(zl, z_free, J, B, b, mu, nz: int, nc: int):
 
 
 def exact_function(J_sp, B_sp, mu, nz: int, nc: int) -> ca.Function:
-    """exact(zl, z_free, J, B, b) → (zl, ok): :func:`block_solve` as one function."""
+    """exact(zl, z_free, J, B, b) → (zl, ok): :func:`block_solve` as one function. Its
+    arithmetic is in SX functions (:func:`_leaves`, expanded into straight-line C), the
+    MX graph only calls them and chooses the branch: as MX, the proximal passes' dense
+    products and the checks' loops cost ~24 µs per solve of the tumbling box's 8 corners
+    (the solve runs on most steps with a closed contact), three times its sweeps."""
     mu = np.asarray(mu, dtype=float).ravel()
-    frictional = ca.DM((mu > 0).astype(float))
-    mu = ca.DM(mu)
+    check, classify, attempt, reclassify = _leaves(J_sp, B_sp, mu, nz, nc)
     zl, z_free = ca.MX.sym("zl", nz + 3 * nc), ca.MX.sym("z_free", nz)
     J, B, b = ca.MX.sym("J", J_sp), ca.MX.sym("B", B_sp), ca.MX.sym("b", nc)
-    _, active, _, _ = _classify(zl[nz:], mu, frictional)
-    converged = _converged(zl[:nz], J, b, frictional, active)
-    needed = ca.logic_and(ca.sum1(active) > 0, ca.logic_not(converged))
+    needed, converged = check(zl, z_free, J, b)
 
-    def context(zl, z_free, J, B, b):
-        lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
-        Wd = ca.sum2(J * B.T)                           # the diagonal of W = J·M⁻¹·Jᵀ
-        R = EPS * Wd + FLOOR * ca.mmax(Wd)
-        return lam, active, sliding, d, (z_free, J, B, R, b, mu, frictional, nz, nc)
-
-    def solve(*args):
-        lam, active, sliding, d, common = context(*args)
-        ok, exact, raw = _attempt(lam, *common, active, sliding, d)
-        return switch("exact_stick", ok, [exact, *raw, *args], lambda e, *_: e, sticking)
+    def solve(zl, z_free, J, B, b):
+        lam, active, sliding, d0, d1 = classify(zl)
+        ok, exact, solved, gamma = attempt(lam, z_free, J, B, b, active, sliding, d0, d1)
+        return switch("exact_stick", ok, [exact, solved, gamma, zl, z_free, J, B, b],
+                      lambda e, *_: e, sticking)
 
     def sticking(_, *args):
-        lam, active, _, d, common = context(*args[2:])
-        ok, stick, _ = _attempt(lam, *common, active, active * (1 - frictional), d)
+        zl, z_free, J, B, b = args[2:]
+        lam, active, _, d0, d1 = classify(zl)
+        ok, stick, _, _ = attempt(lam, z_free, J, B, b, active, active * (1 - frictional),
+                                  d0, d1)
         return switch("exact_held", ok, [stick, *args], lambda s, *_: s, held)
 
     def held(stick, *args):
         # the sweeps' split of a box's load over its coplanar corners is one of many (W is
         # singular); the solve nearest to it can pull at a corner: drop those, solve again
-        lam, active, sliding, d, common = context(*args[2:])
+        solved, gamma, zl, z_free, J, B, b = args
+        lam, active, sliding, d0, d1 = classify(zl)
         keep = active * (stick[nz:nz + 3 * nc:3] > 0)
-        ok, kept, _ = _attempt(lam * _rows(keep, keep, nc), *common, keep,
-                               keep * (1 - frictional), d)
-        guess = _reclassify(*args[:2], args[6], mu, frictional, active, sliding, d, nc)
-        return switch("exact_active", ok, [kept, *guess, *args[2:]], lambda k, *_: k,
-                      lambda _, *rest: active_set(1, *rest))
+        ok, kept, _, _ = attempt(lam * _rows(keep, keep, nc), z_free, J, B, b, keep,
+                                 keep * (1 - frictional), d0, d1)
+        guess = reclassify(solved, gamma, b, active, sliding, d0, d1)
+        return switch("exact_active", ok, [kept, *guess, zl, z_free, J, B, b],
+                      lambda k, *_: k, lambda _, *rest: active_set(1, *rest))
 
-    def active_set(k, ref, active, sliding, d0, d1, *args):
+    def active_set(k, ref, active, sliding, d0, d1, zl, z_free, J, B, b):
         # the first solve's contact states corrected by what it found (an active-set
         # iteration): each later solve runs only when the one before missed the law
-        _, _, _, _, common = context(*args)
-        ok, out, raw = _attempt(ref, *common, active, sliding, (d0, d1))
+        ok, out, solved, gamma = attempt(ref, z_free, J, B, b, active, sliding, d0, d1)
         if k == ACTIVE_SET:
-            return ca.if_else(ok, out, ca.vertcat(args[0], 0))
-        guess = _reclassify(*raw, args[4], mu, frictional, active, sliding, (d0, d1), nc)
-        return switch(f"exact_active{k}", ok, [out, *guess, *args], lambda o, *_: o,
-                      lambda _, *rest: active_set(k + 1, *rest))
+            return ca.if_else(ok, out, ca.vertcat(zl, 0))
+        guess = reclassify(solved, gamma, b, active, sliding, d0, d1)
+        return switch(f"exact_active{k}", ok, [out, *guess, zl, z_free, J, B, b],
+                      lambda o, *_: o, lambda _, *rest: active_set(k + 1, *rest))
+    frictional = ca.DM((mu > 0).astype(float))
     out = switch("exact_solve", needed, [zl, z_free, J, B, b], solve,
                  lambda zl, *_: ca.vertcat(zl, 0))
     ok = ca.if_else(needed, out[-1], converged)
     return ca.Function("exact", [zl, z_free, J, B, b], [out[:-1], ok],
                        ["zl", "z_free", "J", "B", "b"], ["zl_exact", "ok"])
+
+
+def _leaves(J_sp, B_sp, mu, nz: int, nc: int):
+    """The SX functions of the exact solve: check(zl, J, b) → (needed, converged);
+    classify(zl) → (λ, active, sliding, d0, d1); attempt(λ_ref, z_free, J, B, b, active,
+    sliding, d0, d1) → (ok, (z, λ, 1), solved λ, J·z) of the proximal passes on one
+    classification (R = EPS·W_ii + FLOOR·max W_ii from J and B); reclassify(solved, J·z,
+    b, active, sliding, d0, d1) → (reference λ, active, sliding, d0, d1)."""
+    frictional = ca.DM((mu > 0).astype(float))
+    mu = ca.DM(mu)
+    zl, z_free = ca.SX.sym("zl", nz + 3 * nc), ca.SX.sym("z_free", nz)
+    J, B, b = ca.SX.sym("J", J_sp), ca.SX.sym("B", B_sp), ca.SX.sym("b", nc)
+    lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
+    converged = _converged(zl[:nz], z_free, J, b, frictional, active)
+    needed = ca.logic_and(ca.sum1(active) > 0, ca.logic_not(converged))
+    check = ca.Function("exact_check", [zl, z_free, J, b], [needed, converged])
+    classify = ca.Function("exact_classify", [zl], [lam, active, sliding, *d])
+    ref, act, sli = (ca.SX.sym(k, n) for k, n in (("ref", 3 * nc), ("active", nc),
+                                                   ("sliding", nc)))
+    dd = [ca.SX.sym(f"d{k}", nc) for k in range(2)]
+    Wd = ca.sum2(J * B.T)                           # the diagonal of W = J·M⁻¹·Jᵀ
+    R = EPS * Wd + FLOOR * ca.mmax(Wd)
+    ok, out, (solved, gamma) = _attempt(ref, z_free, J, B, R, b, mu, frictional, nz, nc,
+                                        act, sli, dd)
+    attempt = ca.Function("exact_attempt", [ref, z_free, J, B, b, act, sli, *dd],
+                          [ok, out, solved, gamma])
+    s_in, g_in = ca.SX.sym("solved", 3 * nc), ca.SX.sym("gamma", 3 * nc)
+    guess = _reclassify(s_in, g_in, b, mu, frictional, act, sli, dd, nc)
+    reclassify = ca.Function("exact_reclassify", [s_in, g_in, b, act, sli, *dd], list(guess))
+    return check, classify, attempt, reclassify
 
 
 def _classify(lam, mu, frictional):
@@ -126,13 +155,17 @@ def _classify(lam, mu, frictional):
     return lam, active, sliding, d
 
 
-def _converged(z, J, b, frictional, active):
+def _converged(z, z_free, J, b, frictional, active):
     """Whether the sweeps' (z, λ) meet the contact law to TOL: closed contacts at their
     targets, open ones separating, sticking ones still (any tangential speed counts: a
-    sliding contact is left to the solve)."""
+    sliding contact is left to the solve). The scale holds the free motion's contact
+    speeds J·z_free, as the solve's own check does: a resting body's speeds after the
+    sweeps are round-off (7e-19 m/s for the box), and relative to those alone no sweep
+    ever counted as converged — the solve ran at every resting step."""
     gamma = ca.mtimes(J, z)
     v_n, v_t = gamma[0::3], ca.sqrt(gamma[1::3] ** 2 + gamma[2::3] ** 2)
-    scale = ca.mmax(ca.fabs(gamma)) + ca.mmax(ca.fabs(active * b)) + 1e-300
+    scale = ca.mmax(ca.fabs(gamma)) + ca.mmax(ca.fabs(ca.mtimes(J, z_free))) + \
+        ca.mmax(ca.fabs(active * b)) + 1e-300
     miss = ca.vertcat(ca.mmax(active * ca.fabs(v_n - b)),
                       ca.mmax(-(1 - active) * (v_n - b)),
                       ca.mmax(active * frictional * v_t))
@@ -213,6 +246,9 @@ def woodbury_inverse(BP, inv_r, J):
     0 elsewhere): the speeds' space matrix of Woodbury's identity (module docstring),
     factorized once (Householder QR)."""
     nz = BP.size1()
+    if isinstance(BP, ca.SX):       # the exact solve's leaves: a symbolic QR, expanded
+        K = ca.SX.eye(nz) + ca.mtimes(BP * ca.repmat(inv_r.T, nz, 1), J)
+        return ca.solve(K, ca.SX.eye(nz))
     K = ca.MX.eye(nz) + ca.mtimes(BP * ca.repmat(inv_r.T, nz, 1), J)
     return ca.solve(K, ca.MX.eye(nz), "qr")
 

@@ -92,14 +92,16 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
                          f"{broad!r}")
     rest, slotted = _split(system, pairs, broad)
     if slotted is not None:
-        if exact:   # the slots' compiled update has no block solve or correction yet
-            raise ModelError("simulate: exact=True is not available for contacts the broad "
-                             "phase puts in slots (64 or more qualifying contacts); pass "
-                             "broad=False to compile the pairs one by one with the block "
-                             "solve, or leave exact unset for the sweeps alone")
+        if exact and rest:   # the slots' correction covers the slots only
+            raise ModelError("simulate: exact=True is not available for a scene whose "
+                             "contacts run partly in slots (the broad phase's 64 or more "
+                             "spheres and world planes) and partly compiled pair by pair "
+                             f"({rest[0].label} and {len(rest) - 1} more); pass broad=False "
+                             "to compile every pair with the block solve, or leave exact "
+                             "unset for the sweeps alone")
         from .broadrun import simulate_broad
         return simulate_broad(system, grid, x0, us, p, k, h, rest, slotted, iterations,
-                              _compile_slot_step)
+                              _compile_slot_step, bool(exact))
     chunk = max(1, min(n, CHUNK))
     chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk, exact is not False)
     acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + len(LEDGER))])

@@ -102,11 +102,13 @@ def packed_rows(s: int) -> int:
     return 12 * s + 9
 
 
-def slot_kinematics(s: int) -> ca.Function:
+def slot_kinematics(s: int, exact: bool = False) -> ca.Function:
     """(data_a, data_b, z_a, z_b, mat, h) → packed rows of one slot: the normal from b to
     a (a plane's own, or between the centres), gap, J = (n, t1, t2)ᵀ·(velocity of a's
     contact point − b's), B = M⁻¹·Jᵀ per block, the targets b (Moreau's −g/h, Newton's
-    −e·v_n for a contact closing within the step faster than v_rest), as :mod:`.step`."""
+    −e·v_n for a contact closing within the step faster than v_rest), as :mod:`.step`;
+    with ``exact`` (the position correction runs) a penetration sets no positive target,
+    b ≤ 0, as in :mod:`.step`: it is the correction's to remove, never a speed's."""
     L = data_rows(s)
     da, db = ca.SX.sym("da", L), ca.SX.sym("db", L)
     za, zb = ca.SX.sym("za", s), ca.SX.sym("zb", s)
@@ -128,7 +130,8 @@ def slot_kinematics(s: int) -> ca.Function:
     W = ca.mtimes(Ja, Ba) + ca.mtimes(Jb, Bb) + (1 - mask) * ca.DM.eye(3)
     v_before = ca.dot(Ja[0, :].T, za) + ca.dot(Jb[0, :].T, zb)
     closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
-    b = ca.if_else(closing, ca.fmax(-gap / h, -e * v_before), -gap / h)
+    closes = ca.fmin(-gap / h, 0) if exact else -gap / h
+    b = ca.if_else(closing, ca.fmax(closes, -e * v_before), closes)
     w_n = 1 / (W[0, 0] + _tiny(W))
     w_t = ca.vec(ca.inv(W[1:, 1:] + _tiny(W) * ca.DM.eye(2)))
     packed = ca.vertcat(ca.vec(ca.horzcat(Ja, Jb)), ca.vec(ca.vertcat(Ba, Bb)), w_n, w_t,
@@ -209,16 +212,19 @@ def _scatter(vector, index, values):
     return vector
 
 
-def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations: int):
+def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations: int,
+                    correct=None):
     """The step (module docstring) for the compiled contacts ``parts``
     (:func:`.step.build_step` with iterations=None) and K slots of ``slotted``. No
     ``settle`` here: a run with slots starts from zero impulses (a second function as large as the step doubled its compile time;
-    balls need no converged start, a stack of boxes runs its pairs compiled)."""
+    balls need no converged start, a stack of boxes runs its pairs compiled). ``correct``:
+    the slots' position correction after the step (:func:`.slot_correct.corrected`), or
+    None; with it, a penetration sets no positive target b."""
     kinematics, sweep, finish, (nx, nz, nc, nu, n_p) = parts
     s, nd = slotted.s, slotted.nd
     data, _ = data_function(system, slotted)
     L, LP = data_rows(s), packed_rows(s)
-    kin_map = slot_kinematics(s).map(min(K, GROUP))
+    kin_map = slot_kinematics(s, correct is not None).map(min(K, GROUP))
     update, ledger_map = slot_update(s), slot_ledger(s).map(min(K, GROUP))
     n_led = len(LEDGER)
     acc = ca.MX.sym("acc", 1 + nx + 3 * nc + n_led + 3 * K + nd)
@@ -264,6 +270,10 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     lam_s_new = solved[nz + 1 + 3 * nc:]
     x_new, residuals = finish(t, x, u, p, h, ca.vertcat(z_new, lam_c_new), J, w_n, b, gap,
                               z_free)
+    corrected = ca.MX(0)
+    if correct is not None:
+        x_new, corrected = correct(system, slotted, finish, x_new, t + h, u, p, h, Db,
+                                   gather_a, gather_b, mat, P, zidx, used, K)
     z_new_ext, z_free_ext = ca.vertcat(z_new, 0), ca.vertcat(z_free, 0)
     slot_res = _by_group(ledger_map, used, size, K,
                          ca.reshape(_gather(z_new_ext, zidx), 2 * s, K),
@@ -275,6 +285,7 @@ def build_slot_step(system, parts, slotted: SlottedContacts, K: int, iterations:
     found = ["max_penetration", "complementarity", "cone", "max_step_gain", "energy_taken"]
     values = {name: ca.fmax(residuals[k], ca.mmax(slot_res[k, :])) if k < 3 else
               residuals[k] + ca.sum2(slot_res[k, :]) for k, name in enumerate(found)}
+    values["max_correction"] = corrected
     step_res = ca.vertcat(*[values.get(name, ca.MX(0)) for name in LEDGER])
     speeds = _sphere_speeds(slotted, z_new_ext, data_rows(s), D)
     out = ca.vertcat(t + h, x_new, lam_c_new, ca.fmax(ledger[:MAXED], step_res[:MAXED]),

@@ -255,12 +255,28 @@ def _normalized(system, y):
     return y
 
 
-def _sweeps_then_solve(sweep, solve, folds: int, zl, z_free, J, B, w_n, w_t, b):
-    """The sweeps and the exact solve: first EARLY_FOLDS of the folds (the warm start's
-    active set is most steps' own), the rest only when the solve on their active set missed
-    the law (then solved again on the active set all the sweeps found)."""
+def _start(kinematics, sweep, nx: int, nz: int, nc: int, nu: int, n_p: int, folds: int):
+    """start(t, x, u, p, h, λ) → the kinematics' outputs and (z, λ) after ``folds`` sweep
+    folds from the warm start z_free + B·λ: one SX function (straight-line C). As MX —
+    the kinematics' call, the warm start's dense product, the fold copying J and B for
+    each of its iterations — the glue cost as much as the sweeps on the tumbling box."""
+    t, h = ca.SX.sym("t"), ca.SX.sym("h")
+    x, u, p = ca.SX.sym("x", nx), ca.SX.sym("u", nu), ca.SX.sym("p", n_p)
+    lam = ca.SX.sym("lam", 3 * nc)
+    outs = kinematics(t, x, u, p, h)
+    J, B, w_n, w_t, b, z_free, _ = outs
+    zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
+    for _ in range(folds):
+        zl = sweep(zl, J, B, w_n, w_t, b)
+    return ca.Function("start", [t, x, u, p, h, lam], [*outs, zl])
+
+
+def _sweeps_then_solve(sweep, solve, folds: int, first, z_free, J, B, w_n, w_t, b):
+    """The exact solve after the first EARLY_FOLDS of the folds (``first``: the warm
+    start's active set is most steps' own), the rest of the folds only when the solve on
+    their active set missed the law (then solved again on the active set all the sweeps
+    found)."""
     early = min(EARLY_FOLDS, folds)
-    first = sweep.fold(early)(zl, J, B, w_n, w_t, b)
     solved, ok = solve(first, z_free, J, B, b)
     if early == folds:
         return solved
@@ -280,14 +296,17 @@ def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exa
     u, p, h = ca.MX.sym("u", nu), ca.MX.sym("p", n_p), ca.MX.sym("h")
     t, x = acc[0], acc[1:1 + nx]
     lam, ledger = acc[1 + nx:1 + nx + 3 * nc], acc[1 + nx + 3 * nc:]
-    J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
-    zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
     solve, position = after
     folds = max(1, (iterations + 1) // 2)
     if nc and exact:
+        start = _start(kinematics, sweep, nx, nz, nc, nu, n_p, min(EARLY_FOLDS, folds))
+        J, B, w_n, w_t, b, z_free, gap, zl = start(t, x, u, p, h, lam)
         zl = _sweeps_then_solve(sweep, solve, folds, zl, z_free, J, B, w_n, w_t, b)
-    elif nc:
-        zl = sweep.fold(folds)(zl, J, B, w_n, w_t, b)
+    else:
+        J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
+        zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
+        if nc:
+            zl = sweep.fold(folds)(zl, J, B, w_n, w_t, b)
     x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap, z_free)
     x_new, corrected = position(x_new, t + h, u, p, J, B)
     residuals = ca.vertcat(residuals[:4], corrected, residuals[4:])
