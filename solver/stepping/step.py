@@ -36,7 +36,9 @@ import numpy as np
 from ..collision.pairs import WORLD
 from .correct import correct, displacement_function
 from .branch import switch
-from .exact import block_solve
+from .compact import compact_function
+from .ltdl import ltdl_solve
+from .skip import SkippingSweeps, contact_update
 from .narrow import pair_contacts
 
 LEDGER = ("max_penetration", "complementarity", "cone", "max_step_gain", "max_correction",
@@ -126,7 +128,7 @@ def build_step(system, specs, iterations: int, exact: bool = True):
     nc = gap.numel()
     J = ca.jacobian(gamma, x)[:, ny:ny + nz]
     M = system.functions["M"](y, p)
-    B = ca.solve(M, J.T)
+    B = ltdl_solve(M, J.T)         # M⁻¹·Jᵀ through M = Lᵀ·D·L (a dense QR cost 2–3×)
     W = [ca.mtimes(J[3 * c:3 * c + 3, :], B[:, 3 * c:3 * c + 3]) for c in range(nc)]
     mu, e, v_rest, geometric = (ca.DM(mats[:, k]) if nc else ca.DM(0, 1) for k in range(4))
     v_before = ca.vertcat(*[gamma[3 * c] for c in range(nc)]) if nc else ca.SX(0, 1)
@@ -151,19 +153,26 @@ def build_step(system, specs, iterations: int, exact: bool = True):
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
     after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
     step, settle = _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
-                         iterations, exact)
+                         iterations, exact, mu)
     return step, settle, nc
 
 
 def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
-    """What follows the sweeps (MX): the exact solve on their active set (:mod:`.exact`),
+    """What follows the sweeps (MX): the exact solve on their active set (:mod:`.exact`,
+    on the contacts that carry an impulse: :mod:`.compact`),
     and the position correction of the new state (:mod:`.correct`); nothing for nc = 0 (no
     contacts, or ``exact=False``: the sweeps alone)."""
     gaps = ca.Function("gaps", [x, p], [gap], ["x", "p"], ["gap"])
     displace = displacement_function(system, f, _normalized)
 
+    exact = {}
+
     def solve(zl, z_free, J, B, b):
-        return block_solve(zl, z_free, J, B, b, mu, nz, nc) if nc else (zl, ca.MX(1))
+        if not nc:
+            return zl, ca.MX(1)
+        if "fn" not in exact:     # over the contacts that carry an impulse (:mod:`.compact`)
+            exact["fn"] = compact_function(J.sparsity(), B.sparsity(), mu, nz, nc)
+        return exact["fn"](zl, z_free, J, B, b)
 
     def position(x_new, t, u, p_, J, B):
         if not nc:
@@ -190,17 +199,7 @@ def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
     w_n, w_t, b = ca.SX.sym("w_n", nc), ca.SX.sym("w_t", 4 * nc), ca.SX.sym("b", nc)
     z, lam = zl[:nz], [zl[nz + k] for k in range(3 * nc)]
     for c in list(range(nc)) + list(reversed(range(nc))):
-        n, t = 3 * c, slice(3 * c + 1, 3 * c + 3)
-        v_n = ca.mtimes(J[n, :], z)
-        new_n = ca.fmax(0, lam[n] - w_n[c] * (v_n - b[c]))
-        z = z + B[:, n] * (new_n - lam[n])
-        v_t = ca.mtimes(J[t, :], z)
-        Wi = ca.reshape(w_t[4 * c:4 * c + 4], 2, 2)
-        trial = ca.vertcat(lam[n + 1], lam[n + 2]) - ca.mtimes(Wi, v_t)
-        size = ca.sqrt(ca.dot(trial, trial) + 1e-300)
-        new_t = trial * ca.fmin(1, float(mu[c]) * new_n / size)
-        z = z + ca.mtimes(B[:, t], new_t - ca.vertcat(lam[n + 1], lam[n + 2]))
-        lam[n], lam[n + 1], lam[n + 2] = new_n, new_t[0], new_t[1]
+        z = contact_update(z, lam, J, B, w_n, w_t, b, mu[c], c)
     out = ca.vertcat(z, *lam) if nc else z
     return ca.Function("sweep", [zl, J, B, w_n, w_t, b], [out],
                        ["zl", "J", "B", "w_n", "w_t", "b"], ["zl_next"])
@@ -260,18 +259,18 @@ def _sweeps_then_solve(sweep, solve, folds: int, zl, z_free, J, B, w_n, w_t, b):
     active set is most steps' own), the rest only when the solve on their active set missed
     the law (then solved again on the active set all the sweeps found)."""
     early = min(EARLY_FOLDS, folds)
-    first = sweep.fold(early)(zl, J, B, w_n, w_t, b)
+    first = sweep.folds(zl, J, B, w_n, w_t, b, early)
     solved, ok = solve(first, z_free, J, B, b)
     if early == folds:
         return solved
 
     def more(first, z_free, J, B, w_n, w_t, b):
-        return solve(sweep.fold(folds - early)(first, J, B, w_n, w_t, b), z_free, J, B, b)[0]
+        return solve(sweep.folds(first, J, B, w_n, w_t, b, folds - early), z_free, J, B, b)[0]
     return switch("more_sweeps", ok, [solved, first, z_free, J, B, w_n, w_t, b],
                   lambda s, *_: s, lambda _, *args: more(*args))
 
 
-def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exact):
+def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exact, mu):
     """step(acc, u, p, h) → acc with acc = (t, x, λ, ledger): one step. The sweeps start
     from the previous step's impulses (a warm start: the contacts keep their places in λ,
     and a resting stack's impulses change little from step to step); the ledger keeps the
@@ -282,12 +281,14 @@ def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exa
     lam, ledger = acc[1 + nx:1 + nx + 3 * nc], acc[1 + nx + 3 * nc:]
     J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
+    grouped = SkippingSweeps(kinematics.sparsity_out(0), kinematics.sparsity_out(1), nz, nc,
+                             mu) if nc else None
     solve, position = after
     folds = max(1, (iterations + 1) // 2)
     if nc and exact:
-        zl = _sweeps_then_solve(sweep, solve, folds, zl, z_free, J, B, w_n, w_t, b)
+        zl = _sweeps_then_solve(grouped, solve, folds, zl, z_free, J, B, w_n, w_t, b)
     elif nc:
-        zl = sweep.fold(folds)(zl, J, B, w_n, w_t, b)
+        zl = grouped.folds(zl, J, B, w_n, w_t, b, folds)
     x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap, z_free)
     x_new, corrected = position(x_new, t + h, u, p, J, B)
     residuals = ca.vertcat(residuals[:4], corrected, residuals[4:])
