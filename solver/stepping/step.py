@@ -38,7 +38,6 @@ from .correct import correct, displacement_function
 from .branch import switch
 from .compact import compact_function
 from .ltdl import ltdl_solve
-from .skip import SkippingSweeps, contact_update
 from .narrow import pair_contacts
 
 LEDGER = ("max_penetration", "complementarity", "cone", "max_step_gain", "max_correction",
@@ -153,7 +152,7 @@ def build_step(system, specs, iterations: int, exact: bool = True):
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
     after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
     step, settle = _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
-                         iterations, exact, mu)
+                         iterations, exact)
     return step, settle, nc
 
 
@@ -164,7 +163,6 @@ def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
     contacts, or ``exact=False``: the sweeps alone)."""
     gaps = ca.Function("gaps", [x, p], [gap], ["x", "p"], ["gap"])
     displace = displacement_function(system, f, _normalized)
-
     exact = {}
 
     def solve(zl, z_free, J, B, b):
@@ -199,7 +197,17 @@ def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
     w_n, w_t, b = ca.SX.sym("w_n", nc), ca.SX.sym("w_t", 4 * nc), ca.SX.sym("b", nc)
     z, lam = zl[:nz], [zl[nz + k] for k in range(3 * nc)]
     for c in list(range(nc)) + list(reversed(range(nc))):
-        z = contact_update(z, lam, J, B, w_n, w_t, b, mu[c], c)
+        n, t = 3 * c, slice(3 * c + 1, 3 * c + 3)
+        v_n = ca.mtimes(J[n, :], z)
+        new_n = ca.fmax(0, lam[n] - w_n[c] * (v_n - b[c]))
+        z = z + B[:, n] * (new_n - lam[n])
+        v_t = ca.mtimes(J[t, :], z)
+        Wi = ca.reshape(w_t[4 * c:4 * c + 4], 2, 2)
+        trial = ca.vertcat(lam[n + 1], lam[n + 2]) - ca.mtimes(Wi, v_t)
+        size = ca.sqrt(ca.dot(trial, trial) + 1e-300)
+        new_t = trial * ca.fmin(1, float(mu[c]) * new_n / size)
+        z = z + ca.mtimes(B[:, t], new_t - ca.vertcat(lam[n + 1], lam[n + 2]))
+        lam[n], lam[n + 1], lam[n + 2] = new_n, new_t[0], new_t[1]
     out = ca.vertcat(z, *lam) if nc else z
     return ca.Function("sweep", [zl, J, B, w_n, w_t, b], [out],
                        ["zl", "J", "B", "w_n", "w_t", "b"], ["zl_next"])
@@ -259,18 +267,18 @@ def _sweeps_then_solve(sweep, solve, folds: int, zl, z_free, J, B, w_n, w_t, b):
     active set is most steps' own), the rest only when the solve on their active set missed
     the law (then solved again on the active set all the sweeps found)."""
     early = min(EARLY_FOLDS, folds)
-    first = sweep.folds(zl, J, B, w_n, w_t, b, early)
+    first = sweep.fold(early)(zl, J, B, w_n, w_t, b)
     solved, ok = solve(first, z_free, J, B, b)
     if early == folds:
         return solved
 
     def more(first, z_free, J, B, w_n, w_t, b):
-        return solve(sweep.folds(first, J, B, w_n, w_t, b, folds - early), z_free, J, B, b)[0]
+        return solve(sweep.fold(folds - early)(first, J, B, w_n, w_t, b), z_free, J, B, b)[0]
     return switch("more_sweeps", ok, [solved, first, z_free, J, B, w_n, w_t, b],
                   lambda s, *_: s, lambda _, *args: more(*args))
 
 
-def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exact, mu):
+def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exact):
     """step(acc, u, p, h) → acc with acc = (t, x, λ, ledger): one step. The sweeps start
     from the previous step's impulses (a warm start: the contacts keep their places in λ,
     and a resting stack's impulses change little from step to step); the ledger keeps the
@@ -281,14 +289,12 @@ def _step(kinematics, sweep, finish, after, nx, nz, nc, nu, n_p, iterations, exa
     lam, ledger = acc[1 + nx:1 + nx + 3 * nc], acc[1 + nx + 3 * nc:]
     J, B, w_n, w_t, b, z_free, gap = kinematics(t, x, u, p, h)
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
-    grouped = SkippingSweeps(kinematics.sparsity_out(0), kinematics.sparsity_out(1), nz, nc,
-                             mu) if nc else None
     solve, position = after
     folds = max(1, (iterations + 1) // 2)
     if nc and exact:
-        zl = _sweeps_then_solve(grouped, solve, folds, zl, z_free, J, B, w_n, w_t, b)
+        zl = _sweeps_then_solve(sweep, solve, folds, zl, z_free, J, B, w_n, w_t, b)
     elif nc:
-        zl = grouped.folds(zl, J, B, w_n, w_t, b, folds)
+        zl = sweep.fold(folds)(zl, J, B, w_n, w_t, b)
     x_new, residuals = finish(t, x, u, p, h, zl, J, w_n, b, gap, z_free)
     x_new, corrected = position(x_new, t + h, u, p, J, B)
     residuals = ca.vertcat(residuals[:4], corrected, residuals[4:])
