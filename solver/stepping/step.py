@@ -36,7 +36,7 @@ import numpy as np
 from ..collision.pairs import WORLD
 from .correct import correct, displacement_function
 from .branch import switch
-from .compact import compact_function
+from .exact import block_solve
 from .ltdl import ltdl_solve
 from .narrow import pair_contacts
 
@@ -157,20 +157,14 @@ def build_step(system, specs, iterations: int, exact: bool = True):
 
 
 def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
-    """What follows the sweeps (MX): the exact solve on their active set (:mod:`.exact`,
-    on the contacts that carry an impulse: :mod:`.compact`),
+    """What follows the sweeps (MX): the exact solve on their active set (:mod:`.exact`),
     and the position correction of the new state (:mod:`.correct`); nothing for nc = 0 (no
     contacts, or ``exact=False``: the sweeps alone)."""
     gaps = ca.Function("gaps", [x, p], [gap], ["x", "p"], ["gap"])
     displace = displacement_function(system, f, _normalized)
-    exact = {}
 
     def solve(zl, z_free, J, B, b):
-        if not nc:
-            return zl, ca.MX(1)
-        if "fn" not in exact:     # over the contacts that carry an impulse (:mod:`.compact`)
-            exact["fn"] = compact_function(J.sparsity(), B.sparsity(), mu, nz, nc)
-        return exact["fn"](zl, z_free, J, B, b)
+        return block_solve(zl, z_free, J, B, b, mu, nz, nc) if nc else (zl, ca.MX(1))
 
     def position(x_new, t, u, p_, J, B):
         if not nc:
