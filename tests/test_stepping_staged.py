@@ -26,6 +26,10 @@ def _step_functions(e: float):
     return system, parts, compose, acc
 
 
+def _staged(parts, compose):
+    return compiled_staged(parts, compose(*parts), compose, ["step", "settle"], ("-O0",))
+
+
 def test_staged_step_equals_the_virtual_machine(tmp_path, monkeypatch):
     """Reference: the same step functions evaluated by CasADi's virtual machine. Twenty
     steps of a box hitting the ground (impacts, the exact solve, the position correction)
@@ -34,7 +38,7 @@ def test_staged_step_equals_the_virtual_machine(tmp_path, monkeypatch):
     system, parts, compose, acc = _step_functions(0.5)
     p, h = system.parameters(None), 1e-3
     vm = compose(*parts)
-    compiled = compiled_staged(parts, compose, ("-O0",))
+    compiled = compiled_staged(parts, vm, compose, ["step", "settle"], ("-O0",))
     assert compiled is not None
     for fn_vm, fn_c in zip(vm, compiled):
         a, b = acc.copy(), acc.copy()
@@ -57,14 +61,14 @@ def test_staged_library_is_cached_and_rebuilt_for_a_changed_problem(tmp_path, mo
     different step and gets a library of its own."""
     monkeypatch.setenv("JOURDAIN_CACHE", str(tmp_path))
     _, parts, compose, _ = _step_functions(0.5)
-    first = compiled_staged(parts, compose, ("-O0",))
+    first = _staged(parts, compose)
     libraries = sorted(tmp_path.glob("jd_step_*.so"))
     assert first is not None and len(libraries) == 1
     inode = libraries[0].stat().st_ino     # a rebuild replaces the file (a new inode)
     _, parts, compose, _ = _step_functions(0.5)
-    assert compiled_staged(parts, compose, ("-O0",)) is not None
+    assert _staged(parts, compose) is not None
     assert sorted(tmp_path.glob("jd_step_*.so")) == libraries
     assert libraries[0].stat().st_ino == inode
     _, parts, compose, _ = _step_functions(0.2)
-    assert compiled_staged(parts, compose, ("-O0",)) is not None
+    assert _staged(parts, compose) is not None
     assert len(list(tmp_path.glob("jd_step_*.so"))) == 2

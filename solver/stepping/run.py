@@ -135,20 +135,21 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = Tr
     key = (tuple(specs), iterations, k, chunk, exact)
     if key not in cache:
         parts, compose, nc = build_parts(system, specs, iterations, exact)
+        names = [f"stepping_{k}x{chunk}", "settle"]
 
-        def chunked(*parts):
-            step, settle = compose(*parts)
+        def chunked(step, settle):
             interval = step.fold(k) if k > 1 else step
             chunks = interval.mapaccum(chunk) if chunk > 1 else interval
             args = chunks.mx_in()
-            return [ca.Function(f"stepping_{k}x{chunk}", args, [chunks(*args)],
-                                ["acc", "u", "p", "h"], ["accs"]), settle]
-        # the parts in C files of their own (staged.py: gcc took minutes on one file)
-        ops = sum(f.n_instructions() for f in compose(*parts)[0].find_functions()
+            return [ca.Function(names[0], args, [chunks(*args)], ["acc", "u", "p", "h"],
+                                ["accs"]), settle]
+        step, settle = compose(*parts)
+        ops = sum(f.n_instructions() for f in step.find_functions()
                   if f.class_name() == "SXFunction")
-        flags = FLAGS if ops <= LARGE_OPS else LARGE_FLAGS
-        compiled = compiled_staged(parts, chunked, flags)
-        cache[key] = (*(compiled or chunked(*parts)), nc)
+        # the parts in C files of their own (staged.py: gcc took minutes on one file)
+        compiled = compiled_staged(parts, [step, settle], lambda *ps: chunked(*compose(*ps)),
+                                   names, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS)
+        cache[key] = (*(compiled or chunked(step, settle)), nc)
     return cache[key]
 
 

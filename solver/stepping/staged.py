@@ -38,23 +38,25 @@ from ..simulation.cache import current_fallback, mark_used
 LAYOUT = 1      # bump when the staged layout changes (part of the cache key)
 
 
-def library_path(functions: list, parts: list, options: codegen.CodegenOptions) -> Path:
-    """The cache path of the staged library of ``functions`` (built on the SX ``parts``)."""
+def library_path(functions: list, names: list, options: codegen.CodegenOptions) -> Path:
+    """The cache path of the staged library whose functions ``names`` wrap ``functions``."""
     digest = hashlib.sha256()
     for fn in functions:
         digest.update(codegen.library_key(fn, options).encode())
-    digest.update(repr(("staged", LAYOUT, [p.name() for p in parts])).encode())
-    return codegen.cache_dir(options) / f"jd_{functions[0].name()}_{digest.hexdigest()[:24]}.so"
+    digest.update(repr(("staged", LAYOUT, list(names))).encode())
+    return codegen.cache_dir(options) / f"jd_{names[0]}_{digest.hexdigest()[:24]}.so"
 
 
-def compiled_staged(parts: list, compose, flags: tuple) -> list | None:
-    """``compose(*parts)`` (a list of functions, the first naming the library) as compiled
-    ``external`` functions from the staged library (module docstring), from the cache or
-    built now; None when it cannot be built (build_library warns; the caller keeps the
-    virtual machine)."""
+def compiled_staged(parts: list, functions: list, glue, names: list,
+                    flags: tuple) -> list | None:
+    """The functions ``names`` that ``glue(*parts)`` returns as compiled ``external``
+    functions of the staged library (module docstring), from the cache or built now; None
+    when it cannot be built (build_library warns; the caller keeps the virtual machine).
+    ``functions`` (the step and settle with the SX parts) name the library by their hash
+    with ``names``: the glue's wrapping (a fold over the steps, a map over the output
+    intervals: CasADi took 22 s to form it for three boxes) is formed only for a build."""
     options = codegen.CodegenOptions(flags=tuple(flags))
-    functions = compose(*parts)
-    path = library_path(functions, parts, options)
+    path = library_path(functions, names, options)
     for _ in range(2):     # a cached library that does not load (foreign, truncated): rebuilt
         found = [d / path.name for d in (path.parent, current_fallback())
                  if d is not None and (d / path.name).exists()]
@@ -64,7 +66,7 @@ def compiled_staged(parts: list, compose, flags: tuple) -> list | None:
         else:
             try:
                 built = codegen.build_library(functions[0], options, name=path.name,
-                                              functions=[_sources(parts, compose, options)])
+                                              functions=[_sources(parts, glue, options)])
             except RuntimeError as exc:     # a part did not compile (stage 1)
                 reason = next((line for line in str(exc).splitlines() if "error" in line),
                               str(exc))
@@ -75,13 +77,13 @@ def compiled_staged(parts: list, compose, flags: tuple) -> list | None:
                 return None
             path = built
         try:
-            return [ca.external(fn.name(), str(path)) for fn in functions]
+            return [ca.external(name, str(path)) for name in names]
         except RuntimeError:
             codegen._discard(path)
     return None
 
 
-def _sources(parts: list, compose, options: codegen.CodegenOptions):
+def _sources(parts: list, glue, options: codegen.CodegenOptions):
     """The build item of :func:`codegen.build_library`: stage 1 and 2 of the module
     docstring in the build's directory; returns the glue's C and the parts' objects."""
     def write(tmp: Path) -> list:
@@ -90,9 +92,8 @@ def _sources(parts: list, compose, options: codegen.CodegenOptions):
         if error:
             raise RuntimeError(error)
         stand_ins = [ca.external(p.name(), str(tmp / "parts.so")) for p in parts]
-        glue = compose(*stand_ins)
         gen = ca.CodeGenerator("step_glue.c", {"with_header": False})
-        for fn in glue:
+        for fn in glue(*stand_ins):
             gen.add(fn)
         gen.generate(str(tmp) + "/")
         return [tmp / "step_glue.c"] + [tmp / f"{p.name()}.o" for p in parts]
