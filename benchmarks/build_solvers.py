@@ -1,7 +1,7 @@
 """First builds of compiled solvers (issues 27 and 28): where the time goes from an empty
 cache, and what the layout choices cost at run time.
 
-* talos: the Talos arm reach of benchmarks/robot_ocp.py (N = 100, RK4 x1, FDDP, crocoddyl's
+* talos: the Talos arm reach of benchmarks/robot_ocp.py (N = 100, RK4 x4, FDDP, crocoddyl's
   stop), from an empty cache, broken down into URDF import, symbolic build, C generation and
   gcc per library (each C file compiled alone, CPU and wall), then the whole first build
   (CPU of the process and its compilers, wall) and the solve (median of 3) for
@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests"))
 RESULTS = ROOT / "benchmarks" / "results"
+STEPS = 4       # RK4 steps per knot (robot_ocp.py's accurate row; the knot's C holds f once)
 
 
 def _cpu() -> tuple[float, float]:
@@ -78,7 +79,8 @@ def talos_parts() -> dict:
     with clock("symbolic: problem and knot functions"):
         ocp = R.reach(system, 100)
         fns = ocp.functions()
-        functions = [ddp_model.knot_derivatives(ocp, fns, 1), ddp_model.rollout_step(ocp, fns, 1),
+        functions = [ddp_model.knot_derivatives(ocp, fns, STEPS),
+                     ddp_model.rollout_step(ocp, fns, STEPS),
                      ddp_model.terminal_derivatives(ocp, fns)]
     with clock("symbolic: backward pass"):
         B = ddp_backward.backward_function(system.nx, len(system.u_names), 100)
@@ -110,10 +112,11 @@ def talos_build(variant: str) -> dict:
     nq = len(system.y_names)
     guess = R.quasi_static(system, np.concatenate([R.Q0[:nq], np.zeros(system.nx - nq)]))
     built = R.reach(system, 100).build(
-        jd.MultipleShooting(jd.Integrator.RK4), solver="fddp", tol=R.FDDP_TOL, guess=guess,
-        codegen="knot" if variant == "knot" else True, raise_on_failure=False)
-    row = {"first_build_cpu_s": _cpu()[0] - cpu, "first_build_wall_s": time.perf_counter() - wall,
-           "compiled": built.compiled, "backward_compiled": built._backward is not None}
+        jd.MultipleShooting(jd.Integrator.RK4, steps=STEPS), solver="fddp", tol=R.FDDP_TOL,
+        guess=guess, codegen="knot" if variant == "knot" else True, raise_on_failure=False)
+    row = {"first_build_cpu_s": _cpu()[0] - cpu,
+           "first_build_wall_s": time.perf_counter() - wall, "compiled": built.compiled,
+           "backward_compiled": built._backward is not None}
     sols = [built.solve(warm=False) for _ in range(3)]
     row.update({"solve_cpu_s": float(np.median([s.stats["solve_cpu_time"] for s in sols])),
                 "iterations": sols[-1].stats["iterations"], "cost": sols[-1].cost})
