@@ -18,7 +18,9 @@ virtual machine at the initial guess. A cached library was checked when it was b
 named by the hash of what it computes, so loading it checks only that its functions have the
 sparsity patterns of this NLP's (a collision or a stale file would differ there). A library
 that does not load, does not agree, or cannot be built leaves the virtual machine in charge,
-with a warning.
+with a warning. A second library needed by the same build can be started beforehand
+(:func:`start_library`: its gcc runs in the background, the FDDP backward pass's beside the
+knots'); :func:`compiled_library` waits for it.
 """
 from __future__ import annotations
 
