@@ -1,7 +1,7 @@
 """The compiled step of the stepping mode built in two stages, so that gcc never sees one
 huge translation unit.
 
-The step's C was one file per function handed to :func:`..simulation.codegen.build_library`
+The step's C was one file per function handed to ``codegen.build_library``
 (the chunked step, and ``settle`` for the first step's impulses), each holding the whole
 straight-line code of the kinematics, the sweep and the finish: the tower of ten boxes
 (80 corner contacts) wrote 4.0 MB + 2.5 MB of C, the kinematics and the sweep compiled
