@@ -18,12 +18,16 @@ virtual machine at the initial guess. A cached library was checked when it was b
 named by the hash of what it computes, so loading it checks only that its functions have the
 sparsity patterns of this NLP's (a collision or a stale file would differ there). A library
 that does not load, does not agree, or cannot be built leaves the virtual machine in charge,
-with a warning.
+with a warning. A second library needed by the same build can be started beforehand
+(:func:`start_library`: its gcc runs in the background, the FDDP backward pass's beside the
+knots'); :func:`compiled_library` waits for it.
 """
 from __future__ import annotations
 
 import hashlib
 import shutil
+import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import casadi as ca
@@ -86,6 +90,10 @@ def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptio
     parallel); (None, False) with a warning if it fails."""
     path = library_path(functions, options)
     name = path.name
+    pending = _PENDING.pop(path, None)
+    if pending is not None:         # started by start_library: its gcc ran meanwhile
+        built = pending.result()
+        return built, built is not None
     if path.exists():
         mark_used(path)
         return path, False
@@ -98,6 +106,38 @@ def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptio
         codegen._warn(f"jourdain: compiling the NLP failed ({reason.strip()[:160]}); solving "
                       "on CasADi's virtual machine")
         return None, False
+
+
+_PENDING: dict[Path, Future] = {}
+_POOL: list = []
+
+
+def start_library(functions: list[ca.Function], options: codegen.CodegenOptions) -> None:
+    """Start building the library of ``functions`` (as :func:`compiled_library` would) in a
+    background thread, unless it is cached: its gcc runs while the caller goes on (FDDP's
+    backward pass beside the knot library: two libraries at once on two cores), and
+    :func:`compiled_library` waits for it. The C is written here (CasADi is not thread
+    safe); the thread only runs the compiler."""
+    path = library_path(functions, options)
+    if path.exists() or path in _PENDING:
+        return
+    source_dir = Path(tempfile.mkdtemp(prefix="jd_src_"))
+    sources = [Path(_write([fn], source_dir, f"{fn.name()}.c")) for fn in functions]
+
+    def copies(tmp):
+        return [shutil.copy(source, tmp) for source in sources]
+
+    def build():
+        try:
+            return codegen.build_library(functions[0], options, functions=[copies],
+                                         name=path.name)
+        except RuntimeError:
+            return None
+        finally:
+            shutil.rmtree(source_dir, ignore_errors=True)
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=2, thread_name_prefix="jd_gcc"))
+    _PENDING[path] = _POOL[0].submit(build)
 
 
 def loaded_checked(functions: list[ca.Function], options: codegen.CodegenOptions, args_of,
@@ -146,13 +186,13 @@ def library_path(functions: list[ca.Function], options: codegen.CodegenOptions) 
     return codegen.cache_dir(options) / f"jd_nlp_{digest.hexdigest()[:24]}.so"
 
 
-def _write(functions: list[ca.Function], tmp) -> str:
+def _write(functions: list[ca.Function], tmp, name: str = "nlp.c") -> str:
     """One C file holding ``functions`` (the names IPOPT's interface looks for)."""
-    gen = ca.CodeGenerator("nlp.c", {"with_header": False})
+    gen = ca.CodeGenerator(name, {"with_header": False})
     for fn in functions:
         gen.add(fn)
     gen.generate(str(tmp) + "/")
-    return tmp / "nlp.c"
+    return tmp / name
 
 
 def _vm_solver(nlp: NLP, plan: Plan, options: dict) -> ca.Function:

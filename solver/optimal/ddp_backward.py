@@ -23,13 +23,15 @@ every N; the C holds it once, looped.
 """
 from __future__ import annotations
 
+import functools
+
 import casadi as ca
 import numpy as np
 
 from ..simulation import codegen
 from . import ddp
 from .buffered import Buffered
-from .compiled import loaded_checked
+from .compiled import loaded_checked, start_library
 
 # the per-knot function is SX straight-line code of a few thousand instructions: -O1 pays
 BACKWARD_FLAGS = ("-O1",)
@@ -277,6 +279,7 @@ def _reversed(A: ca.MX, N: int) -> ca.MX:
     return A[:, [(N - 1 - j) * w + c for j in range(N) for c in range(w)]]
 
 
+@functools.lru_cache(maxsize=8)
 def backward_function(nx: int, nu: int, N: int) -> ca.Function:
     """B (module docstring): the knot step folded from the last knot to the first."""
     step = knot_step(nx, nu)
@@ -307,6 +310,13 @@ def backward_function(nx: int, nu: int, N: int) -> ca.Function:
                        ["Fx", "Fu", "qx", "qu", "Hxx", "Huu", "Hux", "Ex", "Exx", "gaps", "U",
                         "kprev", "lower", "upper", "mu"],
                        ["kff", "K", "Vx", "Vxx", "info"])
+
+
+def start_backward(nx: int, nu: int, N: int) -> None:
+    """Start compiling B in the background (:func:`.compiled.start_library`) when it is not
+    cached, so that its gcc runs beside the knot library's; :func:`compiled_backward` then
+    waits for it."""
+    start_library([backward_function(nx, nu, N)], codegen.CodegenOptions(flags=BACKWARD_FLAGS))
 
 
 def compiled_backward(nx: int, nu: int, N: int, lower, upper,

@@ -134,6 +134,8 @@ class DDPProblem:
                        [x, x, u, np.zeros(nu), np.zeros(nu * s.nx), np.zeros(s.nx), 1.0, lo,
                         hi, p, self.T, 0.0],
                        [x, p, self.T]]
+            if codegen is True:     # the backward pass's gcc beside the knots' (two cores)
+                ddp_backward.start_backward(s.nx, nu, N)
             fast = ddp_model.compiled(functions, samples)
             if fast is not None:
                 functions, self.compiled = fast, True

@@ -29,7 +29,8 @@ from ..simulation.result import Result
 from ..simulation.simulate import _grid
 from .scene import contact_specs
 from .slots import split
-from .step import LEDGER, build_step
+from .staged import compiled_staged
+from .step import LEDGER, build_parts
 from ..simulation.ledger import SteppingLedger
 
 MODES = ("events", "stepping")
@@ -135,16 +136,22 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = Tr
     cache = system.__dict__.setdefault("_stepping", {})
     key = (tuple(specs), iterations, k, chunk, exact)
     if key not in cache:
-        step, settle, nc = build_step(system, specs, iterations, exact)
-        interval = step.fold(k) if k > 1 else step
-        chunks = interval.mapaccum(chunk) if chunk > 1 else interval
-        args = chunks.mx_in()
-        fn = ca.Function(f"stepping_{k}x{chunk}", args, [chunks(*args)],
-                         ["acc", "u", "p", "h"], ["accs"])
+        parts, compose, nc = build_parts(system, specs, iterations, exact)
+        names = [f"stepping_{k}x{chunk}", "settle"]
+
+        def chunked(step, settle):
+            interval = step.fold(k) if k > 1 else step
+            chunks = interval.mapaccum(chunk) if chunk > 1 else interval
+            args = chunks.mx_in()
+            return [ca.Function(names[0], args, [chunks(*args)], ["acc", "u", "p", "h"],
+                                ["accs"]), settle]
+        step, settle = compose(*parts)
         ops = sum(f.n_instructions() for f in step.find_functions()
                   if f.class_name() == "SXFunction")
-        cache[key] = (*_compiled([fn, settle], FLAGS if ops <= LARGE_OPS else LARGE_FLAGS),
-                      nc)
+        # the parts in C files of their own (staged.py: gcc took minutes on one file)
+        compiled = compiled_staged(parts, [step, settle], lambda *ps: chunked(*compose(*ps)),
+                                   names, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS)
+        cache[key] = (*(compiled or chunked(step, settle)), nc)
     return cache[key]
 
 

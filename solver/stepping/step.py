@@ -116,6 +116,16 @@ def _tangents(n):
 
 def build_step(system, specs, iterations: int, exact: bool = True):
     """The functions of the module docstring for ``system`` and its contacts ``specs``."""
+    if iterations is None:
+        return build_parts(system, specs, None, exact)
+    parts, compose, nc = build_parts(system, specs, iterations, exact)
+    return (*compose(*parts), nc)
+
+
+def build_parts(system, specs, iterations, exact: bool = True):
+    """(the step's large SX functions [kinematics, sweep, finish], compose: those three (or
+    their compiled ``external`` stand-ins) → (step, settle), nc): the step apart from its
+    parts, so that each part can be compiled in a file of its own (:mod:`.staged`)."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
     x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
@@ -151,9 +161,11 @@ def build_step(system, specs, iterations: int, exact: bool = True):
             (nx, nz, nc, u.numel(), p.numel())
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
     after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
-    step, settle = _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
-                         iterations, exact)
-    return step, settle, nc
+
+    def compose(kinematics, sweep, finish):
+        return _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
+                     iterations, exact)
+    return [kinematics, sweep, finish], compose, nc
 
 
 def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
