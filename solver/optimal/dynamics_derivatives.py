@@ -23,6 +23,7 @@ no component states, no kinematic drivers) and a tree-ordered M; otherwise
 from __future__ import annotations
 
 import casadi as ca
+import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
@@ -57,16 +58,21 @@ def recursive_available(system) -> str | None:
 def stage_jacobian(system, form: str = "auto") -> ca.Function:
     """fj(t, x, u, p) → (f, ∂f/∂x, ∂f/∂u) (module docstring); ``form`` one of FORMS.
     "recursive" on a System that cannot have it is a ModelError saying why."""
+    _check(system, form)
+    if form == "forward" or recursive_available(system) is not None:
+        return forward_jacobian(system)
+    return recursive_jacobian(system)
+
+
+def _check(system, form: str) -> None:
+    """ModelError for an unknown form, or "recursive" where the model does not allow it."""
     if form not in FORMS:
         raise ModelError(f"derivatives must be one of {', '.join(map(repr, FORMS))}, got "
                          f"{form!r}")
-    why = recursive_available(system)
-    if form == "recursive" and why is not None:
+    why = recursive_available(system) if form == "recursive" else None
+    if why is not None:
         raise ModelError(f"derivatives='recursive': the System cannot have them: {why}; use "
                          "derivatives='forward' (CasADi's forward mode on the dynamics)")
-    if form == "forward" or why is not None:
-        return forward_jacobian(system)
-    return recursive_jacobian(system)
 
 
 def _symbols(system) -> tuple:
@@ -91,22 +97,58 @@ def recursive_jacobian(system) -> ca.Function:
     from the same factorization, a = −M⁻¹·ID(y, z, 0, u) (one more RNEA pass, which shares
     its kinematics with the differentiated one), not from f: on the Talos arm f's projection
     cost 2757 operations, this 900 (they agree to round-off; tested)."""
+    t, x, u, p, xdot, J = _recursive(system)
+    nx = system.nx
+    # cse: the two RNEA passes share the links' poses and velocities (7.8k operations on the
+    # Talos arm instead of 8.4k)
+    return ca.Function("ddp_fj", [t, x, u, p], [xdot, J[:, 1:1 + nx], J[:, 1 + nx:-p.numel()
+                                                                           or None]],
+                       {"cse": True})
+
+
+def knot_dynamics(system, form: str = "auto") -> ca.Function:
+    """f for a knot function that CasADi differentiates: with the recursive algorithms'
+    derivatives (:func:`with_recursive_jacobian`) for "recursive", and for "auto" where the
+    model allows; the System's own f (AD of its expression) for "forward"."""
+    _check(system, form)
+    if form == "forward" or recursive_available(system) is not None:
+        return dynamics(system)
+    return with_recursive_jacobian(system)
+
+
+def with_recursive_jacobian(system) -> ca.Function:
+    """The System's f(t, x, u, p) whose derivatives (Jacobian, forward and reverse mode:
+    CasADi's ``custom_jacobian``) are the recursive algorithms', for MX graphs that
+    differentiate f (the knot function of :mod:`.knots`); its values are f's own."""
+    f = dynamics(system)
+    t, x, u, p, _, J = _recursive(system)
+    out = ca.SX.sym("out_xdot", f.sparsity_out(0))
+    names = list(f.name_in())
+    ends = np.cumsum([1, system.nx, u.numel(), p.numel()])
+    blocks = [J[:, end - f.nnz_in(i):end] for i, end in enumerate(ends)]
+    jac = ca.Function("jac_" + f.name(), [t, x, u, p, out], blocks,
+                      [*names, "out_" + f.name_out(0)],
+                      [f"jac_{f.name_out(0)}_{n}" for n in names], {"cse": True})
+    xs = [ca.SX.sym(n, f.sparsity_in(i)) for i, n in enumerate(names)]
+    return ca.Function(f.name(), xs, f.call(xs), names, list(f.name_out()),
+                       {"custom_jacobian": jac, "jac_penalty": 0})
+
+
+def _recursive(system) -> tuple:
+    """(t, x, u, p, ẋ, ∂ẋ/∂(t, x, u, p)) by the recursive algorithms (module docstring)."""
     _, t, x, u, p = _symbols(system)
     parts, nx, ny = recursive_parts(system), system.nx, len(system.y_names)
     ID = parts["inverse_dynamics"]
     y, z = x[:ny], x[ny:]
     a = ca.SX.sym("a", nx - ny)
-    xu = ca.vertcat(x, u)
+    xi = ca.vertcat(t, x, u, p)
     M = ca.SX(parts["M"](y, p))
     parents = tree_parents(M)
     factors = ltdl(M, parents)
     acc = -ltdl_solve(factors, parents, ID(t, y, z, ca.SX.zeros(nx - ny), u, p))
     ydot = system.functions["ydot"](y, z, p)
-    dID = ca.jacobian(ID(t, y, z, a, u, p), xu)
+    dID = ca.jacobian(ID(t, y, z, a, u, p), xi)
     # ∂ID/∂ξ at the accelerations (ID vanishes there)
-    J = ca.substitute(ca.vertcat(ca.jacobian(ydot, xu), -ltdl_solve(factors, parents, dID)),
+    J = ca.substitute(ca.vertcat(ca.jacobian(ydot, xi), -ltdl_solve(factors, parents, dID)),
                       a, acc)
-    # cse: the two RNEA passes share the links' poses and velocities (7.8k operations on the
-    # Talos arm instead of 8.4k)
-    return ca.Function("ddp_fj", [t, x, u, p], [ca.vertcat(ydot, acc), J[:, :nx], J[:, nx:]],
-                       {"cse": True})
+    return t, x, u, p, ca.vertcat(ydot, acc), J
