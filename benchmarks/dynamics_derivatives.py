@@ -12,7 +12,8 @@ the bounded problem lies inside them). Per form: SX operations of the stage Jaco
 of the whole knot-derivative function D (counted inside the functions it calls), the C of
 the knot library (D, roll-out step, terminal cost) and its gcc CPU time on a fresh cache,
 and FDDP's solve (median of --repeat CPU times, iterations, cost), with recursive / forward
-ratios; the knots' derivatives (D mapped over the N knots, once per FDDP iteration) timed
+ratios; on the Talos arm also the NLP's knot library (codegen="knot": K, its Jacobian and
+gradient) both ways; the knots' derivatives (D mapped over the N knots, once per FDDP iteration) timed
 compiled and on CasADi's virtual machine. Solves and timings alternate between the forms.
 Metric: CPU time (time.process_time; gcc: the children's CPU).
 
@@ -30,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import casadi as ca
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,9 +140,61 @@ def _knots_ms(built, sol, batch: int = 20) -> float:
     return 1e3 * best
 
 
+def nlp_knot_row(system, prob, form: str) -> dict:
+    """The NLP's knot library (codegen="knot": K, its Jacobian and gradient, one RK4 step;
+    the Gauss–Newton set) for ``form``: operations, C, gcc -O0 CPU, and the compiled
+    Jacobian's call time [µs]; plus the operations of the exact Hessian's jac_adj1_K."""
+    import subprocess
+    from jourdain.solver.optimal import knots
+    from jourdain.solver.simulation.numeric import buffered
+    fns = prob.functions()
+    K = knots.knot_function(prob, fns, 1, form)
+    functions = knots.library_functions(K, False)
+    row = {f"{fn.name()}_ops": instructions(fn) for fn in functions}
+    row["jac_adj1_K_ops"] = instructions(functions[-1].jacobian())
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(compiled_c._write(functions, Path(tmp)))
+        row["c_bytes"] = source.stat().st_size
+        gcc = _children_cpu()
+        subprocess.run(["gcc", *knots.KNOT_FLAGS, "-shared", "-fPIC", str(source), "-o",
+                        f"{tmp}/knot.so"], check=True)
+        row["gcc_cpu_s"] = _children_cpu() - gcc
+        jac = ca.external(functions[1].name(), f"{tmp}/knot.so")
+        rng = np.random.default_rng(0)
+        args = [rng.uniform(-0.5, 0.5, jac.sparsity_in(i).shape) for i in range(jac.n_in())]
+        call = buffered(jac, args)
+        best = np.inf
+        for _ in range(5):
+            cpu = time.process_time()
+            for _ in range(200):
+                call()
+            best = min(best, (time.process_time() - cpu) / 200)
+        row["jac_K_call_us"] = 1e6 * best
+    print("NLP knot", form, row, flush=True)
+    return row
+
+
 RATIOS = ("stage_jacobian_ops", "knot_derivatives_ops", "knot_c_bytes", "gcc_cpu_s",
           "knot_derivatives_call_ms", "knot_derivatives_vm_ms", "solve_cpu_s",
           "per_iteration_ms")
+
+
+def knot_table(record: dict) -> None:
+    entry = record["problems"].get("talos", {}).get("nlp_knot")
+    if not entry:
+        return
+    print("\nThe NLP's knot library (codegen=\"knot\", Talos arm, one RK4 step, gcc -O0):")
+    print("| derivatives | K ops | jac_K ops | adj1_K ops | jac_adj1_K ops | C [kB] | gcc [s] "
+          "| jac_K call [µs] |")
+    print("|---" * 8 + "|")
+    for form in (*FORMS, "ratio"):
+        r = entry[form]
+        cells = [r["K_ops"], r["jac_K_ops"], r["adj1_K_ops"], r["jac_adj1_K_ops"],
+                 r["c_bytes"] / (1 if form == "ratio" else 1e3), r["gcc_cpu_s"],
+                 r["jac_K_call_us"]]
+        label = "recursive / forward" if form == "ratio" else form
+        print(f"| {label} | " + " | ".join(f"{c:.3g}" if isinstance(c, float) else str(c)
+                                           for c in cells) + " |")
 
 
 def table(record: dict) -> None:
@@ -189,6 +243,10 @@ def main() -> None:
         for form in FORMS:
             entry[form], *built[form] = form_row(system, prob, guess, form)
         timings(entry, built, args.repeat)
+        if key == "talos":
+            entry["nlp_knot"] = {form: nlp_knot_row(system, prob, form) for form in FORMS}
+            fwd, rec = entry["nlp_knot"]["forward"], entry["nlp_knot"]["recursive"]
+            entry["nlp_knot"]["ratio"] = {k: rec[k] / fwd[k] for k in fwd if fwd[k]}
         fwd, rec = entry["forward"], entry["recursive"]
         entry["ratio"] = {k: rec[k] / fwd[k] for k in RATIOS if fwd[k]}
         entry["cost_rel_diff"] = abs(rec["cost"] - fwd["cost"]) / abs(fwd["cost"])
@@ -196,6 +254,7 @@ def main() -> None:
         record["problems"][key] = entry
     record["load_after"] = os.getloadavg()
     table(record)
+    knot_table(record)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "dynamics_derivatives.json").write_text(json.dumps(record, indent=1))
 

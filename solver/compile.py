@@ -119,8 +119,9 @@ def compile(model, speeds: dict | None = None, parameters=(),
     system._lazy.update(quantities=(lambda: quantity_function(mech, sp, system.h, drive), True),
                         mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False),
                         frames=(lambda: frame_kinematics(mech, sp), False),
-                        recursive_inverse=(lambda: recursive_inverse(mech, sp, drive,
-                                                                     functions), False))
+                        recursive_inverse=(lambda: None if hybrid is not None else
+                                           recursive_inverse(mech, sp, drive, functions),
+                                           False))
     attach_visual(system, mech, system.y_default)
     if codegen:
         system.codegen()
