@@ -129,7 +129,8 @@ def with_recursive_jacobian(system) -> ca.Function:
     jac = ca.Function("jac_" + f.name(), [t, x, u, p, out], blocks,
                       [*names, "out_" + f.name_out(0)],
                       [f"jac_{f.name_out(0)}_{n}" for n in names], {"cse": True})
-    xs = [ca.SX.sym(n, f.sparsity_in(i)) for i, n in enumerate(names)]
+    sym = ca.SX.sym if f.is_a("SXFunction") else ca.MX.sym
+    xs = [sym(n, f.sparsity_in(i)) for i, n in enumerate(names)]
     return ca.Function(f.name(), xs, f.call(xs), names, list(f.name_out()),
                        {"custom_jacobian": jac, "jac_penalty": 0})
 
