@@ -36,6 +36,7 @@ from .equations.backends import (
     Formulation,
     default_speed_ops,
     equations,
+    recursive_inverse,
 )
 from .equations.driven import driven_dynamics, driven_speed_index
 from .equations.functions import (
@@ -117,7 +118,10 @@ def compile(model, speeds: dict | None = None, parameters=(),
     system.time_sources = time_sources(mech.flat.components)
     system._lazy.update(quantities=(lambda: quantity_function(mech, sp, system.h, drive), True),
                         mover=(lambda: mover(mech.kin, ca.SX(0, 1), mech.params.p), False),
-                        frames=(lambda: frame_kinematics(mech, sp), False))
+                        frames=(lambda: frame_kinematics(mech, sp), False),
+                        recursive_inverse=(lambda: None if hybrid is not None else
+                                           recursive_inverse(mech, sp, drive, functions),
+                                           False))
     attach_visual(system, mech, system.y_default)
     if codegen:
         system.codegen()

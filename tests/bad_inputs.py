@@ -3586,3 +3586,31 @@ def _():
                            ContactMaterial(mu=0.3))]
     jd.compile(model).simulate(0.1, contact="stepping", pairs=pairs, broad=True, exact=True,
                                y0={"j1.x": 0.5})
+# ---- recderiv ----
+@case("solver='fddp' with an unknown derivatives form", ModelError, "derivatives",
+      "'recursive'", "'forward'", "'reverse'")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp", derivatives="reverse")
+
+
+@case("solver='fddp' with derivatives='recursive' on a model with a component state",
+      ModelError, "derivatives='recursive'", "component states", "derivatives='forward'")
+def _():
+    from jourdain.blocks import FirstOrder
+
+    class LaggedPendulum(Composite):
+        def __init__(self):
+            super().__init__()
+            self.joint = Revolute(axis=(0, 0, 1))
+            self.bob = RigidBody(m=1.0, r_cm=(0, -1.0, 0))
+            self.motor, self.lag = Motor(), FirstOrder(T=0.1)
+            self.connect(self.joint.frame_b, self.bob.frame_a)
+            self.connect(self.motor.flange_b, self.joint.axis)
+            self.connect(self.lag.y, self.motor.tau)
+            self.expose(self.joint.frame_a, "frame_a")
+
+    system = jd.compile(jd.Model.on_world(World(), p=LaggedPendulum()))
+    ocp = jd.TrajectoryProblem(system, 1.0, intervals=4)
+    ocp.initial(dict.fromkeys(system.x_names, 0.0))
+    ocp.least_squares(lambda v: [v[system.x_names[0]] - 1.0])
+    ocp.build(RK4_SHOOTING, solver="fddp", derivatives="recursive")

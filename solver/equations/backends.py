@@ -67,3 +67,23 @@ def default_speed_ops(mech: Mechanics, backend: Backend) -> dict:
              "f": ([t, y, z, u, p, mech.ctx.s], ca.vertcat(sp.ydot, eom.zdot))}
     return {name: ca.Function(name, args, [expr]).n_instructions()
             for name, (args, expr) in terms.items()}
+
+
+def recursive_inverse(mech: Mechanics, sp: Speeds, drive, functions: dict) -> dict | None:
+    """{"inverse_dynamics": ID(t, y, z, a, u, p) = M·a + k − q by one RNEA pass, "M": M(y, p)
+    by the CRBA} whatever back end evaluates f, when the recursive algorithms fit the model
+    (a tree of links, joint speeds, no component states, no kinematic drivers, no hybrid
+    rows, 1-D bodies as armatures or a free block); else None. The recursive derivatives of
+    the forward dynamics (:mod:`jourdain.solver.optimal.dynamics_derivatives`) read them."""
+    if "inverse_dynamics" in functions:
+        return {"inverse_dynamics": functions["inverse_dynamics"], "M": functions["M"]}
+    if mech.topo.cut_joints or not mech.tree_only or not sp.identity or drive is not None \
+            or mech.ctx.s.numel() or "M_rows" in functions or \
+            not supported(mech, [link.rows for link in build_links(mech)]):
+        return None
+    eom = recursive(mech, sp)
+    a, tau = eom.inverse
+    y, z, t, u, p = mech.kin.y, sp.z, mech.t, mech.ctx.u, mech.params.p
+    return {"inverse_dynamics": ca.Function("inverse_dynamics", [t, y, z, a, u, p], [tau],
+                                            ["t", "y", "z", "a", "u", "p"], ["tau"]),
+            "M": ca.Function("M", [y, p], [eom.M], ["y", "p"], ["M"])}

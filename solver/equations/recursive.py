@@ -240,13 +240,24 @@ def recursive(mech: Mechanics, speeds: Speeds) -> EquationsOfMotion:
         rows = extra.free_rows
         wdot[rows] = solve_spd(extra.M_free, _select(tau, rows))
     if speeds.identity:
-        # one RNEA pass, far cheaper to differentiate than M·a + k − q; 1-D bodies (armatures,
-        # a free block) are not in it, so those models go without
+        # one RNEA pass, far cheaper to differentiate than M·a + k − q
         a = ca.SX.sym("a", n)
-        inverse = None if extra.armature or extra.free_rows else \
-            (a, newton_euler(links, mech.gravity, a, motion) - tau)
-        return EquationsOfMotion(M, k, q, wdot, inverse)
+        return EquationsOfMotion(M, k, q, wdot, (a, _inverse_dynamics(links, extra, mech,
+                                                                      motion, a, tau)))
     return _to_speeds(mech, speeds, M, k, q, wdot)
+
+
+def _inverse_dynamics(links: list[Link], extra, mech: Mechanics, motion, a, tau) -> ca.SX:
+    """M·a + k − q by one RNEA pass plus the 1-D bodies' part of M times a (armatures on
+    their links' rows, the free block on its own: neither has bias forces)."""
+    tau_id = newton_euler(links, mech.gravity, a, motion) - tau
+    for index, block in extra.armature.items():
+        rows = links[index].rows
+        tau_id[rows] = tau_id[rows] + ca.mtimes(block, a[rows])
+    if extra.free_rows:
+        rows = extra.free_rows
+        tau_id[rows] = tau_id[rows] + ca.mtimes(extra.M_free, a[rows])
+    return tau_id
 
 
 def _armature_matrix(links: list[Link], extra, n: int) -> ca.SX:

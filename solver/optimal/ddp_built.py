@@ -86,8 +86,10 @@ class DDPProblem:
     the knot functions into a small cached library and codegen=True also the backward pass
     (:mod:`.ddp_backward`, a library of its own), hessian is always the Gauss–Newton one
     of the least-squares terms with exact Hessians of integral and terminal costs and no
-    second derivatives of the dynamics (DDP's model). ``newton=True``: a successful solve
-    ends by computing the second-order terms at its optimum (:mod:`.ddp_newton`, timed as
+    second derivatives of the dynamics (DDP's model); derivatives: the dynamics' Jacobians
+    by the recursive algorithms ("recursive"), by CasADi's forward mode on f ("forward"), or
+    the former where the model allows ("auto", :mod:`.dynamics_derivatives`).
+    ``newton=True``: a successful solve ends by computing the second-order terms at its optimum (:mod:`.ddp_newton`, timed as
     ``stats["prepare_cpu_time"]``, apart from ``solve_cpu_time``), and the next warm
     re-solve from it adds them to the model (Newton steps; ``stats["newton"]``).
     ``budget`` [s of CPU] is a real-time budget per solve (:func:`.ddp.solve`: no iteration
@@ -99,7 +101,8 @@ class DDPProblem:
                  raise_on_failure: bool = True, codegen: bool | str = False,
                  solver: str = "fddp", hessian: str = "exact", options: dict | None = None,
                  ipopt: dict | None = None, plan_tol: float | None = None,
-                 newton: bool = False, budget: float | None = None):
+                 newton: bool = False, budget: float | None = None,
+                 derivatives: str = "auto"):
         transcription = transcription or MultipleShooting(Integrator.RK4)
         check_ddp(prob, transcription, dict(codegen=codegen, hessian=hessian,
                                             options=options, ipopt=ipopt))
@@ -118,7 +121,7 @@ class DDPProblem:
         self.t = prob.t0 + np.linspace(0.0, self.T, N + 1)
         fns = prob.functions()
         steps = transcription.steps
-        functions = [ddp_model.knot_derivatives(prob, fns, steps),
+        functions = [ddp_model.knot_derivatives(prob, fns, steps, derivatives),
                      ddp_model.rollout_step(prob, fns, steps),
                      ddp_model.terminal_derivatives(prob, fns)]
         self.x0 = np.array([prob.x_initial[n] for n in s.x_names])

@@ -29,22 +29,24 @@ import numpy as np
 
 from ..simulation import codegen
 from .compiled import loaded_checked
-from .functions import Functions, dynamics, system_p
+from .dynamics_derivatives import stage_jacobian
+from .functions import Functions, system_p
 from .knots import knot_function
 
 # measured on the Talos arm's knot (docs/trajectory_optimization.md, "The DDP solver")
 DDP_FLAGS = ("-O1",)
 
 
-def knot_derivatives(prob, fns: Functions, steps: int) -> ca.Function:
+def knot_derivatives(prob, fns: Functions, steps: int,
+                     derivatives: str = "auto") -> ca.Function:
     """D (module docstring): the knot's RK4 steps with their derivatives chained stage by
-    stage from the Jacobian of f at each stage point (forward mode, which exploits f's
-    sparsity: on the Talos arm 6.1× f's instructions against 10.8× in reverse mode; the
-    Jacobian of the whole knot by AD through the stages, dense after the first, cost 4×
-    this). The values follow :func:`.knots.knot_function`'s formulas."""
+    stage from the Jacobian of f at each stage point (``derivatives``: by the recursive
+    algorithms or by forward mode on f, :mod:`.dynamics_derivatives`; the Jacobian of the
+    whole knot by AD through the stages, dense after the first, cost 4× the forward mode's).
+    The values follow :func:`.knots.knot_function`'s formulas."""
     s, N, t0 = prob.system, prob.intervals, prob.t0
     nx, nu = s.nx, len(s.u_names)
-    fj, lj = _stage_functions(prob, fns)
+    fj, lj = _stage_functions(prob, fns, derivatives)
     x, u = ca.MX.sym("x", nx), ca.MX.sym("u", nu)
     p, T, k = ca.MX.sym("p", fns.L.nnz_in(3)), ca.MX.sym("T"), ca.MX.sym("k")
     h = T / N
@@ -84,18 +86,15 @@ def knot_derivatives(prob, fns: Functions, steps: int) -> ca.Function:
                        ["x_next", "q", "Fx", "Fu", "qx", "qu", "Hxx", "Huu", "Hux"])
 
 
-def _stage_functions(prob, fns: Functions) -> tuple:
-    """fj(t, x, u, p) -> (f, ∂f/∂x, ∂f/∂u) by forward mode, and lj(t, x, u, p, T) -> (L,
+def _stage_functions(prob, fns: Functions, derivatives: str) -> tuple:
+    """fj(t, x, u, p) -> (f, ∂f/∂x, ∂f/∂u) (:func:`.dynamics_derivatives.stage_jacobian`:
+    the recursive algorithms' derivatives or forward mode on f), and lj(t, x, u, p, T) -> (L,
     ∂L/∂x, ∂L/∂u): SX functions the knot calls at every stage (their C is written once)."""
     s = prob.system
     nx, nu = s.nx, len(s.u_names)
     t, x, u = ca.SX.sym("t"), ca.SX.sym("x", nx), ca.SX.sym("u", nu)
-    ps, p, T = ca.SX.sym("ps", len(s.p_names)), ca.SX.sym("p", fns.L.nnz_in(3)), ca.SX.sym("T")
-    z = ca.vertcat(x, u)
-    fz = ca.Function("ddp_f", [z, t, ps], [dynamics(s)(t, x, u, ps)],
-                     {"ad_weight": 0, "ad_weight_sp": 0})
-    J = fz.jacobian()(z, t, ps, 0)[0]
-    fj = ca.Function("ddp_fj", [t, x, u, ps], [fz(z, t, ps), J[:, :nx], J[:, nx:]])
+    p, T = ca.SX.sym("p", fns.L.nnz_in(3)), ca.SX.sym("T")
+    fj = stage_jacobian(s, derivatives)
     L = fns.L(t, x, u, p, T)
     lj = ca.Function("ddp_lj", [t, x, u, p, T], [L, ca.gradient(L, x), ca.gradient(L, u)])
     return fj, lj
