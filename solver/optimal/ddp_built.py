@@ -89,8 +89,9 @@ class DDPProblem:
     second derivatives of the dynamics (DDP's model); derivatives: the dynamics' Jacobians
     by the recursive algorithms ("recursive"), by CasADi's forward mode on f ("forward"), or
     the former where the model allows ("auto", :mod:`.dynamics_derivatives`).
-    ``newton=True``: a successful solve ends by computing the second-order terms at its optimum (:mod:`.ddp_newton`, timed as
-    ``stats["prepare_cpu_time"]``, apart from ``solve_cpu_time``), and the next warm
+    ``newton=True``: a successful solve ends by computing the second-order terms at its
+    optimum (:mod:`.ddp_newton`, timed as ``stats["prepare_cpu_time"]``, apart from
+    ``solve_cpu_time``), and the next warm
     re-solve from it adds them to the model (Newton steps; ``stats["newton"]``).
     ``budget`` [s of CPU] is a real-time budget per solve (:func:`.ddp.solve`: no iteration
     started that would not fit; a feasible plan returned, ``stats["budget_stop"]``)."""
