@@ -3614,3 +3614,20 @@ def _():
     ocp.initial(dict.fromkeys(system.x_names, 0.0))
     ocp.least_squares(lambda v: [v[system.x_names[0]] - 1.0])
     ocp.build(RK4_SHOOTING, solver="fddp", derivatives="recursive")
+
+
+# ---- ocpnewton ----
+@case("solver='fddp' with clock neither 'cpu' nor 'wall'", ModelError, "clock", "'cpu'",
+      "'wall'")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp", budget=0.01, clock="real")
+
+
+@case("solver='fddp' with clock='wall' and no budget", ModelError, "clock", "budget=")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, solver="fddp", clock="wall")
+
+
+@case("build(clock=...) with IPOPT", ModelError, "clock", "fddp", "max_wall_time")
+def _():
+    _ddp_problem().build(RK4_SHOOTING, clock="wall")

@@ -84,7 +84,7 @@ class Result:
 
 def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float,
           max_iter: int, reg: float = REG_MIN, log=None, budget: float | None = None,
-          feasible: bool = False) -> Result:
+          feasible: bool = False, clock=time.process_time) -> Result:
     """FDDP from the guess (X, U) (module docstring); converged when the iterate is feasible
     and the expected cost decrease of a full step, Σ_k Q_u·k − ½·k·Q_uu·k (crocoddyl's stop,
     ``th_stop``), is at most ``tol``; and, since a large regularization also makes that
@@ -92,14 +92,15 @@ def solve(model: Model, x0: np.ndarray, X: np.ndarray, U: np.ndarray, tol: float
     ``log``, if given, is called after each iteration with a dict (iteration, cost, stop,
     regularization, step length, expected and actual decrease, largest gap).
 
-    ``budget`` [s of process CPU time], a real-time budget: after the first iteration, stop
+    ``budget`` [s of ``clock``: process CPU time by default, ``time.perf_counter`` for wall
+    time], a real-time budget: after the first iteration, stop
     when the time spent plus the longest iteration so far would exceed it (status
     "Budget_Exhausted", not a success) and return a dynamically consistent plan: the
     iterate itself when feasible, else the current plan rolled out from x0 under the last
     feedback gains (the gaps closed, no feedforward step). ``feasible``: (X, U) is known to
     be dynamically consistent (an earlier solve's plan from the same x0), so the first
     iteration may already stop."""
-    clock, started, longest, K = time.process_time, time.process_time(), 0.0, None
+    started, longest, K = clock(), 0.0, None
     X, U = np.array(X, float), np.clip(np.array(U, float), model.lower, model.upper)
     bounded = bool(np.isfinite(model.lower).any() or np.isfinite(model.upper).any())
     kff = np.zeros_like(U)

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from .problem import TrajectoryProblem
 
 USE_INSTEAD = "use solver='fatrop' or solver='ipopt'"
+# what a real-time budget counts (DDPProblem's clock=)
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
 def check_ddp(prob: TrajectoryProblem, transcription, options: dict) -> None:
@@ -93,8 +95,11 @@ class DDPProblem:
     optimum (:mod:`.ddp_newton`, timed as ``stats["prepare_cpu_time"]``, apart from
     ``solve_cpu_time``), and the next warm
     re-solve from it adds them to the model (Newton steps; ``stats["newton"]``).
-    ``budget`` [s of CPU] is a real-time budget per solve (:func:`.ddp.solve`: no iteration
-    started that would not fit; a feasible plan returned, ``stats["budget_stop"]``)."""
+    ``budget`` [s] is a real-time budget per solve (:func:`.ddp.solve`: no iteration
+    started that would not fit; a feasible plan returned, ``stats["budget_stop"]``),
+    counted in ``clock``: "cpu" (the default: the process's CPU time, what the solve costs,
+    independent of the machine's load) or "wall" (``time.perf_counter``: the latency a
+    control loop on a loaded machine sees, time spent descheduled included)."""
 
     @keywords
     def __init__(self, prob: TrajectoryProblem, transcription=None, guess=None,
@@ -102,7 +107,7 @@ class DDPProblem:
                  raise_on_failure: bool = True, codegen: bool | str = False,
                  solver: str = "fddp", hessian: str = "exact", options: dict | None = None,
                  ipopt: dict | None = None, plan_tol: float | None = None,
-                 newton: bool = False, budget: float | None = None,
+                 newton: bool = False, budget: float | None = None, clock: str = "cpu",
                  derivatives: str = "auto"):
         transcription = transcription or MultipleShooting(Integrator.RK4)
         check_ddp(prob, transcription, dict(codegen=codegen, hessian=hessian,
@@ -115,6 +120,13 @@ class DDPProblem:
         self.newton = flag(newton, "solve: newton")
         self.budget = None if budget is None else \
             number(budget, "solve: budget", 0.0, open_low=True)
+        if clock not in CLOCKS:
+            raise ModelError(f"solve: clock must be 'cpu' or 'wall' (what budget= counts), "
+                             f"got {clock!r}")
+        if clock != "cpu" and budget is None:
+            raise ModelError(f"solve: clock={clock!r} says what budget= counts, and no budget "
+                             "is given; give budget=... [s] or leave clock out")
+        self.clock = clock
         self.plan_tol = None if plan_tol is None else \
             number(plan_tol, "solve: plan_tol", 0.0, open_low=True)
         s, N = prob.system, prob.intervals
@@ -181,12 +193,14 @@ class DDPProblem:
             U = np.vstack([U[shift:], np.repeat(U[-1:], shift, 0)])
         model = self._model(p)
         wall, cpu = time.perf_counter(), time.process_time()
+        clock = CLOCKS[self.clock]
         if second is None:
             result = ddp.solve(model, x_start, X, U, self.tol, self.max_iter,
-                               budget=self.budget)
+                               budget=self.budget, clock=clock)
         else:
             result = ddp_newton.solve(model, ddp_newton.shifted(second, shift), x_start, X,
-                                      U, self.tol, self.max_iter, budget=self.budget)
+                                      U, self.tol, self.max_iter, budget=self.budget,
+                                      clock=clock)
         solve_wall, solve_cpu = time.perf_counter() - wall, time.process_time() - cpu
         # the preparation of the next warm re-solve (ddp_newton): at an optimum only
         self._second, prepare = None, 0.0
@@ -203,7 +217,7 @@ class DDPProblem:
                  "transcription": str(self.transcription), "solver": "fddp",
                  "compiled": self.compiled, "hessian": "gauss-newton",
                  "stop": result.stop, "expected_decrease": result.expected,
-                 "max_gap": result.gap, "budget": self.budget,
+                 "max_gap": result.gap, "budget": self.budget, "budget_clock": self.clock,
                  "budget_stop": result.status == "Budget_Exhausted"}
         self._last = (result.X, result.U)
         sol = Solution(self.problem, self.t, result.X.T, result.U.T.reshape(-1, N, 1),

@@ -130,15 +130,18 @@ def shifted(correction, shift: int):
     return np.concatenate([H[shift:], np.repeat(H[-1:], shift, 0)]), HN
 
 
-def solve(model, second, x0, X, U, tol: float, max_iter: int, budget=None) -> ddp.Result:
+def solve(model, second, x0, X, U, tol: float, max_iter: int, budget=None,
+          clock=time.process_time) -> ddp.Result:
     """:func:`.ddp.solve` on ``model`` with the second-order terms ``second`` added, in
     rounds of NEWTON_ROUND iterations; after an unconverged round at a feasible iterate the
-    terms are computed afresh there (module docstring). ``budget`` bounds the whole."""
-    started, done, feasible = time.process_time(), 0, False
+    terms are computed afresh there (module docstring). ``budget`` (in s of ``clock``)
+    bounds the whole."""
+    started, done, feasible = clock(), 0, False
     while True:
-        left = None if budget is None else budget - (time.process_time() - started)
+        left = None if budget is None else budget - (clock() - started)
         result = ddp.solve(corrected(model, second), x0, X, U, tol,
-                           min(NEWTON_ROUND, max_iter - done), budget=left, feasible=feasible)
+                           min(NEWTON_ROUND, max_iter - done), budget=left, feasible=feasible,
+                           clock=clock)
         done += result.iterations
         result.iterations = done
         if result.success or result.status != "Maximum_Iterations_Exceeded" or \

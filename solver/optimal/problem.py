@@ -182,7 +182,9 @@ class TrajectoryProblem:
         for name, what in (("newton", "Newton steps in its warm re-solves; IPOPT and fatrop "
                                       "take hessian='exact' (the default)"),
                            ("budget", "a real-time budget per solve; IPOPT and fatrop take "
-                                      "options={'max_cpu_time': ...}")):
+                                      "options={'max_cpu_time': ...}"),
+                           ("clock", "what its budget= counts; IPOPT takes "
+                                     "options={'max_wall_time': ...}")):
             if name in options:
                 raise ModelError(f"build: {name}= is an option of solver='fddp' ({what})")
         return BuiltProblem(self, transcription, **options)
