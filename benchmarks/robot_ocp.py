@@ -72,6 +72,14 @@ CONTENDERS = {
     "FDDP budget 8 ms (<=10 it), knot C, RK4x1": (
         1, {"solver": "fddp", "codegen": True, "tol": 1e-4, "max_iter": 10, "budget": 8e-3,
             "raise_on_failure": False}),
+    # the same steps with Newton terms (newton=True): each successful step ends by preparing
+    # the second-order terms that the next step's iterations use (ddp_newton)
+    "FDDP <=3 it/step, newton, knot C, RK4x1": (
+        1, {"solver": "fddp", "codegen": True, "tol": 1e-4, "max_iter": 3, "newton": True,
+            "raise_on_failure": False}),
+    "FDDP <=3 it/step, budget 8 ms, newton, knot C, RK4x1": (
+        1, {"solver": "fddp", "codegen": True, "tol": 1e-4, "max_iter": 3, "budget": 8e-3,
+            "newton": True, "raise_on_failure": False}),
 }
 DEFAULT = ["FDDP, knot C, RK4x1", "FDDP, knot C, RK4x2", "FDDP, knot C, RK4x4"]
 
@@ -153,6 +161,7 @@ def contender(system, N: int, repeat: int, steps: int = 1, tol: float = 1e-8,
     built = reach(system, N).build(transcription, tol=tol, guess=guess, max_iter=max_iter,
                                    raise_on_failure=False, **options)
     build = _cpu() - cpu
+    period = np.array(times) + np.array(prepares)
     row = {"build_cpu_s": build, "compiled": built.compiled, "rk4_steps_per_knot": steps,
            "tol": tol, "max_iter": max_iter}
     if options.get("codegen"):        # the second build loads the cached library
@@ -183,7 +192,9 @@ def mpc(system, arm, steps: int, horizon: int = 20, n_steps: int = 100, **option
     """The MPC step of examples/arm_mpc.py (built once, warm re-solves from the measured
     state towards a circling target, 100 Hz): the distribution of the per-step solve CPU
     time over ``n_steps`` steps of the closed loop (simulated by the RK4 plan itself: each
-    step's x0 is the plan's state at its first node)."""
+    step's x0 is the plan's state at its first node); with ``newton=True`` also the step's
+    preparation of the next step's Newton terms (``prepare_cpu_time``, after the solve: CPU
+    of the same period, apart from the latency from state to input)."""
     dt = 0.01
     ocp = jd.TrajectoryProblem(system, dt * horizon, intervals=horizon)
     nq = len(system.y_names)
@@ -207,15 +218,21 @@ def mpc(system, arm, steps: int, horizon: int = 20, n_steps: int = 100, **option
     # FDDP starts each step from the last plan moved one knot earlier (receding horizon)
     shift = {"shift": 1} if options.get("solver") == "fddp" else {}
     x, times, iters, errors, stops = x0, [], [], [], 0
+    prepares, newton, wall = [], 0, []
     for k in range(n_steps):
         t = k * dt
         goal = start + 0.05 * np.array([0.0, np.sin(np.pi * t), 1.0 - np.cos(np.pi * t)])
+        began = time.perf_counter()
         sol = built.solve(x0=x, params={"target": goal}, **shift)
+        wall.append(time.perf_counter() - began)
         times.append(sol.stats["solve_cpu_time"])
+        prepares.append(sol.stats.get("prepare_cpu_time", 0.0))
+        newton += bool(sol.stats.get("newton"))
         iters.append(sol.stats["iterations"])
         stops += bool(sol.stats.get("budget_stop"))
         x = sol.X[:, 1]
         errors.append(float(np.linalg.norm(gripper_at(system, x) - goal)))
+    period = np.array(times) + np.array(prepares)
     row = {"build_cpu_s": build, "compiled": built.compiled, "rk4_steps_per_knot": steps,
            "horizon": horizon, "steps": n_steps,
            "step_cpu_ms_median": 1e3 * float(np.median(times)),
@@ -223,6 +240,14 @@ def mpc(system, arm, steps: int, horizon: int = 20, n_steps: int = 100, **option
            "step_cpu_ms_max": 1e3 * float(np.max(times)),
            "steps_within_10ms": int(np.sum(np.array(times) <= 0.01)), "budget_stops": stops,
            "iterations_median": float(np.median(iters)), "iterations_max": int(max(iters)),
+           "iterations_total": int(sum(iters)), "newton_steps": newton,
+           "prepared_steps": int(np.sum(np.array(prepares) > 0)),
+           "step_with_prepare_cpu_ms_median": 1e3 * float(np.median(period)),
+           "step_with_prepare_cpu_ms_p90": 1e3 * float(np.percentile(period, 90)),
+           "step_with_prepare_cpu_ms_max": 1e3 * float(np.max(period)),
+           "step_with_prepare_within_10ms": int(np.sum(period <= 0.01)),
+           "step_wall_ms_median": 1e3 * float(np.median(wall)),
+           "step_wall_ms_max": 1e3 * float(np.max(wall)),
            "tracking_error_mm_median_after_0.5s": 1e3 * float(np.median(errors[50:]))}
     print("MPC", options, {k: (round(v, 4) if isinstance(v, float) else v)
                            for k, v in row.items()}, flush=True)
@@ -296,8 +321,10 @@ def main() -> None:
     parser.add_argument("--contenders", nargs="+", default=DEFAULT, choices=list(CONTENDERS))
     parser.add_argument("--mpc", nargs="+", default=["FDDP <=3 it/step, knot C, RK4x1"],
                         choices=list(CONTENDERS), help="the MPC step of examples/arm_mpc.py")
+    parser.add_argument("--json", default="robot_ocp.json",
+                        help="the results file in benchmarks/results/ (merged into)")
     args = parser.parse_args()
-    path = RESULTS / "robot_ocp.json"
+    path = RESULTS / args.json
     record = json.loads(path.read_text()) if path.exists() else {}
     record.update({"N": args.N, "repeat": args.repeat})
     cpu = time.process_time()
@@ -358,6 +385,13 @@ def table(record: dict) -> None:
               f"{r.get('steps_within_10ms', '-')} of {r['steps']} steps within 10 ms, "
               f"{r.get('budget_stops', 0)} budget stops; tracking "
               f"{r['tracking_error_mm_median_after_0.5s']:.1f} mm")
+        if r.get("prepared_steps"):
+            print(f"    with the Newton terms' preparation: median "
+                  f"{r['step_with_prepare_cpu_ms_median']:.1f} ms, p90 "
+                  f"{r['step_with_prepare_cpu_ms_p90']:.1f} ms, max "
+                  f"{r['step_with_prepare_cpu_ms_max']:.1f} ms, "
+                  f"{r['step_with_prepare_within_10ms']} within 10 ms; "
+                  f"{r['newton_steps']} Newton steps, {r['prepared_steps']} preparations")
     if "peak_memory_MB" in record:
         print(f"peak memory (jourdain) {record['peak_memory_MB']:.0f} MB")
 

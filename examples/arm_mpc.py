@@ -71,7 +71,10 @@ ocp.least_squares(lambda v: 30 * (v.frame(GRIPPER) - v["target"]), terminal=True
 cpu = time.process_time()
 # at most 3 iterations per step, and a real-time budget of 8 ms of CPU: no iteration is
 # started that would not fit (the longest so far), the plan returned is dynamically
-# consistent, and sol.stats["budget_stop"] says when the budget ended the step
+# consistent, and sol.stats["budget_stop"] says when the budget ended the step (CPU time;
+# clock="wall" counts elapsed time instead). Newton terms (newton=True) are not used: the
+# steps take as many iterations with them, and preparing them costs 21-31 ms per step
+# (docs/trajectory_optimization.md, "MPC")
 mpc = ocp.build(jd.MultipleShooting(jd.Integrator.RK4, steps=1), solver="fddp",
                 codegen=True, tol=1e-4, max_iter=3, budget=8e-3, raise_on_failure=False)
 mpc.solve()                                                   # the first plan, cold
