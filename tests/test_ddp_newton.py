@@ -127,9 +127,10 @@ def _at_bound(u, rtol):
     return np.abs(np.abs(u) - TAU_MAX) <= rtol * TAU_MAX
 
 
-@pytest.mark.parametrize("newton_round", [ddp_newton.NEWTON_ROUND, 1])
+@pytest.mark.parametrize("newton_round, codegen", [(ddp_newton.NEWTON_ROUND, False),
+                                                   (1, False), (ddp_newton.NEWTON_ROUND, True)])
 def test_newton_warm_resolve_with_an_active_input_bound_reaches_ipopts_optimum(
-        monkeypatch, newton_round):
+        monkeypatch, newton_round, codegen):
     """Reference: IPOPT (exact Hessian, tol 1e-12) on the same RK4 NLP with the moved target
     and the same torque bound, its bounds not relaxed (``bound_relax_factor=0``: by default
     IPOPT relaxes them by 1e-8 relative, which is what left its optimum ~1e-9 of the cost
@@ -140,10 +141,14 @@ def test_newton_warm_resolve_with_an_active_input_bound_reaches_ipopts_optimum(
     1e-6 m (FDDP's gradient stop √tol = 1e-6), saturates the knots IPOPT saturates, keeps
     every torque within the bound exactly (FDDP clamps), and needs fewer iterations than the
     Gauss–Newton warm re-solve. With rounds of one iteration (the terms taken afresh at
-    every iterate: exact Newton) the same holds through the refresh path."""
+    every iterate: exact Newton) the same holds through the refresh path; with
+    ``codegen=True`` through the compiled backward pass (its box QP capped at crocoddyl's
+    iteration counts, :mod:`.ddp_backward`)."""
     monkeypatch.setattr(ddp_newton, "NEWTON_ROUND", newton_round)
     moved = [1.5, 0.6]
-    built = _bounded_reach(TARGET).build(RK4_1, solver="fddp", tol=1e-12, newton=True)
+    built = _bounded_reach(TARGET).build(RK4_1, solver="fddp", tol=1e-12, newton=True,
+                                         codegen=codegen)
+    assert built.compiled == codegen and (built._backward is not None) == codegen
     cold = built.solve()
     warm = built.solve(params={"target": moved})
     assert warm.success and warm.stats["newton"]
