@@ -120,7 +120,7 @@ class DDPProblem:
         self.newton = flag(newton, "solve: newton")
         self.budget = None if budget is None else \
             number(budget, "solve: budget", 0.0, open_low=True)
-        if clock not in CLOCKS:
+        if not isinstance(clock, str) or clock not in CLOCKS:
             raise ModelError(f"solve: clock must be 'cpu' or 'wall' (what budget= counts), "
                              f"got {clock!r}")
         if clock != "cpu" and budget is None:
