@@ -50,11 +50,8 @@ class CCall:
             out = [out] if self.fn.n_out() == 1 else out
             return [np.array(o, dtype=float).reshape(shape, order="F")
                     for o, shape in zip(out, self.shapes_out)]
-        args = [np.asfortranarray(a, dtype=float).reshape(-1, order="F") for a in inputs]
-        for a, (r, c) in zip(args, self.shapes_in):
-            if a.size != r * c:
-                raise ValueError(f"{self.fn.name()}: an input of {a.size} values, "
-                                 f"expected {r} x {c}")
+        args = [_widened(np.asarray(a, dtype=float), r, c, self.fn.name())
+                for a, (r, c) in zip(inputs, self.shapes_in)]
         outs = [np.empty(shape, order="F") for shape in self.shapes_out]
         sz_arg, sz_res, sz_iw, sz_w = self._sizes
         arg = (_DOUBLE_P * max(sz_arg, 1))(*[a.ctypes.data_as(_DOUBLE_P) for a in args])
@@ -71,6 +68,18 @@ class CCall:
         if status:
             raise RuntimeError(f"{self.fn.name()}: the compiled function returned {status}")
         return outs
+
+
+def _widened(a: np.ndarray, rows: int, cols: int, name: str) -> np.ndarray:
+    """a as the input's column-major values; an input of rows × (cols / m) repeated m
+    times side by side, as CasADi's call does (a mapped or folded function's shared
+    argument)."""
+    flat = np.asfortranarray(a).reshape(-1, order="F")
+    if flat.size == rows * cols:
+        return flat
+    if rows and flat.size % rows == 0 and flat.size and cols % (flat.size // rows) == 0:
+        return np.tile(flat, cols // (flat.size // rows))
+    raise ValueError(f"{name}: an input of {flat.size} values, expected {rows} x {cols}")
 
 
 def _dense(fn: ca.Function) -> bool:
