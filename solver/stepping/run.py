@@ -5,7 +5,10 @@
 the exact event-driven loop. The step is compiled to C once per system, contact set, number of
 sweeps and steps per output interval (the library cache of :mod:`..simulation.codegen`), and
 one call runs every step of CHUNK output intervals: Python runs once per CHUNK output times,
-never per step or per contact event. Inputs are held over each output interval (zero-order hold at the
+never per step or per contact event. The calls go to the library's C
+entry points on numpy arrays (:mod:`..simulation.ccall`), and the Result's series come from
+the row function (:func:`..simulation.result.row_function`) compiled and mapped over CHUNK
+samples: a run's Python outside the steps is ~2 ms (docs/hybrid.md). Inputs are held over each output interval (zero-order hold at the
 output times). ``dt`` is the longest step: each output interval runs a whole number of
 equal steps, the fewest of at most dt (``res.stats["dt"]`` says which).
 
