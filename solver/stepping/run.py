@@ -5,7 +5,10 @@
 the exact event-driven loop. The step is compiled to C once per system, contact set, number of
 sweeps and steps per output interval (the library cache of :mod:`..simulation.codegen`), and
 one call runs every step of CHUNK output intervals: Python runs once per CHUNK output times,
-never per step or per contact event. Inputs are held over each output interval (zero-order hold at the
+never per step or per contact event. The calls go to the library's C
+entry points on numpy arrays (:mod:`..simulation.ccall`), and the Result's series come from
+the row function (:func:`..simulation.result.row_function`) compiled and mapped over CHUNK
+samples: a run's Python outside the steps is ~2 ms (docs/hybrid.md). Inputs are held over each output interval (zero-order hold at the
 output times). ``dt`` is the longest step: each output interval runs a whole number of
 equal steps, the fewest of at most dt (``res.stats["dt"]`` says which).
 
@@ -16,6 +19,8 @@ so that they compare with the velocities).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import casadi as ca
 import numpy as np
 
@@ -25,7 +30,8 @@ from ..model.checks import count, number, unknown
 from ..simulation.codegen import CodegenOptions, build_library, cached_library
 from ..simulation.controlled import run as run_events
 from ..simulation.inputs import InputSignals
-from ..simulation.result import Result
+from ..simulation.ccall import CCall
+from ..simulation.result import Result, row_function
 from ..simulation.simulate import _grid
 from .scene import contact_specs
 from .slots import split
@@ -106,12 +112,13 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
     chunk = max(1, min(n, CHUNK))
     chunks, settle, nc = _chunks(system, pairs, iterations, k, chunk, exact is not False)
     acc = np.concatenate([[grid[0]], x0, np.zeros(3 * nc + len(LEDGER))])
-    acc[1 + system.nx:1 + system.nx + 3 * nc] = np.array(settle(acc, us[:, 0], p, h)).ravel()
+    acc[1 + system.nx:1 + system.nx + 3 * nc] = settle(acc, us[:, 0], p, h)[0].ravel()
     X = np.empty((system.nx, grid.size))
     X[:, 0] = x0
     U = np.hstack([us[:, :-1], np.repeat(us[:, -1:], chunk, axis=1)])
+    P, H = np.repeat(p.reshape(-1, 1), chunk, axis=1), np.full(chunk, h)
     for i in range(0, n, chunk):   # the last chunk may run past t_end: those are dropped
-        accs = np.array(chunks(acc, U[:, i:i + chunk], p, h))
+        accs = chunks(acc, U[:, i:i + chunk], P, H)[0]
         if not np.all(np.isfinite(accs)):
             bad = i + int(np.argmax(~np.all(np.isfinite(accs), axis=0))) + 1
             raise ModelError(f"simulate(contact='stepping'): the state is not finite at "
@@ -120,12 +127,42 @@ def simulate_stepping(system, t_end: float, y0=None, z0=None, x0=None, inputs=No
         take = min(chunk, n - i)
         X[:, i + 1:i + 1 + take] = accs[1:1 + system.nx, :take]
         acc = accs[:, take - 1]
-    res = Result.from_states(system, grid, X, us, p, smooth=True)
+    res = _result(system, grid, X, us, p, chunk)
     res.ledger = SteppingLedger(**dict(zip(LEDGER, acc[-len(LEDGER):].tolist())))
     res.method = "stepping"
     res.stats = {"dt": h, "steps": k * (grid.size - 1), "contacts": nc,
                  "iterations": iterations, "exact": exact is not False}
     return res
+
+
+def _result(system, grid, X, us, p, chunk: int) -> Result:
+    """The run's Result: its series by name computed by the compiled rows (result.
+    row_function, mapped over ``chunk`` samples), ``chunk`` samples per call; the last call's
+    samples past the end repeat the last one and are dropped."""
+    rows, names = _rows(system, chunk)
+    n = grid.size
+    m = -(-n // chunk) * chunk
+
+    def padded(a):
+        return np.concatenate([a, np.repeat(a[..., -1:], m - n, axis=-1)], axis=-1)
+    T, Xp, Up = padded(grid), padded(X), padded(us)
+    outs = [rows(T[j:j + chunk], Xp[:, j:j + chunk], Up[:, j:j + chunk], p)
+            for j in range(0, m, chunk)]
+    xs, values = (np.hstack([o[i] for o in outs])[:, :n] for i in (0, 1))
+    return Result.from_rows(system, grid, xs, us, values, names, p)
+
+
+def _rows(system, chunk: int):
+    """(CCall, names): the Result's rows (result.row_function, smooth) mapped over ``chunk``
+    samples with the parameters shared, compiled once per System and chunk (at the default
+    flags: it runs once per output, not per step)."""
+    cache = system.__dict__.setdefault("_stepping_rows", {})
+    if chunk not in cache:
+        fn, names = row_function(system, smooth=True)
+        mapped = fn.map(f"result_rows_{chunk}", "serial", chunk, [3], [])
+        functions, path = _compiled([mapped], CodegenOptions().flags)
+        cache[chunk] = (CCall(functions[0], path), names)
+    return cache[chunk]
 
 
 def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = True):
@@ -151,7 +188,8 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = Tr
         # the parts in C files of their own (staged.py: gcc took minutes on one file)
         compiled = compiled_staged(parts, [step, settle], lambda *ps: chunked(*compose(*ps)),
                                    names, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS)
-        cache[key] = (*(compiled or chunked(step, settle)), nc)
+        functions, path = compiled or (chunked(step, settle), None)
+        cache[key] = (*(CCall(fn, path) for fn in functions), nc)
     return cache[key]
 
 
@@ -182,21 +220,22 @@ def _compile_slot_step(functions: list, step, slots: int) -> list:
     # the slots' passes are unrolled: their calls count as ~100 operations each
     ops = sum(f.n_instructions() for f in step.find_functions()
               if f.class_name() == "SXFunction") + 100 * slots * ITERATIONS
-    return _compiled(functions, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS)
+    return _compiled(functions, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS)[0]
 
 
-def _compiled(functions: list, flags: tuple) -> list:
-    """The functions as C (generated, compiled and cached in one library like the System's
-    f), or the virtual machine when no compiler works (build_library warns)."""
+def _compiled(functions: list, flags: tuple) -> tuple[list, Path | None]:
+    """(functions, library): the functions as C (generated, compiled and cached in one
+    library like the System's f) and the library's path, or the virtual machine and None
+    when no compiler works (build_library warns)."""
     options = CodegenOptions(flags=flags)
     first = functions[0]
     path = cached_library(first, options)
     for _ in range(2):     # a cached library that does not load (foreign, truncated): rebuilt
         path = path or build_library(first, options, functions=functions)
         if path is None:
-            return functions
+            return functions, None
         try:
-            return [ca.external(fn.name(), str(path)) for fn in functions]
+            return [ca.external(fn.name(), str(path)) for fn in functions], path
         except RuntimeError:
             path = None
-    return functions
+    return functions, None

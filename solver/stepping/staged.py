@@ -48,9 +48,10 @@ def library_path(functions: list, names: list, options: codegen.CodegenOptions) 
 
 
 def compiled_staged(parts: list, functions: list, glue, names: list,
-                    flags: tuple) -> list | None:
-    """The functions ``names`` that ``glue(*parts)`` returns as compiled ``external``
-    functions of the staged library (module docstring), from the cache or built now; None
+                    flags: tuple) -> tuple[list, Path] | None:
+    """(externals, library): the functions ``names`` that ``glue(*parts)`` returns as
+    compiled ``external`` functions of the staged library (module docstring) and its path
+    (:class:`..simulation.ccall.CCall` calls them there), from the cache or built now; None
     when it cannot be built (build_library warns; the caller keeps the virtual machine).
     ``functions`` (the step and settle with the SX parts) name the library by their hash
     with ``names``: the glue's wrapping (a fold over the steps, a map over the output
@@ -77,7 +78,7 @@ def compiled_staged(parts: list, functions: list, glue, names: list,
                 return None
             path = built
         try:
-            return [ca.external(name, str(path)) for name in names]
+            return [ca.external(name, str(path)) for name in names], path
         except RuntimeError:
             codegen._discard(path)
     return None
