@@ -15,17 +15,20 @@ body, and gcc compiles each body once.
 The arithmetic of a visit is that of the unrolled sweep, on the contact's speeds only
 (the others are untouched by it): the same result up to the order of the sums (round-off).
 
-Used where the unrolled part is large (:func:`worth_mapping`); a robot's few contacts on
-few speeds stay unrolled (a call's marshalling costs as much as their short bodies).
+Used where the unrolled part is large and the contacts alike (:func:`worth_mapping`); a
+robot's contacts, on other links each, stay unrolled (a call's marshalling of the arguments
+costs as much as a short body, and no body is shared).
 """
 from __future__ import annotations
 
 import casadi as ca
 
 # unrolled sweep operations (estimated) above which the sweep and the Delassus blocks are
-# written per kind: the tower of 3 boxes (24 contacts) is at ~9,600, 10 boxes at ~32,000;
-# the hopper (29 contacts on 7 speeds) at ~6,000
+# written per kind, when a kind has KIND_SIZE contacts on average: the tower of 3 boxes (24
+# contacts, 2 kinds) is at ~8,600, 10 boxes (80, 2 kinds) at ~32,000; the hopper (29
+# contacts of 12 kinds, ~4,600) and the cheetah (47 of 26, ~9,100) stay unrolled
 MAP_OPS = 8_000
+KIND_SIZE = 4
 
 
 def _kinds(J_sp: ca.Sparsity, B_sp: ca.Sparsity, nc: int):
@@ -46,9 +49,12 @@ def _kinds(J_sp: ca.Sparsity, B_sp: ca.Sparsity, nc: int):
 
 
 def worth_mapping(J_sp: ca.Sparsity, B_sp: ca.Sparsity, nc: int) -> bool:
-    """Whether the unrolled sweep would exceed MAP_OPS: two visits per contact of ~6
-    operations per nonzero of its J rows and B columns, plus ~40 of its own."""
-    return 2 * (6 * (J_sp.nnz() + B_sp.nnz()) + 40 * nc) > MAP_OPS
+    """Whether the unrolled sweep would exceed MAP_OPS operations (~5.4 per nonzero of J
+    and B and ~30 per contact, fitted on the tower and the robots to 1 %) with contacts
+    alike enough to share their code (KIND_SIZE per kind on average)."""
+    if 5.4 * (J_sp.nnz() + B_sp.nnz()) + 30 * nc <= MAP_OPS:
+        return False
+    return nc >= KIND_SIZE * len({key for _, key, _, _ in _kinds(J_sp, B_sp, nc)})
 
 
 def _visit(Jc_sp: ca.Sparsity, Bc_sp: ca.Sparsity, k: int, name: str) -> ca.Function:
