@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from jourdain.solver.stepping import exact, kinds
+from jourdain.solver.stepping import step as step_module
 from jourdain.solver.stepping.exact import TOL
 from jourdain.solver.stepping.run import _specs
 from jourdain.solver.stepping.step import LEDGER, build_parts
@@ -95,9 +96,10 @@ def test_mapped_step_equals_the_unrolled_one(monkeypatch, scene):
 
 
 def test_solve_in_mx_equals_the_expanded_one(monkeypatch):
-    """Above EXPAND_NZ speeds the exact solve's passes are MX (CasADi's loops and sparse
-    QR) instead of an expanded symbolic inverse (SX): forced on the three-box stack (18
-    speeds) with the top box's impact, twenty steps agree with the expanded solve's to its
+    """Above EXPAND_NZ speeds the exact solve's check and passes are MX (CasADi's loops
+    and sparse QR) instead of an expanded symbolic inverse (SX), and above START_MX_NNZ
+    the step's start (kinematics, first sweeps) is MX: both forced on the three-box stack
+    (18 speeds) with the top box's impact, twenty steps agree with the expanded solve's to its
     own tolerance (TOL, 1e-9 relative), the solve's law holding in both. (On the sliding
     scene the two differ by 5e-6 m/s in a spin the law leaves nearly free: four coplanar
     corners make W singular, and the proximal passes amplify the two QRs' round-off by
@@ -107,10 +109,13 @@ def test_solve_in_mx_equals_the_expanded_one(monkeypatch):
     runs = []
     for expand in (10**6, 0):
         monkeypatch.setattr(exact, "EXPAND_NZ", expand)
+        monkeypatch.setattr(step_module, "START_MX_NNZ", expand)
         (kin, sweep, fin), compose, nc = build_parts(system, specs, 30, True)
         step, settle = compose(kin, sweep, fin)
         attempt = [f for f in step.find_functions() if f.name() == "exact_attempt"]
-        assert {f.class_name() for f in attempt} == {"SXFunction" if expand else "MXFunction"}
+        starts = [f for f in step.find_functions() if f.name() in ("exact_check", "start")]
+        assert {f.class_name() for f in attempt + starts} == \
+            {"SXFunction" if expand else "MXFunction"} and len(starts) == 2
         acc = np.concatenate([[0.0], x0, np.zeros(3 * nc + len(LEDGER))])
         acc[1 + system.nx:1 + system.nx + 3 * nc] = np.array(settle(acc, u, p, h)).ravel()
         states = []

@@ -136,18 +136,22 @@ def _leaves(J_sp, B_sp, mu, nz: int, nc: int):
     b, active, sliding, d0, d1) → (reference λ, active, sliding, d0, d1)."""
     frictional = ca.DM((mu > 0).astype(float))
     mu = ca.DM(mu)
-    zl, z_free = ca.SX.sym("zl", nz + 3 * nc), ca.SX.sym("z_free", nz)
-    J, B, b = ca.SX.sym("J", J_sp), ca.SX.sym("B", B_sp), ca.SX.sym("b", nc)
-    lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
+    # above EXPAND_NZ speeds, the check's products with J (every step) and the passes are
+    # MX: CasADi's loops over J's nonzeros rather than straight-line code per nonzero
+    kind = ca.SX if nz <= EXPAND_NZ else ca.MX
+    zl, z_free = kind.sym("zl", nz + 3 * nc), kind.sym("z_free", nz)
+    J, b = kind.sym("J", J_sp), kind.sym("b", nc)
+    lam, active, _, _ = _classify(zl[nz:], mu, frictional)
     converged = _converged(zl[:nz], z_free, J, b, frictional, active)
     needed = ca.logic_and(ca.sum1(active) > 0, ca.logic_not(converged))
     check = ca.Function("exact_check", [zl, z_free, J, b], [needed, converged])
+    zl, b = ca.SX.sym("zl", nz + 3 * nc), ca.SX.sym("b", nc)
+    lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
     classify = ca.Function("exact_classify", [zl], [lam, active, sliding, *d])
     ref, act, sli = (ca.SX.sym(k, n) for k, n in (("ref", 3 * nc), ("active", nc),
                                                    ("sliding", nc)))
     dd = [ca.SX.sym(f"d{k}", nc) for k in range(2)]
-    attempt = _attempt_function(J_sp, B_sp, mu, frictional, nz, nc,
-                                ca.SX if nz <= EXPAND_NZ else ca.MX)
+    attempt = _attempt_function(J_sp, B_sp, mu, frictional, nz, nc, kind)
     s_in, g_in = ca.SX.sym("solved", 3 * nc), ca.SX.sym("gamma", 3 * nc)
     guess = _reclassify(s_in, g_in, b, mu, frictional, act, sli, dd, nc)
     reclassify = ca.Function("exact_reclassify", [s_in, g_in, b, act, sli, *dd], list(guess))

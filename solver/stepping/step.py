@@ -51,6 +51,9 @@ SETTLE_PASSES = 1000
 # sweep folds (two passes each: forward, backward) before a first exact solve; the rest of a
 # step's ``iterations`` run only where that solve misses the law (exact=True)
 EARLY_FOLDS = 3
+# nonzeros of J and B above which the step's start is MX (:func:`_start`): the tower of ten
+# boxes has 5,472, the cheetah 1,422, the tumbling box 288
+START_MX_NNZ = 3000
 
 
 def contact_rows(system, specs, x, p):
@@ -281,9 +284,13 @@ def _start(kinematics, sweep, nx: int, nz: int, nc: int, nu: int, n_p: int, fold
     folds from the warm start z_free + B·λ: one SX function (straight-line C). As MX —
     the kinematics' call, the warm start's dense product, the fold copying J and B for
     each of its iterations — the glue cost as much as the sweeps on the tumbling box."""
-    t, h = ca.SX.sym("t"), ca.SX.sym("h")
-    x, u, p = ca.SX.sym("x", nx), ca.SX.sym("u", nu), ca.SX.sym("p", n_p)
-    lam = ca.SX.sym("lam", 3 * nc)
+    # MX where J and B are large (a tower): an SX function copies every entry of J and B
+    # into each call of the compiled parts (the ten boxes: 24,000 lines of C, most of the
+    # glue's gcc time); MX passes them by pointer
+    kind = ca.MX if kinematics.nnz_out(0) + kinematics.nnz_out(1) > START_MX_NNZ else ca.SX
+    t, h = kind.sym("t"), kind.sym("h")
+    x, u, p = kind.sym("x", nx), kind.sym("u", nu), kind.sym("p", n_p)
+    lam = kind.sym("lam", 3 * nc)
     outs = kinematics(t, x, u, p, h)
     J, B, w_n, w_t, b, z_free, _ = outs
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
