@@ -11,12 +11,16 @@ cache, and what the layout choices cost at run time.
   dt = 1 ms: the first run's build (CPU with gcc, wall) and the run's CPU (median of 3) with
   the step in two stages (stepping/staged.py, the default) and as one C file per function
   (the layout before: the chunked step and ``settle`` each holding every part); drift,
-  penetration and the ledger after 1 s.
+  penetration and the ledger after 1 s, and the CPU of a 10 s run; per part (kinematics,
+  sweep, finish) its SX instructions, C size and gcc's CPU alone (``tower_N_L_parts``).
+  ``--layouts unrolled``: also with every contact's sweep visit and Delassus block unrolled
+  (stepping/kinds.py off).
 
 Each case runs in a fresh subprocess with an empty cache (its compilers' CPU time is its
 own). Timings on a shared machine vary with its load (reported per row).
 
     python benchmarks/build_solvers.py [--parts talos tower] [--boxes 3 10] [--before]
+                                       [--layouts unrolled]
 
 (--before: also the tower's layout before, minutes of gcc for 10 boxes.)
 Writes benchmarks/results/build_solvers.json.
@@ -146,8 +150,8 @@ def tower(boxes: int, layout: str) -> dict:
         start = time.process_time()
         res = system.simulate(1.0, **options)
         runs.append(time.process_time() - start)
-    start = time.process_time()
-    res10 = system.simulate(10.0, **options)
+    start = time.process_time()     # n_out 1001: 10 steps per output, the library built
+    res10 = system.simulate(10.0, **dict(options, n_out=1001))
     row.update({"run_10s_cpu_s": time.process_time() - start,
                 "drift_10s_m": _drift(res10, y0, boxes)})
     ledger = res.ledger
