@@ -103,10 +103,10 @@ def mapped_sweep(J_sp: ca.Sparsity, B_sp: ca.Sparsity, nz: int, nc: int, mu) -> 
                        ["zl", "J", "B", "w_n", "w_t", "b"], ["zl_next"])
 
 
-def _block(Jc_sp: ca.Sparsity, Bc_sp: ca.Sparsity, name: str) -> ca.Function:
+def _block(Jc_sp: ca.Sparsity, Bc_sp: ca.Sparsity, name: str, _tiny) -> ca.Function:
     """One contact's Delassus block W_c = J_c·B_c and the inverses the sweep uses, as
-    :func:`.step.build_parts` writes them: (J_c, B_c) → (1/W_nn, (W_tt)⁻¹ as 4)."""
-    from .step import _tiny
+    :func:`.step.build_parts` writes them (``_tiny``: its regularization of the block):
+    (J_c, B_c) → (1/W_nn, (W_tt)⁻¹ as 4)."""
     J, B = ca.SX.sym("J", Jc_sp), ca.SX.sym("B", Bc_sp)
     Wc = ca.mtimes(J, B)
     w_n = 1 / (Wc[0, 0] + _tiny(Wc))
@@ -114,13 +114,14 @@ def _block(Jc_sp: ca.Sparsity, Bc_sp: ca.Sparsity, name: str) -> ca.Function:
     return ca.Function(name, [J, B], [w_n, w_t], {"never_inline": True})
 
 
-def mapped_inverses(J, B, nc: int):
-    """(w_n, w_t) of :func:`.step.build_parts` (each contact's 1/W_nn and 2×2 (W_tt)⁻¹)
-    with each contact's block a call of its kind's Function."""
+def mapped_inverses(J, B, nc: int, tiny):
+    """(w_n, w_t) of :func:`.step.build_parts` (each contact's 1/W_nn and 2×2 (W_tt)⁻¹,
+    ``tiny``: the regularization of a block) with each contact's block a call of its
+    kind's Function."""
     kinds, w_n, w_t = {}, [], []
     for c, (idx, key, Jc_sp, Bc_sp) in enumerate(_kinds(J.sparsity(), B.sparsity(), nc)):
         if key not in kinds:
-            kinds[key] = _block(Jc_sp, Bc_sp, f"delassus_kind{len(kinds)}")
+            kinds[key] = _block(Jc_sp, Bc_sp, f"delassus_kind{len(kinds)}", tiny)
         rows = list(range(3 * c, 3 * c + 3))
         n, t = kinds[key](J[rows, idx], B[idx, rows])
         w_n.append(n)

@@ -154,7 +154,7 @@ def build_parts(system, specs, iterations, exact: bool = True):
     # per kind and called per contact (kinds.py), so the C grows by a call per contact
     mapped = bool(nc) and worth_mapping(J.sparsity(), B.sparsity(), nc)
     if mapped:
-        w_n, w_t = mapped_inverses(J, B, nc)
+        w_n, w_t = mapped_inverses(J, B, nc, _tiny)
     else:
         W = [ca.mtimes(J[3 * c:3 * c + 3, :], B[:, 3 * c:3 * c + 3]) for c in range(nc)]
         w_n = ca.vertcat(*[1 / (Wc[0, 0] + _tiny(Wc)) for Wc in W]) if nc else ca.SX(0, 1)
