@@ -11,12 +11,16 @@ cache, and what the layout choices cost at run time.
   dt = 1 ms: the first run's build (CPU with gcc, wall) and the run's CPU (median of 3) with
   the step in two stages (stepping/staged.py, the default) and as one C file per function
   (the layout before: the chunked step and ``settle`` each holding every part); drift,
-  penetration and the ledger after 1 s.
+  penetration and the ledger after 1 s, and the CPU of a 10 s run; per part (kinematics,
+  sweep, finish) its SX instructions, C size and gcc's CPU alone (``tower_N_L_parts``).
+  ``--layouts unrolled``: also with every contact's sweep visit and Delassus block unrolled
+  (stepping/kinds.py off).
 
 Each case runs in a fresh subprocess with an empty cache (its compilers' CPU time is its
 own). Timings on a shared machine vary with its load (reported per row).
 
     python benchmarks/build_solvers.py [--parts talos tower] [--boxes 3 10] [--before]
+                                       [--layouts unrolled]
 
 (--before: also the tower's layout before, minutes of gcc for 10 boxes.)
 Writes benchmarks/results/build_solvers.json.
@@ -127,6 +131,9 @@ def tower(boxes: int, layout: str) -> dict:
     """The first 1 s run of the tower (build included) and the run's CPU (median of 3)."""
     from jourdain.solver.stepping import run
     from test_stepping_stack import _drift, tower as make
+    if layout == "unrolled":    # the per-contact code unrolled, not called per kind
+        from jourdain.solver.stepping import kinds
+        kinds.MAP_OPS = float("inf")
     if layout == "before":
         def compiled_staged(parts, functions, glue, names, flags):   # one file per function
             return run._compiled(glue(*parts), flags)
@@ -143,11 +150,46 @@ def tower(boxes: int, layout: str) -> dict:
         start = time.process_time()
         res = system.simulate(1.0, **options)
         runs.append(time.process_time() - start)
+    start = time.process_time()     # n_out 1001: 10 steps per output, the library built
+    res10 = system.simulate(10.0, **dict(options, n_out=1001))
+    row.update({"run_10s_cpu_s": time.process_time() - start,
+                "drift_10s_m": _drift(res10, y0, boxes)})
     ledger = res.ledger
     row.update({"run_cpu_s_per_simulated_s": float(np.median(runs)),
                 "drift_m": _drift(res, y0, boxes), "max_penetration_m": ledger.max_penetration,
                 "complementarity_m_s": ledger.complementarity,
                 "max_step_gain_J": ledger.max_step_gain})
+    return row
+
+
+def tower_parts(boxes: int, layout: str) -> dict:
+    """Each part of the tower's staged step (kinematics, sweep, finish): SX instructions,
+    C size, and gcc's CPU on its C file alone at the flags the run uses (one at a time)."""
+    import casadi as ca
+    from jourdain.solver.simulation import codegen
+    from jourdain.solver.stepping import kinds, run
+    from jourdain.solver.stepping.step import build_parts
+    from test_stepping_stack import tower as make
+    if layout == "unrolled":
+        kinds.MAP_OPS = float("inf")
+    system, pairs, _ = make(boxes)
+    start = time.process_time()
+    parts, compose, nc = build_parts(system, run._specs(system, pairs), run.ITERATIONS, True)
+    step, _ = compose(*parts)
+    row = {"contacts": nc, "build_parts_cpu_s": time.process_time() - start}
+    ops = sum(f.n_instructions() for f in step.find_functions()
+              if f.class_name() == "SXFunction")
+    flags = run.FLAGS if ops <= run.LARGE_OPS else run.LARGE_FLAGS
+    row["flags"] = " ".join(flags)
+    with tempfile.TemporaryDirectory() as tmp:
+        for part in parts:
+            source = Path(tmp) / codegen._sources(part, Path(tmp))[0]
+            _, before = _cpu()
+            subprocess.run(["gcc", *flags, "-w", "-fPIC", "-c", str(source), "-o",
+                            str(source.with_suffix(".o"))], check=True)
+            row[part.name()] = {"sx_instructions": part.n_instructions(),
+                                "c_kb": round(source.stat().st_size / 1e3, 1),
+                                "gcc_cpu_s": round(_cpu()[1] - before, 2)}
     return row
 
 
@@ -168,11 +210,14 @@ def main() -> None:
     parser.add_argument("--parts", nargs="+", default=["talos", "tower"])
     parser.add_argument("--boxes", type=int, nargs="+", default=[3])
     parser.add_argument("--before", action="store_true")
+    parser.add_argument("--layouts", nargs="*", default=[],
+                        help="more tower layouts: unrolled (no call per kind of contact)")
     args = parser.parse_args()
     if args.one:
         kind, *rest = args.one
         result = {"talos_parts": lambda: talos_parts(), "talos": lambda: talos_build(rest[0]),
-                  "tower": lambda: tower(int(rest[0]), rest[1])}[kind]()
+                  "tower": lambda: tower(int(rest[0]), rest[1]),
+                  "tower_parts": lambda: tower_parts(int(rest[0]), rest[1])}[kind]()
         print(json.dumps(result))
         return
     path = RESULTS / "build_solvers.json"
@@ -185,7 +230,11 @@ def main() -> None:
             print(f"talos FDDP {variant}:", row, flush=True)
     if "tower" in args.parts:
         for boxes in args.boxes:
-            for layout in ("staged",) + (("before",) if args.before else ()):
+            for layout in ("staged",) + tuple(args.layouts) + (("before",) if args.before else ()):
+                if layout != "before":
+                    results[f"tower_{boxes}_{layout}_parts"] = row = _run(
+                        "tower_parts", str(boxes), layout)
+                    print(f"tower of {boxes} boxes, {layout}, parts:", row, flush=True)
                 results[f"tower_{boxes}_{layout}"] = row = _run("tower", str(boxes), layout)
                 print(f"tower of {boxes} boxes, {layout}:", row, flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)

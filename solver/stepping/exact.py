@@ -51,13 +51,27 @@ SLIDE = 1e-9      # |λ_t| ≥ (1 − SLIDE)·μ·λ_n: the sweeps projected the
 TOL = 1e-9        # relative tolerance of the check of the law on the solved impulses
 PASSES = 4        # proximal passes per solve (one factorization)
 ACTIVE_SET = 3    # solves on contact states corrected by the previous solve, at most
+# speeds above which the solve's passes (attempt) are MX, not SX: expanded, the tower of ten
+# boxes' (nz = 60: a symbolic 60 × 60 inverse) was 429,502 instructions, twice, 25 MB of C
+EXPAND_NZ = 24
 
 
 def block_solve(zl, z_free, J, B, b, mu, nz: int, nc: int):
     """(z, λ) of the sweeps → ((z, λ) of the exact solve on their active set where it holds
     the contact law, else the fallbacks of the module docstring; whether the result meets
-    the law: solved, or the sweeps' converged). MX in, MX out."""
-    return exact_function(J.sparsity(), B.sparsity(), mu, nz, nc)(zl, z_free, J, B, b)
+    the law: solved, or the sweeps' converged). MX in, MX out. One function per problem:
+    a step calls it twice (after the early sweeps, after the rest), and two instances were
+    two copies of its code in the step's C."""
+    mu = tuple(np.asarray(mu, dtype=float).ravel())
+    key = (J.sparsity().serialize(), B.sparsity().serialize(), mu, nz, nc, EXPAND_NZ)
+    if key not in _SOLVES:
+        if len(_SOLVES) >= 8:
+            _SOLVES.pop(next(iter(_SOLVES)))
+        _SOLVES[key] = exact_function(J.sparsity(), B.sparsity(), mu, nz, nc)
+    return _SOLVES[key](zl, z_free, J, B, b)
+
+
+_SOLVES: dict = {}      # the last problems' exact functions (block_solve)
 
 
 def exact_function(J_sp, B_sp, mu, nz: int, nc: int) -> ca.Function:
@@ -122,26 +136,43 @@ def _leaves(J_sp, B_sp, mu, nz: int, nc: int):
     b, active, sliding, d0, d1) → (reference λ, active, sliding, d0, d1)."""
     frictional = ca.DM((mu > 0).astype(float))
     mu = ca.DM(mu)
-    zl, z_free = ca.SX.sym("zl", nz + 3 * nc), ca.SX.sym("z_free", nz)
-    J, B, b = ca.SX.sym("J", J_sp), ca.SX.sym("B", B_sp), ca.SX.sym("b", nc)
-    lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
+    # above EXPAND_NZ speeds, the check's products with J (every step) and the passes are
+    # MX: CasADi's loops over J's nonzeros rather than straight-line code per nonzero
+    kind = ca.SX if nz <= EXPAND_NZ else ca.MX
+    zl, z_free = kind.sym("zl", nz + 3 * nc), kind.sym("z_free", nz)
+    J, b = kind.sym("J", J_sp), kind.sym("b", nc)
+    lam, active, _, _ = _classify(zl[nz:], mu, frictional)
     converged = _converged(zl[:nz], z_free, J, b, frictional, active)
     needed = ca.logic_and(ca.sum1(active) > 0, ca.logic_not(converged))
     check = ca.Function("exact_check", [zl, z_free, J, b], [needed, converged])
+    zl, b = ca.SX.sym("zl", nz + 3 * nc), ca.SX.sym("b", nc)
+    lam, active, sliding, d = _classify(zl[nz:], mu, frictional)
     classify = ca.Function("exact_classify", [zl], [lam, active, sliding, *d])
     ref, act, sli = (ca.SX.sym(k, n) for k, n in (("ref", 3 * nc), ("active", nc),
                                                    ("sliding", nc)))
     dd = [ca.SX.sym(f"d{k}", nc) for k in range(2)]
-    Wd = ca.sum2(J * B.T)                           # the diagonal of W = J·M⁻¹·Jᵀ
-    R = EPS * Wd + FLOOR * ca.mmax(Wd)
-    ok, out, (solved, gamma) = _attempt(ref, z_free, J, B, R, b, mu, frictional, nz, nc,
-                                        act, sli, dd)
-    attempt = ca.Function("exact_attempt", [ref, z_free, J, B, b, act, sli, *dd],
-                          [ok, out, solved, gamma])
+    attempt = _attempt_function(J_sp, B_sp, mu, frictional, nz, nc, kind)
     s_in, g_in = ca.SX.sym("solved", 3 * nc), ca.SX.sym("gamma", 3 * nc)
     guess = _reclassify(s_in, g_in, b, mu, frictional, act, sli, dd, nc)
     reclassify = ca.Function("exact_reclassify", [s_in, g_in, b, act, sli, *dd], list(guess))
     return check, classify, attempt, reclassify
+
+
+def _attempt_function(J_sp, B_sp, mu, frictional, nz: int, nc: int, kind) -> ca.Function:
+    """attempt(λ_ref, z_free, J, B, b, active, sliding, d0, d1) of :func:`_leaves`, in SX
+    (straight-line C) or, above EXPAND_NZ speeds, in MX (CasADi's loops and its sparse QR:
+    the SX of the tower of ten boxes' solve was 429,502 instructions, 25 MB of C)."""
+    J, B, b, z_free = kind.sym("J", J_sp), kind.sym("B", B_sp), kind.sym("b", nc), \
+        kind.sym("z_free", nz)
+    ref, act, sli = (kind.sym(k, n) for k, n in (("ref", 3 * nc), ("active", nc),
+                                                 ("sliding", nc)))
+    dd = [kind.sym(f"d{k}", nc) for k in range(2)]
+    Wd = ca.sum2(J * B.T)                           # the diagonal of W = J·M⁻¹·Jᵀ
+    R = EPS * Wd + FLOOR * ca.mmax(Wd)
+    ok, out, (solved, gamma) = _attempt(ref, z_free, J, B, R, b, mu, frictional, nz, nc,
+                                        act, sli, dd)
+    return ca.Function("exact_attempt", [ref, z_free, J, B, b, act, sli, *dd],
+                       [ok, out, solved, gamma])
 
 
 def _classify(lam, mu, frictional):

@@ -19,6 +19,13 @@ loaded machine). Here:
    the layout and the flags.
 
 A cached library is loaded as it is; one that does not load is rebuilt once.
+
+What the files hold grows with the contacts by calls, not by bodies, where the contacts are
+alike (:mod:`.kinds`: the sweep's visits and the Delassus blocks written once per kind of
+contact); for large problems the glue is MX (the step's start, the exact solve's check and
+passes: :data:`.step.START_MX_NNZ`, :data:`.exact.EXPAND_NZ`), so it passes J and B to the
+parts by pointer and holds no symbolic nz × nz inverse. The ten-box tower's glue was 25 MB
+of C (~92 s of gcc -O1), now 0.57 MB (12 s).
 """
 from __future__ import annotations
 

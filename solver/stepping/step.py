@@ -38,6 +38,7 @@ from .correct import correct, displacement_function
 from .branch import switch
 from .exact import block_solve
 from .ltdl import ltdl_solve
+from .kinds import mapped_inverses, mapped_sweep, worth_mapping
 from .narrow import pair_contacts
 
 LEDGER = ("max_penetration", "complementarity", "cone", "max_step_gain", "max_correction",
@@ -50,6 +51,9 @@ SETTLE_PASSES = 1000
 # sweep folds (two passes each: forward, backward) before a first exact solve; the rest of a
 # step's ``iterations`` run only where that solve misses the law (exact=True)
 EARLY_FOLDS = 3
+# nonzeros of J and B above which the step's start is MX (:func:`_start`): the tower of ten
+# boxes has 5,472, the cheetah 1,422, the tumbling box 288
+START_MX_NNZ = 3000
 
 
 def contact_rows(system, specs, x, p):
@@ -138,7 +142,6 @@ def build_parts(system, specs, iterations, exact: bool = True):
     J = ca.jacobian(gamma, x)[:, ny:ny + nz]
     M = system.functions["M"](y, p)
     B = ltdl_solve(M, J.T)         # M⁻¹·Jᵀ through M = Lᵀ·D·L (a dense QR cost 2–3×)
-    W = [ca.mtimes(J[3 * c:3 * c + 3, :], B[:, 3 * c:3 * c + 3]) for c in range(nc)]
     mu, e, v_rest, geometric = (ca.DM(mats[:, k]) if nc else ca.DM(0, 1) for k in range(4))
     v_before = ca.vertcat(*[gamma[3 * c] for c in range(nc)]) if nc else ca.SX(0, 1)
     closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
@@ -147,15 +150,22 @@ def build_parts(system, specs, iterations, exact: bool = True):
     # alone, exact=False, have no correction: the next step's target removes it, as before)
     closes = ca.fmin(-gap / h, 0) if exact else -gap / h
     b = ca.if_else(closing, ca.fmax(closes, -e * v_before), closes)
-    w_n = ca.vertcat(*[1 / (Wc[0, 0] + _tiny(Wc)) for Wc in W]) if nc else ca.SX(0, 1)
-    w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:] + _tiny(Wc) * ca.DM.eye(2)), 4, 1)
-                       for Wc in W]) if nc else ca.SX(0, 1)
+    # many alike contacts (a tower's corners): their blocks and sweep visits written once
+    # per kind and called per contact (kinds.py), so the C grows by a call per contact
+    mapped = bool(nc) and worth_mapping(J.sparsity(), B.sparsity(), nc)
+    if mapped:
+        w_n, w_t = mapped_inverses(J, B, nc, _tiny)
+    else:
+        W = [ca.mtimes(J[3 * c:3 * c + 3, :], B[:, 3 * c:3 * c + 3]) for c in range(nc)]
+        w_n = ca.vertcat(*[1 / (Wc[0, 0] + _tiny(Wc)) for Wc in W]) if nc else ca.SX(0, 1)
+        w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:] + _tiny(Wc) * ca.DM.eye(2)), 4, 1)
+                           for Wc in W]) if nc else ca.SX(0, 1)
     z_free = z + h * xdot[ny:ny + nz]
     kinematics = ca.Function("kinematics", [t, x, u, p, h],
                              [J, B, w_n, w_t, b, z_free, gap],
                              ["t", "x", "u", "p", "h"],
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
-    sweep = _sweep(J.sparsity(), B.sparsity(), nz, nc, mu)
+    sweep = (mapped_sweep if mapped else _sweep)(J.sparsity(), B.sparsity(), nz, nc, mu)
     if iterations is None:     # the parts to which the broad phase's step adds its slots
         return kinematics, sweep, _finish(system, f, J.sparsity(), nc, mu, geometric), \
             (nx, nz, nc, u.numel(), p.numel())
@@ -238,8 +248,7 @@ def _finish(system, f, J_sp, nc: int, mu, geometric) -> ca.Function:
     s_new = x[ny + nz:] + h * f(t, x, u, p)[ny + nz:]
     residuals = [ca.SX(0)] * 5
     if nc:
-        gamma = ca.mtimes(J, z_new)
-        lam_n, v_n = lam[0::3], gamma[0::3]
+        lam_n, v_n = lam[0::3], ca.mtimes(J[0::3, :], z_new)     # the normal rows only
         slack = v_n - b
         lam_t = ca.sqrt(lam[1::3] ** 2 + lam[2::3] ** 2)
         residuals = [ca.mmax(ca.fmax(-gap, 0) * geometric),
@@ -252,8 +261,10 @@ def _finish(system, f, J_sp, nc: int, mu, geometric) -> ca.Function:
         # contacts take over the run is their work at the step's mean speed, ½λᵀJ(z⁺ + z)
         # (M·(z⁺ − z) = h·F + Jᵀλ splits the change of kinetic energy exactly): zero for a
         # resting contact, −½·m·(1 − e²)·v² for Newton's impact
-        gain = ca.dot(lam, ca.mtimes(J, z_new + z_free)) / 2
-        work = ca.dot(lam, ca.mtimes(J, z_new + z_start)) / 2
+        # (Jᵀλ formed once: each product with J is a third of this part's C for a tower)
+        impulse = ca.mtimes(J.T, lam)
+        gain = ca.dot(impulse, z_new + z_free) / 2
+        work = ca.dot(impulse, z_new + z_start) / 2
         residuals += [gain, -work]
     return ca.Function("finish", [t, x, u, p, h, zl, J, w_n, b, gap, z_free],
                        [ca.vertcat(y_new, z_new, s_new), ca.vertcat(*residuals)],
@@ -273,9 +284,13 @@ def _start(kinematics, sweep, nx: int, nz: int, nc: int, nu: int, n_p: int, fold
     folds from the warm start z_free + B·λ: one SX function (straight-line C). As MX —
     the kinematics' call, the warm start's dense product, the fold copying J and B for
     each of its iterations — the glue cost as much as the sweeps on the tumbling box."""
-    t, h = ca.SX.sym("t"), ca.SX.sym("h")
-    x, u, p = ca.SX.sym("x", nx), ca.SX.sym("u", nu), ca.SX.sym("p", n_p)
-    lam = ca.SX.sym("lam", 3 * nc)
+    # MX where J and B are large (a tower): an SX function copies every entry of J and B
+    # into each call of the compiled parts (the ten boxes: 24,000 lines of C, most of the
+    # glue's gcc time); MX passes them by pointer
+    kind = ca.MX if kinematics.nnz_out(0) + kinematics.nnz_out(1) > START_MX_NNZ else ca.SX
+    t, h = kind.sym("t"), kind.sym("h")
+    x, u, p = kind.sym("x", nx), kind.sym("u", nu), kind.sym("p", n_p)
+    lam = kind.sym("lam", 3 * nc)
     outs = kinematics(t, x, u, p, h)
     J, B, w_n, w_t, b, z_free, _ = outs
     zl = ca.vertcat(z_free + ca.mtimes(B, lam), lam)
