@@ -161,7 +161,6 @@ def contender(system, N: int, repeat: int, steps: int = 1, tol: float = 1e-8,
     built = reach(system, N).build(transcription, tol=tol, guess=guess, max_iter=max_iter,
                                    raise_on_failure=False, **options)
     build = _cpu() - cpu
-    period = np.array(times) + np.array(prepares)
     row = {"build_cpu_s": build, "compiled": built.compiled, "rk4_steps_per_knot": steps,
            "tol": tol, "max_iter": max_iter}
     if options.get("codegen"):        # the second build loads the cached library
