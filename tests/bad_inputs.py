@@ -3238,11 +3238,10 @@ def _():
     _target_problem().build(jd.Collocation(), codegen="knot")
 
 
-@case("fatrop with codegen=True (expressions compiled away)", ModelError, "fatrop",
-      "codegen='knot'")
+@case("fatrop with codegen=True on collocation (no stage structure)", ModelError, "fatrop",
+      "stage", "MultipleShooting")
 def _():
-    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), solver="fatrop",
-                            codegen=True)
+    _target_problem().build(jd.Collocation(), solver="fatrop", codegen=True)
 
 
 @case("plan_tol not positive", ModelError, "plan_tol")

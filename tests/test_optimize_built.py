@@ -70,6 +70,28 @@ def test_fatrop_and_ipopt_reach_the_same_optimum():
     np.testing.assert_allclose(fatrop.X, ipopt.X, atol=1e-5)
 
 
+@needs_cc
+def test_fatrop_on_the_compiled_nlp_reaches_ipopts_optimum(tmp_path, monkeypatch):
+    """Reference: IPOPT's optimum on the virtual machine of the cart-pole swing-up on RK4
+    multiple shooting, from the stated and from a moved initial state; fatrop on the compiled
+    NLP (codegen=True: its own functions in C, checked against the virtual machine when
+    built) reaches it to the tolerance of the fatrop test above, also warm-started from its
+    last solution after the move."""
+    monkeypatch.setenv("JOURDAIN_CACHE", str(tmp_path))
+    moved = dict(zip(CARTPOLE, (0.1, np.pi - 0.2, 0.0, 0.0)))
+    built = cartpole_swingup(N=40).build(RK4, solver="fatrop", codegen=True)
+    assert built.compiled
+    for x0 in (None, moved):
+        ocp = cartpole_swingup(N=40)
+        if x0:
+            ocp.initial(x0)
+        ipopt = ocp.solve(RK4)
+        fatrop = built.solve(x0=x0)
+        assert fatrop.success and fatrop.stats["solver"] == "fatrop" and fatrop.stats["compiled"]
+        assert fatrop.cost == pytest.approx(ipopt.cost, rel=1e-7)
+        np.testing.assert_allclose(fatrop.X, ipopt.X, atol=1e-5)
+
+
 def _balance():
     """Cart-pole from hanging, a least-squares cost pulling it upright at rest at t_f."""
     system = cartpole_swingup(N=2).system

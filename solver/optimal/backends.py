@@ -104,11 +104,6 @@ def check_choice(solver, hessian, transcription, prob, codegen: bool) -> None:
                              f"{' and '.join(stageless)} break(s); use "
                              "jd.MultipleShooting(jd.Integrator.RK4) with a fixed horizon and "
                              "no free parameters, or solver='ipopt'")
-        if codegen is True:
-            raise ModelError("solve: solver='fatrop' needs the NLP's expressions for its "
-                             "structure detection, which codegen=True compiles away; use "
-                             "codegen='knot' (the NLP mapped over one compiled knot function) "
-                             "or codegen=False with fatrop")
     if hessian == "gauss-newton":
         if prob.integral_costs or prob.terminal_costs or not prob.residual_costs:
             raise ModelError("solve: hessian='gauss-newton' needs a cost made only of "

@@ -106,7 +106,8 @@ class BuiltProblem:
                                     extra, warm, hessian)
         self._opts = opts
         if codegen is True:
-            factory, self.compiled = codegen_solver(nlp, plan, opts(False), self.par)
+            factory, self.compiled = codegen_solver(nlp, plan, opts(False), self.par,
+                                                    solver=solver)
         else:
             dict_ = backends.nlp_dict(nlp, plan)
             factory = (lambda o: backends.make(solver, dict_, o))
