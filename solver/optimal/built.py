@@ -94,6 +94,7 @@ class BuiltProblem:
         else:
             nlp = NLP(transcription.symbols(prob))
             plan = transcription.transcribe(prob, fns, nlp, g0)
+        stages = backends.stage_structure(nlp) if solver == "fatrop" else None
         check_start(nlp)
         self.nlp, self.plan = nlp, plan
         self.arrays = nlp.arrays()
@@ -103,7 +104,7 @@ class BuiltProblem:
 
         def opts(warm: bool) -> dict:
             return backends.options(solver, plan, nlp, progress, self.tol, self.max_iter,
-                                    extra, warm, hessian)
+                                    extra, warm, hessian, stages)
         self._opts = opts
         if codegen is True:
             factory, self.compiled = codegen_solver(nlp, plan, opts(False), self.par,
