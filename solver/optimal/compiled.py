@@ -6,8 +6,9 @@ gradient and Jacobian, the Hessian of the Lagrangian; ``nlpsol.get_function``) a
 C by one CodeGenerator, compiled into a shared library and handed back to ``nlpsol`` by file
 name. Each solver has its own set (fatrop's Hessian function is the full symmetric matrix with
 the Lagrangian's gradient, IPOPT's the upper triangle), so they are taken from a solver of
-the same plugin on the virtual machine; fatrop's structure detection reads only the sparsity
-of the constraint Jacobian, which the library has. For collocation they are assembled from the point function's blocks
+the same plugin on the virtual machine; fatrop's stage structure is given by name
+(:func:`.backends.stage_structure`) and checked by CasADi against the library's Jacobian
+sparsity. For collocation they are assembled from the point function's blocks
 (:mod:`.structured`); for fixed-step multiple shooting CasADi derives them through the mapped
 interval function (:mod:`.mapped`). Either way the C code holds each block once, looped over
 the grid, so it stays small.
