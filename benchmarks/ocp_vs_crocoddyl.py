@@ -63,6 +63,7 @@ CONTENDERS = {
     "jourdain IPOPT, VM": {"options": {}},
     "jourdain fatrop, VM": {"options": {"solver": "fatrop"}},
     "jourdain IPOPT, C": {"options": {"codegen": True}},
+    "jourdain fatrop, C": {"options": {"codegen": True, "solver": "fatrop"}},
     "jourdain IPOPT, knot C": {"options": {"codegen": "knot"}},
     "jourdain fatrop, knot C": {"options": {"codegen": "knot", "solver": "fatrop"}},
     "jourdain IPOPT GN, VM": {"options": {"hessian": "gauss-newton"}},
@@ -72,8 +73,8 @@ CONTENDERS = {
 }
 DEFAULTS = {
     "double pendulum": ["jourdain IPOPT, VM", "jourdain fatrop, VM", "jourdain IPOPT, C",
-                        "jourdain IPOPT, knot C", "jourdain fatrop, knot C",
-                        "jourdain FDDP, C"],
+                        "jourdain fatrop, C", "jourdain IPOPT, knot C",
+                        "jourdain fatrop, knot C", "jourdain FDDP, C"],
     "UR5 point to point": ["jourdain IPOPT, VM", "jourdain fatrop, VM", "jourdain IPOPT GN, VM",
                            "jourdain IPOPT GN, knot C"],
 }

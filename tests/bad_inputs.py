@@ -3238,11 +3238,18 @@ def _():
     _target_problem().build(jd.Collocation(), codegen="knot")
 
 
-@case("fatrop with codegen=True (expressions compiled away)", ModelError, "fatrop",
-      "codegen='knot'")
+@case("fatrop with codegen=True on collocation (no stage structure)", ModelError, "fatrop",
+      "stage", "MultipleShooting")
 def _():
-    _target_problem().build(jd.MultipleShooting(jd.Integrator.RK4), solver="fatrop",
-                            codegen=True)
+    _target_problem().build(jd.Collocation(), solver="fatrop", codegen=True)
+
+
+@case("fatrop with a path constraint on state and input (the last stage has no input)",
+      ModelError, "fatrop", "power, node 4", "ocp.bound", "solver='ipopt'")
+def _():
+    ocp = _target_problem()
+    ocp.path_constraint(lambda v: v[W] * v[TAU], -1.0, 1.0, name="power")
+    ocp.build(jd.MultipleShooting(jd.Integrator.RK4), solver="fatrop")
 
 
 @case("plan_tol not positive", ModelError, "plan_tol")

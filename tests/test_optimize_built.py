@@ -59,15 +59,51 @@ def test_warm_resolve_of_the_same_problem_takes_few_iterations():
     assert warm.cost == pytest.approx(cold.cost, rel=1e-8)
 
 
-def test_fatrop_and_ipopt_reach_the_same_optimum():
-    """Reference: IPOPT's optimum of the cart-pole swing-up on RK4 multiple shooting; fatrop
-    (stage-wise Riccati) on the same NLP reaches it to the tolerance."""
+SPEED = "cartpole.slider.v"
+
+
+def _swingup(speed_limit: bool = False, x0: dict | None = None):
+    """The cart-pole swing-up (N = 40); ``speed_limit``: the cart's speed ≤ 2.2 m/s as a path
+    constraint (active: unlimited, the optimum reaches 2.39 m/s); ``x0``: another start."""
     ocp = cartpole_swingup(N=40)
-    ipopt = ocp.solve(RK4)
-    fatrop = ocp.solve(RK4, solver="fatrop")
+    if speed_limit:
+        ocp.path_constraint(lambda v: v[SPEED], upper=2.2, name="speed")
+    if x0:
+        ocp.initial(x0)
+    return ocp
+
+
+@pytest.mark.parametrize("speed_limit", [False, True], ids=["bounds", "path_constraint"])
+def test_fatrop_and_ipopt_reach_the_same_optimum(speed_limit):
+    """Reference: IPOPT's optimum of the cart-pole swing-up on RK4 multiple shooting; fatrop
+    (stage-wise Riccati) on the same NLP reaches it to the tolerance, also with an active
+    path constraint (its rows put in fatrop's stage order, backends.stage_structure)."""
+    ipopt = _swingup(speed_limit).solve(RK4)
+    fatrop = _swingup(speed_limit).solve(RK4, solver="fatrop")
     assert fatrop.success and fatrop.stats["solver"] == "fatrop"
     assert fatrop.cost == pytest.approx(ipopt.cost, rel=1e-7)
     np.testing.assert_allclose(fatrop.X, ipopt.X, atol=1e-5)
+    if speed_limit:
+        assert np.max(fatrop[SPEED]) == pytest.approx(2.2, abs=1e-6)
+
+
+@needs_cc
+def test_fatrop_on_the_compiled_nlp_reaches_ipopts_optimum(tmp_path, monkeypatch):
+    """Reference: IPOPT's optimum on the virtual machine of the cart-pole swing-up with an
+    active speed limit on RK4 multiple shooting, from the stated and from a moved initial
+    state; fatrop on the compiled NLP (codegen=True: its own functions in C, checked against
+    the virtual machine when built) reaches it to the tolerance of the test above, also
+    warm-started from its last solution after the move."""
+    monkeypatch.setenv("JOURDAIN_CACHE", str(tmp_path))
+    moved = dict(zip(CARTPOLE, (0.1, np.pi - 0.2, 0.0, 0.0)))
+    built = _swingup(True).build(RK4, solver="fatrop", codegen=True)
+    assert built.compiled
+    for x0 in (None, moved):
+        ipopt = _swingup(True, x0).solve(RK4)
+        fatrop = built.solve(x0=x0)
+        assert fatrop.success and fatrop.stats["solver"] == "fatrop" and fatrop.stats["compiled"]
+        assert fatrop.cost == pytest.approx(ipopt.cost, rel=1e-7)
+        np.testing.assert_allclose(fatrop.X, ipopt.X, atol=1e-5)
 
 
 def _balance():

@@ -28,8 +28,9 @@ HESSIANS = ("exact", "gauss-newton")
 
 
 def options(solver: str, plan: Plan, nlp: NLP, progress, tol: float, max_iter: int,
-            extra: dict | None, warm: bool, hessian: str) -> dict:
-    """nlpsol options of ``solver`` (IPOPT's or fatrop's own under their plugin's name)."""
+            extra: dict | None, warm: bool, hessian: str, stages: dict | None = None) -> dict:
+    """nlpsol options of ``solver`` (IPOPT's or fatrop's own under their plugin's name);
+    ``stages``: fatrop's stage structure (:func:`stage_structure`)."""
     opts = {"tol": tol, "max_iter": int(max_iter), "print_level": 0}
     if solver == "ipopt":
         opts.update({"sb": "yes", "mu_strategy": "adaptive"})
@@ -48,9 +49,7 @@ def options(solver: str, plan: Plan, nlp: NLP, progress, tol: float, max_iter: i
     opts.update(extra or {})
     out = {solver: opts, "print_time": False, "error_on_fail": False}
     if solver == "fatrop":
-        arrays = nlp.arrays()
-        out.update({"structure_detection": "auto",
-                    "equality": [bool(e) for e in arrays["lbg"] == arrays["ubg"]]})
+        out.update({"structure_detection": "manual", **stages})
     if hessian == "gauss-newton":
         out["hess_lag"] = gauss_newton(nlp, plan)
     return out
@@ -104,11 +103,6 @@ def check_choice(solver, hessian, transcription, prob, codegen: bool) -> None:
                              f"{' and '.join(stageless)} break(s); use "
                              "jd.MultipleShooting(jd.Integrator.RK4) with a fixed horizon and "
                              "no free parameters, or solver='ipopt'")
-        if codegen is True:
-            raise ModelError("solve: solver='fatrop' needs the NLP's expressions for its "
-                             "structure detection, which codegen=True compiles away; use "
-                             "codegen='knot' (the NLP mapped over one compiled knot function) "
-                             "or codegen=False with fatrop")
     if hessian == "gauss-newton":
         if prob.integral_costs or prob.terminal_costs or not prob.residual_costs:
             raise ModelError("solve: hessian='gauss-newton' needs a cost made only of "
@@ -125,6 +119,50 @@ def check_choice(solver, hessian, transcription, prob, codegen: bool) -> None:
                              "expressions, which codegen=True compiles away; use "
                              "codegen='knot' (RK4 multiple shooting) or codegen=False with "
                              "it, or hessian='exact' with codegen=True")
+
+
+def stage_structure(nlp: NLP) -> dict:
+    """fatrop's stage structure of a fixed-step multiple-shooting NLP (its "manual" structure
+    detection: N and per stage nx, nu, ng), the NLP's constraint blocks put in fatrop's order.
+
+    The decision vector is already x_0, u_0, x_1, …, u_(N−1), x_N (check_choice refuses free
+    parameters and a free horizon). fatrop takes the rows stage by stage: the continuity
+    x_(k+1) = F(x_k, u_k) first, then the other rows of stage k (the closure at k = 0, the
+    path constraints at node k). The transcriptions put node k's path rows before its
+    continuity, which fatrop's automatic detection refused ("must start with gap-closing
+    constraint"): any path constraint failed. The last stage N has no input: a path block at
+    node N that depends on u_(N−1) (the input held over the last interval) but not on x_N
+    belongs to stage N − 1; one that depends on both fits no stage (a ModelError)."""
+    names = [b.name for b in nlp.var_blocks]
+    N = sum(name.startswith("u_") for name in names)
+    assert names == [f"{v}_{k}" for k in range(N) for v in "xu"] + [f"x_{N}"], names
+    assert len(nlp.g) == len(nlp.con_blocks)
+    continuity, others = [], [[]]
+    for i, block in enumerate(nlp.con_blocks):
+        if block.name == "continuity":
+            continuity.append(i)
+            others.append([])
+        else:
+            others[-1].append(i)
+    assert len(continuity) == N
+    u_last, x_last = nlp.w[2 * N - 1], nlp.w[2 * N]
+    for i in list(others[N]):
+        if ca.depends_on(nlp.g[i], u_last):
+            if ca.depends_on(nlp.g[i], x_last):
+                label = nlp.con_blocks[i].labels[0]
+                raise ModelError(f"solve: solver='fatrop' takes the path constraints at the last "
+                                 f"node on the state alone (its last stage has no input), and "
+                                 f"'{label}' depends on both the state and the input held over "
+                                 "the last interval; put input limits in ocp.bound or in a "
+                                 "path constraint on the inputs alone, or use solver='ipopt'")
+            others[N].remove(i)
+            others[N - 1].append(i)
+    rows = [sum(len(nlp.con_blocks[i].labels) for i in stage) for stage in others]
+    nlp.reorder_constraints([i for k in range(N) for i in [continuity[k], *others[k]]] +
+                            others[N])
+    size = {b.name: len(b.labels) for b in nlp.var_blocks}
+    return {"N": N, "nx": [size[f"x_{k}"] for k in range(N + 1)],
+            "nu": [size[f"u_{k}"] for k in range(N)] + [0], "ng": rows}
 
 
 def node_rows(nlp: NLP, k: int) -> np.ndarray:

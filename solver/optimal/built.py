@@ -94,19 +94,25 @@ class BuiltProblem:
         else:
             nlp = NLP(transcription.symbols(prob))
             plan = transcription.transcribe(prob, fns, nlp, g0)
+        stages = backends.stage_structure(nlp) if solver == "fatrop" else None
         check_start(nlp)
         self.nlp, self.plan = nlp, plan
         self.arrays = nlp.arrays()
         self.par = prob.parameter_vector()
         self._x0_rows = backends.node_rows(nlp, 0)
-        self._first_warm = warm_start(g0.multipliers, nlp)
+        # a previous Solution's multipliers are of rows in its solver's order (fatrop's
+        # stages or the transcription's): of no use to the other
+        same = (g0.multipliers or {}).get("stage_order", False) == (stages is not None)
+        self._first_warm = warm_start(g0.multipliers, nlp) if same else {}
+        self._stage_order = stages is not None
 
         def opts(warm: bool) -> dict:
             return backends.options(solver, plan, nlp, progress, self.tol, self.max_iter,
-                                    extra, warm, hessian)
+                                    extra, warm, hessian, stages)
         self._opts = opts
         if codegen is True:
-            factory, self.compiled = codegen_solver(nlp, plan, opts(False), self.par)
+            factory, self.compiled = codegen_solver(nlp, plan, opts(False), self.par,
+                                                    solver=solver)
         else:
             dict_ = backends.nlp_dict(nlp, plan)
             factory = (lambda o: backends.make(solver, dict_, o))
@@ -183,6 +189,7 @@ class BuiltProblem:
                             self.transcription, self.build_time)
         sol.stats.update(compiled=self.compiled, solver=self.solver_name, hessian=self.hessian)
         sol.multipliers["w"] = np.array(result["x"]).ravel()
+        sol.multipliers["stage_order"] = self._stage_order
         self._last = (sol.multipliers["w"], sol.multipliers["lam_x"], sol.multipliers["lam_g"])
         check_partition(sol)
         if self.plan_tol is not None and sol.success:
@@ -246,8 +253,8 @@ def solve(prob: TrajectoryProblem, transcription=None, guess=None, **options) ->
         adds the solver's own options.
     raise_on_failure : raise :class:`OptimizationError` (default) or return the failed Solution.
     codegen : build the NLP from one per-interval function mapped over the grid and compile
-        the functions IPOPT calls to C, cached on disk (:mod:`.compiled`; the same optimum,
-        the same iterations, several times faster per iteration). Collocation and
+        the functions the solver calls to C, cached on disk (:mod:`.compiled`; the same
+        optimum, the same iterations, several times faster per iteration). Collocation and
         fixed-step multiple shooting; ``sol.stats['compiled']`` says whether C ran.
     solver, hessian : "ipopt" or "fatrop"; "exact" or "gauss-newton" (:mod:`.backends`).
     """

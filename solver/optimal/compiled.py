@@ -1,9 +1,14 @@
-"""An IPOPT solver whose NLP functions are compiled C, cached on disk (``solve(codegen=True)``).
+"""An IPOPT or fatrop solver whose NLP functions are compiled C, cached on disk
+(``solve(codegen=True)``).
 
-CasADi's documented route: the functions IPOPT calls (objective, constraints, their
+CasADi's documented route: the functions the solver calls (objective, constraints, their
 gradient and Jacobian, the Hessian of the Lagrangian; ``nlpsol.get_function``) are written as
 C by one CodeGenerator, compiled into a shared library and handed back to ``nlpsol`` by file
-name. For collocation they are assembled from the point function's blocks
+name. Each solver has its own set (fatrop's Hessian function is the full symmetric matrix with
+the Lagrangian's gradient, IPOPT's the upper triangle), so they are taken from a solver of
+the same plugin on the virtual machine; fatrop's stage structure is given by name
+(:func:`.backends.stage_structure`) and checked by CasADi against the library's Jacobian
+sparsity. For collocation they are assembled from the point function's blocks
 (:mod:`.structured`); for fixed-step multiple shooting CasADi derives them through the mapped
 interval function (:mod:`.mapped`). Either way the C code holds each block once, looped over
 the grid, so it stays small.
@@ -44,10 +49,12 @@ GLUE_FLAGS = ("-O0",)   # the sparse glue code of the NLP functions (module docs
 
 
 def codegen_solver(nlp: NLP, plan: Plan, options: dict, par0: np.ndarray,
-                   codegen_options: codegen.CodegenOptions | None = None) -> tuple:
-    """(IPOPT solver factory: nlpsol options -> solver, whether it runs compiled C) for the
+                   codegen_options: codegen.CodegenOptions | None = None,
+                   solver: str = "ipopt") -> tuple:
+    """(``solver`` factory: nlpsol options -> solver, whether it runs compiled C) for the
     mapped transcription ``plan``; ``options`` those of the check, ``par0`` the NLP
-    parameters' values there."""
+    parameters' values there. fatrop: multiple shooting only (the collocation blocks of
+    :mod:`.structured` are IPOPT's functions; backends.check_choice refuses the rest)."""
     opts = codegen_options or codegen.CodegenOptions()
     w, g, cost, par = nlp.vector(), ca.vertcat(*nlp.g), plan.cost, nlp.par
     if plan.points is not None:
@@ -71,17 +78,18 @@ def codegen_solver(nlp: NLP, plan: Plan, options: dict, par0: np.ndarray,
         f_val, g_val = functions[0].call([w, par])
         nlp.g, plan.cost = [g_val], f_val     # q replaced: the failure diagnosis reads them
     else:
-        vm = _vm_solver(nlp, plan, options)
+        vm = _vm_solver(nlp, plan, options, solver)
         functions = [vm.oracle()] + [vm.get_function(n) for n in vm.get_function()
                                      if n.startswith("nlp_")]
 
         def sources(tmp):
             return [_write(functions, tmp)]   # CasADi's derivatives: compiled with opts.flags
     path, fresh = compiled_library(functions, opts, sources)
-    solver = _load(functions, path, options, nlp.arrays()["x0"], par0, fresh) if path else None
-    if solver is None:
-        return (lambda o: _vm_solver(nlp, plan, o)), False
-    return (lambda o: ca.nlpsol("trajectory", "ipopt", str(path), o)), True
+    fast = _load(functions, path, options, nlp.arrays()["x0"], par0, fresh, solver) \
+        if path else None
+    if fast is None:
+        return (lambda o: _vm_solver(nlp, plan, o, solver)), False
+    return (lambda o: ca.nlpsol("trajectory", solver, str(path), o)), True
 
 
 def compiled_library(functions: list[ca.Function], options: codegen.CodegenOptions, sources):
@@ -187,7 +195,7 @@ def library_path(functions: list[ca.Function], options: codegen.CodegenOptions) 
 
 
 def _write(functions: list[ca.Function], tmp, name: str = "nlp.c") -> str:
-    """One C file holding ``functions`` (the names IPOPT's interface looks for)."""
+    """One C file holding ``functions`` (the names the solver's interface looks for)."""
     gen = ca.CodeGenerator(name, {"with_header": False})
     for fn in functions:
         gen.add(fn)
@@ -195,18 +203,18 @@ def _write(functions: list[ca.Function], tmp, name: str = "nlp.c") -> str:
     return tmp / name
 
 
-def _vm_solver(nlp: NLP, plan: Plan, options: dict) -> ca.Function:
-    return ca.nlpsol("trajectory", "ipopt", {"x": nlp.vector(), "p": nlp.par, "f": plan.cost,
+def _vm_solver(nlp: NLP, plan: Plan, options: dict, solver: str = "ipopt") -> ca.Function:
+    return ca.nlpsol("trajectory", solver, {"x": nlp.vector(), "p": nlp.par, "f": plan.cost,
                                              "g": ca.vertcat(*nlp.g)}, options)
 
 
 def _load(functions: list, path, options: dict, w0: np.ndarray, par0: np.ndarray,
-          fresh: bool) -> ca.Function | None:
+          fresh: bool, solver: str = "ipopt") -> ca.Function | None:
     """nlpsol from the library at ``path`` if it loads and its functions have the sparsity
     patterns of ``functions`` and, when ``fresh``, reproduce them on the virtual machine at
     the initial guess (random multipliers for the Hessian), compared nonzero by nonzero."""
     try:
-        fast = ca.nlpsol("trajectory", "ipopt", str(path), options)
+        fast = ca.nlpsol("trajectory", solver, str(path), options)
     except RuntimeError:
         codegen._discard(path)
         return None

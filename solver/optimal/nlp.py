@@ -68,6 +68,16 @@ class NLP:
         self.con_blocks.append(Block(name, self._ng, list(labels)))
         self._ng += n
 
+    def reorder_constraints(self, order: list[int]) -> None:
+        """The constraint blocks in ``order`` (indices of con_blocks), each with its rows,
+        bounds and labels (a solver that takes the rows in its own order: fatrop's stages)."""
+        self.g, self.lbg, self.ubg = ([part[i] for i in order]
+                                      for part in (self.g, self.lbg, self.ubg))
+        self.con_blocks = [self.con_blocks[i] for i in order]
+        start = 0
+        for block in self.con_blocks:
+            block.start, start = start, start + len(block.labels)
+
     # ---- assembled -------------------------------------------------------------------------
     def vector(self):
         return ca.vertcat(*self.w)
