@@ -36,6 +36,7 @@ from ..simulation.simulate import _grid
 from .scene import contact_specs
 from .slots import split
 from .staged import compiled_staged
+from . import dormant
 from .step import LEDGER, build_parts
 from ..simulation.ledger import SteppingLedger
 
@@ -43,6 +44,8 @@ MODES = ("events", "stepping")
 DT = 1e-3          # [s] default step of the stepping mode
 ITERATIONS = 30    # default Gauss–Seidel sweeps per step
 CHUNK = 100        # output intervals per call of the compiled function
+# body–body contacts left out of the steps on which they stay open (:mod:`.dormant`)
+DORMANT = True
 # the step runs millions of times: gcc's optimizer is worth its time on a small step (a
 # fraction of a second, 10 % off a box's run); on a large one -O3 takes minutes, -O1 seconds
 FLAGS, LARGE_FLAGS, LARGE_OPS = ("-O3",), ("-O1",), 20_000
@@ -171,9 +174,9 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = Tr
     interval (one column per interval; U: the inputs held over each)."""
     specs = _specs(system, pairs)
     cache = system.__dict__.setdefault("_stepping", {})
-    key = (tuple(specs), iterations, k, chunk, exact)
+    key = (tuple(specs), iterations, k, chunk, exact, DORMANT)
     if key not in cache:
-        parts, compose, nc = build_parts(system, specs, iterations, exact)
+        parts, compose, nc = _tiered_parts(system, specs, iterations, exact)
         names = [f"stepping_{k}x{chunk}", "settle"]
 
         def chunked(step, settle):
@@ -191,6 +194,27 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = Tr
         functions, path = compiled or (chunked(step, settle), None)
         cache[key] = (*(CCall(fn, path) for fn in functions), nc)
     return cache[key]
+
+
+def _tiered_parts(system, specs, iterations: int, exact: bool):
+    """build_parts' (parts, compose, nc), with the body–body contacts dormant while they
+    stay open (:mod:`.dormant`) where that applies: the parts of both steps, and compose
+    returning the tiered step (the contacts ordered near first) and the full settle."""
+    tiers = dormant.split(system, specs) if exact and DORMANT else None
+    if tiers is None:
+        return build_parts(system, specs, iterations, exact)
+    parts, compose, nc = build_parts(system, tiers[0] + tiers[1], iterations, exact)
+    if not dormant.worth_it(parts, nc):
+        return build_parts(system, specs, iterations, exact)
+    near, compose_near, nc_near = build_parts(system, tiers[0], iterations, exact,
+                                              suffix="_near")
+    check = dormant.open_check(system, tiers[1])
+
+    def compose_both(*ps):
+        full, settle = compose(*ps[:len(parts)])
+        step_near, _ = compose_near(*ps[len(parts):])
+        return dormant.tiered(full, step_near, check, system.nx, nc, nc_near), settle
+    return [*parts, *near], compose_both, nc
 
 
 def _specs(system, pairs) -> list:

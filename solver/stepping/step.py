@@ -127,10 +127,11 @@ def build_step(system, specs, iterations: int, exact: bool = True):
     return (*compose(*parts), nc)
 
 
-def build_parts(system, specs, iterations, exact: bool = True):
+def build_parts(system, specs, iterations, exact: bool = True, suffix: str = ""):
     """(the step's large SX functions [kinematics, sweep, finish], compose: those three (or
     their compiled ``external`` stand-ins) → (step, settle), nc): the step apart from its
-    parts, so that each part can be compiled in a file of its own (:mod:`.staged`)."""
+    parts, so that each part can be compiled in a file of its own (:mod:`.staged`).
+    ``suffix`` ends the parts' names (two steps' parts in one library: :mod:`.dormant`)."""
     ny, nz, nx = len(system.y_names), len(system.z_names), system.nx
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
     x, u = ca.SX.sym("x", nx), ca.SX.sym("u", len(system.u_names))
@@ -145,12 +146,7 @@ def build_parts(system, specs, iterations, exact: bool = True):
     B = ltdl_solve(M, J.T)         # M⁻¹·Jᵀ through M = Lᵀ·D·L (a dense QR cost 2–3×)
     mu, e, v_rest, geometric = (ca.DM(mats[:, k]) if nc else ca.DM(0, 1) for k in range(4))
     v_before = ca.vertcat(*[gamma[3 * c] for c in range(nc)]) if nc else ca.SX(0, 1)
-    closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
-    # a penetration is the position correction's to remove (correct.py), never a speed's:
-    # a target b > 0 out of a penetration would give the body kinetic energy (the sweeps
-    # alone, exact=False, have no correction: the next step's target removes it, as before)
-    closes = ca.fmin(-gap / h, 0) if exact else -gap / h
-    b = ca.if_else(closing, ca.fmax(closes, -e * v_before), closes)
+    b = targets(gap, v_before, h, e, v_rest, exact)
     # many alike contacts (a tower's corners): their blocks and sweep visits written once
     # per kind and called per contact (kinds.py), so the C grows by a call per contact
     mapped = bool(nc) and worth_mapping(J.sparsity(), B.sparsity(), nc)
@@ -162,7 +158,7 @@ def build_parts(system, specs, iterations, exact: bool = True):
         w_t = ca.vertcat(*[ca.reshape(ca.inv(Wc[1:, 1:] + _tiny(Wc) * ca.DM.eye(2)), 4, 1)
                            for Wc in W]) if nc else ca.SX(0, 1)
     z_free = z + h * xdot[ny:ny + nz]
-    kinematics = ca.Function("kinematics", [t, x, u, p, h],
+    kinematics = ca.Function(f"kinematics{suffix}", [t, x, u, p, h],
                              [J, B, w_n, w_t, b, z_free, gap],
                              ["t", "x", "u", "p", "h"],
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
@@ -171,12 +167,32 @@ def build_parts(system, specs, iterations, exact: bool = True):
         return kinematics, sweep, _finish(system, f, J.sparsity(), nc, mu, geometric), \
             (nx, nz, nc, u.numel(), p.numel())
     finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
+    if suffix:
+        sweep, finish = (_renamed(fn, fn.name() + suffix) for fn in (sweep, finish))
     after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
 
     def compose(kinematics, sweep, finish):
         return _step(kinematics, sweep, finish, after, nx, nz, nc, u.numel(), p.numel(),
                      iterations, exact)
     return [kinematics, sweep, finish], compose, nc
+
+
+def targets(gap, v_before, h, e, v_rest, exact: bool = True):
+    """The normal rows' targets b (module docstring): the gap closing to zero within the
+    step, or Newton's restitution of the speed before where the contact closes within the
+    step faster than v_rest."""
+    closing = ca.logic_and(gap + h * v_before <= 0, -v_before > v_rest)
+    # a penetration is the position correction's to remove (correct.py), never a speed's:
+    # a target b > 0 out of a penetration would give the body kinetic energy (the sweeps
+    # alone, exact=False, have no correction: the next step's target removes it, as before)
+    closes = ca.fmin(-gap / h, 0) if exact else -gap / h
+    return ca.if_else(closing, ca.fmax(closes, -e * v_before), closes)
+
+
+def _renamed(fn: ca.Function, name: str) -> ca.Function:
+    """An SX function under another name (its C symbol in a shared library)."""
+    args = fn.sx_in()
+    return ca.Function(name, args, fn.call(args), fn.name_in(), fn.name_out())
 
 
 def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
