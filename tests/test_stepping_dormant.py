@@ -93,3 +93,34 @@ def test_no_split_without_both_kinds():
     model.world.collide(Plane(normal=(0, 1, 0)))
     system = jd.compile(model)
     assert dormant.split(system, run._specs(system, ())) is None
+
+
+def test_tiered_step_keeps_the_near_step_only_where_the_pair_stays_open():
+    """The tiered step itself (CasADi's virtual machine, no compiler): with the balls 5·R
+    apart it returns the near step's result with the pair's impulses zero, bitwise; with the
+    upper ball 1 mm above the lower one falling at 2 m/s (the pair closes within the step)
+    it returns the full step's, bitwise, with an impulse on the pair."""
+    from jourdain.solver.stepping.step import LEDGER, build_parts
+    system = _stacked_balls()
+    specs = run._specs(system, ())
+    parts, compose, nc = run._tiered_parts(system, specs, run.ITERATIONS, True)
+    assert [p.name() for p in parts] == ["kinematics", "sweep", "finish", "kinematics_near",
+                                         "sweep_near", "finish_near"]
+    tiered, _ = compose(*parts)
+    near, far = dormant.split(system, specs)
+    full, _ = build_parts(system, near + far, run.ITERATIONS, True)[1](*parts[:3])
+    near_step, _ = build_parts(system, near, run.ITERATIONS, True, "_near")[1](*parts[3:])
+    u, p, h = np.zeros(0), system.parameters(None), 1e-3
+    nx, nl = system.nx, len(LEDGER)
+
+    def acc(y0, z0):
+        return np.concatenate([[0.0], system.state(y0, z0), np.zeros(3 * nc + nl)])
+    apart = acc({"j1.y": R, "j2.y": 6 * R}, {})
+    out = np.asarray(tiered(apart, u, p, h)).ravel()
+    short = np.concatenate([apart[:1 + nx + 3 * (nc - 1)], apart[-nl:]])
+    ref = np.asarray(near_step(short, u, p, h)).ravel()
+    assert np.array_equal(out, np.concatenate([ref[:-nl], np.zeros(3), ref[-nl:]]))
+    falling = acc({"j1.y": R, "j2.y": 3 * R + 1e-3}, {"j2.vy": -2.0})
+    out = np.asarray(tiered(falling, u, p, h)).ravel()
+    assert np.array_equal(out, np.asarray(full(falling, u, p, h)).ravel())
+    assert out[1 + nx + 3 * (nc - 1)] > 0          # the pair's normal impulse

@@ -172,9 +172,9 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = Tr
     """The compiled function of ``chunk`` output intervals of k steps each, for this system
     and contact set (cached on the System): (acc, U, p, h) → the accumulator after each
     interval (one column per interval; U: the inputs held over each)."""
-    specs = _specs(system, pairs)
+    _, specs, specs_key = _specs_entry(system, pairs)
     cache = system.__dict__.setdefault("_stepping", {})
-    key = (tuple(specs), iterations, k, chunk, exact, DORMANT)
+    key = (specs_key, iterations, k, chunk, exact, DORMANT)
     if key not in cache:
         parts, compose, nc = _tiered_parts(system, specs, iterations, exact)
         names = [f"stepping_{k}x{chunk}", "settle"]
@@ -220,21 +220,46 @@ def _tiered_parts(system, specs, iterations: int, exact: bool):
 def _specs(system, pairs) -> list:
     """contact_specs once per System and pairs (the same objects; a robot's took ~4 ms per
     call, twice per run)."""
+    return _specs_entry(system, pairs)[1]
+
+
+def _specs_entry(system, pairs) -> tuple:
+    """(pairs, specs, key) cached per System and pairs: key stands for the specs in the
+    caches of compiled steps (hashing a robot's 47 specs anew took ~0.5 ms, twice a run)."""
     pairs = tuple(pairs or ())
     cache = system.__dict__.setdefault("_stepping_specs", {})
     key = tuple(map(id, pairs))
     hit = cache.get(key)
     if hit is None or any(a is not b for a, b in zip(hit[0], pairs)):
-        hit = cache[key] = (pairs, contact_specs(system, pairs))
-    return hit[1]
+        specs = contact_specs(system, pairs)
+        hit = cache[key] = (pairs, specs, _SpecsKey(specs))
+    return hit
+
+
+class _SpecsKey(tuple):
+    """tuple(specs) with its hash computed once."""
+
+    def __new__(cls, specs):
+        self = super().__new__(cls, specs)
+        self._hash = tuple.__hash__(self)
+        return self
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        return self is other or tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
 
 
 def _split(system, pairs, broad):
     """The contacts compiled pair by pair and those run in slots (:mod:`.slots`), cached
     on the System per contact set."""
-    specs = _specs(system, pairs)
+    _, specs, specs_key = _specs_entry(system, pairs)
     cache = system.__dict__.setdefault("_stepping_split", {})
-    key = (tuple(specs), broad)
+    key = (specs_key, broad)
     if key not in cache:
         cache[key] = split(system, specs, broad)
     return cache[key]
