@@ -13,7 +13,9 @@ torques, control u_k(t) = 0.5·sin(2π·2 Hz·t + k) on actuator k, held over ea
 tools, times the gear).
 
 Columns: CPU time of the run [s], median of REPEATS (jourdain: after a first run that builds
-and compiles the step), its ratio to MuJoCo's; the deepest penetration [m] (jourdain: its
+and compiles the step, the whole ``simulate`` with its Result; MuJoCo: the loop of the
+controls, ``mj_step`` and the state kept per step, its columns' bookkeeping in a run of its
+own), its ratio to MuJoCo's; the deepest penetration [m] (jourdain: its
 ledger's, at the start of any step, after the position correction; MuJoCo: the most
 negative contact distance); "corr.": the deepest penetration the position correction removed
 after a step [m] (jourdain's ledger: what the linearized position update left); the
@@ -124,22 +126,34 @@ def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON,
     dt, steps = model.opt.timestep, int(round(horizon / model.opt.timestep))
     u = controls(np.arange(steps) * dt, model.nu) if gait else np.zeros((model.nu, steps))
     rootz = model.jnt_qposadr[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, "rootz")]
-    times = []
-    for _ in range(repeats):
+
+    def reset():
         mujoco.mj_resetData(model, data)
         for joint, value in offsets.items():
             data.qpos[model.jnt_qposadr[mujoco.mj_name2id(
                 model, mujoco.mjtObj.mjOBJ_JOINT, joint)]] += value
         mujoco.mj_forward(model, data)
-        e0, deepest, work = float(np.sum(data.energy)), 0.0, 0.0
+    # the timed runs: the controls in, a step, the state kept (as jourdain's Result keeps
+    # it); the bookkeeping of the columns (deepest contact, the actuators' work) in one
+    # untimed run of its own (mj_step is deterministic: the same trajectory), since its
+    # numpy calls per step cost MuJoCo's runs up to half their time again
+    times, states = [], np.zeros((steps + 1, model.nq))
+    for _ in range(repeats):
+        reset()
         start_s = time.process_time()
         for k in range(steps):
             data.ctrl[:] = u[:, k]
             mujoco.mj_step(model, data)
-            if data.ncon:
-                deepest = min(deepest, float(np.min(data.contact.dist[:data.ncon])))
-            work += dt * float(np.dot(data.actuator_force, data.actuator_velocity))
+            states[k + 1] = data.qpos
         times.append(time.process_time() - start_s)
+    reset()
+    e0, deepest, work = float(np.sum(data.energy)), 0.0, 0.0
+    for k in range(steps):
+        data.ctrl[:] = u[:, k]
+        mujoco.mj_step(model, data)
+        if data.ncon:
+            deepest = min(deepest, float(np.min(data.contact.dist[:data.ncon])))
+        work += dt * float(np.dot(data.actuator_force, data.actuator_velocity))
     return {"compile_s": 0.0, "simulate_s": float(np.median(times)), "simulate_all_s": times,
             "contacts": None, "penetration": -deepest, "max_step_gain": None,
             "contacts_took": None, "energy_lost": e0 - float(np.sum(data.energy)) + work,
