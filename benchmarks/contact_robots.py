@@ -136,7 +136,7 @@ def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON,
     # the timed runs: the controls in, a step, the state kept (as jourdain's Result keeps
     # it); the bookkeeping of the columns (deepest contact, the actuators' work) in one
     # untimed run of its own (mj_step is deterministic: the same trajectory), since its
-    # numpy calls per step cost MuJoCo's runs up to half their time again
+    # numpy calls per step made MuJoCo's runs 1.5-2.3x slower (docs/hybrid.md, Performance)
     times, states = [], np.zeros((steps + 1, model.nq))
     for _ in range(repeats):
         reset()
