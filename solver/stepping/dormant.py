@@ -6,7 +6,8 @@ cheetah: 19 capsule pairs of its 47 contacts, 370 of the 513 nonzeros of the con
 Jacobian J), open on nearly every step. MuJoCo's broad phase drops far pairs step by step;
 a compiled step has a fixed structure, so here it is compiled twice: with every contact
 (*full*), and with the *near* ones only — the joints' stops and the contacts against the
-world. A step whose warm start carries no impulse on a body–body contact runs the near step
+world or a frame fixed to it. A step whose warm start carries no impulse on a body–body
+contact runs the near step
 and keeps its result where the law holds for the left-out contacts with zero impulse:
 
     each left-out contact open at the start (g ≥ 0) and at its target after the step,
@@ -74,6 +75,7 @@ def open_check(system, far) -> ca.Function:
     gap_after, _ = rows(x_new, p)
     ok = ca.logic_and(ca.logic_and(ca.mmin(gap) >= 0, ca.mmin(v_after - b) >= 0),
                       ca.mmin(gap_after) >= 0)
+    ok = ca.cse(ok)     # the pairs' geometry at y, built for the gaps and for both speeds
     return ca.Function("dormant_open", [x, x_new, p, h], [ok], ["x", "x_new", "p", "h"],
                        ["open"])
 
