@@ -40,9 +40,10 @@ def split(system, specs) -> tuple[list, list] | None:
     empty (nothing to leave out, or nothing else to run)."""
     from .scene import ContactSpec
     moving = _moving_frames(system)
-    far = [s for s in specs if isinstance(s, ContactSpec)
-           and s.a.frame in moving and s.b.frame in moving]
-    near = [s for s in specs if not any(s is f for f in far)]
+    is_far = [isinstance(s, ContactSpec) and s.a.frame in moving and s.b.frame in moving
+              for s in specs]
+    near = [s for s, f in zip(specs, is_far) if not f]
+    far = [s for s, f in zip(specs, is_far) if f]
     return (near, far) if near and far else None
 
 
@@ -84,9 +85,10 @@ def tiered(full: ca.Function, near: ca.Function, check: ca.Function, nx: int, nc
            nc_near: int) -> ca.Function:
     """step(acc, u, p, h) → acc of the full step (layout of :func:`.step._step`: the near
     contacts' impulses first), running the near step where it holds (module docstring)."""
+    head, tail = 1 + nx + 3 * nc_near, 1 + nx + 3 * nc
+    assert full.size1_in(0) == tail + len(LEDGER) and near.size1_in(0) == head + len(LEDGER)
     acc = ca.MX.sym("acc", full.size1_in(0))
     u, p, h = (ca.MX.sym(n, full.sparsity_in(k)) for k, n in ((1, "u"), (2, "p"), (3, "h")))
-    head, tail = 1 + nx + 3 * nc_near, 1 + nx + 3 * nc
     asleep = ca.mmax(ca.fabs(acc[head:tail])) == 0
     acc_near = ca.vertcat(acc[:head], acc[tail:])
 
@@ -98,6 +100,5 @@ def tiered(full: ca.Function, near: ca.Function, check: ca.Function, nx: int, nc
                       lambda _, a, u_, p_, h_: full(a, u_, p_, h_))
     out = switch("dormant", asleep, [acc, u, p, h, acc_near], attempt,
                  lambda a, u_, p_, h_, _: full(a, u_, p_, h_))
-    assert full.size1_in(0) == tail + len(LEDGER) and near.size1_in(0) == head + len(LEDGER)
     return ca.Function("step", [acc, u, p, h], [out], ["acc", "u", "p", "h"], ["acc_next"])
 

@@ -76,7 +76,8 @@ def _visit(Jc_sp: ca.Sparsity, Bc_sp: ca.Sparsity, k: int, name: str) -> ca.Func
                        {"never_inline": True})
 
 
-def mapped_sweep(J_sp: ca.Sparsity, B_sp: ca.Sparsity, nz: int, nc: int, mu) -> ca.Function:
+def mapped_sweep(J_sp: ca.Sparsity, B_sp: ca.Sparsity, nz: int, nc: int, mu,
+                 name: str = "sweep") -> ca.Function:
     """:func:`.step._sweep` (two NSGS passes, forward then backward: (z, λ) → (z, λ)) with
     each contact's update a call of its kind's Function (module docstring)."""
     zl = ca.SX.sym("zl", nz + 3 * nc)
@@ -99,7 +100,7 @@ def mapped_sweep(J_sp: ca.Sparsity, B_sp: ca.Sparsity, nz: int, nc: int, mu) -> 
             z[i] = z_c[j]
         lam[3 * c:3 * c + 3] = [lam_c[0], lam_c[1], lam_c[2]]
     out = ca.vertcat(*z, *lam)
-    return ca.Function("sweep", [zl, J, B, w_n, w_t, b], [out],
+    return ca.Function(name, [zl, J, B, w_n, w_t, b], [out],
                        ["zl", "J", "B", "w_n", "w_t", "b"], ["zl_next"])
 
 

@@ -205,8 +205,8 @@ def _tiered_parts(system, specs, iterations: int, exact: bool):
     if tiers is None:
         return build_parts(system, specs, iterations, exact)
     parts, compose, nc = build_parts(system, tiers[0] + tiers[1], iterations, exact)
-    if not dormant.worth_it(parts, nc):
-        return build_parts(system, specs, iterations, exact)
+    if not dormant.worth_it(parts, nc):     # built again in the scene's own order: a
+        return build_parts(system, specs, iterations, exact)   # tower's sweeps keep theirs
     near, compose_near, nc_near = build_parts(system, tiers[0], iterations, exact,
                                               suffix="_near")
     check = dormant.open_check(system, tiers[1])
@@ -238,7 +238,7 @@ def _specs_entry(system, pairs) -> tuple:
 
 
 class _SpecsKey(tuple):
-    """tuple(specs) with its hash computed once."""
+    """tuple(specs) with its hash computed once (a dict finds the same key by identity)."""
 
     def __new__(cls, specs):
         self = super().__new__(cls, specs)
@@ -247,12 +247,6 @@ class _SpecsKey(tuple):
 
     def __hash__(self):
         return self._hash
-
-    def __eq__(self, other):
-        return self is other or tuple.__eq__(self, other)
-
-    def __ne__(self, other):
-        return not self == other
 
 
 def _split(system, pairs, broad):

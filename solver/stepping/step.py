@@ -166,13 +166,11 @@ def build_parts(system, specs, iterations, exact: bool = True, suffix: str = "")
     kinematics = ca.Function(f"kinematics{suffix}", [t, x, u, p, h], outs,
                              ["t", "x", "u", "p", "h"],
                              ["J", "B", "w_n", "w_t", "b", "z_free", "gap"])
-    sweep = (mapped_sweep if mapped else _sweep)(J.sparsity(), B.sparsity(), nz, nc, mu)
+    sweep = (mapped_sweep if mapped else _sweep)(J.sparsity(), B.sparsity(), nz, nc, mu,
+                                                 f"sweep{suffix}")
+    finish = _finish(system, f, J.sparsity(), nc, mu, geometric, f"finish{suffix}")
     if iterations is None:     # the parts to which the broad phase's step adds its slots
-        return kinematics, sweep, _finish(system, f, J.sparsity(), nc, mu, geometric), \
-            (nx, nz, nc, u.numel(), p.numel())
-    finish = _finish(system, f, J.sparsity(), nc, mu, geometric)
-    if suffix:
-        sweep, finish = (_renamed(fn, fn.name() + suffix) for fn in (sweep, finish))
+        return kinematics, sweep, finish, (nx, nz, nc, u.numel(), p.numel())
     after = _after(system, f, x, p, gap, mu, geometric, nz, nc if exact else 0)
 
     def compose(kinematics, sweep, finish):
@@ -191,12 +189,6 @@ def targets(gap, v_before, h, e, v_rest, exact: bool = True):
     # alone, exact=False, have no correction: the next step's target removes it, as before)
     closes = ca.fmin(-gap / h, 0) if exact else -gap / h
     return ca.if_else(closing, ca.fmax(closes, -e * v_before), closes)
-
-
-def _renamed(fn: ca.Function, name: str) -> ca.Function:
-    """An SX function under another name (its C symbol in a shared library)."""
-    args = fn.sx_in()
-    return ca.Function(name, args, fn.call(args), fn.name_in(), fn.name_out())
 
 
 def _after(system, f, x, p, gap, mu, geometric, nz: int, nc: int):
@@ -225,7 +217,7 @@ def _tiny(Wc):
     return 1e-12 * (Wc[0, 0] + Wc[1, 1] + Wc[2, 2]) + 1e-300
 
 
-def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
+def _sweep(J_sp, B_sp, nz: int, nc: int, mu, name: str = "sweep") -> ca.Function:
     """Two NSGS passes over the contacts (module docstring), forward then backward: a
     symmetric order, so that no contact of a symmetric scene (four corners on a face, a
     stack) is favoured by its place in the list: (z, λ) → (z, λ)."""
@@ -246,11 +238,11 @@ def _sweep(J_sp, B_sp, nz: int, nc: int, mu) -> ca.Function:
         z = z + ca.mtimes(B[:, t], new_t - ca.vertcat(lam[n + 1], lam[n + 2]))
         lam[n], lam[n + 1], lam[n + 2] = new_n, new_t[0], new_t[1]
     out = ca.vertcat(z, *lam) if nc else z
-    return ca.Function("sweep", [zl, J, B, w_n, w_t, b], [out],
+    return ca.Function(name, [zl, J, B, w_n, w_t, b], [out],
                        ["zl", "J", "B", "w_n", "w_t", "b"], ["zl_next"])
 
 
-def _finish(system, f, J_sp, nc: int, mu, geometric) -> ca.Function:
+def _finish(system, f, J_sp, nc: int, mu, geometric, name: str = "finish") -> ca.Function:
     """Positions y⁺ = y + h·ẏ(y, z⁺) (unit quaternions renormalized), component states by
     an explicit step, and the ledger's residuals of this step (the penetration of the
     geometric contacts only: a stop's gap is in the joint's unit)."""
@@ -287,7 +279,7 @@ def _finish(system, f, J_sp, nc: int, mu, geometric) -> ca.Function:
         gain = ca.dot(impulse, z_new + z_free) / 2
         work = ca.dot(impulse, z_new + z_start) / 2
         residuals += [gain, -work]
-    return ca.Function("finish", [t, x, u, p, h, zl, J, w_n, b, gap, z_free],
+    return ca.Function(name, [t, x, u, p, h, zl, J, w_n, b, gap, z_free],
                        [ca.vertcat(y_new, z_new, s_new), ca.vertcat(*residuals)],
                        ["t", "x", "u", "p", "h", "zl", "J", "w_n", "b", "gap", "z_free"],
                        ["x_next", "ledger"])
