@@ -156,6 +156,52 @@ def test_flags_given_as_a_string(tmp_path):
         jd.compile(_pendulum()).codegen(cache_dir=tmp_path, flags=2)
 
 
+@needs_cc
+def test_helpers_inlined_with_the_virtual_machines_values(tmp_path):
+    """codegen.write_source makes CasADi's helpers static inline and fmax/fmin comparisons
+    (no call through the PLT or into libm). Reference: the virtual machine, bitwise, on the
+    cases where fmax's C99 semantics are subtle: NaN on either side or both (the other
+    argument; NaN), infinities, equal values, -0 and +0 (either may be returned: compared
+    as numbers), and fabs, sq, if_else, a dense product (casadi_mtimes)."""
+    import casadi as ca
+    from jourdain.solver.simulation.ccall import CCall
+    a, b = ca.SX.sym("a"), ca.SX.sym("b")
+    M = ca.SX.sym("M", 2, 2)
+    f = ca.Function("helpers", [a, b, M], [ca.vertcat(
+        ca.fmax(a, b), ca.fmin(a, b), ca.fmax(b, a), ca.fmin(b, a), ca.fabs(a) * b ** 2,
+        ca.if_else(a > b, a, b)), ca.mtimes(M, M)])
+    mapped = f.map("helpers_cases", "serial", 9, [2], [1])
+    source = export.write_source([mapped], tmp_path, "helpers_cases.c").read_text()
+    helpers = [line for line in source.splitlines()
+               if line.startswith(("casadi_real casadi_", "void casadi_"))]
+    assert "static inline casadi_real casadi_fmax(" in source and not helpers
+    path = export.build_library(mapped, export.CodegenOptions(cache_dir=str(tmp_path)),
+                                functions=[mapped])
+    compiled = CCall(mapped, path)
+    assert compiled.direct
+    nan, inf = np.nan, np.inf
+    cases = np.array([[1.0, nan], [nan, 1.0], [nan, nan], [2.0, 1.0], [1.0, 2.0],
+                      [-0.0, 0.0], [0.0, -0.0], [inf, nan], [-inf, 3.0]]).T
+    M0 = np.array([[1.0, 2.0], [3.0, -4.0]])
+    got = compiled(cases[0], cases[1], M0)
+    want = [np.array(o) for o in mapped(cases[0], cases[1], M0)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)      # NaN where NaN, values bitwise (±0 as 0)
+    assert not _calls(path, ("fmax", "fmin", "_sq", "_fabs"))
+
+
+def _calls(path, names) -> list:
+    """The calls whose target's name holds one of ``names`` in the library's machine code
+    (objdump -d), [] without objdump."""
+    import subprocess
+    if shutil.which("objdump") is None:
+        return []
+    text = subprocess.run(["objdump", "-d", str(path)], capture_output=True,
+                          text=True).stdout
+    return [line for line in text.splitlines() if "call" in line and "<" in line and
+            any(n in line[line.index("<"):] for n in names)]
+
+
 @pytest.mark.parametrize("change", ["platform", "casadi", "compiler", "jacobian rule"])
 def test_key_depends_on_environment(monkeypatch, change):
     """A cache shared between machines, CasADi versions, compilers or Jacobian rules keeps

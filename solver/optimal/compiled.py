@@ -196,11 +196,7 @@ def library_path(functions: list[ca.Function], options: codegen.CodegenOptions) 
 
 def _write(functions: list[ca.Function], tmp, name: str = "nlp.c") -> str:
     """One C file holding ``functions`` (the names the solver's interface looks for)."""
-    gen = ca.CodeGenerator(name, {"with_header": False})
-    for fn in functions:
-        gen.add(fn)
-    gen.generate(str(tmp) + "/")
-    return tmp / name
+    return codegen.write_source(functions, tmp, name)
 
 
 def _vm_solver(nlp: NLP, plan: Plan, options: dict, solver: str = "ipopt") -> ca.Function:

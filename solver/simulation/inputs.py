@@ -280,8 +280,9 @@ def _spec(name: str, spec) -> tuple:
         if ts.size < 2 or ts.size != vs.size or np.any(np.diff(ts) <= 0):
             raise ModelError(f"inputs: the table for '{name}' needs increasing times and as "
                              "many values as times")
-        finite(np.concatenate([ts, vs]), [f"{name} table time"] * ts.size +
-               [f"{name} table value"] * vs.size, "inputs")
+        if not (np.isfinite(ts).all() and np.isfinite(vs).all()):   # named only then
+            finite(np.concatenate([ts, vs]), [f"{name} table time"] * ts.size +
+                   [f"{name} table value"] * vs.size, "inputs")
         check_table(name, ts, vs)
         return ("table", ts, vs)
     value = None if isinstance(spec, (str, bytes)) else spec  # float('1') takes a string

@@ -16,7 +16,7 @@ import numpy as np
 from jourdain.blocks.errors import ModelError
 
 from ..constraints.initial_equations import solve_initial_states
-from ..model.checks import count, flag, keywords, listing, number, option, vector
+from ..model.checks import Indexed, count, flag, keywords, listing, number, option, vector
 from ..model.names import check_quaternions, require_system
 from ..model.numerics import SUNDIALS
 from .diagnosis import check_initial_state, check_speed_definitions, diagnose
@@ -244,7 +244,7 @@ def _grid(t0: float, t_end: float, n_out: int, t_out) -> np.ndarray:
         if isinstance(t_out, (str, bytes)) or np.ndim(t_out) != 1:
             raise ModelError(f"simulate: t_out must be a sequence of times [s], got "
                              f"{t_out!r:.60}")
-        grid = vector(t_out, [f"t_out[{i}]" for i in range(len(t_out))], "simulate: t_out")
+        grid = vector(t_out, Indexed("t_out", len(t_out)), "simulate: t_out")
         if grid.size < 2 or np.any(np.diff(grid) <= 0):
             raise ModelError("simulate: t_out must hold at least two increasing times")
         return grid

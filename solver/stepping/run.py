@@ -48,8 +48,13 @@ CHUNK = 100        # output intervals per call of the compiled function
 # body–body contacts left out of the steps on which they stay open (:mod:`.dormant`)
 DORMANT = True
 # the step runs millions of times: gcc's optimizer is worth its time on a small step (a
-# fraction of a second, 10 % off a box's run); on a large one -O3 takes minutes, -O1 seconds
+# fraction of a second, 10 % off a box's run); on a large one -O3 takes minutes, -O1 seconds.
+# A large step's glue (its start, exact solve and branches: code that runs every step) and
+# its parts up to LARGE_PART_OPS at HOT_FLAGS: the cheetah's run 6.52 ms against 7.16 ms
+# all at -O1 (medians of 30 alternated in one process); every part at -O2, 6.31 ms, but its
+# kinematics' -O2 took 17 s of gcc against 4 s (docs/hybrid.md, Performance)
 FLAGS, LARGE_FLAGS, LARGE_OPS = ("-O3",), ("-O1",), 20_000
+HOT_FLAGS, LARGE_PART_OPS = ("-O2",), 10_000
 STEPPING_KEYWORDS = ("y0", "z0", "x0", "inputs", "params", "t0", "n_out", "t_out", "dt",
                      "iterations", "pairs", "progress", "broad", "exact")
 
@@ -191,10 +196,19 @@ def _chunks(system, pairs, iterations: int, k: int, chunk: int, exact: bool = Tr
                   if f.class_name() == "SXFunction")
         # the parts in C files of their own (staged.py: gcc took minutes on one file)
         compiled = compiled_staged(parts, [step, settle], lambda *ps: chunked(*compose(*ps)),
-                                   names, FLAGS if ops <= LARGE_OPS else LARGE_FLAGS)
+                                   names, *_flags(ops, parts))
         functions, path = compiled or (chunked(step, settle), None)
         cache[key] = (*(CCall(fn, path) for fn in functions), nc)
     return cache[key]
+
+
+def _flags(ops: int, parts: list) -> tuple:
+    """(the glue's flags, each part's): FLAGS for a small step; else LARGE_FLAGS for its
+    large parts and HOT_FLAGS for the glue and the other parts (module constants)."""
+    if ops <= LARGE_OPS:
+        return FLAGS, [FLAGS] * len(parts)
+    return HOT_FLAGS, [LARGE_FLAGS if p.n_instructions() > LARGE_PART_OPS else HOT_FLAGS
+                       for p in parts]
 
 
 def _tiered_parts(system, specs, iterations: int, exact: bool):

@@ -45,26 +45,31 @@ from ..simulation.cache import current_fallback, mark_used
 LAYOUT = 1      # bump when the staged layout changes (part of the cache key)
 
 
-def library_path(functions: list, names: list, options: codegen.CodegenOptions) -> Path:
+def library_path(functions: list, names: list, options: codegen.CodegenOptions,
+                 part_flags: tuple = ()) -> Path:
     """The cache path of the staged library whose functions ``names`` wrap ``functions``."""
     digest = hashlib.sha256()
     for fn in functions:
         digest.update(codegen.library_key(fn, options).encode())
-    digest.update(repr(("staged", LAYOUT, list(names))).encode())
+    digest.update(repr(("staged", LAYOUT, list(names), tuple(part_flags))).encode())
     return codegen.cache_dir(options) / f"jd_{names[0]}_{digest.hexdigest()[:24]}.so"
 
 
-def compiled_staged(parts: list, functions: list, glue, names: list,
-                    flags: tuple) -> tuple[list, Path] | None:
+def compiled_staged(parts: list, functions: list, glue, names: list, flags: tuple,
+                    part_flags: list | None = None) -> tuple[list, Path] | None:
     """(externals, library): the functions ``names`` that ``glue(*parts)`` returns as
     compiled ``external`` functions of the staged library (module docstring) and its path
     (:class:`..simulation.ccall.CCall` calls them there), from the cache or built now; None
     when it cannot be built (build_library warns; the caller keeps the virtual machine).
     ``functions`` (the step and settle with the SX parts) name the library by their hash
     with ``names``: the glue's wrapping (a fold over the steps, a map over the output
-    intervals: CasADi took 22 s to form it for three boxes) is formed only for a build."""
+    intervals: CasADi took 22 s to form it for three boxes) is formed only for a build.
+    The glue is compiled with ``flags``, each part with its entry of ``part_flags``
+    (default: ``flags``)."""
     options = codegen.CodegenOptions(flags=tuple(flags))
-    path = library_path(functions, names, options)
+    part_flags = [tuple(f) for f in part_flags or [flags] * len(parts)]
+    path = library_path(functions, names, options,
+                        () if set(part_flags) <= {options.flags} else tuple(part_flags))
     for _ in range(2):     # a cached library that does not load (foreign, truncated): rebuilt
         found = [d / path.name for d in (path.parent, current_fallback())
                  if d is not None and (d / path.name).exists()]
@@ -74,7 +79,8 @@ def compiled_staged(parts: list, functions: list, glue, names: list,
         else:
             try:
                 built = codegen.build_library(functions[0], options, name=path.name,
-                                              functions=[_sources(parts, glue, options)])
+                                              functions=[_sources(parts, glue, options,
+                                                                  part_flags)])
             except RuntimeError as exc:     # a part did not compile (stage 1)
                 reason = next((line for line in str(exc).splitlines() if "error" in line),
                               str(exc))
@@ -91,35 +97,32 @@ def compiled_staged(parts: list, functions: list, glue, names: list,
     return None
 
 
-def _sources(parts: list, glue, options: codegen.CodegenOptions):
+def _sources(parts: list, glue, options: codegen.CodegenOptions, part_flags: list):
     """The build item of :func:`codegen.build_library`: stage 1 and 2 of the module
     docstring in the build's directory; returns the glue's C and the parts' objects."""
     def write(tmp: Path) -> list:
         compiler = shutil.which(options.compiler) or options.compiler
-        error = _compile_parts(compiler, parts, options, tmp)
+        error = _compile_parts(compiler, parts, options, part_flags, tmp)
         if error:
             raise RuntimeError(error)
         stand_ins = [ca.external(p.name(), str(tmp / "parts.so")) for p in parts]
-        gen = ca.CodeGenerator("step_glue.c", {"with_header": False})
-        for fn in glue(*stand_ins):
-            gen.add(fn)
-        gen.generate(str(tmp) + "/")
-        return [tmp / "step_glue.c"] + [tmp / f"{p.name()}.o" for p in parts]
+        glue_c = codegen.write_source(glue(*stand_ins), tmp, "step_glue.c")
+        return [glue_c] + [tmp / f"{p.name()}.o" for p in parts]
     return write
 
 
 def _compile_parts(compiler: str, parts: list, options: codegen.CodegenOptions,
-                   tmp: Path) -> str:
-    """Each part's C compiled at the step's flags, all at once (gcc time dominates),
+                   part_flags: list, tmp: Path) -> str:
+    """Each part's C compiled with its ``part_flags``, all at once (gcc time dominates),
     and linked into ``tmp/parts.so`` (loaded for the stand-ins only); the compiler's error
     text, empty on success. No compiler process outlives the call."""
     deadline = None if options.timeout is None else time.monotonic() + options.timeout
     jobs: list = []
     try:
-        for part in parts:
+        for part, flags in zip(parts, part_flags):
             source = codegen._sources(part, tmp)[0]
             obj = source.removesuffix(".c") + ".o"
-            command = [compiler, *options.flags, "-w", "-fPIC", "-c",
+            command = [compiler, *flags, "-w", "-fPIC", "-c",
                        source, "-o", obj]
             jobs.append(codegen._spawn(command, tmp, tmp / f"{obj}.err"))
         for job, log in jobs:

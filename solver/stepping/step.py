@@ -53,8 +53,11 @@ SETTLE_PASSES = 1000
 # step's ``iterations`` run only where that solve misses the law (exact=True)
 EARLY_FOLDS = 3
 # nonzeros of J and B above which the step's start is MX (:func:`_start`): the tower of ten
-# boxes has 5,472, the cheetah 1,422, the tumbling box 288
-START_MX_NNZ = 3000
+# boxes has 5,472, the cheetah 1,422, the tumbling box 288. 0 (always MX) since the C's
+# helpers are inlined (codegen.TUNING): the cheetah's run 6 % and the box's 6 % faster than
+# with an SX start below 3,000 (tests/test_stepping_kinds.py keeps the SX form tested)
+START_MX_NNZ = 0
+
 
 
 def contact_rows(system, specs, x, p):
@@ -294,12 +297,11 @@ def _normalized(system, y):
 
 def _start(kinematics, sweep, nx: int, nz: int, nc: int, nu: int, n_p: int, folds: int):
     """start(t, x, u, p, h, λ) → the kinematics' outputs and (z, λ) after ``folds`` sweep
-    folds from the warm start z_free + B·λ: one SX function (straight-line C). As MX —
-    the kinematics' call, the warm start's dense product, the fold copying J and B for
-    each of its iterations — the glue cost as much as the sweeps on the tumbling box."""
-    # MX where J and B are large (a tower): an SX function copies every entry of J and B
-    # into each call of the compiled parts (the ten boxes: 24,000 lines of C, most of the
-    # glue's gcc time); MX passes them by pointer
+    folds from the warm start z_free + B·λ: one function calling the parts (the sweeps one
+    by one, not a fold, which copied J and B for each of its iterations)."""
+    # MX above START_MX_NNZ: an SX function copies every entry of J and B into each call
+    # of the compiled parts (the ten boxes: 24,000 lines of C, most of the glue's gcc
+    # time; the cheetah: 6 % of its step); MX passes them by pointer
     kind = ca.MX if kinematics.nnz_out(0) + kinematics.nnz_out(1) > START_MX_NNZ else ca.SX
     t, h = kind.sym("t"), kind.sym("h")
     x, u, p = kind.sym("x", nx), kind.sym("u", nu), kind.sym("p", n_p)
