@@ -12,6 +12,7 @@ import jourdain as jd
 from jourdain.blocks import World
 from jourdain.library import DoublePendulum, NLinkPendulum, Pendulum
 from jourdain.solver.simulation import codegen as export
+from jourdain.solver.simulation import csource
 
 needs_cc = pytest.mark.skipif(shutil.which("gcc") is None, reason="no C compiler")
 
@@ -158,7 +159,7 @@ def test_flags_given_as_a_string(tmp_path):
 
 @needs_cc
 def test_helpers_inlined_with_the_virtual_machines_values(tmp_path):
-    """codegen.write_source makes CasADi's helpers static inline and fmax/fmin comparisons
+    """csource.write_source makes CasADi's helpers static inline and fmax/fmin comparisons
     (no call through the PLT or into libm). Reference: the virtual machine, bitwise, on the
     cases where fmax's C99 semantics are subtle: NaN on either side or both (the other
     argument; NaN), infinities, equal values, -0 and +0 (either may be returned: compared
@@ -171,7 +172,7 @@ def test_helpers_inlined_with_the_virtual_machines_values(tmp_path):
         ca.fmax(a, b), ca.fmin(a, b), ca.fmax(b, a), ca.fmin(b, a), ca.fabs(a) * b ** 2,
         ca.if_else(a > b, a, b)), ca.mtimes(M, M)])
     mapped = f.map("helpers_cases", "serial", 9, [2], [1])
-    source = export.write_source([mapped], tmp_path, "helpers_cases.c").read_text()
+    source = csource.write_source([mapped], tmp_path, "helpers_cases.c").read_text()
     helpers = [line for line in source.splitlines()
                if line.startswith(("casadi_real casadi_", "void casadi_"))]
     assert "static inline casadi_real casadi_fmax(" in source and not helpers
@@ -188,6 +189,29 @@ def test_helpers_inlined_with_the_virtual_machines_values(tmp_path):
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)      # NaN where NaN, values bitwise (±0 as 0)
     assert not _calls(path, ("fmax", "fmin", "_sq", "_fabs"))
+
+
+@needs_cc
+def test_direct_calls_share_work_arrays_safely_between_threads(tmp_path):
+    """CCall keeps the work arrays of finished calls for the next; calls from four threads
+    at once (ctypes releases the GIL in the call) each get their own. Reference: the
+    virtual machine's values for every call."""
+    import casadi as ca
+    from concurrent.futures import ThreadPoolExecutor
+    from jourdain.solver.simulation.ccall import CCall
+    x = ca.SX.sym("x", 6)
+    f = ca.Function("threads", [x], [ca.sin(ca.mtimes(ca.reshape(x, 2, 3),
+                                                      ca.reshape(x, 3, 2))) * ca.sumsqr(x)])
+    mapped = f.map("threads_map", "serial", 50, [], [])
+    path = export.build_library(mapped, export.CodegenOptions(cache_dir=str(tmp_path)),
+                                functions=[mapped])
+    compiled = CCall(mapped, path)
+    inputs = [np.random.default_rng(k).normal(size=(6, 50)) for k in range(64)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda a: compiled(a)[0], inputs))
+    for a, g in zip(inputs, got):
+        np.testing.assert_allclose(g, np.array(mapped(a)), rtol=1e-13, atol=1e-13)
+    assert 1 <= len(compiled._spare) <= 4      # one set of work arrays per concurrent call
 
 
 def _calls(path, names) -> list:

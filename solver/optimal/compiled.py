@@ -38,7 +38,7 @@ from pathlib import Path
 import casadi as ca
 import numpy as np
 
-from ..simulation import codegen
+from ..simulation import codegen, csource
 from ..simulation.cache import mark_used
 from .nlp import NLP
 from .structured import nlp_functions, point_blocks
@@ -196,7 +196,7 @@ def library_path(functions: list[ca.Function], options: codegen.CodegenOptions) 
 
 def _write(functions: list[ca.Function], tmp, name: str = "nlp.c") -> str:
     """One C file holding ``functions`` (the names the solver's interface looks for)."""
-    return codegen.write_source(functions, tmp, name)
+    return csource.write_source(functions, tmp, name)
 
 
 def _vm_solver(nlp: NLP, plan: Plan, options: dict, solver: str = "ipopt") -> ca.Function:

@@ -28,6 +28,10 @@ compiler processes are always waited for: on a failure, a timeout or an exceptio
 others are killed and reaped. The cache is pruned on request only: :func:`prune_cache` or
 ``python -m jourdain cache --prune``.
 
+The C is CasADi's with its helper functions (casadi_sq, casadi_fmax, ...) made static
+inline and fmax/fmin branch-free comparisons (:func:`.csource.write_source`): as CasADi
+writes them, every helper call in a shared library went through the PLT, fmax into libm.
+
 Flags (measured, benchmarks/build.py): -O1 by default — 2.7–3.6× faster code than -O0 for
 4–5× the gcc time, while -O2 costs more and gains nothing on this straight-line code. A
 Jacobian source above ``JACOBIAN_O0_BYTES`` is compiled at -O0.
@@ -39,7 +43,6 @@ import hashlib
 import itertools
 import os
 import platform
-import re
 import shlex
 import shutil
 import subprocess
@@ -55,6 +58,7 @@ import numpy as np
 
 from jourdain.blocks.errors import ModelError
 
+from . import csource
 from .cache import (
     BUILD_PREFIX,
     CacheEntry,
@@ -147,7 +151,7 @@ def library_key(f: ca.Function, options: CodegenOptions) -> str:
     digest = hashlib.sha256(f.serialize().encode())
     rule = (JACOBIAN_FLAGS, JACOBIAN_O0_BYTES, JACOBIAN_EXPAND_LIMIT, EAGER_JACOBIAN_OPS)
     digest.update(repr((options.compiler, tuple(options.flags), rule, ca.__version__, FORMAT,
-                        TUNING, sys.platform, platform.machine())).encode())
+                        csource.TUNING, sys.platform, platform.machine())).encode())
     return digest.hexdigest()
 
 
@@ -267,41 +271,7 @@ def _sources(item, tmp: Path) -> list[str]:
     an earlier stage to link as they are)."""
     if not isinstance(item, ca.Function):
         return [Path(path).name for path in item(tmp)]
-    return [write_source([item], tmp, f"{item.name()}.c").name]
-
-
-# CasADi writes its helpers (casadi_sq, casadi_fabs, casadi_fmax, casadi_copy, ...) as global
-# functions. In a shared library (-fPIC) gcc keeps every call to a global function a call
-# through the PLT, since another object could interpose it, and inlines none; fmax and fmin
-# are calls into libm. Every casadi_sq of a step was a call. The helpers are made static
-# inline, and fmax/fmin the comparisons below (fmax's C99 semantics: a NaN argument gives
-# the other one; both NaN give NaN): the cheetah's compiled step ran 12 % faster
-# (docs/hybrid.md, Performance). TUNING is part of every library's cache key.
-TUNING = 1
-_PRELUDE = """/* jourdain (codegen.write_source): fmax/fmin inline, without a call into libm */
-#include <math.h>
-static inline double jd_fmax(double x, double y) { double m = x > y ? x : y; return y != y ? x : m; }
-static inline double jd_fmin(double x, double y) { double m = x < y ? x : y; return y != y ? x : m; }
-#define fmax jd_fmax
-#define fmin jd_fmin
-"""
-_HELPER = re.compile(r"^((?:casadi_real|casadi_int|void) \**casadi_\w+\()", re.MULTILINE)
-
-
-def write_source(functions: list, tmp: Path, name: str) -> Path:
-    """``tmp/name``: the C source of ``functions`` (CasADi's CodeGenerator) with its helpers
-    static inline and fmax/fmin without calls (TUNING's comment)."""
-    gen = ca.CodeGenerator(name, {"with_header": False})
-    for fn in functions:
-        gen.add(fn)
-    gen.generate(str(tmp) + os.sep)
-    path = Path(tmp) / name
-    text = path.read_text()
-    # the helpers come first, before the functions' own code (static) and entry points
-    end = min((i for i in (text.find("\nstatic "), text.find("\nCASADI_SYMBOL_EXPORT"))
-               if i >= 0), default=len(text))
-    path.write_text(_PRELUDE + _HELPER.sub(r"static inline \1", text[:end]) + text[end:])
-    return path
+    return [csource.write_source([item], tmp, f"{item.name()}.c").name]
 
 
 def _spawn(command: list[str], cwd: Path, log: Path) -> tuple[subprocess.Popen, Path]:

@@ -22,10 +22,11 @@ A cached library is loaded as it is; one that does not load is rebuilt once.
 
 What the files hold grows with the contacts by calls, not by bodies, where the contacts are
 alike (:mod:`.kinds`: the sweep's visits and the Delassus blocks written once per kind of
-contact); for large problems the glue is MX (the step's start, the exact solve's check and
-passes: :data:`.step.START_MX_NNZ`, :data:`.exact.EXPAND_NZ`), so it passes J and B to the
-parts by pointer and holds no symbolic nz × nz inverse. The ten-box tower's glue was 25 MB
-of C (~92 s of gcc -O1), now 0.57 MB (12 s).
+contact); the step's start is MX (:data:`.step.START_MX_NNZ`) and for large problems the
+exact solve's check and passes too (:data:`.exact.EXPAND_NZ`), so the glue passes J and B
+to the parts by pointer and holds no symbolic nz × nz inverse. The ten-box tower's glue was
+25 MB of C (~92 s of gcc -O1), now 0.57 MB (12 s). The glue and each part may be compiled
+with flags of their own (``part_flags``; :func:`..stepping.run._flags` chooses them).
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import casadi as ca
 
-from ..simulation import codegen
+from ..simulation import codegen, csource
 from ..simulation.cache import current_fallback, mark_used
 
 # every part at the step's flags: the kinematics at -O0 (61 s instead of 111 s of wall for
@@ -106,7 +107,7 @@ def _sources(parts: list, glue, options: codegen.CodegenOptions, part_flags: lis
         if error:
             raise RuntimeError(error)
         stand_ins = [ca.external(p.name(), str(tmp / "parts.so")) for p in parts]
-        glue_c = codegen.write_source(glue(*stand_ins), tmp, "step_glue.c")
+        glue_c = csource.write_source(glue(*stand_ins), tmp, "step_glue.c")
         return [glue_c] + [tmp / f"{p.name()}.o" for p in parts]
     return write
 
