@@ -32,7 +32,7 @@ runs the same box and three more scenes:
            face of the box below, a body-fixed plane; MuJoCo: box–box contacts);
   hopper, cheetah — the dm_control robots from their MJCF files, a 2 s drop and a 2 s gait
            with open-loop torques, stepping mode vs MuJoCo on the same file and step
-           (benchmarks/contact_robots.py: its docstring has the columns; CPU medians of 5).
+           (benchmarks/contact_robots.py: its docstring has the columns; CPU medians of 11, the tools alternating).
 
     python benchmarks/contact.py [--balls N] [--horizon T] [--modes events,stepping]
                                  [--scenes box,balls,pairs,tower,robots] [--pair-balls K]

@@ -12,10 +12,10 @@ Scenes, 2 s each: ``drop`` (no torque: the robot falls and settles) and ``gait``
 torques, control u_k(t) = 0.5·sin(2π·2 Hz·t + k) on actuator k, held over each step in both
 tools, times the gear).
 
-Columns: CPU time of the run [s], median of REPEATS (jourdain: after a first run that builds
-and compiles the step, the whole ``simulate`` with its Result; MuJoCo: the loop of the
-controls, ``mj_step`` and the state kept per step, its columns' bookkeeping in a run of its
-own), its ratio to MuJoCo's; the deepest penetration [m] (jourdain: its
+Columns: CPU time of the run [s], median of REPEATS, the two tools' runs alternating
+(jourdain: after a first run that builds and compiles the step, the whole ``simulate`` with
+its Result; MuJoCo: the loop of the controls, ``mj_step`` and the state kept per step, its
+columns' bookkeeping in a run of its own), its ratio to MuJoCo's; the deepest penetration [m] (jourdain: its
 ledger's, at the start of any step, after the position correction; MuJoCo: the most
 negative contact distance); "corr.": the deepest penetration the position correction removed
 after a step [m] (jourdain's ledger: what the linearized position update left); the
@@ -43,7 +43,7 @@ from jourdain.blocks.actuators import Motor
 from contact_import import start  # joint offsets into the ranges, one rule for both
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dm_control"
-HORIZON, REPEATS, AMPLITUDE, FREQUENCY = 2.0, 5, 0.5, 2.0
+HORIZON, REPEATS, AMPLITUDE, FREQUENCY = 2.0, 11, 0.5, 2.0
 
 
 def gears(name: str) -> dict:
@@ -74,6 +74,13 @@ def range_violation(robot, res) -> float:
 def jourdain_robot(name: str, gait: bool, horizon: float = HORIZON,
                    repeats: int = REPEATS) -> dict:
     """The robot's row (module docstring); repeats = 0: the first run only."""
+    run, row = jourdain_prepared(name, gait, horizon)
+    return row([run() for _ in range(repeats)])
+
+
+def jourdain_prepared(name: str, gait: bool, horizon: float = HORIZON):
+    """(run, row): ``run()`` simulates once and returns its CPU time [s]; ``row(times)``
+    the robot's row from those times (after a first run that builds and compiles)."""
     gear, dt = gears(name)
     start_s = time.process_time()
     with warnings.catch_warnings():
@@ -91,30 +98,40 @@ def jourdain_robot(name: str, gait: bool, horizon: float = HORIZON,
     options = dict(y0={f"r.{j}.phi": v for j, v in start(robot).items()}, t_out=grid,
                    inputs=inputs, contact="stepping", dt=dt)
     start_s = time.process_time()
-    res = system.simulate(horizon, **options)
+    last = [system.simulate(horizon, **options)]
     build_s = time.process_time() - start_s
-    times = []
-    for _ in range(repeats):
+
+    def run() -> float:
         start_s = time.process_time()
-        res = system.simulate(horizon, **options)
-        times.append(time.process_time() - start_s)
-    energy = res["energy.total"]
-    supplied = np.trapezoid(res["power.supplied"], res.t) if "power.supplied" in res.series \
-        else 0.0
-    return {"compile_s": compile_s + build_s,
-            "simulate_s": float(np.median(times)) if times else build_s,
-            "simulate_all_s": times, "contacts": res.stats["contacts"],
-            "range_violation": range_violation(robot, res),
-            "penetration": res.ledger.max_penetration,
-            "max_step_gain": res.ledger.max_step_gain,
-            "corrected": res.ledger.max_correction,
-            "contacts_took": res.ledger.energy_taken,
-            "energy_lost": float(energy[0] - energy[-1] + supplied),
-            "height": float(res["r.rootz.s"][-1]), "ledger": vars(res.ledger)}
+        last[0] = system.simulate(horizon, **options)
+        return time.process_time() - start_s
+
+    def row(times: list) -> dict:
+        res = last[0]
+        energy = res["energy.total"]
+        supplied = np.trapezoid(res["power.supplied"], res.t) \
+            if "power.supplied" in res.series else 0.0
+        return {"compile_s": compile_s + build_s,
+                "simulate_s": float(np.median(times)) if times else build_s,
+                "simulate_all_s": times, "contacts": res.stats["contacts"],
+                "range_violation": range_violation(robot, res),
+                "penetration": res.ledger.max_penetration,
+                "max_step_gain": res.ledger.max_step_gain,
+                "corrected": res.ledger.max_correction,
+                "contacts_took": res.ledger.energy_taken,
+                "energy_lost": float(energy[0] - energy[-1] + supplied),
+                "height": float(res["r.rootz.s"][-1]), "ledger": vars(res.ledger)}
+    return run, row
 
 
 def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON,
                  repeats: int = REPEATS) -> dict:
+    run, row = mujoco_prepared(name, gait, horizon)
+    return row([run() for _ in range(repeats)])
+
+
+def mujoco_prepared(name: str, gait: bool, horizon: float = HORIZON):
+    """(run, row) as :func:`jourdain_prepared`'s, for MuJoCo's loop."""
     import mujoco
     model = mujoco.MjModel.from_xml_path(str(DATA / f"{name}.xml"))
     model.opt.enableflags |= mujoco.mjtEnableBit.mjENBL_ENERGY
@@ -126,6 +143,7 @@ def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON,
     dt, steps = model.opt.timestep, int(round(horizon / model.opt.timestep))
     u = controls(np.arange(steps) * dt, model.nu) if gait else np.zeros((model.nu, steps))
     rootz = model.jnt_qposadr[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, "rootz")]
+    states = np.zeros((steps + 1, model.nq))
 
     def reset():
         mujoco.mj_resetData(model, data)
@@ -133,41 +151,52 @@ def mujoco_robot(name: str, gait: bool, horizon: float = HORIZON,
             data.qpos[model.jnt_qposadr[mujoco.mj_name2id(
                 model, mujoco.mjtObj.mjOBJ_JOINT, joint)]] += value
         mujoco.mj_forward(model, data)
+
     # the timed runs: the controls in, a step, the state kept (as jourdain's Result keeps
     # it); the bookkeeping of the columns (deepest contact, the actuators' work) in one
     # untimed run of its own (mj_step is deterministic: the same trajectory), since its
     # numpy calls per step made MuJoCo's runs 1.5-2.3x slower (docs/hybrid.md, Performance)
-    times, states = [], np.zeros((steps + 1, model.nq))
-    for _ in range(repeats):
+    def run() -> float:
         reset()
         start_s = time.process_time()
         for k in range(steps):
             data.ctrl[:] = u[:, k]
             mujoco.mj_step(model, data)
             states[k + 1] = data.qpos
-        times.append(time.process_time() - start_s)
-    reset()
-    e0, deepest, work = float(np.sum(data.energy)), 0.0, 0.0
-    for k in range(steps):
-        data.ctrl[:] = u[:, k]
-        mujoco.mj_step(model, data)
-        if data.ncon:
-            deepest = min(deepest, float(np.min(data.contact.dist[:data.ncon])))
-        work += dt * float(np.dot(data.actuator_force, data.actuator_velocity))
-    return {"compile_s": 0.0, "simulate_s": float(np.median(times)), "simulate_all_s": times,
-            "contacts": None, "penetration": -deepest, "max_step_gain": None,
-            "contacts_took": None, "energy_lost": e0 - float(np.sum(data.energy)) + work,
-            "height": float(data.qpos[rootz] - model.qpos0[rootz])}
+        return time.process_time() - start_s
+
+    def row(times: list) -> dict:
+        reset()
+        e0, deepest, work = float(np.sum(data.energy)), 0.0, 0.0
+        for k in range(steps):
+            data.ctrl[:] = u[:, k]
+            mujoco.mj_step(model, data)
+            if data.ncon:
+                deepest = min(deepest, float(np.min(data.contact.dist[:data.ncon])))
+            work += dt * float(np.dot(data.actuator_force, data.actuator_velocity))
+        return {"compile_s": 0.0, "simulate_s": float(np.median(times)),
+                "simulate_all_s": times, "contacts": None, "penetration": -deepest,
+                "max_step_gain": None, "contacts_took": None,
+                "energy_lost": e0 - float(np.sum(data.energy)) + work,
+                "height": float(data.qpos[rootz] - model.qpos0[rootz])}
+    return run, row
 
 
-def robot_rows(names=("hopper", "cheetah")) -> dict:
-    """{scene: {"mujoco": row, "stepping": row}} for the drop and the gait of each robot."""
+def robot_rows(names=("hopper", "cheetah"), repeats: int = REPEATS) -> dict:
+    """{scene: {"mujoco": row, "stepping": row}} for the drop and the gait of each robot;
+    the two tools' runs alternate (a machine's load drifts between them otherwise: the
+    cheetah's ratio moved 1.4-3.8x between processes with MuJoCo's five runs first)."""
     out = {}
     for name in names:
         for gait in (False, True):
             scene = f"{name}_{'gait' if gait else 'drop'}"
-            out[scene] = {"mujoco": mujoco_robot(name, gait),
-                          "stepping": jourdain_robot(name, gait)}
+            tools = {"mujoco": mujoco_prepared(name, gait),
+                     "stepping": jourdain_prepared(name, gait)}
+            times = {tool: [] for tool in tools}
+            for _ in range(repeats):
+                for tool, (run, _) in tools.items():
+                    times[tool].append(run())
+            out[scene] = {tool: row(times[tool]) for tool, (_, row) in tools.items()}
     return out
 
 

@@ -54,7 +54,7 @@ class CCall:
             out = [out] if self.fn.n_out() == 1 else out
             return [np.array(o, dtype=float).reshape(shape, order="F")
                     for o, shape in zip(out, self.shapes_out)]
-        args = [_widened(np.asarray(a, dtype=float), r, c, self.fn.name())
+        args = [_widened(np.asarray(a, dtype=float), r, c, self.fn)
                 for a, (r, c) in zip(inputs, self.shapes_in)]
         outs = [np.empty(shape, order="F") for shape in self.shapes_out]
         # the pointer arrays as addresses in integer arrays (ctypes' casts cost ~1 µs each)
@@ -83,7 +83,7 @@ class CCall:
                 np.empty(max(sz_iw, 1), dtype=np.int64), np.empty(max(sz_w, 1)))
 
 
-def _widened(a: np.ndarray, rows: int, cols: int, name: str) -> np.ndarray:
+def _widened(a: np.ndarray, rows: int, cols: int, fn: ca.Function) -> np.ndarray:
     """a as the input's column-major values; an input of rows × (cols / m) repeated m
     times side by side, as CasADi's call does (a mapped or folded function's shared
     argument)."""
@@ -92,7 +92,7 @@ def _widened(a: np.ndarray, rows: int, cols: int, name: str) -> np.ndarray:
         return flat
     if rows and flat.size % rows == 0 and flat.size and cols % (flat.size // rows) == 0:
         return np.tile(flat, cols // (flat.size // rows))
-    raise ValueError(f"{name}: an input of {flat.size} values, expected {rows} x {cols}")
+    raise ValueError(f"{fn.name()}: an input of {flat.size} values, expected {rows} x {cols}")
 
 
 def _dense(fn: ca.Function) -> bool:

@@ -277,7 +277,7 @@ def _spec(name: str, spec) -> tuple:
             ts, vs = (np.asarray(a, dtype=float).ravel() for a in spec)
         except (TypeError, ValueError):
             ts = vs = np.zeros(0)
-        if ts.size < 2 or ts.size != vs.size or np.any(np.diff(ts) <= 0):
+        if ts.size < 2 or ts.size != vs.size or (ts[1:] <= ts[:-1]).any():
             raise ModelError(f"inputs: the table for '{name}' needs increasing times and as "
                              "many values as times")
         if not (np.isfinite(ts).all() and np.isfinite(vs).all()):   # named only then
@@ -302,7 +302,7 @@ def check_table(name: str, ts: np.ndarray, vs: np.ndarray) -> None:
     sine sampled at 2001 points over 40 s reads as a slow wave)."""
     if vs.size < 8:
         return
-    d = np.diff(vs)
+    d = vs[1:] - vs[:-1]
     extrema = np.count_nonzero(d[:-1] * d[1:] < 0)
     fraction = extrema / (vs.size - 2)
     if fraction > ZIGZAG:
