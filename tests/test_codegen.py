@@ -163,7 +163,8 @@ def test_helpers_inlined_with_the_virtual_machines_values(tmp_path):
     (no call through the PLT or into libm). Reference: the virtual machine, bitwise, on the
     cases where fmax's C99 semantics are subtle: NaN on either side or both (the other
     argument; NaN), infinities, equal values, -0 and +0 (either may be returned: compared
-    as numbers), and fabs, sq, if_else, a dense product (casadi_mtimes)."""
+    as numbers), and fabs, sq, if_else, a dense product (casadi_mtimes). Every value is a
+    small integer, an infinity or NaN, exact in binary: equality holds on any machine."""
     import casadi as ca
     from jourdain.solver.simulation.ccall import CCall
     a, b = ca.SX.sym("a"), ca.SX.sym("b")

@@ -9,9 +9,10 @@ never per step or per contact event. The calls go to the library's C
 entry points on numpy arrays (:mod:`..simulation.ccall`), and the Result's series come from
 the row function (:func:`..simulation.result.row_function`) compiled and mapped over CHUNK
 samples: a run's Python outside the steps is ~1 ms (docs/hybrid.md). Body–body contacts
-are left out of the steps on which they stay open (:mod:`.dormant`, ``DORMANT``). Inputs are
-held over each output interval (zero-order hold at the output times). ``dt`` is the longest step: each output interval runs a whole number of
-equal steps, the fewest of at most dt (``res.stats["dt"]`` says which).
+are left out of the steps on which they stay open (:mod:`.dormant`, ``DORMANT``). Inputs
+are held over each output interval (zero-order hold at the output times). ``dt`` is the
+longest step: each output interval runs a whole number of equal steps, the fewest of at
+most dt (``res.stats["dt"]`` says which).
 
 The Result is the usual one (series by name, energies) plus ``res.ledger``: the largest
 penetration [m] seen at the start of any step, and the largest complementarity and friction-

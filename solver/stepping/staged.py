@@ -47,8 +47,9 @@ LAYOUT = 1      # bump when the staged layout changes (part of the cache key)
 
 
 def library_path(functions: list, names: list, options: codegen.CodegenOptions,
-                 part_flags: tuple = ()) -> Path:
-    """The cache path of the staged library whose functions ``names`` wrap ``functions``."""
+                 part_flags: list) -> Path:
+    """The cache path of the staged library whose functions ``names`` wrap ``functions``,
+    its parts compiled with ``part_flags``."""
     digest = hashlib.sha256()
     for fn in functions:
         digest.update(codegen.library_key(fn, options).encode())
@@ -69,8 +70,7 @@ def compiled_staged(parts: list, functions: list, glue, names: list, flags: tupl
     (default: ``flags``)."""
     options = codegen.CodegenOptions(flags=tuple(flags))
     part_flags = [tuple(f) for f in part_flags or [flags] * len(parts)]
-    path = library_path(functions, names, options,
-                        () if set(part_flags) <= {options.flags} else tuple(part_flags))
+    path = library_path(functions, names, options, part_flags)
     for _ in range(2):     # a cached library that does not load (foreign, truncated): rebuilt
         found = [d / path.name for d in (path.parent, current_fallback())
                  if d is not None and (d / path.name).exists()]

@@ -54,10 +54,9 @@ SETTLE_PASSES = 1000
 EARLY_FOLDS = 3
 # nonzeros of J and B above which the step's start is MX (:func:`_start`): the tower of ten
 # boxes has 5,472, the cheetah 1,422, the tumbling box 288. 0 (always MX) since the C's
-# helpers are inlined (codegen.TUNING): the cheetah's run 6 % and the box's 6 % faster than
+# helpers are inlined (csource.TUNING): the cheetah's run 6 % and the box's 6 % faster than
 # with an SX start below 3,000 (tests/test_stepping_kinds.py keeps the SX form tested)
 START_MX_NNZ = 0
-
 
 
 def contact_rows(system, specs, x, p):
